@@ -1,0 +1,37 @@
+import type { Metadata, Viewport } from 'next';
+import Link from 'next/link';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: { default: 'Identity verification — relying party', template: '%s · Identity verification' },
+  description: 'Reference relying party for an OpenID Connect for Identity Assurance verification service.',
+  referrer: 'no-referrer',
+};
+
+export const viewport: Viewport = { width: 'device-width', initialScale: 1, themeColor: '#312e81' };
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+          Skip to content
+        </a>
+        <header className="border-b border-slate-200 bg-white">
+          <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+            <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
+              <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-indigo-700 text-sm font-bold text-white">
+                ID
+              </span>
+              <span>Identity verification</span>
+              <span className="hidden text-sm font-normal text-slate-500 sm:inline">relying party</span>
+            </Link>
+          </div>
+        </header>
+        <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}

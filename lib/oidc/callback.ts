@@ -1,0 +1,62 @@
+/**
+ * The authorization response at the redirect URI (4.2). Checked in this order: `iss` when present
+ * (RFC 9207 mix-up defence), then `state` (CSRF, 4.2: "must verify that state equals the stored
+ * value"), then `error`, then `code`. The error is only trusted once the state matched, so a forged
+ * redirect cannot make us show the service's error page.
+ */
+import { IdvError, oauthError } from './errors';
+
+export interface AuthorizationResponseExpectations {
+  /** the service's issuer */
+  issuer: string;
+  /** the state of the pending authorization this response claims to answer; undefined if none is known */
+  expectedState: string | undefined;
+  /** RFC 9207 §2.4: when the service advertises `authorization_response_iss_parameter_supported`, `iss` is required */
+  requireIss?: boolean;
+}
+
+/** Returns the authorization code of a successful response; throws an IdvError for anything else. */
+export function validateAuthorizationResponse(
+  params: URLSearchParams,
+  { issuer, expectedState, requireIss = false }: AuthorizationResponseExpectations,
+): { code: string } {
+  validateResponseIssuer(params, issuer, requireIss);
+  validateState(params, expectedState);
+  const error = params.get('error');
+  if (error !== null) throw oauthError(error, params.get('error_description') ?? undefined);
+  const code = params.get('code');
+  if (!code) throw new IdvError('code_missing', 'The authorization response has no code');
+  return { code };
+}
+
+/** RFC 9207 §2.4 */
+export function validateResponseIssuer(params: URLSearchParams, issuer: string, requireIss: boolean): void {
+  const iss = params.get('iss');
+  if (iss === null) {
+    if (requireIss) {
+      throw new IdvError('callback_issuer_mismatch', 'The authorization response has no iss, which the service promised', {
+        claim: 'iss',
+        expected: issuer,
+      });
+    }
+    return;
+  }
+  if (iss !== issuer) {
+    throw new IdvError('callback_issuer_mismatch', 'The authorization response comes from another issuer', {
+      claim: 'iss',
+      expected: issuer,
+      actual: iss,
+    });
+  }
+}
+
+/** 4.2: `state` must equal the stored value. */
+export function validateState(params: URLSearchParams, expectedState: string | undefined): void {
+  const state = params.get('state');
+  if (!state) throw new IdvError('state_missing', 'The authorization response has no state');
+  if (expectedState === undefined || state !== expectedState) {
+    throw new IdvError('state_mismatch', 'The state does not match an authorization started in this browser', {
+      claim: 'state',
+    });
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The `claims` request parameter (2.3; OpenID Connect for Identity Assurance §6), built from a
+ * typed selection so that only what was chosen is requested (data minimisation, part 1).
+ */
+import {
+  CLAIM_NAMES,
+  POPULATION_REGISTER_NAME,
+  type ClaimName,
+  type DocumentDetail,
+  type Selection,
+} from './types';
+
+/** Request syntax: a requested document detail is `null` (2.3 "Document evidence element"). */
+type DetailsRequest = Record<string, null | Record<string, null>>;
+
+export interface DocumentEvidenceRequest {
+  type: { value: 'document' };
+  document_details: DetailsRequest;
+}
+
+export interface ElectronicRecordEvidenceRequest {
+  type: { value: 'electronic_record' };
+  record: {
+    type: { value: 'population_register' };
+    source: { name: string };
+    personal_number?: string;
+  };
+}
+
+export interface ClaimsRequest {
+  id_token: {
+    verified_claims: {
+      verification: {
+        trust_framework: { value: string };
+        evidence?: Array<DocumentEvidenceRequest | ElectronicRecordEvidenceRequest>;
+      };
+      claims: Partial<Record<ClaimName, { essential: boolean }>>;
+    };
+  };
+}
+
+/** The default selection: everything a demo shows, from the document, without the register. */
+export const DEFAULT_SELECTION: Selection = {
+  trustFramework: 'standard',
+  claims: {
+    name: { essential: true },
+    given_name: { essential: true },
+    family_name: { essential: true },
+    birthdate: { essential: true },
+    picture: { essential: false },
+    gender: { essential: false },
+    nationalities: { essential: false },
+  },
+  document: {
+    details: [
+      'type',
+      'document_number',
+      'date_of_issuance',
+      'date_of_expiry',
+      'issuer.country_code',
+      'issuer.name',
+      'personal_number',
+      'active_authentication_result',
+      'issuer_check',
+    ],
+  },
+};
+
+/** Document details as request syntax: `issuer.name` becomes `{ issuer: { name: null } }`. */
+function documentDetailsRequest(details: readonly DocumentDetail[]): DetailsRequest {
+  const request: DetailsRequest = {};
+  for (const detail of details) {
+    const [head, member] = detail.split('.') as [string, string | undefined];
+    if (member === undefined) {
+      request[head] = null;
+    } else {
+      const nested = request[head];
+      request[head] = { ...(nested && typeof nested === 'object' ? nested : {}), [member]: null };
+    }
+  }
+  return request;
+}
+
+/**
+ * Builds the claims parameter for a selection. Claims keep the picker's order of 2.3; evidence is
+ * omitted entirely when none was chosen (2.3: "Omit it when only identity claims are needed").
+ * @see spec 2.3
+ */
+export function buildClaimsRequest(selection: Selection): ClaimsRequest {
+  const claims: Partial<Record<ClaimName, { essential: boolean }>> = {};
+  for (const name of CLAIM_NAMES) {
+    const requested = selection.claims[name];
+    if (requested) claims[name] = { essential: requested.essential };
+  }
+
+  const evidence: Array<DocumentEvidenceRequest | ElectronicRecordEvidenceRequest> = [];
+  if (selection.document) {
+    evidence.push({ type: { value: 'document' }, document_details: documentDetailsRequest(selection.document.details) });
+  }
+  if (selection.populationRegister) {
+    const { personalNumber } = selection.populationRegister;
+    evidence.push({
+      type: { value: 'electronic_record' },
+      record: {
+        type: { value: 'population_register' },
+        source: { name: POPULATION_REGISTER_NAME },
+        ...(personalNumber ? { personal_number: personalNumber } : {}),
+      },
+    });
+  }
+
+  return {
+    id_token: {
+      verified_claims: {
+        verification: {
+          trust_framework: { value: selection.trustFramework },
+          ...(evidence.length > 0 ? { evidence } : {}),
+        },
+        claims,
+      },
+    },
+  };
+}
+
+/**
+ * Rules the service enforces on a selection, as sentences for the picker, so that a mistake is
+ * explained before it is sent (2.3: ETSI requires given and family names).
+ */
+export function selectionProblems(selection: Selection): string[] {
+  const problems: string[] = [];
+  if (Object.keys(selection.claims).length === 0 && !selection.document && !selection.populationRegister) {
+    problems.push('Request at least one claim or one kind of evidence.');
+  }
+  if (selection.trustFramework === 'standard_etsi' && !(selection.claims.given_name && selection.claims.family_name)) {
+    problems.push('The standard_etsi trust framework requires given_name and family_name to be requested.');
+  }
+  const personalNumber = selection.populationRegister?.personalNumber;
+  if (personalNumber !== undefined && !/^\d{11}$/.test(personalNumber)) {
+    problems.push('The personal number to look up must be 11 digits.');
+  }
+  return problems;
+}

@@ -1,0 +1,115 @@
+/**
+ * One error type for the relying-party core. Callers switch on `code`, never on the message.
+ * OAuth error codes the service returns (part 7, RFC 6749 §4.1.2.1 and §5.2) pass through as codes
+ * of their own, so a page can show `access_denied` or `invalid_client` verbatim.
+ */
+
+/** RFC 6749 error codes the service (part 7) or the authorization response may return. */
+export const OAUTH_ERROR_CODES = [
+  'invalid_request',
+  'invalid_client',
+  'unauthorized_client',
+  'invalid_scope',
+  'invalid_grant',
+  'unsupported_grant_type',
+  'unsupported_response_type',
+  'access_denied',
+  'server_error',
+  'temporarily_unavailable',
+  'invalid_request_uri',
+  'invalid_request_object',
+  'login_required',
+  'consent_required',
+  'interaction_required',
+] as const;
+export type OAuthErrorCode = (typeof OAUTH_ERROR_CODES)[number];
+
+/** Our own codes, one per distinct failure. */
+export const RP_ERROR_CODES = [
+  'unknown_oauth_error',
+  'insecure_url',
+  'network_error',
+  'timeout',
+  'invalid_response',
+  'discovery_failed',
+  'discovery_issuer_mismatch',
+  'invalid_selection',
+  'invalid_client_key',
+  'par_failed',
+  'callback_issuer_mismatch',
+  'state_missing',
+  'state_mismatch',
+  'code_missing',
+  'token_failed',
+  'jwks_fetch_failed',
+  'id_token_missing',
+  'id_token_not_encrypted',
+  'id_token_unsupported_encryption',
+  'id_token_decryption_failed',
+  'id_token_malformed',
+  'id_token_unsupported_algorithm',
+  'id_token_key_not_found',
+  'id_token_signature_invalid',
+  'id_token_issuer_mismatch',
+  'id_token_audience_mismatch',
+  'id_token_expired',
+  'id_token_issued_in_future',
+  'id_token_nonce_mismatch',
+  'id_token_subject_missing',
+  'forbidden_origin',
+  'session_expired',
+  'result_not_found',
+] as const;
+export type RpErrorCode = (typeof RP_ERROR_CODES)[number];
+
+export type IdvErrorCode = OAuthErrorCode | RpErrorCode;
+
+/** Structured detail of a failed check (the style of jose's and oauth4webapi's errors). */
+export interface IdvErrorCause {
+  claim?: string;
+  expected?: unknown;
+  actual?: unknown;
+  /** HTTP status of the response that failed, where there was one */
+  status?: number;
+  /** the `error_description` the service sent, verbatim */
+  description?: string;
+  /** the `error` the service sent, verbatim, when it is not a known code */
+  error?: string;
+  [detail: string]: unknown;
+}
+
+export class IdvError extends Error {
+  override readonly name = 'IdvError';
+  readonly code: IdvErrorCode;
+  override readonly cause: IdvErrorCause;
+
+  constructor(code: IdvErrorCode, message: string, cause: IdvErrorCause = {}) {
+    super(message);
+    this.code = code;
+    this.cause = cause;
+  }
+}
+
+export function isIdvError(value: unknown): value is IdvError {
+  return value instanceof IdvError;
+}
+
+const oauthCodes: ReadonlySet<string> = new Set(OAUTH_ERROR_CODES);
+const allCodes: ReadonlySet<string> = new Set<string>([...OAUTH_ERROR_CODES, ...RP_ERROR_CODES]);
+
+export function isIdvErrorCode(value: unknown): value is IdvErrorCode {
+  return typeof value === 'string' && allCodes.has(value);
+}
+
+/**
+ * An error the service reported (an RFC 6749 error body, or the `error` parameter of the
+ * authorization response). Known codes keep their name; anything else becomes
+ * `unknown_oauth_error` with the service's word kept in `cause.error`.
+ */
+export function oauthError(error: string, description: string | undefined, status?: number): IdvError {
+  const code: IdvErrorCode = oauthCodes.has(error) ? (error as OAuthErrorCode) : 'unknown_oauth_error';
+  const cause: IdvErrorCause = { error };
+  if (description !== undefined) cause.description = description;
+  if (status !== undefined) cause.status = status;
+  return new IdvError(code, description ? `${error}: ${description}` : error, cause);
+}

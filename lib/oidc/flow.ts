@@ -1,0 +1,105 @@
+/**
+ * The whole authorization code flow of part 1, as two calls around the browser redirect:
+ * `startAuthorization` (steps 1-3) and `completeAuthorization` (steps 6-9). Each step is its own
+ * module; this file only puts them in order. Framework-free: the caller keeps `PendingAuthorization`
+ * (in a session) between the two.
+ */
+import { validateAuthorizationResponse } from './callback';
+import { buildClaimsRequest } from './claims-request';
+import type { DiscoveryCache } from './discovery';
+import { processIdToken, type ValidatedIdToken } from './id-token';
+import type { JwksCache } from './jwks';
+import { pushAuthorizationRequest, processParResponse, type ParResult } from './par';
+import { codeChallengeS256, generateCodeVerifier, generateNonce, generateState } from './pkce';
+import { createRequestObject } from './request-object';
+import { processTokenResponse, requestToken, type TokenResult } from './token';
+import type { ClientConfig, HttpOptions, PendingAuthorization, ProviderMetadata, Selection } from './types';
+import { buildAuthorizationUrl } from './authorization-url';
+import { parseVerifiedClaims, type VerifiedClaims } from './verified-claims';
+
+/** Everything the relying party needs to talk to one service. */
+export interface RelyingParty {
+  /** the service's base URL = its issuer (DESIGN.md: IDV_BASE_URL) */
+  issuer: string;
+  client: ClientConfig;
+  discovery: DiscoveryCache;
+  jwks: JwksCache;
+  http: HttpOptions;
+  clockToleranceSeconds?: number;
+  /** ms clock, for tests */
+  now?: () => number;
+}
+
+export interface StartedAuthorization {
+  authorizationUrl: string;
+  pending: PendingAuthorization;
+  par: ParResult;
+  metadata: ProviderMetadata;
+}
+
+/** Steps 1-3: PKCE, state, nonce, the signed request object, PAR, and the URL to send the browser to. */
+export async function startAuthorization(rp: RelyingParty, selection: Selection): Promise<StartedAuthorization> {
+  const now = (rp.now ?? Date.now)();
+  const metadata = await rp.discovery.get(rp.issuer);
+  const state = generateState();
+  const nonce = generateNonce();
+  const codeVerifier = generateCodeVerifier();
+  const requestObject = await createRequestObject({
+    client: rp.client,
+    audience: metadata.issuer,
+    state,
+    nonce,
+    codeChallenge: await codeChallengeS256(codeVerifier),
+    claims: buildClaimsRequest(selection),
+    now,
+  });
+  const par = await processParResponse(
+    await pushAuthorizationRequest(metadata, rp.client, requestObject, { ...rp.http, now }),
+  );
+  return {
+    authorizationUrl: buildAuthorizationUrl(metadata, rp.client.clientId, par.requestUri),
+    pending: { state, nonce, codeVerifier, issuer: metadata.issuer, createdAt: now, selection },
+    par,
+    metadata,
+  };
+}
+
+export interface CompletedAuthorization {
+  idToken: ValidatedIdToken;
+  verifiedClaims: VerifiedClaims[];
+  token: TokenResult;
+}
+
+/**
+ * Steps 6-9: check the authorization response against the pending authorization (which the caller
+ * looked up by the response's `state`, and must delete whatever happens), exchange the code, and
+ * decrypt, verify and validate the ID token.
+ */
+export async function completeAuthorization(
+  rp: RelyingParty,
+  callbackParams: URLSearchParams,
+  pending: PendingAuthorization | undefined,
+): Promise<CompletedAuthorization> {
+  const metadata = await rp.discovery.get(rp.issuer);
+  const { code } = validateAuthorizationResponse(callbackParams, {
+    issuer: metadata.issuer,
+    expectedState: pending?.state,
+    requireIss: metadata.authorization_response_iss_parameter_supported === true,
+  });
+  // validateAuthorizationResponse throws when there is no pending authorization for this state.
+  const { nonce, codeVerifier } = pending!;
+  const token = await processTokenResponse(
+    await requestToken(metadata, rp.client, { code, codeVerifier }, { ...rp.http, now: (rp.now ?? Date.now)() }),
+  );
+  const idToken = await processIdToken(token.idToken, {
+    issuer: metadata.issuer,
+    clientId: rp.client.clientId,
+    nonce,
+    now: (rp.now ?? Date.now)(),
+    clockToleranceSeconds: rp.clockToleranceSeconds,
+    encryptionKey: rp.client.encryptionKey,
+    jwks: rp.jwks,
+    jwksUri: metadata.jwks_uri,
+  });
+  return { idToken, verifiedClaims: parseVerifiedClaims(idToken.claims.verified_claims), token };
+}

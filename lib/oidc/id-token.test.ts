@@ -1,0 +1,167 @@
+import { CompactEncrypt, CompactSign, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateClientKeys, toPublicJwk } from './client-keys';
+import { IdvError } from './errors';
+import { processIdToken, validateAudience } from './id-token';
+import { JwksCache } from './jwks';
+import type { FetchLike } from './types';
+
+const ISSUER = 'https://idv.example';
+const JWKS_URI = `${ISSUER}/jwks`;
+const CLIENT_ID = 'client-1';
+const NONCE = 'n-0S6_WzA2Mj-a-nonce-of-32-characters';
+const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
+const nowSeconds = Math.floor(NOW / 1000);
+
+let serviceKey: CryptoKey;
+let servicePublicJwk: JWK;
+let foreignKey: CryptoKey;
+let client: Awaited<ReturnType<typeof generateClientKeys>>;
+let clientEncryptionPublic: CryptoKey;
+
+beforeAll(async () => {
+  const service = await generateKeyPair('ES256', { extractable: true });
+  serviceKey = service.privateKey;
+  servicePublicJwk = { ...(await exportJWK(service.publicKey)), kid: 'service-key-1', use: 'sig', alg: 'ES256' };
+  foreignKey = (await generateKeyPair('ES256')).privateKey;
+  client = await generateClientKeys('ES256');
+  clientEncryptionPublic = (await importJWK({ ...toPublicJwk(client.encryptionKey), alg: undefined }, 'RSA-OAEP-256')) as CryptoKey;
+});
+
+function jwksFetch(keys: () => JWK[]): FetchLike {
+  return async () => Response.json({ keys: keys() }, { headers: { 'cache-control': 'public, max-age=86400' } });
+}
+
+function claims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    iss: ISSUER,
+    sub: 'hashed-subject',
+    aud: CLIENT_ID,
+    exp: nowSeconds + 3600,
+    iat: nowSeconds,
+    auth_time: nowSeconds - 10,
+    nonce: NONCE,
+    verified_claims: { verification: { trust_framework: 'standard' }, claims: { given_name: 'Kari' } },
+    ...overrides,
+  };
+}
+
+async function sign(payload: Record<string, unknown>, { key = serviceKey, kid = 'service-key-1' } = {}): Promise<string> {
+  return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' }).sign(key);
+}
+
+async function encrypt(jws: string, header: { alg: string; enc: string } = { alg: 'RSA-OAEP-256', enc: 'A256GCM' }, key?: CryptoKey) {
+  return new CompactEncrypt(new TextEncoder().encode(jws))
+    .setProtectedHeader({ ...header, kid: client.encryptionKey.kid, cty: 'JWT' })
+    .encrypt(key ?? (header.alg === 'RSA-OAEP-256' ? clientEncryptionPublic : await importJWK({ ...toPublicJwk(client.encryptionKey), alg: undefined }, header.alg)));
+}
+
+function expectations(jwks = new JwksCache({ fetch: jwksFetch(() => [servicePublicJwk]), now: () => NOW })) {
+  return { issuer: ISSUER, clientId: CLIENT_ID, nonce: NONCE, now: NOW, encryptionKey: client.encryptionKey, jwks, jwksUri: JWKS_URI };
+}
+
+async function rejection(token: string, jwks?: JwksCache): Promise<IdvError> {
+  const error = await processIdToken(token, expectations(jwks)).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(IdvError);
+  return error as IdvError;
+}
+
+describe('processIdToken', () => {
+  it('accepts an ES256 token encrypted with RSA-OAEP-256 / A256GCM and returns its claims and headers', async () => {
+    const validated = await processIdToken(await encrypt(await sign(claims())), expectations());
+    expect(validated.claims.sub).toBe('hashed-subject');
+    expect(validated.jwsHeader).toMatchObject({ alg: 'ES256', kid: 'service-key-1' });
+    expect(validated.jweHeader).toMatchObject({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
+  });
+
+  it('rejects a token signed by a foreign key under the service kid', async () => {
+    const error = await rejection(await encrypt(await sign(claims(), { key: foreignKey })));
+    expect(error.code).toBe('id_token_signature_invalid');
+  });
+
+  it('rejects alg "none"', async () => {
+    const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const unsigned = `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`;
+    expect((await rejection(await encrypt(unsigned))).code).toBe('id_token_unsupported_algorithm');
+  });
+
+  it('rejects an HS256 token made with the public key as secret (algorithm confusion)', async () => {
+    const secret = new TextEncoder().encode(JSON.stringify(servicePublicJwk));
+    const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims())))
+      .setProtectedHeader({ alg: 'HS256', kid: 'service-key-1' })
+      .sign(secret);
+    expect((await rejection(await encrypt(jws))).code).toBe('id_token_unsupported_algorithm');
+  });
+
+  it('rejects a token whose kid is not in the JWKS, after one refetch', async () => {
+    let fetches = 0;
+    const jwks = new JwksCache({
+      fetch: async (...args) => {
+        fetches++;
+        return jwksFetch(() => [servicePublicJwk])(...args);
+      },
+      now: () => NOW,
+    });
+    const error = await rejection(await encrypt(await sign(claims(), { kid: 'unknown-kid' })), jwks);
+    expect(error.code).toBe('id_token_key_not_found');
+    expect(fetches).toBe(1); // the first load is the refetch: nothing older to refresh
+  });
+
+  it.each([
+    ['wrong issuer', { iss: 'https://evil.example' }, 'id_token_issuer_mismatch'],
+    ['wrong audience', { aud: 'another-client' }, 'id_token_audience_mismatch'],
+    ['an extra audience', { aud: [CLIENT_ID, 'another-client'] }, 'id_token_audience_mismatch'],
+    ['wrong nonce', { nonce: 'another-nonce' }, 'id_token_nonce_mismatch'],
+    ['no nonce', { nonce: undefined }, 'id_token_nonce_mismatch'],
+    ['expired', { exp: nowSeconds - 120 }, 'id_token_expired'],
+    ['iat in the future', { iat: nowSeconds + 600 }, 'id_token_issued_in_future'],
+    ['no sub', { sub: undefined }, 'id_token_subject_missing'],
+    ['no exp', { exp: undefined }, 'id_token_malformed'],
+  ])('rejects a token with %s', async (_name, overrides, code) => {
+    expect((await rejection(await encrypt(await sign(claims(overrides))))).code).toBe(code);
+  });
+
+  it('accepts a one-element audience array and clock skew within the tolerance', async () => {
+    const token = await encrypt(await sign(claims({ aud: [CLIENT_ID], iat: nowSeconds + 20, exp: nowSeconds - 10 })));
+    await expect(processIdToken(token, expectations())).resolves.toBeDefined();
+  });
+
+  it('rejects a bare JWS (not encrypted)', async () => {
+    expect((await rejection(await sign(claims()))).code).toBe('id_token_not_encrypted');
+  });
+
+  it('rejects a JWE with another key management algorithm', async () => {
+    const token = await encrypt(await sign(claims()), { alg: 'RSA-OAEP', enc: 'A256GCM' });
+    expect((await rejection(token)).code).toBe('id_token_unsupported_encryption');
+  });
+
+  it('rejects a JWE with another content encryption', async () => {
+    const token = await encrypt(await sign(claims()), { alg: 'RSA-OAEP-256', enc: 'A128CBC-HS256' });
+    expect((await rejection(token)).code).toBe('id_token_unsupported_encryption');
+  });
+
+  it('rejects a JWE encrypted to another RSA key', async () => {
+    const other = await generateKeyPair('RSA-OAEP-256');
+    const token = await encrypt(await sign(claims()), undefined, other.publicKey);
+    expect((await rejection(token)).code).toBe('id_token_decryption_failed');
+  });
+
+  it('rejects garbage', async () => {
+    expect((await rejection('not-a-token')).code).toBe('id_token_malformed');
+    expect((await rejection('a.b.c.d.e')).code).toBe('id_token_malformed');
+  });
+});
+
+describe('validateAudience', () => {
+  it('names expected and actual in the error cause', () => {
+    try {
+      validateAudience({ aud: 'x' }, CLIENT_ID);
+      expect.unreachable();
+    } catch (error) {
+      expect((error as IdvError).cause).toMatchObject({ claim: 'aud', expected: CLIENT_ID, actual: 'x' });
+    }
+  });
+});

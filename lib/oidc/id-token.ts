@@ -1,0 +1,234 @@
+/**
+ * The ID token (2.5, 2.6, 4.5, 5.6): a JWE (RSA-OAEP-256 / A256GCM) around a JWS (ES256) whose key
+ * is chosen by `kid` from the service's JWKS. Decrypt, then verify, then validate each claim in a
+ * visible chain: validateIssuer → validateAudience → validateExpiry → validateIssuedAt →
+ * validateNonce → validateSubject.
+ */
+import {
+  compactDecrypt,
+  compactVerify,
+  decodeProtectedHeader,
+  errors as joseErrors,
+  type CompactJWEHeaderParameters,
+  type JWK,
+  type JWSHeaderParameters,
+} from 'jose';
+import { ENCRYPTION_ALGORITHM, importPrivateKey } from './client-keys';
+import { IdvError } from './errors';
+import type { JwksCache } from './jwks';
+
+/** 2.5: the only content encryption we accept. */
+export const CONTENT_ENCRYPTION = 'A256GCM';
+/** 5.6: the only signature algorithm we accept. */
+export const SIGNING_ALGORITHM = 'ES256';
+/** DESIGN.md: "a small clock tolerance (at most 60 s)". */
+export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
+export type IdTokenClaims = Record<string, unknown> & {
+  iss: string;
+  sub: string;
+  aud: string | string[];
+  exp: number;
+  iat: number;
+  nonce: string;
+};
+
+export interface ValidatedIdToken {
+  jweHeader: CompactJWEHeaderParameters;
+  jwsHeader: JWSHeaderParameters & { alg: string; kid: string };
+  claims: IdTokenClaims;
+}
+
+function decodeHeader(token: string): Record<string, unknown> {
+  try {
+    return decodeProtectedHeader(token) as Record<string, unknown>;
+  } catch {
+    throw new IdvError('id_token_malformed', 'The ID token header cannot be decoded');
+  }
+}
+
+/**
+ * Decrypts the JWE with our RSA key. A bare JWS is refused (5.6: tokens are always encrypted), and
+ * so is any key management or content encryption algorithm but RSA-OAEP-256 / A256GCM.
+ * @returns the inner JWS and the JWE header
+ */
+export async function decryptIdToken(
+  idToken: string,
+  encryptionKey: JWK,
+): Promise<{ jws: string; jweHeader: CompactJWEHeaderParameters }> {
+  const parts = idToken.split('.').length;
+  if (parts === 3) throw new IdvError('id_token_not_encrypted', 'The ID token is a bare JWS; the service must encrypt it');
+  if (parts !== 5) throw new IdvError('id_token_malformed', 'The ID token is not a compact JWE');
+  const header = decodeHeader(idToken);
+  if (header.alg !== ENCRYPTION_ALGORITHM || header.enc !== CONTENT_ENCRYPTION) {
+    throw new IdvError('id_token_unsupported_encryption', `The ID token must be encrypted with ${ENCRYPTION_ALGORITHM} / ${CONTENT_ENCRYPTION}`, {
+      claim: 'alg/enc',
+      expected: `${ENCRYPTION_ALGORITHM} / ${CONTENT_ENCRYPTION}`,
+      actual: `${String(header.alg)} / ${String(header.enc)}`,
+    });
+  }
+  const key = await importPrivateKey(encryptionKey, ENCRYPTION_ALGORITHM);
+  try {
+    const { plaintext, protectedHeader } = await compactDecrypt(idToken, key, {
+      keyManagementAlgorithms: [ENCRYPTION_ALGORITHM],
+      contentEncryptionAlgorithms: [CONTENT_ENCRYPTION],
+    });
+    return { jws: new TextDecoder().decode(plaintext), jweHeader: protectedHeader };
+  } catch (error) {
+    throw new IdvError('id_token_decryption_failed', `The ID token cannot be decrypted with our key: ${(error as Error).message}`, {
+      kid: header.kid,
+      expected: encryptionKey.kid,
+    });
+  }
+}
+
+/**
+ * Verifies the inner JWS with the service key named by its `kid` (4.4). `alg` must be ES256, so
+ * `none`, HS256 (key confusion) and RS256 never reach a verifier.
+ */
+export async function verifyIdTokenSignature(
+  jws: string,
+  jwks: JwksCache,
+  jwksUri: string,
+): Promise<{ jwsHeader: ValidatedIdToken['jwsHeader']; payload: Record<string, unknown> }> {
+  if (jws.split('.').length !== 3) throw new IdvError('id_token_malformed', 'The decrypted ID token is not a compact JWS');
+  const header = decodeHeader(jws);
+  if (header.alg !== SIGNING_ALGORITHM) {
+    throw new IdvError('id_token_unsupported_algorithm', `The ID token must be signed with ${SIGNING_ALGORITHM}`, {
+      claim: 'alg',
+      expected: SIGNING_ALGORITHM,
+      actual: header.alg,
+    });
+  }
+  if (typeof header.kid !== 'string' || header.kid.length === 0) {
+    throw new IdvError('id_token_key_not_found', 'The ID token names no signing key (kid)', { claim: 'kid' });
+  }
+  const key = await jwks.getKey(jwksUri, { alg: SIGNING_ALGORITHM, kid: header.kid });
+  let payloadBytes: Uint8Array;
+  let protectedHeader: JWSHeaderParameters;
+  try {
+    ({ payload: payloadBytes, protectedHeader } = await compactVerify(jws, key, { algorithms: [SIGNING_ALGORITHM] }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+      throw new IdvError('id_token_signature_invalid', 'The ID token signature does not verify with the service key', {
+        kid: header.kid,
+      });
+    }
+    throw new IdvError('id_token_malformed', `The ID token cannot be verified: ${(error as Error).message}`);
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(new TextDecoder().decode(payloadBytes));
+  } catch {
+    throw new IdvError('id_token_malformed', 'The ID token payload is not JSON');
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new IdvError('id_token_malformed', 'The ID token payload is not a JSON object');
+  }
+  return {
+    jwsHeader: { ...protectedHeader, alg: SIGNING_ALGORITHM, kid: header.kid },
+    payload: payload as Record<string, unknown>,
+  };
+}
+
+export interface ClaimExpectations {
+  issuer: string;
+  clientId: string;
+  nonce: string;
+  /** ms since the epoch */
+  now: number;
+  clockToleranceSeconds?: number;
+}
+
+/** 4.5: `iss` equals the service issuer URL. */
+export function validateIssuer(claims: Record<string, unknown>, issuer: string): void {
+  if (claims.iss !== issuer) {
+    throw new IdvError('id_token_issuer_mismatch', 'The ID token was issued by someone else', {
+      claim: 'iss',
+      expected: issuer,
+      actual: claims.iss,
+    });
+  }
+}
+
+/** 4.5: `aud` is our client_id; DESIGN.md: a one-element array is fine, an extra audience is not. */
+export function validateAudience(claims: Record<string, unknown>, clientId: string): void {
+  const { aud } = claims;
+  const ok = aud === clientId || (Array.isArray(aud) && aud.length === 1 && aud[0] === clientId);
+  if (!ok) {
+    throw new IdvError('id_token_audience_mismatch', 'The ID token is meant for another audience', {
+      claim: 'aud',
+      expected: clientId,
+      actual: aud,
+    });
+  }
+}
+
+function numericDate(claims: Record<string, unknown>, claim: 'exp' | 'iat'): number {
+  const value = claims[claim];
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new IdvError('id_token_malformed', `The ID token has no numeric ${claim}`, { claim, actual: value });
+  }
+  return value;
+}
+
+/** 4.5: `exp` not expired. */
+export function validateExpiry(claims: Record<string, unknown>, nowSeconds: number, toleranceSeconds: number): void {
+  const exp = numericDate(claims, 'exp');
+  if (exp <= nowSeconds - toleranceSeconds) {
+    throw new IdvError('id_token_expired', 'The ID token has expired', { claim: 'exp', actual: exp, expected: `> ${nowSeconds}` });
+  }
+}
+
+/** 4.5: `iat` not in the future. */
+export function validateIssuedAt(claims: Record<string, unknown>, nowSeconds: number, toleranceSeconds: number): void {
+  const iat = numericDate(claims, 'iat');
+  if (iat > nowSeconds + toleranceSeconds) {
+    throw new IdvError('id_token_issued_in_future', 'The ID token claims to be issued in the future', {
+      claim: 'iat',
+      actual: iat,
+      expected: `<= ${nowSeconds}`,
+    });
+  }
+}
+
+/** 4.5: `nonce` equals the nonce of the request object. */
+export function validateNonce(claims: Record<string, unknown>, nonce: string): void {
+  if (claims.nonce !== nonce) {
+    throw new IdvError('id_token_nonce_mismatch', 'The ID token nonce differs from the one we sent', { claim: 'nonce' });
+  }
+}
+
+/** OpenID Connect Core §2: `sub` is required. */
+export function validateSubject(claims: Record<string, unknown>): void {
+  if (typeof claims.sub !== 'string' || claims.sub.length === 0) {
+    throw new IdvError('id_token_subject_missing', 'The ID token has no subject (sub)', { claim: 'sub' });
+  }
+}
+
+/** The claim checks of 4.5, in order. */
+export function validateIdTokenClaims(claims: Record<string, unknown>, expected: ClaimExpectations): IdTokenClaims {
+  const nowSeconds = Math.floor(expected.now / 1000);
+  const tolerance = Math.min(expected.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS, 60);
+  validateIssuer(claims, expected.issuer);
+  validateAudience(claims, expected.clientId);
+  validateExpiry(claims, nowSeconds, tolerance);
+  validateIssuedAt(claims, nowSeconds, tolerance);
+  validateNonce(claims, expected.nonce);
+  validateSubject(claims);
+  return claims as IdTokenClaims;
+}
+
+export interface IdTokenExpectations extends ClaimExpectations {
+  encryptionKey: JWK;
+  jwks: JwksCache;
+  jwksUri: string;
+}
+
+/** Decrypt → verify → validate (5.6, 4.5). No key, no token. */
+export async function processIdToken(idToken: string, expected: IdTokenExpectations): Promise<ValidatedIdToken> {
+  const { jws, jweHeader } = await decryptIdToken(idToken, expected.encryptionKey);
+  const { jwsHeader, payload } = await verifyIdTokenSignature(jws, expected.jwks, expected.jwksUri);
+  const claims = validateIdTokenClaims(payload, expected);
+  return { jweHeader, jwsHeader, claims };
+}

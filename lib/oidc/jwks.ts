@@ -1,0 +1,125 @@
+/**
+ * The service's signing keys: GET /jwks (4.4, 2.7), cached as its Cache-Control says, keys chosen
+ * by `kid` and never by position. An unknown `kid` triggers one refetch (key rotation), at most
+ * once per cool-down so that forged `kid`s cannot make us hammer the endpoint.
+ */
+import { importJWK, type JWK } from 'jose';
+import { IdvError } from './errors';
+import { cacheLifetimeSeconds, readJsonObject, send } from './http';
+import type { HttpOptions } from './types';
+
+/** 8: the service sends max-age=86400; without a header we keep keys for ten minutes. */
+const DEFAULT_LIFETIME_SECONDS = 600;
+const DEFAULT_REFETCH_COOLDOWN_MS = 60_000;
+
+/** The header members of the ID token's JWS that pick its key. */
+export interface KeySelector {
+  alg: string;
+  kid: string;
+}
+
+interface Entry {
+  keys: JWK[];
+  fetchedAt: number;
+  expiresAt: number;
+  imported: Map<string, CryptoKey>;
+}
+
+/** Sends the JWKS request. */
+export function fetchJwks(jwksUri: string, options: HttpOptions = {}): Promise<Response> {
+  return send(jwksUri, { headers: { accept: 'application/json' } }, options, 'The JWKS endpoint');
+}
+
+/** Checks a JWKS response (RFC 7517 §5): 200 and an object with a `keys` array of objects. */
+export async function processJwksResponse(response: Response): Promise<JWK[]> {
+  if (response.status !== 200) {
+    throw new IdvError('jwks_fetch_failed', `The JWKS endpoint answered HTTP ${response.status}`, {
+      status: response.status,
+    });
+  }
+  const body = await readJsonObject(response, 'The JWKS', 'jwks_fetch_failed');
+  if (!Array.isArray(body.keys)) {
+    throw new IdvError('jwks_fetch_failed', 'The JWKS has no "keys" array');
+  }
+  return body.keys.filter((key): key is JWK => typeof key === 'object' && key !== null && !Array.isArray(key));
+}
+
+/**
+ * 4.4: select by `kid`; the key must also fit the algorithm (ES256 → EC P-256) and, where the
+ * JWK says so, be a signing key for that algorithm.
+ */
+export function selectVerificationKey(keys: JWK[], selector: KeySelector): JWK | undefined {
+  const candidates = keys.filter(
+    (key) =>
+      key.kid === selector.kid &&
+      key.kty === 'EC' &&
+      key.crv === 'P-256' &&
+      (key.alg === undefined || key.alg === selector.alg) &&
+      (key.use === undefined || key.use === 'sig'),
+  );
+  // Two keys under one kid would make the choice ambiguous: refuse rather than guess.
+  return candidates.length === 1 ? candidates[0] : undefined;
+}
+
+/** JWKS documents by URI with their imported keys. */
+export class JwksCache {
+  readonly #options: HttpOptions;
+  readonly #now: () => number;
+  readonly #refetchCooldownMs: number;
+  readonly #entries = new Map<string, Entry>();
+  readonly #inflight = new Map<string, Promise<Entry>>();
+
+  constructor(options: HttpOptions & { now?: () => number; refetchCooldownMs?: number } = {}) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.#refetchCooldownMs = options.refetchCooldownMs ?? DEFAULT_REFETCH_COOLDOWN_MS;
+  }
+
+  /** The public key for an ES256 ID token signature. Throws `id_token_key_not_found`. */
+  async getKey(jwksUri: string, selector: KeySelector): Promise<CryptoKey> {
+    let entry = this.#entries.get(jwksUri);
+    let refreshed = false;
+    if (!entry || entry.expiresAt <= this.#now()) {
+      entry = await this.#refresh(jwksUri);
+      refreshed = true;
+    }
+    let jwk = selectVerificationKey(entry.keys, selector);
+    if (!jwk && !refreshed && this.#now() - entry.fetchedAt >= this.#refetchCooldownMs) {
+      entry = await this.#refresh(jwksUri);
+      jwk = selectVerificationKey(entry.keys, selector);
+    }
+    if (!jwk) {
+      throw new IdvError('id_token_key_not_found', `The JWKS has no ${selector.alg} key with kid "${selector.kid}"`, {
+        claim: 'kid',
+        actual: selector.kid,
+        expected: entry.keys.map((key) => key.kid),
+      });
+    }
+    const cached = entry.imported.get(selector.kid);
+    if (cached) return cached;
+    let key: CryptoKey;
+    try {
+      key = (await importJWK(jwk, selector.alg)) as CryptoKey;
+    } catch (error) {
+      throw new IdvError('jwks_fetch_failed', `The JWKS key "${selector.kid}" cannot be used: ${(error as Error).message}`);
+    }
+    entry.imported.set(selector.kid, key);
+    return key;
+  }
+
+  #refresh(jwksUri: string): Promise<Entry> {
+    const pending = this.#inflight.get(jwksUri);
+    if (pending) return pending;
+    const load = (async () => {
+      const response = await fetchJwks(jwksUri, this.#options);
+      const lifetime = cacheLifetimeSeconds(response, DEFAULT_LIFETIME_SECONDS);
+      const keys = await processJwksResponse(response);
+      const fetchedAt = this.#now();
+      const entry: Entry = { keys, fetchedAt, expiresAt: fetchedAt + lifetime * 1000, imported: new Map() };
+      this.#entries.set(jwksUri, entry);
+      return entry;
+    })().finally(() => this.#inflight.delete(jwksUri));
+    this.#inflight.set(jwksUri, load);
+    return load;
+  }
+}

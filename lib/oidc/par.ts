@@ -1,0 +1,57 @@
+/**
+ * Pushed Authorization Request (4.1; RFC 9126): the pair `pushAuthorizationRequest` (send) and
+ * `processParResponse` (check).
+ */
+import { clientAuthenticationParameters } from './client-assertion';
+import { IdvError } from './errors';
+import { errorFromResponse, readJsonObject, send } from './http';
+import type { ClientConfig, HttpOptions, ProviderMetadata } from './types';
+
+export interface ParResult {
+  /** 2.4: `urn:ietf:params:oauth:request_uri:<uuid>` */
+  requestUri: string;
+  /** 2.4: lifetime in seconds (typically 600) */
+  expiresIn: number;
+}
+
+/**
+ * POSTs the signed request object with a fresh client assertion (4.1: client_id,
+ * client_assertion_type, client_assertion, request).
+ */
+export async function pushAuthorizationRequest(
+  metadata: ProviderMetadata,
+  client: Pick<ClientConfig, 'clientId' | 'signingKey'>,
+  requestObject: string,
+  options: HttpOptions & { now?: number } = {},
+): Promise<Response> {
+  const body = new URLSearchParams({
+    ...(await clientAuthenticationParameters({ client, audience: metadata.issuer, now: options.now })),
+    request: requestObject,
+  });
+  return send(
+    metadata.pushed_authorization_request_endpoint,
+    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body },
+    options,
+    'The PAR endpoint',
+  );
+}
+
+/**
+ * 4.1: success is 201 Created with `request_uri` and `expires_in` (2.4); a part-7 error body
+ * becomes an IdvError with the service's code (`invalid_client`, `unauthorized_client`, ...).
+ */
+export async function processParResponse(response: Response): Promise<ParResult> {
+  if (response.status !== 201) throw await errorFromResponse(response, 'The PAR endpoint', 'par_failed');
+  const body = await readJsonObject(response, 'The PAR response');
+  const { request_uri: requestUri, expires_in: expiresIn } = body;
+  if (typeof requestUri !== 'string' || requestUri.length === 0) {
+    throw new IdvError('invalid_response', 'The PAR response has no request_uri', { claim: 'request_uri', actual: requestUri });
+  }
+  if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn <= 0) {
+    throw new IdvError('invalid_response', 'The PAR response has no positive expires_in', {
+      claim: 'expires_in',
+      actual: expiresIn,
+    });
+  }
+  return { requestUri, expiresIn };
+}

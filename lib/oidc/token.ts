@@ -1,0 +1,51 @@
+/**
+ * The token request (4.3; RFC 6749 §4.1.3, RFC 7636 §4.5): the pair `requestToken` (send) and
+ * `processTokenResponse` (check).
+ */
+import { clientAuthenticationParameters } from './client-assertion';
+import { IdvError } from './errors';
+import { errorFromResponse, readJsonObject, send } from './http';
+import type { ClientConfig, HttpOptions, ProviderMetadata } from './types';
+
+export interface TokenResult {
+  /** 2.5: a JWE wrapping the signed ID token */
+  idToken: string;
+  /** 2.5: lifetime in seconds, when the service sends it */
+  expiresIn: number | undefined;
+}
+
+/** POSTs the code and the PKCE verifier with a fresh client assertion (4.3). */
+export async function requestToken(
+  metadata: ProviderMetadata,
+  client: Pick<ClientConfig, 'clientId' | 'signingKey' | 'redirectUri'>,
+  grant: { code: string; codeVerifier: string },
+  options: HttpOptions & { now?: number } = {},
+): Promise<Response> {
+  const body = new URLSearchParams({
+    ...(await clientAuthenticationParameters({ client, audience: metadata.issuer, now: options.now })),
+    grant_type: 'authorization_code',
+    code: grant.code,
+    code_verifier: grant.codeVerifier,
+    redirect_uri: client.redirectUri,
+  });
+  return send(
+    metadata.token_endpoint,
+    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body },
+    options,
+    'The token endpoint',
+  );
+}
+
+/**
+ * 4.3 leaves the success status unstated; RFC 6749 §5.1 says 200, so only 200 is success.
+ * An RFC 6749 §5.2 error body keeps the service's code (`invalid_grant`, ...).
+ */
+export async function processTokenResponse(response: Response): Promise<TokenResult> {
+  if (response.status !== 200) throw await errorFromResponse(response, 'The token endpoint', 'token_failed');
+  const body = await readJsonObject(response, 'The token response');
+  const { id_token: idToken, expires_in: expiresIn } = body;
+  if (typeof idToken !== 'string' || idToken.length === 0) {
+    throw new IdvError('id_token_missing', 'The token response has no id_token', { claim: 'id_token' });
+  }
+  return { idToken, expiresIn: typeof expiresIn === 'number' && Number.isFinite(expiresIn) ? expiresIn : undefined };
+}

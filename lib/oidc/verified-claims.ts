@@ -1,0 +1,173 @@
+/**
+ * Reads `verified_claims` from a validated ID token (2.6; OpenID Connect for Identity Assurance §5)
+ * tolerantly: unknown members are ignored, values of the wrong type are dropped rather than
+ * rendered, and what is absent stays absent (never guessed). A portrait is kept only as a
+ * base64 `data:image/jpeg` or `data:image/png` URI.
+ */
+
+export interface PersonalNumber {
+  /** `no-fnr` for Norwegian documents (2.3); absent for the plain-string form */
+  type?: string;
+  value: string;
+}
+
+export interface DocumentDetails {
+  type?: string;
+  document_number?: string;
+  date_of_issuance?: string;
+  date_of_expiry?: string;
+  issuer?: { country_code?: string; name?: string };
+  personal_number?: PersonalNumber;
+  active_authentication_result?: string;
+  issuer_check?: { valid: string };
+}
+
+export interface DocumentEvidence {
+  type: 'document';
+  documentDetails: DocumentDetails;
+}
+
+export interface ElectronicRecordEvidence {
+  type: 'electronic_record';
+  record: { type?: string; sourceName?: string; personalNumber?: string };
+}
+
+export type Evidence = DocumentEvidence | ElectronicRecordEvidence;
+
+export interface IdentityClaims {
+  name?: string;
+  given_name?: string;
+  family_name?: string;
+  /** a validated `data:image/(jpeg|png);base64,…` URI */
+  picture?: string;
+  gender?: string;
+  birthdate?: string;
+  nationalities?: string[];
+}
+
+export interface VerifiedClaims {
+  trustFramework?: string;
+  evidence: Evidence[];
+  claims: IdentityClaims;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/** ISO 8601 calendar date `YYYY-MM-DD` that exists. */
+export function isoDate(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : undefined;
+}
+
+/** ISO 3166-1 alpha-3 */
+function countryCode(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[A-Z]{3}$/.test(value) ? value : undefined;
+}
+
+const PORTRAIT = /^data:image\/(?:jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/** DESIGN.md: a portrait is rendered only if it is a `data:image/jpeg` (or png) base64 URI. */
+export function portraitDataUri(value: unknown): string | undefined {
+  return typeof value === 'string' && PORTRAIT.test(value) ? value : undefined;
+}
+
+/** Drops members whose value is undefined, so "absent" has one representation. */
+function compact<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+/** Evidence `type` is a plain string in the response (2.6); the request form `{value}` is tolerated. */
+function evidenceType(value: unknown): string | undefined {
+  return text(value) ?? (isObject(value) ? text(value.value) : undefined);
+}
+
+function parseClaims(value: unknown): IdentityClaims {
+  if (!isObject(value)) return {};
+  const nationalities = Array.isArray(value.nationalities)
+    ? value.nationalities.map(countryCode).filter((code): code is string => code !== undefined)
+    : undefined;
+  return compact({
+    name: text(value.name),
+    given_name: text(value.given_name),
+    family_name: text(value.family_name),
+    picture: portraitDataUri(value.picture),
+    gender: text(value.gender),
+    birthdate: isoDate(value.birthdate),
+    nationalities: nationalities && nationalities.length > 0 ? nationalities : undefined,
+  });
+}
+
+function parsePersonalNumber(value: unknown): PersonalNumber | undefined {
+  const plain = text(value);
+  if (plain) return { value: plain };
+  if (isObject(value) && text(value.value)) return compact({ type: text(value.type), value: text(value.value)! });
+  return undefined;
+}
+
+function parseDocumentDetails(value: unknown): DocumentDetails {
+  if (!isObject(value)) return {};
+  const issuer = isObject(value.issuer)
+    ? compact({ country_code: countryCode(value.issuer.country_code), name: text(value.issuer.name) })
+    : undefined;
+  const issuerCheck = isObject(value.issuer_check) && text(value.issuer_check.valid) ? { valid: text(value.issuer_check.valid)! } : undefined;
+  return compact({
+    type: text(value.type),
+    document_number: text(value.document_number),
+    date_of_issuance: isoDate(value.date_of_issuance),
+    date_of_expiry: isoDate(value.date_of_expiry),
+    issuer: issuer && Object.keys(issuer).length > 0 ? issuer : undefined,
+    personal_number: parsePersonalNumber(value.personal_number),
+    active_authentication_result: text(value.active_authentication_result),
+    issuer_check: issuerCheck,
+  });
+}
+
+function parseEvidence(value: unknown): Evidence | undefined {
+  if (!isObject(value)) return undefined;
+  const type = evidenceType(value.type);
+  if (type === 'document') return { type, documentDetails: parseDocumentDetails(value.document_details) };
+  if (type === 'electronic_record') {
+    const record = isObject(value.record) ? value.record : {};
+    const source = isObject(record.source) ? record.source : {};
+    return {
+      type,
+      record: compact({
+        type: evidenceType(record.type),
+        sourceName: text(source.name),
+        personalNumber: text(record.personal_number),
+      }),
+    };
+  }
+  return undefined; // an evidence type we do not know is ignored
+}
+
+function parseOne(value: unknown): VerifiedClaims | undefined {
+  if (!isObject(value)) return undefined;
+  const verification = isObject(value.verification) ? value.verification : {};
+  const evidence = Array.isArray(verification.evidence)
+    ? verification.evidence.map(parseEvidence).filter((e): e is Evidence => e !== undefined)
+    : [];
+  return compact({
+    trustFramework: evidenceType(verification.trust_framework),
+    evidence,
+    claims: parseClaims(value.claims),
+  });
+}
+
+/**
+ * Parses `verified_claims`, which OIDC4IDA allows to be one object or an array of them.
+ * @see spec 2.6
+ */
+export function parseVerifiedClaims(value: unknown): VerifiedClaims[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.map(parseOne).filter((v): v is VerifiedClaims => v !== undefined);
+}

@@ -1,0 +1,212 @@
+import 'server-only';
+/**
+ * The configuration contract of DESIGN.md, read from the environment and validated once. This is
+ * the only module that reads `process.env`. Every problem is reported with the variable's name.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import { importJWK, type JWK } from 'jose';
+import { CLIENT_SIGNING_ALGORITHMS, type ClientConfig, type ClientSigningAlgorithm } from '@/lib/oidc';
+import { parseRegisteredClients, type RegisteredClient } from '@/lib/emulator';
+import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
+
+/** The client_id of the app's own registration with the embedded emulator. */
+export const DEMO_CLIENT_ID = 'demo-relying-party';
+
+export interface ServerConfig {
+  mode: 'emulator' | 'provider';
+  appUrl: string;
+  /** DESIGN.md: `APP_URL/auth/callback` */
+  redirectUri: string;
+  /** the service's base URL = its issuer */
+  issuer: string;
+  client: ClientConfig;
+  sessionSecret: string;
+  /** clients registered with the embedded emulator besides the app itself (EMULATOR_CLIENTS) */
+  extraEmulatorClients: RegisteredClient[];
+  /** plain http is allowed only for a loopback issuer (the embedded emulator, or one on this machine) */
+  allowInsecureRequests: boolean;
+  secureCookies: boolean;
+  dataDir: string;
+  /** what was generated into the data folder rather than configured, for the start-up log */
+  generated: string[];
+}
+
+export class ConfigurationError extends Error {
+  override readonly name = 'ConfigurationError';
+  constructor(readonly variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function value(env: Env, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  return raw ? raw : undefined;
+}
+
+function isLoopback(url: URL): boolean {
+  return url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+}
+
+function parseUrl(name: string, raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigurationError(name, `"${raw}" is not an absolute URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigurationError(name, 'must be an http(s) URL');
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigurationError(name, 'must not contain a query, fragment or credentials');
+  }
+  return url;
+}
+
+function parseAppUrl(env: Env): string {
+  const port = value(env, 'PORT') ?? '3000';
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new ConfigurationError('PORT', `"${port}" is not a port number`);
+  const raw = value(env, 'APP_URL') ?? `http://localhost:${port}`;
+  const url = parseUrl('APP_URL', raw);
+  if (url.pathname !== '/') throw new ConfigurationError('APP_URL', 'must be an origin such as https://rp.example.com, without a path');
+  return url.origin;
+}
+
+function parseIssuer(raw: string): string {
+  const url = parseUrl('IDV_BASE_URL', raw);
+  if (url.protocol === 'http:' && !isLoopback(url)) {
+    throw new ConfigurationError('IDV_BASE_URL', 'must use https (plain http is accepted only for localhost)');
+  }
+  if (raw.endsWith('/')) throw new ConfigurationError('IDV_BASE_URL', 'must not end with "/": it must equal the issuer exactly');
+  return raw;
+}
+
+function parseJwk(name: string, raw: string): JWK {
+  let jwk: unknown;
+  try {
+    jwk = JSON.parse(raw);
+  } catch {
+    throw new ConfigurationError(name, 'is not JSON; expected a private JWK such as {"kty":"EC",...,"d":"…","kid":"…"}');
+  }
+  if (typeof jwk !== 'object' || jwk === null || Array.isArray(jwk)) throw new ConfigurationError(name, 'must be a JSON object (a JWK)');
+  const key = jwk as JWK;
+  if (typeof key.kid !== 'string' || !key.kid) throw new ConfigurationError(name, 'needs a "kid"');
+  if (typeof key.d !== 'string') throw new ConfigurationError(name, 'must be a private key (it has no "d")');
+  return key;
+}
+
+/** 5.2: the algorithm follows from the key type when `alg` is not given. */
+function signingAlgorithm(jwk: JWK): ClientSigningAlgorithm {
+  const implied = jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519' ? 'EdDSA' : jwk.kty === 'RSA' ? 'PS256' : undefined;
+  const alg = jwk.alg ?? implied;
+  if (!alg || !(CLIENT_SIGNING_ALGORITHMS as readonly string[]).includes(alg)) {
+    throw new ConfigurationError('IDV_SIGNING_KEY', `must be an ES256 (EC P-256), PS256 (RSA) or EdDSA (Ed25519) key; got alg ${alg ?? 'none'}, kty ${jwk.kty}`);
+  }
+  return alg as ClientSigningAlgorithm;
+}
+
+async function assertImportable(name: string, jwk: JWK, alg: string): Promise<void> {
+  try {
+    await importJWK(jwk, alg);
+  } catch (error) {
+    throw new ConfigurationError(name, `cannot be used as an ${alg} key: ${(error as Error).message}`);
+  }
+}
+
+async function parseClientKeys(env: Env, dataDir: string, generated: string[]): Promise<Pick<ClientConfig, 'signingKey' | 'encryptionKey'>> {
+  const rawSigning = value(env, 'IDV_SIGNING_KEY');
+  const rawEncryption = value(env, 'IDV_ENCRYPTION_KEY');
+  const devKeys = rawSigning && rawEncryption ? undefined : await loadOrCreateDevKeys(dataDir);
+
+  let signingKey: ClientConfig['signingKey'];
+  if (rawSigning) {
+    const jwk = parseJwk('IDV_SIGNING_KEY', rawSigning);
+    const alg = signingAlgorithm(jwk);
+    await assertImportable('IDV_SIGNING_KEY', jwk, alg);
+    signingKey = { ...jwk, kid: jwk.kid!, alg };
+  } else {
+    signingKey = devKeys!.signingKey;
+    generated.push('IDV_SIGNING_KEY');
+  }
+
+  let encryptionKey: ClientConfig['encryptionKey'];
+  if (rawEncryption) {
+    const jwk = parseJwk('IDV_ENCRYPTION_KEY', rawEncryption);
+    if (jwk.kty !== 'RSA') throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA key (kty "RSA"), got "${jwk.kty}"`);
+    if (jwk.alg !== undefined && jwk.alg !== 'RSA-OAEP-256') {
+      throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA-OAEP-256 key, got alg "${jwk.alg}"`);
+    }
+    await assertImportable('IDV_ENCRYPTION_KEY', jwk, 'RSA-OAEP-256');
+    encryptionKey = { ...jwk, kid: jwk.kid! };
+  } else {
+    encryptionKey = devKeys!.encryptionKey;
+    generated.push('IDV_ENCRYPTION_KEY');
+  }
+  return { signingKey, encryptionKey };
+}
+
+/**
+ * Reads and validates the whole configuration. Missing secrets are generated once into the data
+ * folder (IDV_DATA_DIR, default `.data`), except where DESIGN.md requires them.
+ */
+export async function loadServerConfig(env: Env = process.env, cwd = process.cwd()): Promise<ServerConfig> {
+  const generated: string[] = [];
+  const appUrl = parseAppUrl(env);
+  const rawDataDir = value(env, 'IDV_DATA_DIR') ?? '.data';
+  const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(cwd, rawDataDir);
+  const rawIssuer = value(env, 'IDV_BASE_URL');
+  const mode = rawIssuer ? 'provider' : 'emulator';
+  const issuer = rawIssuer ? parseIssuer(rawIssuer) : `${appUrl}/emulator`;
+  const production = env.NODE_ENV === 'production';
+
+  let clientId = value(env, 'IDV_CLIENT_ID');
+  if (!clientId) {
+    if (mode === 'provider') throw new ConfigurationError('IDV_CLIENT_ID', 'is required when IDV_BASE_URL is set (the client identifier the service issued to you)');
+    clientId = DEMO_CLIENT_ID;
+  }
+
+  let sessionSecret = value(env, 'SESSION_SECRET');
+  if (sessionSecret !== undefined && sessionSecret.length < 32) {
+    throw new ConfigurationError('SESSION_SECRET', `must be at least 32 characters (it has ${sessionSecret.length})`);
+  }
+  if (!sessionSecret) {
+    if (mode === 'provider' && production) {
+      throw new ConfigurationError('SESSION_SECRET', 'is required in provider mode under NODE_ENV=production (32+ random characters)');
+    }
+    sessionSecret = await loadOrCreateSessionSecret(dataDir);
+    generated.push('SESSION_SECRET');
+  }
+
+  let extraEmulatorClients: RegisteredClient[] = [];
+  const rawClients = value(env, 'EMULATOR_CLIENTS');
+  if (rawClients) {
+    try {
+      extraEmulatorClients = parseRegisteredClients(rawClients);
+    } catch (error) {
+      throw new ConfigurationError('EMULATOR_CLIENTS', (error as Error).message);
+    }
+  }
+
+  const keys = await parseClientKeys(env, dataDir, generated);
+  return {
+    mode,
+    appUrl,
+    redirectUri: `${appUrl}/auth/callback`,
+    issuer,
+    client: { clientId, redirectUri: `${appUrl}/auth/callback`, ...keys },
+    sessionSecret,
+    extraEmulatorClients,
+    allowInsecureRequests: new URL(issuer).protocol === 'http:',
+    secureCookies: appUrl.startsWith('https:'),
+    dataDir,
+    generated,
+  };
+}
+
+const globalForConfig = globalThis as typeof globalThis & { __idvServerConfig?: Promise<ServerConfig> };
+
+/** The process-wide configuration, loaded on first use. */
+export function serverConfig(): Promise<ServerConfig> {
+  globalForConfig.__idvServerConfig ??= loadServerConfig();
+  return globalForConfig.__idvServerConfig;
+}

@@ -1,0 +1,62 @@
+import 'server-only';
+/**
+ * The start form (POST /auth/start) as a typed selection. An empty body is the default selection
+ * (DESIGN.md route contract), so a bare `<form method="post">` works without JavaScript.
+ *
+ * Fields: `trust_framework`; `claim` (repeated claim names); `essential` (repeated claim names);
+ * `evidence` (repeated: `document`, `population_register`); `document_detail` (repeated);
+ * `personal_number`; `send_anyway` (QA: send even when the service's rules say no).
+ */
+import {
+  CLAIM_NAMES,
+  DEFAULT_SELECTION,
+  DOCUMENT_DETAILS,
+  IdvError,
+  selectionProblems,
+  type ClaimName,
+  type DocumentDetail,
+  type Selection,
+} from '@/lib/oidc';
+
+const FIELDS = new Set(['trust_framework', 'claim', 'essential', 'evidence', 'document_detail', 'personal_number', 'send_anyway']);
+
+function invalid(message: string): IdvError {
+  return new IdvError('invalid_selection', message);
+}
+
+function oneOf<T extends string>(values: readonly T[], value: string, field: string): T {
+  if (!(values as readonly string[]).includes(value)) throw invalid(`"${value}" is not a known ${field}`);
+  return value as T;
+}
+
+export function parseSelectionForm(form: URLSearchParams): Selection {
+  const names = [...new Set(form.keys())];
+  if (names.length === 0) return DEFAULT_SELECTION;
+  for (const name of names) if (!FIELDS.has(name)) throw invalid(`Unknown form field "${name}"`);
+
+  const trustFramework = form.get('trust_framework') ?? DEFAULT_SELECTION.trustFramework;
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(trustFramework)) throw invalid('The trust framework is not a valid value');
+
+  const essential = new Set(form.getAll('essential').map((v) => oneOf(CLAIM_NAMES, v, 'claim')));
+  const claims: Selection['claims'] = {};
+  for (const value of form.getAll('claim')) {
+    const name: ClaimName = oneOf(CLAIM_NAMES, value, 'claim');
+    claims[name] = { essential: essential.has(name) };
+  }
+
+  const evidence = new Set(form.getAll('evidence').map((v) => oneOf(['document', 'population_register'] as const, v, 'evidence type')));
+  const details: DocumentDetail[] = form.getAll('document_detail').map((v) => oneOf(DOCUMENT_DETAILS, v, 'document detail'));
+  const personalNumber = form.get('personal_number')?.trim();
+
+  const selection: Selection = {
+    trustFramework,
+    claims,
+    ...(evidence.has('document') ? { document: { details: [...new Set(details)] } } : {}),
+    ...(evidence.has('population_register') ? { populationRegister: personalNumber ? { personalNumber } : {} } : {}),
+  };
+  if (form.get('send_anyway') !== '1') {
+    const [problem] = selectionProblems(selection);
+    if (problem) throw invalid(problem);
+  }
+  return selection;
+}

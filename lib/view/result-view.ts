@@ -1,0 +1,123 @@
+/**
+ * Turns a verification result into what the result page shows: each requested item with its value,
+ * "not provided" when the service returned nothing for it, "not requested" when we never asked
+ * (DESIGN.md: never guessed). Pure functions; dates are compared in UTC.
+ */
+import type { DocumentDetail, Selection } from '@/lib/oidc/types';
+import type { DocumentDetails, VerifiedClaims } from '@/lib/oidc/verified-claims';
+import { countryName } from './countries';
+
+export type Field =
+  | { state: 'value'; text: string; hint?: string }
+  | { state: 'not_provided' }
+  | { state: 'not_requested' };
+
+function field(requested: boolean, value: string | undefined, hint?: string): Field {
+  if (!requested) return { state: 'not_requested' };
+  if (value === undefined) return { state: 'not_provided' };
+  return hint === undefined ? { state: 'value', text: value } : { state: 'value', text: value, hint };
+}
+
+/** Whole years between an ISO birthdate and `today` (both YYYY-MM-DD). */
+export function ageOn(birthdate: string, today: string): number {
+  const [by, bm, bd] = birthdate.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+}
+
+export function formatDate(iso: string): string {
+  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${iso}T00:00:00Z`),
+  );
+}
+
+const GENDERS: Record<string, string> = { male: 'Male', female: 'Female', unknown: 'Unknown', unspecified: 'Unspecified' };
+
+export interface IdentityView {
+  portrait: { state: 'value'; src: string } | { state: 'not_provided' } | { state: 'not_requested' };
+  name: Field;
+  givenName: Field;
+  familyName: Field;
+  birthdate: Field;
+  gender: Field;
+  nationalities: Field;
+}
+
+export interface DocumentView {
+  requested: boolean;
+  /** false when document evidence was requested but none came back */
+  provided: boolean;
+  type: Field;
+  number: Field;
+  issuingCountry: Field;
+  issuingAuthority: Field;
+  dateOfIssuance: Field;
+  dateOfExpiry: Field;
+  /** valid or expired on `today`; undefined without an expiry date */
+  expired: boolean | undefined;
+  personalNumber: Field;
+  chipAuthentication: Field;
+  issuerCheck: Field;
+}
+
+export interface ResultView {
+  trustFramework: string | undefined;
+  identity: IdentityView;
+  document: DocumentView;
+}
+
+function identityView(verified: VerifiedClaims | undefined, selection: Selection, today: string): IdentityView {
+  const claims = verified?.claims ?? {};
+  const asked = (name: keyof Selection['claims']) => selection.claims[name] !== undefined;
+  const birthdate = claims.birthdate;
+  return {
+    portrait: !asked('picture') ? { state: 'not_requested' } : claims.picture ? { state: 'value', src: claims.picture } : { state: 'not_provided' },
+    name: field(asked('name'), claims.name),
+    givenName: field(asked('given_name'), claims.given_name),
+    familyName: field(asked('family_name'), claims.family_name),
+    birthdate: field(asked('birthdate'), birthdate && formatDate(birthdate), birthdate && `${ageOn(birthdate, today)} years old`),
+    gender: field(asked('gender'), claims.gender && (GENDERS[claims.gender] ?? claims.gender)),
+    nationalities: field(
+      asked('nationalities'),
+      claims.nationalities?.map((code) => `${countryName(code)} (${code})`).join(', '),
+    ),
+  };
+}
+
+const DOCUMENT_TYPES: Record<string, string> = { passport: 'Passport', idcard: 'National ID card' };
+
+function documentView(verified: VerifiedClaims | undefined, selection: Selection, today: string): DocumentView {
+  const evidence = verified?.evidence.find((e) => e.type === 'document');
+  const details: DocumentDetails = evidence?.type === 'document' ? evidence.documentDetails : {};
+  const requested = selection.document !== undefined;
+  const asked = (detail: DocumentDetail) => selection.document?.details.includes(detail) ?? false;
+  const personal = details.personal_number;
+  const expiry = details.date_of_expiry;
+  return {
+    requested,
+    provided: evidence !== undefined,
+    type: field(asked('type'), details.type && (DOCUMENT_TYPES[details.type] ?? details.type)),
+    number: field(asked('document_number'), details.document_number),
+    issuingCountry: field(
+      asked('issuer.country_code'),
+      details.issuer?.country_code && `${countryName(details.issuer.country_code)} (${details.issuer.country_code})`,
+    ),
+    issuingAuthority: field(asked('issuer.name'), details.issuer?.name),
+    dateOfIssuance: field(asked('date_of_issuance'), details.date_of_issuance && formatDate(details.date_of_issuance)),
+    dateOfExpiry: field(asked('date_of_expiry'), expiry && formatDate(expiry)),
+    expired: expiry === undefined ? undefined : expiry < today,
+    personalNumber: field(asked('personal_number'), personal?.value, personal?.type),
+    chipAuthentication: field(asked('active_authentication_result'), details.active_authentication_result),
+    issuerCheck: field(asked('issuer_check'), details.issuer_check?.valid),
+  };
+}
+
+/** @param today YYYY-MM-DD, the day against which age and expiry are judged */
+export function buildResultView(verifiedClaims: VerifiedClaims[], selection: Selection, today: string): ResultView {
+  const verified = verifiedClaims[0];
+  return {
+    trustFramework: verified?.trustFramework,
+    identity: identityView(verified, selection, today),
+    document: documentView(verified, selection, today),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * End-to-end tests against the real, built app (`npm run build` first; `npm test` does it).
+ *
+ * Two instances run:
+ * - the app in emulator mode on http://localhost:3100, whose embedded emulator also registers a
+ *   second client, `second-rp`;
+ * - a second copy of the app on http://127.0.0.1:3101 in provider mode, configured only by IDV_*
+ *   variables, using the first instance's emulator as its provider. (A different host name keeps
+ *   the two apps' cookies apart: cookies are scoped by host, not port.)
+ *
+ * Debian's Chromium is used when present (/usr/bin/chromium, or CHROMIUM_PATH); elsewhere
+ * Playwright's own Chromium.
+ */
+import { existsSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { defineConfig, devices } from '@playwright/test';
+
+const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path) => path && existsSync(path));
+
+const EMULATOR_APP = 'http://localhost:3100';
+const PROVIDER_APP = 'http://127.0.0.1:3101';
+
+/** A client key pair made for this run only: the second app's private keys and their public JWKS. */
+function secondClientKeys() {
+  const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const encryption = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const signingJwk = { ...signing.privateKey.export({ format: 'jwk' }), kid: 'second-rp-sig', alg: 'ES256', use: 'sig' };
+  const encryptionJwk = { ...encryption.privateKey.export({ format: 'jwk' }), kid: 'second-rp-enc', alg: 'RSA-OAEP-256', use: 'enc' };
+  const publicOf = (jwk: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(jwk).filter(([member]) => !['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(member)));
+  return { signingJwk, encryptionJwk, publicJwks: { keys: [publicOf(signingJwk), publicOf(encryptionJwk)] } };
+}
+
+const second = secondClientKeys();
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: true,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  use: {
+    baseURL: EMULATOR_APP,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          ...(chromiumPath ? { executablePath: chromiumPath } : {}),
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      command: 'npx next start',
+      url: `${EMULATOR_APP}/emulator/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      env: {
+        PORT: '3100',
+        APP_URL: EMULATOR_APP,
+        IDV_DATA_DIR: '.data/e2e-emulator',
+        EMULATOR_CLIENTS: JSON.stringify([
+          {
+            client_id: 'second-rp',
+            name: 'Second app (provider-mode test)',
+            jwks: second.publicJwks,
+            redirect_uris: [`${PROVIDER_APP}/auth/callback`],
+            population_register: false,
+          },
+        ]),
+      },
+    },
+    {
+      command: 'npx next start',
+      url: `${PROVIDER_APP}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      env: {
+        PORT: '3101',
+        APP_URL: PROVIDER_APP,
+        IDV_DATA_DIR: '.data/e2e-provider',
+        IDV_BASE_URL: `${EMULATOR_APP}/emulator`,
+        IDV_CLIENT_ID: 'second-rp',
+        IDV_SIGNING_KEY: JSON.stringify(second.signingJwk),
+        IDV_ENCRYPTION_KEY: JSON.stringify(second.encryptionJwk),
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
+      },
+    },
+  ],
+});
