@@ -1,5 +1,7 @@
 'use client';
 
+import Link from 'next/link';
+
 /** Last-resort boundary: a code and a safe sentence, never a stack. */
 export default function GlobalError({ error }: { error: Error & { digest?: string } }) {
   return (
@@ -10,7 +12,7 @@ export default function GlobalError({ error }: { error: Error & { digest?: strin
           Error code: <code data-testid="error-code">internal_error</code>
           {error.digest ? ` (reference ${error.digest})` : ''}
         </p>
-        <p><a href="/">Back to the start</a></p>
+        <p><Link href="/">Back to the start</Link></p>
       </body>
     </html>
   );

@@ -1,0 +1,88 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateClientKeys, type GeneratedClientKeys } from '@/lib/oidc';
+import { DEMO_CLIENT_ID, loadServerConfig } from './env';
+
+let keys: GeneratedClientKeys;
+let cwd: string;
+
+beforeAll(async () => {
+  keys = await generateClientKeys('ES256');
+});
+
+async function load(env: Record<string, string | undefined>) {
+  cwd = await mkdtemp(join(tmpdir(), 'idv-env-'));
+  return loadServerConfig(env, cwd);
+}
+
+const providerEnv = () => ({
+  IDV_BASE_URL: 'https://idv.staging.example',
+  IDV_CLIENT_ID: 'client-1',
+  IDV_SIGNING_KEY: JSON.stringify(keys.signingKey),
+  IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionKey),
+});
+
+describe('loadServerConfig', () => {
+  it('runs on the embedded emulator with nothing configured, generating keys and a secret once', async () => {
+    const config = await load({});
+    expect(config).toMatchObject({
+      mode: 'emulator',
+      appUrl: 'http://localhost:3000',
+      redirectUri: 'http://localhost:3000/auth/callback',
+      issuer: 'http://localhost:3000/emulator',
+      allowInsecureRequests: true,
+      secureCookies: false,
+    });
+    expect(config.client.clientId).toBe(DEMO_CLIENT_ID);
+    expect(config.generated).toEqual(['SESSION_SECRET', 'IDV_SIGNING_KEY', 'IDV_ENCRYPTION_KEY']);
+    const again = await loadServerConfig({}, cwd);
+    expect(again.client.signingKey).toEqual(config.client.signingKey);
+    expect(again.sessionSecret).toBe(config.sessionSecret);
+    expect((await readFile(join(cwd, '.data', 'session-secret'), 'utf8')).trim()).toBe(config.sessionSecret);
+  });
+
+  it('derives APP_URL from PORT', async () => {
+    expect((await load({ PORT: '4100' })).appUrl).toBe('http://localhost:4100');
+  });
+
+  it('uses provider mode with IDV_* variables and plain https', async () => {
+    const config = await load(providerEnv());
+    expect(config).toMatchObject({ mode: 'provider', issuer: 'https://idv.staging.example', allowInsecureRequests: false });
+    expect(config.client.signingKey.alg).toBe('ES256');
+    expect(config.generated).toEqual(['SESSION_SECRET']);
+  });
+
+  it.each([
+    [{ APP_URL: 'not a url' }, /^APP_URL: /],
+    [{ APP_URL: 'https://rp.example/app' }, /^APP_URL: must be an origin/],
+    [{ PORT: 'eighty' }, /^PORT: /],
+    [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET: must be at least 32 characters/],
+    [{ ...providerEnv(), IDV_CLIENT_ID: undefined }, /^IDV_CLIENT_ID: is required/],
+    [{ ...providerEnv(), IDV_BASE_URL: 'http://idv.example' }, /^IDV_BASE_URL: must use https/],
+    [{ ...providerEnv(), IDV_BASE_URL: 'https://idv.example/' }, /^IDV_BASE_URL: must not end with "\/"/],
+    [{ ...providerEnv(), IDV_SIGNING_KEY: '{not json' }, /^IDV_SIGNING_KEY: is not JSON/],
+    [{ ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"c"}' }, /^IDV_SIGNING_KEY: needs a "kid"/],
+    [{ ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","kid":"k"}' }, /^IDV_SIGNING_KEY: must be a private key/],
+    [{ ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ kty: 'EC', kid: 'k', d: 'x' }) }, /^IDV_ENCRYPTION_KEY: must be an RSA key/],
+    [{ EMULATOR_CLIENTS: '[{"client_id": 3}]' }, /^EMULATOR_CLIENTS: /],
+  ])('names the variable that is wrong: %j', async (env, message) => {
+    await expect(load(env)).rejects.toThrow(message);
+  });
+
+  it('accepts plain http only for a loopback provider', async () => {
+    const config = await load({ ...providerEnv(), IDV_BASE_URL: 'http://127.0.0.1:3100/emulator' });
+    expect(config.allowInsecureRequests).toBe(true);
+  });
+
+  it('requires SESSION_SECRET in provider mode under NODE_ENV=production', async () => {
+    await expect(load({ ...providerEnv(), NODE_ENV: 'production' })).rejects.toThrow(/^SESSION_SECRET: is required/);
+  });
+
+  it('refuses a signing key of an algorithm the service does not accept', async () => {
+    const rsa = await generateClientKeys('PS256');
+    const env = { ...providerEnv(), IDV_SIGNING_KEY: JSON.stringify({ ...rsa.signingKey, alg: 'RS256' }) };
+    await expect(load(env)).rejects.toThrow(/^IDV_SIGNING_KEY: must be an ES256/);
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SELECTION } from '@/lib/oidc';
+import { parseSelectionForm } from './selection-form';
+
+describe('parseSelectionForm', () => {
+  it('treats an empty form as the default selection', () => {
+    expect(parseSelectionForm(new URLSearchParams())).toBe(DEFAULT_SELECTION);
+  });
+
+  it('reads claims, essential flags, evidence and document details', () => {
+    const form = new URLSearchParams('trust_framework=standard&claim=given_name&claim=birthdate&essential=birthdate&evidence=document&document_detail=type&evidence=population_register&personal_number=14038712345');
+    expect(parseSelectionForm(form)).toEqual({
+      trustFramework: 'standard',
+      claims: { given_name: { essential: false }, birthdate: { essential: true } },
+      document: { details: ['type'] },
+      populationRegister: { personalNumber: '14038712345' },
+    });
+  });
+
+  it.each([
+    ['an unknown claim', 'claim=shoe_size'],
+    ['an unknown field', 'claim=name&colour=blue'],
+    ['an unknown document detail', 'claim=name&evidence=document&document_detail=height'],
+    ['a trust framework with odd characters', 'trust_framework=%3Cscript%3E&claim=name'],
+    ['ETSI without names', 'trust_framework=standard_etsi&claim=birthdate'],
+  ])('refuses %s with invalid_selection', (_name, body) => {
+    expect(() => parseSelectionForm(new URLSearchParams(body))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
+  });
+
+  it('sends a selection that breaks the service’s rules when QA asks for it', () => {
+    const selection = parseSelectionForm(new URLSearchParams('trust_framework=standard_etsi&claim=birthdate&send_anyway=1'));
+    expect(selection.trustFramework).toBe('standard_etsi');
+  });
+});
