@@ -13,7 +13,7 @@ const nextConfig = {
   poweredByHeader: false,
   // lib/emulator reads its portrait files at run time; make sure they ship with the server build.
   outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/portraits/*.jpg'] },
-  serverExternalPackages: ['@peculiar/x509'],
+  serverExternalPackages: ['@peculiar/x509', 'reflect-metadata'],
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];
   },

@@ -39,6 +39,11 @@ describe('createClientAssertion (2.1)', () => {
     expect(a.client_assertion).not.toBe(b.client_assertion); // ES256 signatures are randomised
   });
 
+  it('never repeats an EdDSA assertion, whose signatures are deterministic', async () => {
+    const made = await Promise.all([1, 2, 3].map(() => createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW })));
+    expect(new Set(made).size).toBe(3);
+  });
+
   it('refuses a signing key with an algorithm the service does not accept', async () => {
     const bad = { ...client(), signingKey: { ...keys.ES256!.signingKey, alg: 'RS256' as ClientSigningAlgorithm } };
     await expect(createClientAssertion({ client: bad, audience: AUDIENCE })).rejects.toMatchObject({ code: 'invalid_client_key' });

@@ -20,6 +20,22 @@ export interface ClientAssertionInput {
 }
 
 /**
+ * The last `exp` used per EdDSA key. Ed25519 signatures are deterministic and 2.1 allows no `jti`,
+ * so two assertions made in the same second would be byte-identical and the second refused as a
+ * replay. For EdDSA keys `exp` therefore moves forward by at least a second per assertion.
+ * (ES256 and PS256 signatures are randomised and need no such care.)
+ */
+const lastEdDsaExp = new Map<string, number>();
+
+function expiry(signingKey: ClientConfig['signingKey'], now: number): number {
+  const exp = Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
+  if (signingKey.alg !== 'EdDSA') return exp;
+  const unique = Math.max(exp, (lastEdDsaExp.get(signingKey.kid) ?? 0) + 1);
+  lastEdDsaExp.set(signingKey.kid, unique);
+  return unique;
+}
+
+/**
  * Builds a client assertion with exactly three header claims (`alg`, `kid`, `typ`) and exactly
  * four payload claims (`iss`, `sub`, `aud`, `exp`).
  * @see spec 2.1
@@ -30,7 +46,7 @@ export function createClientAssertion({ client, audience, now = Date.now() }: Cl
       iss: client.clientId,
       sub: client.clientId,
       aud: audience,
-      exp: Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS,
+      exp: expiry(client.signingKey, now),
     },
     client.signingKey,
   );

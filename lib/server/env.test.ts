@@ -1,16 +1,12 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateClientKeys, type GeneratedClientKeys } from '@/lib/oidc';
 import { DEMO_CLIENT_ID, loadServerConfig } from './env';
 
-let keys: GeneratedClientKeys;
+const keys: GeneratedClientKeys = await generateClientKeys('ES256');
 let cwd: string;
-
-beforeAll(async () => {
-  keys = await generateClientKeys('ES256');
-});
 
 async function load(env: Record<string, string | undefined>) {
   cwd = await mkdtemp(join(tmpdir(), 'idv-env-'));

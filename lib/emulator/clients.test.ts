@@ -1,0 +1,93 @@
+import type { JWK } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, parseRegisteredClients } from './index';
+import { TEST_BASE_URL, createTestClient, type TestClient } from './testing';
+
+let client: TestClient;
+let signingKey: JWK;
+let encryptionKey: JWK;
+
+beforeAll(async () => {
+  client = await createTestClient({ alg: 'PS256' });
+  [signingKey, encryptionKey] = client.registered.jwks.keys as [JWK, JWK];
+});
+
+function asJson(overrides: Record<string, unknown> = {}, keys?: unknown[]) {
+  return {
+    client_id: 'demo-client',
+    name: 'Demo',
+    jwks: { keys: keys ?? [signingKey, encryptionKey] },
+    redirect_uris: ['http://localhost:3000/auth/callback'],
+    population_register: true,
+    ...overrides,
+  };
+}
+
+describe('parseRegisteredClients', () => {
+  it('turns the snake_case JSON list into registered clients', () => {
+    expect(parseRegisteredClients(JSON.stringify([asJson(), asJson({ client_id: 'second', name: undefined })]))).toEqual([
+      {
+        clientId: 'demo-client',
+        name: 'Demo',
+        jwks: { keys: [signingKey, encryptionKey] },
+        redirectUris: ['http://localhost:3000/auth/callback'],
+        populationRegister: true,
+      },
+      {
+        clientId: 'second',
+        jwks: { keys: [signingKey, encryptionKey] },
+        redirectUris: ['http://localhost:3000/auth/callback'],
+        populationRegister: true,
+      },
+    ]);
+  });
+
+  it.each([
+    ['not JSON', () => '[{', /^not valid JSON: /],
+    ['not an array', () => '{}', /^must be an array$/],
+    ['a relative redirect URI', () => [asJson(), asJson({ client_id: 'b', redirect_uris: ['/cb'] })], /^\[1\]\.redirect_uris\[0\]: must be an absolute http\(s\) URL$/],
+    ['a non-http redirect URI', () => [asJson({ redirect_uris: ['javascript:alert(1)'] })], /^\[0\]\.redirect_uris\[0\]: must be an absolute http\(s\) URL$/],
+    ['a redirect URI with a fragment', () => [asJson({ redirect_uris: ['https://rp.example/cb#x'] })], /^\[0\]\.redirect_uris\[0\]: must not contain a fragment/],
+    ['no redirect URIs', () => [asJson({ redirect_uris: [] })], /^\[0\]\.redirect_uris: must have at least 1 element/],
+    ['a missing population_register', () => [asJson({ population_register: undefined })], /^\[0\]\.population_register: is required$/],
+    ['a misspelt member', () => [{ ...asJson(), redirect_uri: 'x' }], /^\[0\]: has unknown member 'redirect_uri'$/],
+    ['an empty client_id', () => [asJson({ client_id: '' })], /^\[0\]\.client_id: must be non-empty printable ASCII/],
+    ['duplicate client ids', () => [asJson(), asJson()], /^\[1\]\.client_id: duplicates client id 'demo-client'$/],
+    ['a private signing key', () => [asJson({}, [{ ...signingKey, d: 'AAAA' }, encryptionKey])], /^\[0\]\.jwks\.keys\[0\]: must be a public key; remove the private member 'd'$/],
+    ['an RS256 signing key', () => [asJson({}, [{ ...signingKey, alg: 'RS256' }, encryptionKey])], /^\[0\]\.jwks\.keys\[0\]: alg 'RS256' is not supported for signing; use one of ES256, PS256, EdDSA$/],
+    ['an ES256 alg on an RSA key', () => [asJson({}, [{ ...signingKey, alg: 'ES256' }, encryptionKey])], /kty 'EC' and crv 'P-256'/],
+    ['a key without kid', () => [asJson({}, [{ ...signingKey, kid: undefined }, encryptionKey])], /^\[0\]\.jwks\.keys\[0\]\.kid: is required$/],
+    ['no encryption key', () => [asJson({}, [signingKey])], /^\[0\]\.jwks\.keys: must contain exactly one encryption key \(use 'enc'\), found 0$/],
+    ['two encryption keys', () => [asJson({}, [signingKey, encryptionKey, { ...encryptionKey, kid: 'enc-2' }])], /found 2/],
+    ['no signing key', () => [asJson({}, [encryptionKey])], /^\[0\]\.jwks\.keys: must contain at least one signing key$/],
+    ['an encryption key without use enc', () => [asJson({}, [signingKey, { ...encryptionKey, use: undefined }])], /encryption key must have use 'enc'/],
+    ['duplicate kids', () => [asJson({}, [signingKey, { ...encryptionKey, kid: signingKey.kid }])], /^\[0\]\.jwks\.keys\[1\]\.kid: duplicates kid/],
+  ] as Array<[string, () => unknown, RegExp]>)('reports %s by path', (_name, input, message) => {
+    const json = input();
+    expect(() => parseRegisteredClients(typeof json === 'string' ? json : JSON.stringify(json))).toThrow(message);
+  });
+});
+
+describe('createEmulator', () => {
+  it('checks the clients passed in code with the same rules', () => {
+    const broken = { ...client.registered, redirectUris: ['not a url'] };
+    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [broken] })).toThrow(
+      'clients[0].redirectUris[0]: must be an absolute http(s) URL',
+    );
+  });
+
+  it.each([
+    ['a trailing slash', `${TEST_BASE_URL}/`, /must not end with a slash/],
+    ['a relative URL', '/emulator', /must be an absolute http\(s\) URL/],
+    ['a query', `${TEST_BASE_URL}?x=1`, /must not have a query or fragment/],
+    ['a non-normal form', 'HTTP://LOCALHOST:3000/emulator', /must be in normal form/],
+  ])('refuses a baseUrl with %s', (_name, baseUrl, message) => {
+    expect(() => createEmulator({ baseUrl, clients: [client.registered] })).toThrow(message);
+  });
+
+  it('accepts an origin as baseUrl and serves endpoints at its root', async () => {
+    const emulator = createEmulator({ baseUrl: 'https://idv.example', clients: [client.registered] });
+    const response = await emulator.handle(new Request('https://idv.example/.well-known/openid-configuration'));
+    expect((await response.json()).token_endpoint).toBe('https://idv.example/token');
+  });
+});

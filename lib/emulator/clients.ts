@@ -1,0 +1,219 @@
+/**
+ * Registered clients (spec part 1 "Prerequisites for a client", 5.3): the identifier, the public
+ * keys as a JWKS, the redirect URIs, and the population-register entitlement.
+ * Registration itself is "not shown" in the spec; here it is configuration, validated up front so
+ * that a bad key fails at start-up with a message rather than at the first request.
+ * @see spec part 1, 2.3 "Electronic record evidence element", 5.2, 5.3
+ */
+import type { JWK } from 'jose';
+import { z } from 'zod';
+import { CLIENT_SIGNING_ALGORITHMS, ID_TOKEN_ENCRYPTION_ALGORITHM, type ClientSigningAlgorithm } from './config';
+import { describeIssue, issueMessage } from './errors';
+
+/**
+ * A client registered with the emulator.
+ * @see spec part 1 "Prerequisites for a client", 5.3
+ */
+export interface RegisteredClient {
+  clientId: string;
+  name?: string;
+  /**
+   * Public keys: at least one signing key (EC P-256 / RSA / OKP Ed25519, `alg` ES256 | PS256 |
+   * EdDSA, a `kid`, `use` "sig" or absent) and exactly one RSA encryption key (`use` "enc",
+   * `alg` RSA-OAEP-256, a `kid`).
+   */
+  jwks: { keys: JWK[] };
+  redirectUris: string[];
+  /** entitled to `electronic_record` evidence from the population register (spec 2.3) */
+  populationRegister: boolean;
+}
+
+/** A registered signing key, after validation. */
+export type ClientSigningKey = JWK & { kid: string; alg: ClientSigningAlgorithm };
+/** The registered encryption key, after validation. */
+export type ClientEncryptionKey = JWK & { kid: string; alg: typeof ID_TOKEN_ENCRYPTION_ALGORITHM; kty: 'RSA' };
+
+const PRIVATE_KEY_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+/** RFC 7518 §3.5, §4.3: RSA keys of at least 2048 bits (a 256-byte modulus). */
+const MIN_RSA_MODULUS_BYTES = 256;
+
+const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/, { error: 'must be base64url' });
+
+const jwkSchema = z
+  .looseObject({
+    kty: z.string(),
+    kid: z.string().min(1),
+    alg: z.string(),
+    use: z.enum(['sig', 'enc']).optional(),
+  })
+  .superRefine((key, ctx) => {
+    const problem = jwkProblem(key);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** What is wrong with a key, in words; undefined when it is a usable public key. */
+function jwkProblem(key: z.infer<typeof jwkSchema>): string | undefined {
+  const privateMember = PRIVATE_KEY_MEMBERS.find((member) => member in key);
+  if (privateMember) return `must be a public key; remove the private member '${privateMember}'`;
+
+  const coordinate = (name: string) => base64url.safeParse(key[name]).success;
+  const rsaModulusOk = () =>
+    coordinate('n') && coordinate('e') && Math.floor(((key.n as string).length * 3) / 4) >= MIN_RSA_MODULUS_BYTES;
+
+  if (key.use === 'enc' || key.alg === ID_TOKEN_ENCRYPTION_ALGORITHM) {
+    if (key.alg !== ID_TOKEN_ENCRYPTION_ALGORITHM) return `encryption key must have alg '${ID_TOKEN_ENCRYPTION_ALGORITHM}'`;
+    if (key.use !== 'enc') return "encryption key must have use 'enc'";
+    if (key.kty !== 'RSA') return "encryption key must have kty 'RSA'";
+    if (!rsaModulusOk()) return 'encryption key must have base64url n and e, with a modulus of at least 2048 bits';
+    return undefined;
+  }
+
+  if (!(CLIENT_SIGNING_ALGORITHMS as readonly string[]).includes(key.alg)) {
+    return `alg '${key.alg}' is not supported for signing; use one of ${CLIENT_SIGNING_ALGORITHMS.join(', ')}`;
+  }
+  switch (key.alg as ClientSigningAlgorithm) {
+    case 'ES256':
+      if (key.kty !== 'EC' || key.crv !== 'P-256') return "an ES256 key must have kty 'EC' and crv 'P-256'";
+      if (!coordinate('x') || !coordinate('y')) return 'an EC key must have base64url x and y';
+      return undefined;
+    case 'PS256':
+      if (key.kty !== 'RSA') return "a PS256 key must have kty 'RSA'";
+      if (!rsaModulusOk()) return 'an RSA key must have base64url n and e, with a modulus of at least 2048 bits';
+      return undefined;
+    case 'EdDSA':
+      if (key.kty !== 'OKP' || key.crv !== 'Ed25519') return "an EdDSA key must have kty 'OKP' and crv 'Ed25519'";
+      if (!coordinate('x')) return 'an OKP key must have a base64url x';
+      return undefined;
+  }
+}
+
+const jwksSchema = z
+  .looseObject({ keys: z.array(jwkSchema) })
+  .superRefine(({ keys }, ctx) => {
+    const seen = new Set<string>();
+    keys.forEach((key, index) => {
+      if (seen.has(key.kid)) {
+        ctx.addIssue({ code: 'custom', path: ['keys', index, 'kid'], message: `duplicates kid '${key.kid}'` });
+      }
+      seen.add(key.kid);
+    });
+    const encryptionKeys = keys.filter(isEncryptionKey).length;
+    if (keys.length === encryptionKeys) {
+      ctx.addIssue({ code: 'custom', path: ['keys'], message: 'must contain at least one signing key' });
+    }
+    if (encryptionKeys !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['keys'],
+        message: `must contain exactly one encryption key (use 'enc'), found ${encryptionKeys}`,
+      });
+    }
+  });
+
+const clientIdSchema = z.string().regex(/^[\x21-\x7E]+$/, { error: 'must be non-empty printable ASCII without spaces' });
+
+/** RFC 6749 §3.1.2: absolute, and no fragment. */
+const redirectUriSchema = z.string().superRefine((value, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
+    return;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL' });
+  } else if (value.includes('#')) {
+    ctx.addIssue({ code: 'custom', message: 'must not contain a fragment (RFC 6749 section 3.1.2)' });
+  }
+});
+
+const clientFields = {
+  name: z.string().min(1).optional(),
+  jwks: jwksSchema,
+  redirectUris: z.array(redirectUriSchema).min(1),
+  populationRegister: z.boolean(),
+};
+
+const registeredClientSchema = z.object({ clientId: clientIdSchema, ...clientFields });
+
+/** The JSON form (snake_case), strict so that a misspelt member is reported, not ignored. */
+const registeredClientJsonSchema = z
+  .strictObject({
+    client_id: clientIdSchema,
+    name: clientFields.name,
+    jwks: clientFields.jwks,
+    redirect_uris: clientFields.redirectUris,
+    population_register: clientFields.populationRegister,
+  })
+  .transform(
+    (client): RegisteredClient => ({
+      clientId: client.client_id,
+      ...(client.name === undefined ? {} : { name: client.name }),
+      jwks: client.jwks as { keys: JWK[] },
+      redirectUris: client.redirect_uris,
+      populationRegister: client.population_register,
+    }),
+  );
+
+function uniqueClientIds(clients: RegisteredClient[], ctx: z.RefinementCtx, member: string): void {
+  const seen = new Set<string>();
+  clients.forEach((client, index) => {
+    if (seen.has(client.clientId)) {
+      ctx.addIssue({ code: 'custom', path: [index, member], message: `duplicates client id '${client.clientId}'` });
+    }
+    seen.add(client.clientId);
+  });
+}
+
+function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, root: string): T {
+  const result = schema.safeParse(input, { error: issueMessage, reportInput: true });
+  if (result.success) return result.data;
+  throw new Error(result.error.issues.map((issue) => describeIssue(issue, root)).join('; '));
+}
+
+/**
+ * Parses a JSON array of clients, `[{ client_id, name?, jwks, redirect_uris, population_register }]`,
+ * e.g. from an environment variable.
+ * @throws Error whose message names each problem by path, e.g.
+ *   `[1].redirect_uris[0]: must be an absolute http(s) URL`
+ * @see spec 5.3
+ */
+export function parseRegisteredClients(json: string): RegisteredClient[] {
+  let input: unknown;
+  try {
+    input = JSON.parse(json);
+  } catch (error) {
+    throw new Error(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const schema = z.array(registeredClientJsonSchema).superRefine((clients, ctx) => uniqueClientIds(clients, ctx, 'client_id'));
+  return parseOrThrow(schema, input, '');
+}
+
+/**
+ * Validates clients passed in code with the same rules.
+ * @throws Error naming each problem by path, e.g. `clients[0].jwks.keys: must contain exactly one encryption key ...`
+ * @see spec 5.3
+ */
+export function checkRegisteredClients(clients: readonly RegisteredClient[]): RegisteredClient[] {
+  const schema = z
+    .array(registeredClientSchema)
+    .superRefine((parsed, ctx) => uniqueClientIds(parsed as RegisteredClient[], ctx, 'clientId'));
+  return parseOrThrow(schema, clients, 'clients') as RegisteredClient[];
+}
+
+function isEncryptionKey(key: JWK): boolean {
+  return key.use === 'enc' || key.alg === ID_TOKEN_ENCRYPTION_ALGORITHM;
+}
+
+/** The client's registered signing key with this `kid`, if any. @see spec 5.2 */
+export function findSigningKey(client: RegisteredClient, kid: string): ClientSigningKey | undefined {
+  return client.jwks.keys.find((key): key is ClientSigningKey => key.kid === kid && !isEncryptionKey(key));
+}
+
+/** The client's one registered encryption key (validated at registration). @see spec 5.6 */
+export function encryptionKeyOf(client: RegisteredClient): ClientEncryptionKey {
+  const key = client.jwks.keys.find(isEncryptionKey);
+  if (!key) throw new Error(`client '${client.clientId}' has no encryption key`);
+  return key as ClientEncryptionKey;
+}

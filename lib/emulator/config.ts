@@ -1,0 +1,60 @@
+/**
+ * The emulator's fixed protocol parameters: endpoint paths, algorithms, lifetimes and limits.
+ * Values the spec leaves open ("not shown") are chosen here and listed in DECISIONS.md.
+ * @see spec parts 4, 5 and 8
+ */
+
+/** Paths relative to the base URL (= the issuer). @see spec part 4 */
+export const ENDPOINT_PATHS = {
+  discovery: '/.well-known/openid-configuration',
+  jwks: '/jwks',
+  par: '/par',
+  authorization: '/auth',
+  token: '/token',
+  /** the personas' portraits, shown by the simulated identity app */
+  portraits: '/portraits',
+} as const;
+
+/** The one client authentication method. @see spec 5.1; RFC 7523 §2.2 */
+export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** Algorithms accepted on client-signed JWTs (assertions and request objects). @see spec 5.2 */
+export const CLIENT_SIGNING_ALGORITHMS = ['ES256', 'PS256', 'EdDSA'] as const;
+export type ClientSigningAlgorithm = (typeof CLIENT_SIGNING_ALGORITHMS)[number];
+
+/** ID tokens: signed, then encrypted to the client. @see spec 2.5, 5.6 */
+export const ID_TOKEN_SIGNING_ALGORITHM = 'ES256';
+export const ID_TOKEN_ENCRYPTION_ALGORITHM = 'RSA-OAEP-256';
+export const ID_TOKEN_CONTENT_ENCRYPTION = 'A256GCM';
+
+/** @see spec 2.6 `acr` ("urn:<vendor>:idcheck") and `amr` (the example's values) */
+export const ACR = 'urn:idv-emulator:idcheck';
+export const AMR = ['face', 'user'] as const;
+
+/** Lifetimes in seconds. */
+export const LIFETIMES = {
+  /** spec 2.4 and part 8: "typically 600" */
+  requestUri: 600,
+  /** the time a user has in the simulated identity app; as long as the request_uri it replaces */
+  interaction: 600,
+  /** RFC 6749 §4.1.2 recommends at most 10 minutes; a redirect needs seconds */
+  authorizationCode: 60,
+  /** spec 2.5 and part 8 */
+  idToken: 3600,
+  /** spec 5.7 leaves the bound open; an assertion is built per request, so minutes are plenty */
+  maxClientAssertion: 300,
+  /** FAPI 2.0 Security Profile §5.3.1.1: a request object lives at most 60 minutes */
+  maxRequestObject: 3600,
+} as const;
+
+/** Tolerance for clocks of client and emulator disagreeing, applied to every time check. */
+export const CLOCK_SKEW_SECONDS = 30;
+
+/** Upper bound for form bodies (part 8 leaves size limits open); a request object is a few KiB. */
+export const MAX_FORM_BYTES = 64 * 1024;
+
+/** Upper bound for `state` and `nonce`, which are echoed into URLs and tokens. */
+export const MAX_STATE_OR_NONCE_LENGTH = 512;
+
+/** Upper bound for entries in each in-memory store, so state cannot grow without limit. */
+export const MAX_STORE_ENTRIES = 10_000;

@@ -1,0 +1,92 @@
+/**
+ * Everything one emulator instance holds: its issuer, clients, clock, keys and the in-memory
+ * state of flows in progress. Handlers receive it instead of reaching for globals, so two
+ * emulators (e.g. in tests) never share state.
+ * @see spec part 3 (the objects a flow produces, in order)
+ */
+import type { ClaimsRequest } from './claims-request';
+import type { RegisteredClient } from './clients';
+import { ENDPOINT_PATHS } from './config';
+import type { AuthorizationRequest } from './request-object';
+import { createSigningKeyRing, type SigningKeyRing } from './signing-keys';
+import { TtlStore } from './store';
+
+/** A pushed authorization request, referenced by its `request_uri`. @see spec 2.4; RFC 9126 §2.2 */
+export interface PushedRequest {
+  clientId: string;
+  request: AuthorizationRequest;
+}
+
+/** The user's session in the simulated identity app, between GET and POST of /auth. */
+export interface Interaction {
+  clientId: string;
+  request: AuthorizationRequest;
+}
+
+/** What an authorization code stands for, checked and used by the token endpoint. @see spec 4.3 */
+export interface AuthorizationCodeGrant {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  nonce: string;
+  claims: ClaimsRequest;
+  personaId: string;
+  /** seconds since the epoch */
+  authTime: number;
+}
+
+/** One emulator instance's configuration and state, passed to every handler. @see spec part 3, part 4 */
+export interface EmulatorContext {
+  /** the base URL = the issuer, without a trailing slash */
+  readonly issuer: string;
+  readonly clients: ReadonlyMap<string, RegisteredClient>;
+  /** clock in ms */
+  now(): number;
+  /** the signing keys, created on first use */
+  signingKeys(): Promise<SigningKeyRing>;
+  /** per-instance secret mixed into pairwise subject identifiers */
+  readonly subjectSalt: Uint8Array;
+  readonly pushedRequests: TtlStore<PushedRequest>;
+  readonly interactions: TtlStore<Interaction>;
+  readonly authorizationCodes: TtlStore<AuthorizationCodeGrant>;
+  /** replay detection for client assertions (spec 2.1: a new assertion for each request) */
+  readonly usedClientAssertions: TtlStore<true>;
+}
+
+/** Creates the state of one emulator instance. */
+export function createContext(options: {
+  issuer: string;
+  clients: readonly RegisteredClient[];
+  now: () => number;
+}): EmulatorContext {
+  const { issuer, now } = options;
+  let signingKeys: Promise<SigningKeyRing> | undefined;
+  return {
+    issuer,
+    clients: new Map(options.clients.map((client) => [client.clientId, client])),
+    now,
+    signingKeys() {
+      signingKeys ??= createSigningKeyRing(now()).catch((error: unknown) => {
+        // Let the next request try again instead of caching the failure for the instance's life.
+        signingKeys = undefined;
+        throw error;
+      });
+      return signingKeys;
+    },
+    subjectSalt: crypto.getRandomValues(new Uint8Array(32)),
+    pushedRequests: new TtlStore(now),
+    interactions: new TtlStore(now),
+    authorizationCodes: new TtlStore(now),
+    usedClientAssertions: new TtlStore(now),
+  };
+}
+
+/** The absolute URL of an endpoint. @see spec part 4 */
+export function endpointUrl(context: Pick<EmulatorContext, 'issuer'>, endpoint: keyof typeof ENDPOINT_PATHS): string {
+  return context.issuer + ENDPOINT_PATHS[endpoint];
+}
+
+/** The current time in whole seconds, as JWT NumericDates are. */
+export function nowSeconds(context: Pick<EmulatorContext, 'now'>): number {
+  return Math.floor(context.now() / 1000);
+}

@@ -1,0 +1,127 @@
+/**
+ * An emulator of the identity verification service: every endpoint of part 4 as a plain
+ * `(Request) => Promise<Response>` function, with the rules of parts 2, 5 and 7 enforced.
+ * Framework-free: a Next.js route (or any server, or a test) passes requests to `handle`.
+ * @see spec part 4; DESIGN.md "The emulator"
+ */
+import { authorizationDecisionEndpoint, authorizationEndpoint } from './authorization';
+import { checkRegisteredClients, type RegisteredClient } from './clients';
+import { ENDPOINT_PATHS } from './config';
+import { createContext, type EmulatorContext } from './context';
+import { discoveryEndpoint } from './discovery';
+import { MethodNotAllowed, NotFound, OAuthError, ServerError } from './errors';
+import { jwksEndpoint } from './jwks';
+import { pushedAuthorizationRequestEndpoint } from './par';
+import { portraitEndpoint } from './portraits';
+import { tokenEndpoint } from './token';
+
+export { parseRegisteredClients, type RegisteredClient } from './clients';
+export { personas, type Persona } from './personas';
+
+/** @see spec part 4 */
+export interface EmulatorOptions {
+  /**
+   * The base URL = the issuer, without a trailing slash, e.g. "http://localhost:3000/emulator".
+   * Endpoints are this plus "/.well-known/openid-configuration", "/jwks", "/par", "/auth", "/token".
+   */
+  baseUrl: string;
+  clients: RegisteredClient[];
+  /** clock in ms, for tests (default `Date.now`) */
+  now?: () => number;
+}
+
+/** @see spec part 4 */
+export interface Emulator {
+  readonly baseUrl: string;
+  /**
+   * Answers any request whose path lies under the base URL's path; the request's origin is
+   * ignored, as the app may be reached through a proxy. Never throws.
+   */
+  handle(request: Request): Promise<Response>;
+}
+
+type Handler = (request: Request, context: EmulatorContext) => Promise<Response>;
+
+type Methods = Partial<Record<string, Handler>>;
+
+/** Part 4: the endpoints and their methods (a Map, so a path like "/__proto__" finds nothing). */
+const ROUTES = new Map<string, Methods>([
+  [ENDPOINT_PATHS.discovery, { GET: discoveryEndpoint }],
+  [ENDPOINT_PATHS.jwks, { GET: jwksEndpoint }],
+  [ENDPOINT_PATHS.par, { POST: pushedAuthorizationRequestEndpoint }],
+  [ENDPOINT_PATHS.authorization, { GET: authorizationEndpoint, POST: authorizationDecisionEndpoint }],
+  [ENDPOINT_PATHS.token, { POST: tokenEndpoint }],
+]);
+
+const PORTRAIT_PATH = new RegExp(`^${ENDPOINT_PATHS.portraits}/([a-z0-9-]{1,64})\\.jpg$`);
+
+/**
+ * Creates an emulator for the given issuer and registered clients. Signing keys are generated
+ * on first use and kept for the instance's lifetime; all state is in memory.
+ * @throws Error when `baseUrl` is not an absolute http(s) URL without trailing slash, query or
+ *   fragment, or a client registration is invalid (the message names the problem)
+ * @see spec part 4
+ */
+export function createEmulator(options: EmulatorOptions): Emulator {
+  const basePath = checkBaseUrl(options.baseUrl);
+  const context = createContext({
+    issuer: options.baseUrl,
+    clients: checkRegisteredClients(options.clients),
+    now: options.now ?? Date.now,
+  });
+
+  return {
+    baseUrl: options.baseUrl,
+    async handle(request) {
+      try {
+        return await route(request, context, basePath);
+      } catch (error) {
+        if (error instanceof OAuthError) return error.toResponse();
+        // Unreachable by input: every check raises an OAuthError. Logged, and hidden from the caller.
+        console.error('IDV emulator: unexpected error', error);
+        return new ServerError().toResponse();
+      }
+    },
+  };
+}
+
+async function route(request: Request, context: EmulatorContext, basePath: string): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) throw new NotFound(pathname);
+  const path = pathname.slice(basePath.length);
+
+  const portrait = PORTRAIT_PATH.exec(path);
+  const handlers: Methods | undefined = portrait
+    ? { GET: (request, context) => portraitEndpoint(request, context, portrait[1]!) }
+    : ROUTES.get(path);
+  if (!handlers) throw new NotFound(pathname);
+
+  const head = request.method.toUpperCase() === 'HEAD';
+  const method = head ? 'GET' : request.method.toUpperCase();
+  const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+  if (!handler) throw new MethodNotAllowed(request.method, Object.keys(handlers));
+
+  const response = await handler(request, context);
+  // HEAD: the GET response without its body (RFC 9110 §9.3.2).
+  return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
+}
+
+/** Returns the base URL's path (empty for an origin) after checking the URL's form. */
+function checkBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`baseUrl must be an absolute http(s) URL, not '${baseUrl}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`baseUrl must be an http(s) URL, not '${baseUrl}'`);
+  if (url.search || url.hash || baseUrl.includes('?') || baseUrl.includes('#')) {
+    throw new Error(`baseUrl must not have a query or fragment: '${baseUrl}'`);
+  }
+  if (baseUrl.endsWith('/')) throw new Error(`baseUrl must not end with a slash: '${baseUrl}'`);
+  // The issuer is compared as a string (RFC 8414 §3.3), so it must already be in normal form.
+  if (url.href !== baseUrl && url.href !== `${baseUrl}/`) {
+    throw new Error(`baseUrl must be in normal form ('${url.href.replace(/\/$/, '')}'), not '${baseUrl}'`);
+  }
+  return url.pathname === '/' ? '' : url.pathname;
+}

@@ -1,0 +1,206 @@
+/**
+ * Test fixtures: clients with real keys, signed JWTs built to order, and the browser steps of a
+ * flow, for the emulator's tests and for relying-party tests that run against the emulator.
+ * Not used by the emulator itself.
+ * @see spec 2.1, 2.2, 2.3, part 1 "Prerequisites for a client"
+ */
+import { CompactSign, base64url, exportJWK, generateKeyPair, type JWK } from 'jose';
+import type { RegisteredClient } from './clients';
+import { CLIENT_ASSERTION_TYPE, type ClientSigningAlgorithm } from './config';
+import type { Emulator } from './index';
+import { s256CodeChallenge } from './pkce';
+
+export const TEST_BASE_URL = 'http://localhost:3000/emulator';
+
+/** A registered client together with its private keys. */
+export interface TestClient {
+  clientId: string;
+  redirectUri: string;
+  registered: RegisteredClient;
+  signingKey: { kid: string; alg: ClientSigningAlgorithm; privateKey: CryptoKey; privateJwk: JWK };
+  encryptionKey: { kid: string; privateKey: CryptoKey; privateJwk: JWK };
+}
+
+/** Generates a client: a signing key of `alg` and an RSA-OAEP-256 (2048-bit) encryption key. */
+export async function createTestClient(
+  options: { clientId?: string; alg?: ClientSigningAlgorithm; redirectUri?: string; populationRegister?: boolean } = {},
+): Promise<TestClient> {
+  const { clientId = 'demo-client', alg = 'ES256', redirectUri = 'http://localhost:3000/auth/callback' } = options;
+  const signing = await generateKeyPair(alg, { extractable: true, ...(alg === 'EdDSA' ? { crv: 'Ed25519' } : {}) });
+  const encryption = await generateKeyPair('RSA-OAEP-256', { extractable: true, modulusLength: 2048 });
+  const signingKid = `${clientId}-sig-${alg.toLowerCase()}`;
+  const encryptionKid = `${clientId}-enc`;
+  return {
+    clientId,
+    redirectUri,
+    registered: {
+      clientId,
+      name: `Test client ${clientId}`,
+      jwks: {
+        keys: [
+          { ...(await exportJWK(signing.publicKey)), kid: signingKid, alg, use: 'sig' },
+          { ...(await exportJWK(encryption.publicKey)), kid: encryptionKid, alg: 'RSA-OAEP-256', use: 'enc' },
+        ],
+      },
+      redirectUris: [redirectUri],
+      populationRegister: options.populationRegister ?? false,
+    },
+    signingKey: { kid: signingKid, alg, privateKey: signing.privateKey, privateJwk: await exportJWK(signing.privateKey) },
+    encryptionKey: { kid: encryptionKid, privateKey: encryption.privateKey, privateJwk: await exportJWK(encryption.privateKey) },
+  };
+}
+
+/**
+ * Signs `payload` with the client's signing key. The header is {alg, kid, typ: "JWT"} with
+ * `header` merged over it; a member set to undefined is removed.
+ */
+export async function signAsClient(
+  client: TestClient,
+  payload: Record<string, unknown>,
+  header: Record<string, unknown> = {},
+): Promise<string> {
+  const merged = Object.fromEntries(
+    Object.entries({ alg: client.signingKey.alg, kid: client.signingKey.kid, typ: 'JWT', ...header }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+    .setProtectedHeader(merged as { alg: string })
+    .sign(client.signingKey.privateKey);
+}
+
+/** An unsigned JWS (`alg: none`), built by hand since jose refuses to make one. */
+export function unsignedJwt(header: Record<string, unknown>, payload: Record<string, unknown>): string {
+  const encode = (value: unknown) => base64url.encode(JSON.stringify(value));
+  return `${encode(header)}.${encode(payload)}.`;
+}
+
+/** The four claims of 2.1, valid for 60 s from `now` (ms), with `claims` merged over them. */
+export function clientAssertionClaims(
+  client: TestClient,
+  options: { now?: number; audience?: string; claims?: Record<string, unknown> } = {},
+): Record<string, unknown> {
+  const now = Math.floor((options.now ?? Date.now()) / 1000);
+  return {
+    iss: client.clientId,
+    sub: client.clientId,
+    aud: options.audience ?? TEST_BASE_URL,
+    exp: now + 60,
+    ...options.claims,
+  };
+}
+
+/** A claims request (2.3) for names, birthdate and document details, under `standard`. */
+export const BASIC_CLAIMS_REQUEST = {
+  id_token: {
+    verified_claims: {
+      verification: {
+        trust_framework: { value: 'standard' },
+        evidence: [
+          {
+            type: { value: 'document' },
+            document_details: { type: null, document_number: null, issuer: { country_code: null }, personal_number: null },
+          },
+        ],
+      },
+      claims: { given_name: { essential: true }, family_name: { essential: true }, birthdate: null },
+    },
+  },
+};
+
+/** PKCE verifier (from 32 random bytes) and its S256 challenge. */
+export async function createPkce(): Promise<{ codeVerifier: string; codeChallenge: string }> {
+  const codeVerifier = base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+  return { codeVerifier, codeChallenge: await s256CodeChallenge(codeVerifier) };
+}
+
+/** The thirteen claims of 2.2, valid for 5 minutes, with `claims` merged over them. */
+export function requestObjectClaims(
+  client: TestClient,
+  options: { now?: number; codeChallenge: string; claims?: Record<string, unknown> },
+): Record<string, unknown> {
+  return {
+    iss: client.clientId,
+    sub: client.clientId,
+    aud: TEST_BASE_URL,
+    exp: Math.floor((options.now ?? Date.now()) / 1000) + 300,
+    client_id: client.clientId,
+    response_type: 'code',
+    redirect_uri: client.redirectUri,
+    scope: 'openid',
+    state: 'state-0123456789abcdef0123456789ab',
+    nonce: 'nonce-0123456789abcdef0123456789ab',
+    code_challenge: options.codeChallenge,
+    code_challenge_method: 'S256',
+    claims: BASIC_CLAIMS_REQUEST,
+    ...options.claims,
+  };
+}
+
+/** A urlencoded POST, as a relying party sends to PAR and the token endpoint. */
+export function formPost(url: string, parameters: Record<string, string>): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(parameters).toString(),
+  });
+}
+
+const lastAssertionExp = new WeakMap<TestClient, number>();
+
+/**
+ * Client authentication form parameters with a fresh assertion (5.1). With no `jti` allowed,
+ * two EdDSA assertions (deterministic signatures) with the same `exp` are the same text, and the
+ * second is refused as a replay; so `exp` is kept strictly increasing per client.
+ */
+export async function clientAuthentication(client: TestClient, now?: number): Promise<Record<string, string>> {
+  const claims = clientAssertionClaims(client, { now });
+  const exp = Math.max(claims.exp as number, (lastAssertionExp.get(client) ?? 0) + 1);
+  lastAssertionExp.set(client, exp);
+  return {
+    client_id: client.clientId,
+    client_assertion_type: CLIENT_ASSERTION_TYPE,
+    client_assertion: await signAsClient(client, { ...claims, exp }),
+  };
+}
+
+/**
+ * Runs PAR, the identity app (GET and POST /auth) as a browser would, and returns the redirect.
+ * @param options.persona persona to approve as; `outcome: "cancel"` cancels instead
+ */
+export async function authorize(
+  emulator: Emulator,
+  client: TestClient,
+  options: { persona?: string; outcome?: 'approve' | 'cancel'; claims?: unknown; now?: number } = {},
+): Promise<{ redirect: URL; codeVerifier: string; requestClaims: Record<string, unknown> }> {
+  const { codeVerifier, codeChallenge } = await createPkce();
+  const requestClaims = requestObjectClaims(client, {
+    now: options.now,
+    codeChallenge,
+    claims: options.claims === undefined ? {} : { claims: options.claims },
+  });
+  const par = await emulator.handle(
+    formPost(`${emulator.baseUrl}/par`, {
+      ...(await clientAuthentication(client, options.now)),
+      request: await signAsClient(client, requestClaims),
+    }),
+  );
+  if (par.status !== 201) throw new Error(`PAR failed: ${par.status} ${await par.text()}`);
+  const { request_uri: requestUri } = (await par.json()) as { request_uri: string };
+
+  const query = new URLSearchParams({ client_id: client.clientId, request_uri: requestUri });
+  const page = await emulator.handle(new Request(`${emulator.baseUrl}/auth?${query}`));
+  const interaction = /name="interaction" value="([^"]+)"/.exec(await page.text())?.[1];
+  if (page.status !== 200 || !interaction) throw new Error(`authorization page failed: ${page.status}`);
+
+  const decision = await emulator.handle(
+    formPost(`${emulator.baseUrl}/auth`, {
+      interaction,
+      persona: options.persona ?? 'ingrid-haugen',
+      outcome: options.outcome ?? 'approve',
+    }),
+  );
+  const location = decision.headers.get('location');
+  if (decision.status !== 303 || !location) throw new Error(`authorization decision failed: ${decision.status}`);
+  return { redirect: new URL(location), codeVerifier, requestClaims };
+}

@@ -1,0 +1,122 @@
+/**
+ * The whole flow of part 1: the relying-party core against the emulator's handlers, with a fetch
+ * that hands each request to `emulator.handle` (no server, no port) and a "browser" that follows
+ * the authorization page's form.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '../emulator';
+import { clientPublicJwks, generateClientKeys } from './client-keys';
+import { DEFAULT_SELECTION } from './claims-request';
+import { DiscoveryCache } from './discovery';
+import { completeAuthorization, startAuthorization, type RelyingParty } from './flow';
+import { JwksCache } from './jwks';
+import type { FetchLike, Selection } from './types';
+
+const ISSUER = 'https://idv.test/emulator';
+const REDIRECT_URI = 'https://rp.test/auth/callback';
+
+let emulator: Emulator;
+let rp: RelyingParty;
+const fetched: string[] = [];
+
+beforeAll(async () => {
+  const keys = await generateClientKeys('ES256');
+  emulator = createEmulator({
+    baseUrl: ISSUER,
+    clients: [{ clientId: 'flow-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
+  });
+  const fetch: FetchLike = async (input, init) => {
+    const request = new Request(input, init);
+    fetched.push(`${request.method} ${new URL(request.url).pathname}`);
+    return emulator.handle(request);
+  };
+  rp = {
+    issuer: ISSUER,
+    client: { clientId: 'flow-client', redirectUri: REDIRECT_URI, ...keys },
+    discovery: new DiscoveryCache({ fetch }),
+    jwks: new JwksCache({ fetch }),
+    http: { fetch },
+  };
+});
+
+/** What the browser does between the two calls: load the app's page, pick a persona, decide. */
+async function browse(authorizationUrl: string, persona: string, outcome: 'approve' | 'cancel'): Promise<URLSearchParams> {
+  const page = await emulator.handle(new Request(authorizationUrl));
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const form = /<form[^>]*action="([^"]+)"/.exec(html);
+  const interaction = /name="interaction"[^>]*value="([^"]+)"/.exec(html) ?? /value="([^"]+)"[^>]*name="interaction"/.exec(html);
+  expect(form && interaction).toBeTruthy();
+  const decision = await emulator.handle(
+    new Request(new URL(form![1]!.replaceAll('&amp;', '&'), authorizationUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ interaction: interaction![1]!, persona, outcome }),
+    }),
+  );
+  expect(decision.status).toBe(303);
+  const location = new URL(decision.headers.get('location')!);
+  expect(location.origin + location.pathname).toBe(REDIRECT_URI);
+  return location.searchParams;
+}
+
+async function verify(selection: Selection, persona: string) {
+  const started = await startAuthorization(rp, selection);
+  return completeAuthorization(rp, await browse(started.authorizationUrl, persona, 'approve'), started.pending);
+}
+
+describe('the core against the emulator', () => {
+  it('completes two flows, fetching discovery and the JWKS once', async () => {
+    fetched.length = 0;
+    const first = await verify(DEFAULT_SELECTION, 'ingrid-haugen');
+    const second = await verify(DEFAULT_SELECTION, 'lars-eriksson');
+
+    expect(first.verifiedClaims[0]?.claims.name).toBe('Ingrid Solberg Haugen');
+    expect(first.verifiedClaims[0]?.claims.picture).toMatch(/^data:image\/jpeg;base64,/);
+    expect(second.verifiedClaims[0]?.claims.name).toBe('Lars Olof Eriksson');
+    expect(fetched.filter((f) => f.endsWith('/.well-known/openid-configuration'))).toHaveLength(1);
+    expect(fetched.filter((f) => f.endsWith('/jwks'))).toHaveLength(1);
+    expect(fetched.filter((f) => f === 'POST /emulator/par')).toHaveLength(2);
+    expect(fetched.filter((f) => f === 'POST /emulator/token')).toHaveLength(2);
+  });
+
+  it('returns only what was requested (data minimisation)', async () => {
+    const { verifiedClaims, idToken } = await verify({ trustFramework: 'standard', claims: { birthdate: { essential: true } } }, 'ingrid-haugen');
+    expect(verifiedClaims).toEqual([{ trustFramework: 'standard', evidence: [], claims: { birthdate: '1987-03-14' } }]);
+    expect(idToken.claims).not.toHaveProperty('verified_claims.verification.evidence');
+  });
+
+  it('returns the document details that were requested', async () => {
+    const { verifiedClaims } = await verify(
+      { trustFramework: 'standard', claims: { name: { essential: true } }, document: { details: ['type', 'issuer.country_code', 'personal_number'] } },
+      'ingrid-haugen',
+    );
+    const evidence = verifiedClaims[0]?.evidence[0];
+    expect(evidence?.type).toBe('document');
+    expect(evidence?.type === 'document' && evidence.documentDetails).toEqual({
+      type: 'passport',
+      issuer: { country_code: 'NOR' },
+      personal_number: { type: 'no-fnr', value: expect.stringMatching(/^\d{11}$/) },
+    });
+  });
+
+  it('surfaces cancel as access_denied', async () => {
+    const started = await startAuthorization(rp, DEFAULT_SELECTION);
+    const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'cancel');
+    await expect(completeAuthorization(rp, params, started.pending)).rejects.toMatchObject({ code: 'access_denied' });
+  });
+
+  it('refuses a callback answered with another flow’s pending authorization', async () => {
+    const a = await startAuthorization(rp, DEFAULT_SELECTION);
+    const b = await startAuthorization(rp, DEFAULT_SELECTION);
+    const params = await browse(a.authorizationUrl, 'ingrid-haugen', 'approve');
+    await expect(completeAuthorization(rp, params, b.pending)).rejects.toMatchObject({ code: 'state_mismatch' });
+  });
+
+  it('cannot redeem a code twice', async () => {
+    const started = await startAuthorization(rp, DEFAULT_SELECTION);
+    const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
+    await completeAuthorization(rp, params, started.pending);
+    await expect(completeAuthorization(rp, params, started.pending)).rejects.toMatchObject({ code: 'invalid_grant' });
+  });
+});
