@@ -1,7 +1,9 @@
 /** @type {import('next').NextConfig} */
 const securityHeaders = [
-  // The callback URL carries the authorization code: never leak it in a Referer.
-  { key: 'Referrer-Policy', value: 'no-referrer' },
+  // The callback URL carries the authorization code: never send a Referer to another site.
+  // (Not `no-referrer`: with it, browsers send `Origin: null` on our own form posts, which the
+  // same-origin check of POST /auth/start must then refuse.)
+  { key: 'Referrer-Policy', value: 'same-origin' },
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" },

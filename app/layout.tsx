@@ -5,7 +5,7 @@ import './globals.css';
 export const metadata: Metadata = {
   title: { default: 'Identity verification — relying party', template: '%s · Identity verification' },
   description: 'Reference relying party for an OpenID Connect for Identity Assurance verification service.',
-  referrer: 'no-referrer',
+  referrer: 'same-origin',
 };
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1, themeColor: '#312e81' };

@@ -34,7 +34,7 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
               <dd className="mt-1 font-mono break-words text-slate-900" data-testid="error-description">{failure.description}</dd>
             </div>
           )}
-          {failure && failure.message !== failure.description && (
+          {failure && !failure.description && (
             <div>
               <dt className="text-slate-600">Detail</dt>
               <dd className="mt-1 break-words text-slate-900">{failure.message}</dd>
