@@ -12,3 +12,41 @@ export async function startDefaultVerification(page: Page, appUrl: string): Prom
   await page.goto(`${appUrl}/`);
   await page.getByRole('button', { name: 'Start verification' }).click();
 }
+
+export type StartFields = Record<string, string | string[]>;
+
+/**
+ * From an app's home page: post the start form with these fields, as a same-origin form would
+ * (see lib/server/selection-form.ts for the field names).
+ */
+export async function startVerification(page: Page, appUrl: string, fields: StartFields): Promise<void> {
+  await page.goto(`${appUrl}/`);
+  await page.evaluate((entries) => {
+    const form = document.createElement('form');
+    form.method = 'post';
+    form.action = '/auth/start';
+    for (const [name, values] of entries) {
+      for (const value of Array.isArray(values) ? values : [values]) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+    }
+    document.body.append(form);
+    form.submit();
+  }, Object.entries(fields));
+}
+
+export const ALL_DOCUMENT_DETAILS = [
+  'type',
+  'document_number',
+  'date_of_issuance',
+  'date_of_expiry',
+  'issuer.country_code',
+  'issuer.name',
+  'personal_number',
+  'active_authentication_result',
+  'issuer_check',
+];

@@ -37,7 +37,7 @@ export default async function ResultPage() {
 
   const today = new Date().toISOString().slice(0, 10);
   const view = buildResultView(result.verifiedClaims, result.selection, today);
-  const { identity, document } = view;
+  const { identity, document, populationRegister } = view;
   const claims = result.idToken.claims;
   const amr = Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === 'string') : [];
   const keptUntil = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' }).format(new Date(result.expiresAt));
@@ -130,6 +130,21 @@ export default async function ResultPage() {
           )}
         </Card>
       </div>
+
+      {populationRegister.requested && (
+        <Card title="Population register" id="register-heading">
+          {populationRegister.provided ? (
+            <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">
+              <FieldRow label="Register" field={populationRegister.source} />
+              <FieldRow label="Matched national identity number" field={populationRegister.personalNumber} mono />
+            </dl>
+          ) : (
+            <p className="mt-3 text-sm italic text-amber-800" data-testid="register-not-provided">
+              Not provided: the register returned no match{populationRegister.lookedUp ? ` for ${populationRegister.lookedUp}` : ' for the document'}, or this client is not entitled to register data.
+            </p>
+          )}
+        </Card>
+      )}
 
       <Card title="Verification" id="verification-heading">
         <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">

@@ -46,6 +46,29 @@ describe('buildResultView', () => {
   });
 });
 
+describe('the population-register view', () => {
+  const record = { type: 'electronic_record' as const, record: { type: 'population_register', sourceName: 'Folkeregisteret', personalNumber: '14038712345' } };
+
+  it('shows the matched record when register evidence was requested and returned', () => {
+    const selection: Selection = { ...DEFAULT_SELECTION, populationRegister: {} };
+    const view = buildResultView([{ ...verified, evidence: [...verified.evidence, record] }], selection, '2026-11-21');
+    expect(view.populationRegister).toEqual({
+      requested: true,
+      provided: true,
+      lookedUp: undefined,
+      source: { state: 'value', text: 'Folkeregisteret' },
+      personalNumber: { state: 'value', text: '14038712345' },
+    });
+  });
+
+  it('says "not provided" when there was no match, and "not requested" when it was not asked for', () => {
+    const asked = buildResultView([verified], { ...DEFAULT_SELECTION, populationRegister: { personalNumber: '01010112345' } }, '2026-11-21');
+    expect(asked.populationRegister).toMatchObject({ requested: true, provided: false, lookedUp: '01010112345', personalNumber: { state: 'not_provided' } });
+    const notAsked = buildResultView([{ ...verified, evidence: [record] }], DEFAULT_SELECTION, '2026-11-21');
+    expect(notAsked.populationRegister).toMatchObject({ requested: false, personalNumber: { state: 'not_requested' } });
+  });
+});
+
 describe('ageOn', () => {
   it('counts a birthday only once it has come', () => {
     expect(ageOn('1987-03-14', '2026-03-13')).toBe(38);

@@ -60,10 +60,21 @@ export interface DocumentView {
   issuerCheck: Field;
 }
 
+export interface PopulationRegisterView {
+  requested: boolean;
+  /** false when register evidence was requested but none came back (no match, or not entitled) */
+  provided: boolean;
+  /** the personal number we asked the register to look up, if any */
+  lookedUp: string | undefined;
+  source: Field;
+  personalNumber: Field;
+}
+
 export interface ResultView {
   trustFramework: string | undefined;
   identity: IdentityView;
   document: DocumentView;
+  populationRegister: PopulationRegisterView;
 }
 
 function identityView(verified: VerifiedClaims | undefined, selection: Selection, today: string): IdentityView {
@@ -112,6 +123,19 @@ function documentView(verified: VerifiedClaims | undefined, selection: Selection
   };
 }
 
+function populationRegisterView(verified: VerifiedClaims | undefined, selection: Selection): PopulationRegisterView {
+  const evidence = verified?.evidence.find((e) => e.type === 'electronic_record');
+  const record = evidence?.type === 'electronic_record' ? evidence.record : undefined;
+  const requested = selection.populationRegister !== undefined;
+  return {
+    requested,
+    provided: record !== undefined,
+    lookedUp: selection.populationRegister?.personalNumber,
+    source: field(requested, record?.sourceName),
+    personalNumber: field(requested, record?.personalNumber),
+  };
+}
+
 /** @param today YYYY-MM-DD, the day against which age and expiry are judged */
 export function buildResultView(verifiedClaims: VerifiedClaims[], selection: Selection, today: string): ResultView {
   const verified = verifiedClaims[0];
@@ -119,5 +143,6 @@ export function buildResultView(verifiedClaims: VerifiedClaims[], selection: Sel
     trustFramework: verified?.trustFramework,
     identity: identityView(verified, selection, today),
     document: documentView(verified, selection, today),
+    populationRegister: populationRegisterView(verified, selection),
   };
 }
