@@ -39,6 +39,15 @@ describe('loadServerConfig', () => {
     expect((await readFile(join(cwd, '.data', 'session-secret'), 'utf8')).trim()).toBe(config.sessionSecret);
   });
 
+  it('points the QR code of the emulated app at EMULATOR_DEVICE_URL when set', async () => {
+    expect((await load({ EMULATOR_DEVICE_URL: 'http://192.168.1.20:3000' })).emulatorDeviceUrl).toBe('http://192.168.1.20:3000/emulator');
+    await expect(load({ EMULATOR_DEVICE_URL: 'http://192.168.1.20:3000/x' })).rejects.toThrow(/^EMULATOR_DEVICE_URL: /);
+  });
+
+  it('keeps a public APP_URL for the QR code', async () => {
+    expect((await load({ APP_URL: 'https://rp.example' })).emulatorDeviceUrl).toBe('https://rp.example/emulator');
+  });
+
   it('derives APP_URL from PORT', async () => {
     expect((await load({ PORT: '4100' })).appUrl).toBe('http://localhost:4100');
   });

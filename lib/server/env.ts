@@ -3,6 +3,7 @@ import 'server-only';
  * The configuration contract of DESIGN.md, read from the environment and validated once. This is
  * the only module that reads `process.env`. Every problem is reported with the variable's name.
  */
+import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
 import { CLIENT_SIGNING_ALGORITHMS, type ClientConfig, type ClientSigningAlgorithm } from '@/lib/oidc';
@@ -21,6 +22,12 @@ export interface ServerConfig {
   issuer: string;
   client: ClientConfig;
   sessionSecret: string;
+  /**
+   * The emulator's base URL as a phone on the same network reaches it, for the QR code of the
+   * simulated identity app (EMULATOR_DEVICE_URL, or this machine's LAN address when APP_URL is a
+   * loopback address a phone cannot reach).
+   */
+  emulatorDeviceUrl: string;
   /** clients registered with the embedded emulator besides the app itself (EMULATOR_CLIENTS) */
   extraEmulatorClients: RegisteredClient[];
   /** plain http is allowed only for a loopback issuer (the embedded emulator, or one on this machine) */
@@ -70,6 +77,28 @@ function parseAppUrl(env: Env): string {
   const url = parseUrl('APP_URL', raw);
   if (url.pathname !== '/') throw new ConfigurationError('APP_URL', 'must be an origin such as https://rp.example.com, without a path');
   return url.origin;
+}
+
+/** The first non-internal IPv4 address of this machine, if it has one. */
+function lanAddress(): string | undefined {
+  for (const addresses of Object.values(networkInterfaces())) {
+    const lan = addresses?.find((address) => address.family === 'IPv4' && !address.internal);
+    if (lan) return lan.address;
+  }
+  return undefined;
+}
+
+function parseDeviceUrl(env: Env, appUrl: string): string {
+  const raw = value(env, 'EMULATOR_DEVICE_URL');
+  if (raw) {
+    const url = parseUrl('EMULATOR_DEVICE_URL', raw);
+    if (url.pathname !== '/') throw new ConfigurationError('EMULATOR_DEVICE_URL', 'must be an origin such as http://192.168.1.20:3000, without a path');
+    return `${url.origin}/emulator`;
+  }
+  const app = new URL(appUrl);
+  const lan = isLoopback(app) ? lanAddress() : undefined;
+  if (lan) app.hostname = lan;
+  return `${app.origin}/emulator`;
 }
 
 function parseIssuer(raw: string): string {
@@ -195,6 +224,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     issuer,
     client: { clientId, redirectUri: `${appUrl}/auth/callback`, ...keys },
     sessionSecret,
+    emulatorDeviceUrl: parseDeviceUrl(env, appUrl),
     extraEmulatorClients,
     allowInsecureRequests: new URL(issuer).protocol === 'http:',
     secureCookies: appUrl.startsWith('https:'),
