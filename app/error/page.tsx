@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getFailure, type FailureCode } from '@/lib/server/verification';
 import { FAILURE_EXPLANATIONS } from '../_components/failure-explanations';
+import { ProtocolTrace } from '../_components/protocol-trace';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verification failed' };
@@ -18,7 +19,7 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
   const explanation = FAILURE_EXPLANATIONS[code];
 
   return (
-    <div className="mx-auto max-w-2xl">
+    <div className="mx-auto max-w-3xl space-y-6">
       <section aria-labelledby="failure-heading" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8">
         <p className="text-sm font-semibold uppercase tracking-wide text-red-700">Verification failed</p>
         <h1 id="failure-heading" className="mt-2 text-2xl font-bold text-slate-900">{explanation.title}</h1>
@@ -48,6 +49,7 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
           </Link>
         </div>
       </section>
+      {failure && <ProtocolTrace entries={failure.trace} fileName="failed-verification-trace.json" />}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { buildResultView } from '@/lib/view/result-view';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { FieldRow } from '../_components/field-row';
+import { ProtocolTrace } from '../_components/protocol-trace';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verified identity' };
@@ -156,6 +157,8 @@ export default async function ResultPage() {
           <FieldRow label="Encryption" field={{ state: 'value', text: `${result.idToken.jweHeader.alg} / ${result.idToken.jweHeader.enc}` }} mono />
         </dl>
       </Card>
+
+      <ProtocolTrace entries={result.trace} fileName="verification-trace.json" />
 
       <p className="text-sm text-slate-600">
         This result is kept on the server for {RESULT_TTL_SECONDS / 60} minutes (until {keptUntil} UTC) and only this browser session can see it. Signing out deletes it at once.

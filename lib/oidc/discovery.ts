@@ -73,11 +73,12 @@ export class DiscoveryCache {
     this.#now = options.now ?? Date.now;
   }
 
-  get(issuer: string): Promise<ProviderMetadata> {
+  /** @param options.fetch used if this call has to go to the network (e.g. a tracing fetch) */
+  get(issuer: string, options: { fetch?: HttpOptions['fetch'] } = {}): Promise<ProviderMetadata> {
     const cached = this.#entries.get(issuer);
     if (cached && cached.expiresAt > this.#now()) return cached.metadata;
 
-    const entry = { expiresAt: Number.POSITIVE_INFINITY, metadata: this.#load(issuer) };
+    const entry = { expiresAt: Number.POSITIVE_INFINITY, metadata: this.#load(issuer, options.fetch) };
     this.#entries.set(issuer, entry);
     entry.metadata.then(
       () => undefined,
@@ -86,8 +87,8 @@ export class DiscoveryCache {
     return entry.metadata;
   }
 
-  async #load(issuer: string): Promise<ProviderMetadata> {
-    const response = await fetchDiscovery(issuer, this.#options);
+  async #load(issuer: string, fetch: HttpOptions['fetch']): Promise<ProviderMetadata> {
+    const response = await fetchDiscovery(issuer, { ...this.#options, ...(fetch ? { fetch } : {}) });
     const lifetime = cacheLifetimeSeconds(response, DEFAULT_LIFETIME_SECONDS);
     const metadata = await processDiscoveryResponse(issuer, response, this.#options);
     const entry = this.#entries.get(issuer);

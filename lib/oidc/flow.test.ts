@@ -17,6 +17,7 @@ const REDIRECT_URI = 'https://rp.test/auth/callback';
 
 let emulator: Emulator;
 let rp: RelyingParty;
+let emulatorFetch: FetchLike;
 const fetched: string[] = [];
 
 beforeAll(async () => {
@@ -30,6 +31,7 @@ beforeAll(async () => {
     fetched.push(`${request.method} ${new URL(request.url).pathname}`);
     return emulator.handle(request);
   };
+  emulatorFetch = fetch;
   rp = {
     issuer: ISSUER,
     client: { clientId: 'flow-client', redirectUri: REDIRECT_URI, ...keys },
@@ -118,5 +120,42 @@ describe('the core against the emulator', () => {
     const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
     await completeAuthorization(rp, params, started.pending);
     await expect(completeAuthorization(rp, params, started.pending)).rejects.toMatchObject({ code: 'invalid_grant' });
+  });
+});
+
+describe('the protocol trace', () => {
+  it('records every exchange of a flow in order, and notes what the caches answered', async () => {
+    const { ProtocolTrace } = await import('./trace');
+    const fresh: RelyingParty = { ...rp, discovery: new DiscoveryCache({ fetch: emulatorFetch }), jwks: new JwksCache({ fetch: emulatorFetch }) };
+    const trace = new ProtocolTrace();
+    const started = await startAuthorization(fresh, DEFAULT_SELECTION, { trace });
+    const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
+    await completeAuthorization(fresh, params, started.pending, { trace });
+
+    expect(trace.events.map((e) => `${e.type}:${e.step}${e.type === 'note' && e.fromCache ? ' (cache)' : ''}`)).toEqual([
+      'http:discovery',
+      'http:par',
+      'note:authorization_redirect',
+      'note:callback',
+      'note:discovery (cache)',
+      'http:token',
+      'http:jwks',
+      'note:id_token',
+    ]);
+    expect(trace.events[0]).toMatchObject({ status: 200, responseHeaders: { 'cache-control': expect.any(String) } });
+    const par = trace.events[1];
+    expect(par).toMatchObject({ type: 'http', method: 'POST', url: `${ISSUER}/par`, status: 201 });
+    expect(par?.type === 'http' && Object.keys(par.requestForm ?? {})).toEqual(['client_id', 'client_assertion_type', 'client_assertion', 'request']);
+  });
+
+  it('records a failing exchange with its status, up to the failure', async () => {
+    const { ProtocolTrace } = await import('./trace');
+    const trace = new ProtocolTrace();
+    const started = await startAuthorization(rp, DEFAULT_SELECTION, { trace });
+    expect(trace.events[0]).toMatchObject({ type: 'note', step: 'discovery', fromCache: true });
+    const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
+    params.set('code', 'forged');
+    await expect(completeAuthorization(rp, params, started.pending, { trace })).rejects.toMatchObject({ code: 'invalid_grant' });
+    expect(trace.events.at(-1)).toMatchObject({ type: 'http', step: 'token', status: 400 });
   });
 });

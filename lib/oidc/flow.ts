@@ -6,7 +6,6 @@
  */
 import { validateAuthorizationResponse } from './callback';
 import { buildClaimsRequest } from './claims-request';
-import type { DiscoveryCache } from './discovery';
 import { processIdToken, type ValidatedIdToken } from './id-token';
 import type { JwksCache } from './jwks';
 import { pushAuthorizationRequest, processParResponse, type ParResult } from './par';
@@ -16,6 +15,8 @@ import { processTokenResponse, requestToken, type TokenResult } from './token';
 import type { ClientConfig, HttpOptions, PendingAuthorization, ProviderMetadata, Selection } from './types';
 import { buildAuthorizationUrl } from './authorization-url';
 import { parseVerifiedClaims, type VerifiedClaims } from './verified-claims';
+import { discoveryUrl, type DiscoveryCache } from './discovery';
+import type { ProtocolTrace, TraceStep } from './trace';
 
 /** Everything the relying party needs to talk to one service. */
 export interface RelyingParty {
@@ -30,6 +31,27 @@ export interface RelyingParty {
   now?: () => number;
 }
 
+/** Per-flow options. */
+export interface FlowOptions {
+  /** records every exchange of this flow (see trace.ts) */
+  trace?: ProtocolTrace;
+}
+
+/** The fetch for one step: the relying party's own, recorded when the flow is traced. */
+function fetchFor(rp: RelyingParty, step: TraceStep, trace: ProtocolTrace | undefined) {
+  return trace ? trace.fetchFor(step, rp.http.fetch) : rp.http.fetch;
+}
+
+/** Discovery, from the cache or the network; a cache hit is noted in the trace. */
+async function metadataFor(rp: RelyingParty, trace: ProtocolTrace | undefined): Promise<ProviderMetadata> {
+  const since = trace?.events.length ?? 0;
+  const metadata = await rp.discovery.get(rp.issuer, { fetch: fetchFor(rp, 'discovery', trace) });
+  if (trace && !trace.recordedSince(since, 'discovery')) {
+    trace.note('discovery', { fromCache: true, url: discoveryUrl(rp.issuer) });
+  }
+  return metadata;
+}
+
 export interface StartedAuthorization {
   authorizationUrl: string;
   pending: PendingAuthorization;
@@ -38,9 +60,13 @@ export interface StartedAuthorization {
 }
 
 /** Steps 1-3: PKCE, state, nonce, the signed request object, PAR, and the URL to send the browser to. */
-export async function startAuthorization(rp: RelyingParty, selection: Selection): Promise<StartedAuthorization> {
+export async function startAuthorization(
+  rp: RelyingParty,
+  selection: Selection,
+  { trace }: FlowOptions = {},
+): Promise<StartedAuthorization> {
   const now = (rp.now ?? Date.now)();
-  const metadata = await rp.discovery.get(rp.issuer);
+  const metadata = await metadataFor(rp, trace);
   const state = generateState();
   const nonce = generateNonce();
   const codeVerifier = generateCodeVerifier();
@@ -54,10 +80,12 @@ export async function startAuthorization(rp: RelyingParty, selection: Selection)
     now,
   });
   const par = await processParResponse(
-    await pushAuthorizationRequest(metadata, rp.client, requestObject, { ...rp.http, now }),
+    await pushAuthorizationRequest(metadata, rp.client, requestObject, { ...rp.http, fetch: fetchFor(rp, 'par', trace), now }),
   );
+  const authorizationUrl = buildAuthorizationUrl(metadata, rp.client.clientId, par.requestUri);
+  trace?.note('authorization_redirect', { url: authorizationUrl });
   return {
-    authorizationUrl: buildAuthorizationUrl(metadata, rp.client.clientId, par.requestUri),
+    authorizationUrl,
     pending: { state, nonce, codeVerifier, issuer: metadata.issuer, createdAt: now, selection },
     par,
     metadata,
@@ -79,8 +107,10 @@ export async function completeAuthorization(
   rp: RelyingParty,
   callbackParams: URLSearchParams,
   pending: PendingAuthorization | undefined,
+  { trace }: FlowOptions = {},
 ): Promise<CompletedAuthorization> {
-  const metadata = await rp.discovery.get(rp.issuer);
+  trace?.note('callback', { detail: { parameters: Object.fromEntries(callbackParams) } });
+  const metadata = await metadataFor(rp, trace);
   const { code } = validateAuthorizationResponse(callbackParams, {
     issuer: metadata.issuer,
     expectedState: pending?.state,
@@ -89,8 +119,9 @@ export async function completeAuthorization(
   // validateAuthorizationResponse throws when there is no pending authorization for this state.
   const { nonce, codeVerifier } = pending!;
   const token = await processTokenResponse(
-    await requestToken(metadata, rp.client, { code, codeVerifier }, { ...rp.http, now: (rp.now ?? Date.now)() }),
+    await requestToken(metadata, rp.client, { code, codeVerifier }, { ...rp.http, fetch: fetchFor(rp, 'token', trace), now: (rp.now ?? Date.now)() }),
   );
+  const since = trace?.events.length ?? 0;
   const idToken = await processIdToken(token.idToken, {
     issuer: metadata.issuer,
     clientId: rp.client.clientId,
@@ -100,6 +131,11 @@ export async function completeAuthorization(
     encryptionKey: rp.client.encryptionKey,
     jwks: rp.jwks,
     jwksUri: metadata.jwks_uri,
+    fetch: fetchFor(rp, 'jwks', trace),
+  });
+  if (trace && !trace.recordedSince(since, 'jwks')) trace.note('jwks', { fromCache: true, url: metadata.jwks_uri });
+  trace?.note('id_token', {
+    detail: { jweHeader: idToken.jweHeader, jwsHeader: idToken.jwsHeader, payload: idToken.claims, signingKey: idToken.signingKey },
   });
   return { idToken, verifiedClaims: parseVerifiedClaims(idToken.claims.verified_claims), token };
 }

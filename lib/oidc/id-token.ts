@@ -15,7 +15,7 @@ import {
 } from 'jose';
 import { ENCRYPTION_ALGORITHM, importPrivateKey } from './client-keys';
 import { IdvError } from './errors';
-import type { JwksCache } from './jwks';
+import type { JwksCache, LookupOptions } from './jwks';
 
 /** 2.5: the only content encryption we accept. */
 export const CONTENT_ENCRYPTION = 'A256GCM';
@@ -37,6 +37,8 @@ export interface ValidatedIdToken {
   jweHeader: CompactJWEHeaderParameters;
   jwsHeader: JWSHeaderParameters & { alg: string; kid: string };
   claims: IdTokenClaims;
+  /** the service's JWKS entry that verified the signature (its `x5c` holds the certificate) */
+  signingKey: JWK;
 }
 
 function decodeHeader(token: string): Record<string, unknown> {
@@ -90,7 +92,8 @@ export async function verifyIdTokenSignature(
   jws: string,
   jwks: JwksCache,
   jwksUri: string,
-): Promise<{ jwsHeader: ValidatedIdToken['jwsHeader']; payload: Record<string, unknown> }> {
+  lookup: LookupOptions = {},
+): Promise<{ jwsHeader: ValidatedIdToken['jwsHeader']; payload: Record<string, unknown>; signingKey: JWK }> {
   if (jws.split('.').length !== 3) throw new IdvError('id_token_malformed', 'The decrypted ID token is not a compact JWS');
   const header = decodeHeader(jws);
   if (header.alg !== SIGNING_ALGORITHM) {
@@ -103,7 +106,7 @@ export async function verifyIdTokenSignature(
   if (typeof header.kid !== 'string' || header.kid.length === 0) {
     throw new IdvError('id_token_key_not_found', 'The ID token names no signing key (kid)', { claim: 'kid' });
   }
-  const key = await jwks.getKey(jwksUri, { alg: SIGNING_ALGORITHM, kid: header.kid });
+  const { key, jwk } = await jwks.getKey(jwksUri, { alg: SIGNING_ALGORITHM, kid: header.kid }, lookup);
   let payloadBytes: Uint8Array;
   let protectedHeader: JWSHeaderParameters;
   try {
@@ -128,6 +131,7 @@ export async function verifyIdTokenSignature(
   return {
     jwsHeader: { ...protectedHeader, alg: SIGNING_ALGORITHM, kid: header.kid },
     payload: payload as Record<string, unknown>,
+    signingKey: jwk,
   };
 }
 
@@ -223,12 +227,14 @@ export interface IdTokenExpectations extends ClaimExpectations {
   encryptionKey: JWK;
   jwks: JwksCache;
   jwksUri: string;
+  /** used if the JWKS has to be fetched (e.g. a tracing fetch) */
+  fetch?: LookupOptions['fetch'];
 }
 
 /** Decrypt → verify → validate (5.6, 4.5). No key, no token. */
 export async function processIdToken(idToken: string, expected: IdTokenExpectations): Promise<ValidatedIdToken> {
   const { jws, jweHeader } = await decryptIdToken(idToken, expected.encryptionKey);
-  const { jwsHeader, payload } = await verifyIdTokenSignature(jws, expected.jwks, expected.jwksUri);
+  const { jwsHeader, payload, signingKey } = await verifyIdTokenSignature(jws, expected.jwks, expected.jwksUri, { fetch: expected.fetch });
   const claims = validateIdTokenClaims(payload, expected);
-  return { jweHeader, jwsHeader, claims };
+  return { jweHeader, jwsHeader, claims, signingKey };
 }

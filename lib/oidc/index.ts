@@ -19,3 +19,4 @@ export * from './token';
 export * from './id-token';
 export * from './verified-claims';
 export * from './flow';
+export * from './trace';

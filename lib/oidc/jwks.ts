@@ -25,6 +25,17 @@ interface Entry {
   imported: Map<string, CryptoKey>;
 }
 
+/** A verification key and the JWKS entry it came from (whose `x5c` names its certificate). */
+export interface VerificationKey {
+  key: CryptoKey;
+  jwk: JWK;
+}
+
+/** Per-call options: a fetch to use if this call has to go to the network (e.g. a tracing one). */
+export interface LookupOptions {
+  fetch?: HttpOptions['fetch'];
+}
+
 /** Sends the JWKS request. */
 export function fetchJwks(jwksUri: string, options: HttpOptions = {}): Promise<Response> {
   return send(jwksUri, { headers: { accept: 'application/json' } }, options, 'The JWKS endpoint');
@@ -76,16 +87,16 @@ export class JwksCache {
   }
 
   /** The public key for an ES256 ID token signature. Throws `id_token_key_not_found`. */
-  async getKey(jwksUri: string, selector: KeySelector): Promise<CryptoKey> {
+  async getKey(jwksUri: string, selector: KeySelector, options: LookupOptions = {}): Promise<VerificationKey> {
     let entry = this.#entries.get(jwksUri);
     let refreshed = false;
     if (!entry || entry.expiresAt <= this.#now()) {
-      entry = await this.#refresh(jwksUri);
+      entry = await this.#refresh(jwksUri, options);
       refreshed = true;
     }
     let jwk = selectVerificationKey(entry.keys, selector);
     if (!jwk && !refreshed && this.#now() - entry.fetchedAt >= this.#refetchCooldownMs) {
-      entry = await this.#refresh(jwksUri);
+      entry = await this.#refresh(jwksUri, options);
       jwk = selectVerificationKey(entry.keys, selector);
     }
     if (!jwk) {
@@ -96,7 +107,7 @@ export class JwksCache {
       });
     }
     const cached = entry.imported.get(selector.kid);
-    if (cached) return cached;
+    if (cached) return { key: cached, jwk };
     let key: CryptoKey;
     try {
       key = (await importJWK(jwk, selector.alg)) as CryptoKey;
@@ -104,14 +115,14 @@ export class JwksCache {
       throw new IdvError('jwks_fetch_failed', `The JWKS key "${selector.kid}" cannot be used: ${(error as Error).message}`);
     }
     entry.imported.set(selector.kid, key);
-    return key;
+    return { key, jwk };
   }
 
-  #refresh(jwksUri: string): Promise<Entry> {
+  #refresh(jwksUri: string, options: LookupOptions): Promise<Entry> {
     const pending = this.#inflight.get(jwksUri);
     if (pending) return pending;
     const load = (async () => {
-      const response = await fetchJwks(jwksUri, this.#options);
+      const response = await fetchJwks(jwksUri, { ...this.#options, ...(options.fetch ? { fetch: options.fetch } : {}) });
       const lifetime = cacheLifetimeSeconds(response, DEFAULT_LIFETIME_SECONDS);
       const keys = await processJwksResponse(response);
       const fetchedAt = this.#now();

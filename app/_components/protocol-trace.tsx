@@ -1,0 +1,104 @@
+'use client';
+
+import { useState } from 'react';
+import type { TraceEntryView } from '@/lib/view/trace-view';
+
+function statusClass(entry: TraceEntryView): string {
+  if (entry.error || (entry.status !== undefined && entry.status >= 400)) return 'bg-red-50 text-red-800 ring-red-200';
+  if (entry.fromCache) return 'bg-slate-100 text-slate-700 ring-slate-200';
+  if (entry.status !== undefined && entry.status >= 300) return 'bg-sky-50 text-sky-800 ring-sky-200';
+  return 'bg-emerald-50 text-emerald-800 ring-emerald-200';
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+      className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
+      aria-label={label}
+    >
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+/** Every exchange of the flow in order; works without JavaScript (details/summary), copy and download with it. */
+export function ProtocolTrace({ entries, fileName }: { entries: TraceEntryView[]; fileName: string }) {
+  const all = JSON.stringify(entries, null, 2);
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([all], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = fileName;
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+  return (
+    <section aria-labelledby="trace-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 id="trace-heading" className="text-lg font-semibold text-slate-900">Protocol trace</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Every exchange in order. Codes, verifiers and signatures are partly masked; private keys are never shown.
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <CopyButton text={all} label="Copy the whole trace as JSON" />
+          <button
+            type="button"
+            onClick={download}
+            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
+          >
+            Download JSON
+          </button>
+        </div>
+      </div>
+      {entries.length === 0 ? (
+        <p className="mt-4 text-sm text-slate-600">Nothing was exchanged before the failure.</p>
+      ) : (
+        <ol className="mt-4 space-y-2" data-testid="trace">
+          {entries.map((entry) => (
+            <li key={entry.index} data-testid="trace-entry" data-step={entry.step}>
+              <details className="group rounded-lg border border-slate-200 open:bg-slate-50/60">
+                <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2.5 hover:bg-slate-50">
+                  <span className="w-6 text-right font-mono text-xs text-slate-500">{entry.index}</span>
+                  <span className="font-medium text-slate-900">{entry.title}</span>
+                  {(entry.method || entry.status !== undefined || entry.fromCache || entry.error) && (
+                    <span className={`rounded px-1.5 py-0.5 font-mono text-xs ring-1 ${statusClass(entry)}`}>
+                      {[entry.method, entry.error ? 'failed' : entry.status, entry.fromCache ? 'cache' : undefined].filter(Boolean).join(' ')}
+                    </span>
+                  )}
+                  <span className="ml-auto font-mono text-xs text-slate-500">
+                    {entry.at.slice(11, 23)}
+                    {entry.durationMs !== undefined ? ` · ${entry.durationMs} ms` : ''}
+                  </span>
+                  {entry.url && <span className="basis-full truncate pl-9 font-mono text-xs text-slate-600">{entry.url}</span>}
+                </summary>
+                <div className="space-y-3 border-t border-slate-200 px-3 py-3">
+                  {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
+                  {entry.sections.length === 0 && !entry.error && <p className="text-sm text-slate-600">No content.</p>}
+                  {entry.sections.map((section) => (
+                    <div key={section.label}>
+                      <div className="mb-1 flex items-center justify-between gap-2">
+                        <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{section.label}</h3>
+                        <CopyButton text={section.content} label={`Copy ${section.label}`} />
+                      </div>
+                      <pre className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">{section.content}</pre>
+                    </div>
+                  ))}
+                </div>
+              </details>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

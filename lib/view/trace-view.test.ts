@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '@/lib/oidc/trace';
+import { maskSecret, presentTrace, shortenPortraits } from './trace-view';
+
+const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const assertion = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', sub: 'c', aud: 'https://idv.example', exp: 1 })}.${'s'.repeat(86)}`;
+
+describe('presentTrace', () => {
+  it('decodes the client assertion and request object and masks code, verifier and signatures', () => {
+    const events: TraceEvent[] = [
+      {
+        type: 'http',
+        step: 'token',
+        method: 'POST',
+        url: 'https://idv.example/token',
+        requestForm: { client_id: 'c', client_assertion: assertion, code: 'abcdefghijklmnopqrstuvwxyz', code_verifier: 'v'.repeat(43) },
+        status: 200,
+        responseBody: JSON.stringify({ id_token: `${b64({ alg: 'RSA-OAEP-256', enc: 'A256GCM' })}.a.b.c.d`, expires_in: 3600 }),
+        startedAt: 0,
+        durationMs: 12,
+      },
+    ];
+    const [entry] = presentTrace(events);
+    const text = JSON.stringify(entry);
+    expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz');
+    expect(text).not.toContain('v'.repeat(43));
+    expect(text).not.toContain('s'.repeat(86));
+    expect(entry?.sections.map((s) => s.label)).toEqual([
+      'Form parameters sent',
+      'Client assertion: header',
+      'Client assertion: payload',
+      'Response body',
+      'ID token: JWE header',
+    ]);
+    expect(entry?.sections[2]?.content).toContain('"aud": "https://idv.example"');
+    expect(entry?.sections[4]?.content).toContain('RSA-OAEP-256');
+  });
+
+  it('masks the code and state of the callback', () => {
+    const [entry] = presentTrace([{ type: 'note', step: 'callback', at: 0, detail: { parameters: { code: 'c'.repeat(40), state: 't'.repeat(43), iss: 'https://idv.example' } } }]);
+    expect(entry?.sections[0]?.content).not.toContain('c'.repeat(40));
+    expect(entry?.sections[0]?.content).toContain('https://idv.example');
+  });
+
+  it('shortens the portrait and describes the signing certificate', () => {
+    const picture = `data:image/jpeg;base64,${'A'.repeat(5000)}`;
+    const [entry] = presentTrace(
+      [{ type: 'note', step: 'id_token', at: 0, detail: { jweHeader: {}, jwsHeader: { kid: 'k' }, payload: { verified_claims: { claims: { picture } } }, signingKey: { x5c: ['MIIB'] } } }],
+      (x5c) => (x5c === 'MIIB' ? { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: 'k', notBefore: '', notAfter: '', sha256Fingerprint: '' } : undefined),
+    );
+    expect(JSON.stringify(entry)).not.toContain('A'.repeat(100));
+    expect(entry?.sections.at(-1)).toMatchObject({ label: 'Signing certificate (x5c[0])', content: expect.stringContaining('CN=Signer') });
+  });
+});
+
+describe('maskSecret and shortenPortraits', () => {
+  it('keeps a recognisable prefix only', () => {
+    expect(maskSecret('0123456789abcdef')).toBe('012345…•••• (16 characters)');
+    expect(maskSecret('short')).toBe('•••••');
+    expect(shortenPortraits({ a: ['data:image/png;base64,' + 'x'.repeat(100)] })).toEqual({ a: [expect.stringMatching(/… \(122 characters\)$/)] });
+  });
+});

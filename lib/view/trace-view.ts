@@ -1,0 +1,201 @@
+/**
+ * Turns a recorded protocol trace (lib/oidc/trace.ts) into what the trace panel shows: each
+ * exchange with its JWTs decoded (header and payload) and its secrets masked — authorization
+ * codes, PKCE verifiers, assertion signatures partly; private keys are never in a trace at all.
+ * The portrait inside an ID token is shortened. Pure: certificates are described by the caller.
+ */
+import type { TraceEvent, TraceStep } from '@/lib/oidc/trace';
+
+export interface CertificateSummary {
+  subject: string;
+  issuer: string;
+  serialNumber: string;
+  notBefore: string;
+  notAfter: string;
+  sha256Fingerprint: string;
+}
+
+export interface TraceSection {
+  label: string;
+  /** pretty JSON or plain text */
+  content: string;
+}
+
+export interface TraceEntryView {
+  index: number;
+  step: TraceStep;
+  title: string;
+  method?: string;
+  url?: string;
+  status?: number;
+  /** ISO timestamp */
+  at: string;
+  durationMs?: number;
+  fromCache?: boolean;
+  error?: string;
+  sections: TraceSection[];
+}
+
+const TITLES: Record<TraceStep, string> = {
+  discovery: 'Discovery',
+  par: 'Pushed authorization request',
+  authorization_redirect: 'Redirect to the identity app',
+  callback: 'Callback',
+  token: 'Token request',
+  jwks: 'Signing keys (JWKS)',
+  id_token: 'ID token decrypted and verified',
+};
+
+/** Shows enough of a secret to recognise it, never enough to use it. */
+export function maskSecret(value: string): string {
+  if (value.length <= 8) return '•'.repeat(value.length);
+  return `${value.slice(0, 6)}…${'•'.repeat(4)} (${value.length} characters)`;
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+function decodePart(part: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A compact JWS shown as its decoded header and payload, with the signature masked. */
+function decodedJws(token: string): { header: unknown; payload: unknown; signature: string } | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  const [header, payload, signature] = parts as [string, string, string];
+  const decoded = { header: decodePart(header), payload: decodePart(payload), signature: maskSecret(signature) };
+  return decoded.header === undefined || decoded.payload === undefined ? undefined : decoded;
+}
+
+/** DESIGN.md: the portrait inside an ID token is shortened in the trace. */
+export function shortenPortraits(value: unknown): unknown {
+  if (typeof value === 'string' && value.startsWith('data:image/') && value.length > 80) {
+    return `${value.slice(0, 48)}… (${value.length} characters)`;
+  }
+  if (Array.isArray(value)) return value.map(shortenPortraits);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortenPortraits(v)]));
+  }
+  return value;
+}
+
+/** Certificates in a JWKS are long; their start is enough to recognise them. */
+function shortenCertificates(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || !Array.isArray((body as { keys?: unknown }).keys)) return body;
+  return {
+    ...body,
+    keys: (body as { keys: unknown[] }).keys.map((key) =>
+      key && typeof key === 'object' && Array.isArray((key as { x5c?: unknown }).x5c)
+        ? { ...key, x5c: (key as { x5c: unknown[] }).x5c.map((c) => (typeof c === 'string' ? `${c.slice(0, 32)}… (${c.length} characters)` : c)) }
+        : key,
+    ),
+  };
+}
+
+const MASKED_PARAMETERS = new Set(['code', 'code_verifier', 'state']);
+
+function formSections(form: Record<string, string>): TraceSection[] {
+  const shown: Record<string, string> = {};
+  const sections: TraceSection[] = [];
+  for (const [name, value] of Object.entries(form)) {
+    if (name === 'client_assertion' || name === 'request') {
+      const decoded = decodedJws(value);
+      shown[name] = decoded ? '(signed JWT, decoded below)' : maskSecret(value);
+      if (decoded) {
+        const label = name === 'request' ? 'Request object' : 'Client assertion';
+        sections.push({ label: `${label}: header`, content: json(decoded.header) });
+        sections.push({ label: `${label}: payload`, content: json(decoded.payload) });
+      }
+    } else {
+      shown[name] = MASKED_PARAMETERS.has(name) ? maskSecret(value) : value;
+    }
+  }
+  return [{ label: 'Form parameters sent', content: json(shown) }, ...sections];
+}
+
+function responseSections(step: TraceStep, body: string | undefined): TraceSection[] {
+  if (!body) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return [{ label: 'Response body', content: body.slice(0, 2000) }];
+  }
+  if (step === 'token' && parsed && typeof parsed === 'object' && typeof (parsed as { id_token?: unknown }).id_token === 'string') {
+    const idToken = (parsed as { id_token: string }).id_token;
+    const parts = idToken.split('.');
+    return [
+      { label: 'Response body', content: json({ ...parsed, id_token: `(${parts.length === 5 ? 'JWE' : 'token'}, ${idToken.length} characters; header below)` }) },
+      { label: 'ID token: JWE header', content: json(decodePart(parts[0] ?? '') ?? '(not decodable)') },
+    ];
+  }
+  return [{ label: 'Response body', content: json(step === 'jwks' ? shortenCertificates(parsed) : parsed) }];
+}
+
+function noteSections(step: TraceStep, detail: Record<string, unknown> | undefined, describe: (x5c: string) => CertificateSummary | undefined): TraceSection[] {
+  if (!detail) return [];
+  if (step === 'callback') {
+    const parameters = (detail.parameters ?? {}) as Record<string, string>;
+    const shown = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, MASKED_PARAMETERS.has(k) ? maskSecret(v) : v]));
+    return [{ label: 'Query parameters received', content: json(shown) }];
+  }
+  if (step === 'id_token') {
+    const sections: TraceSection[] = [
+      { label: 'JWE header', content: json(detail.jweHeader) },
+      { label: 'Signed ID token: header', content: json(detail.jwsHeader) },
+      { label: 'Signed ID token: payload', content: json(shortenPortraits(detail.payload)) },
+    ];
+    const x5c = (detail.signingKey as { x5c?: unknown } | undefined)?.x5c;
+    const certificate = Array.isArray(x5c) && typeof x5c[0] === 'string' ? describe(x5c[0]) : undefined;
+    if (certificate) sections.push({ label: 'Signing certificate (x5c[0])', content: json(certificate) });
+    return sections;
+  }
+  return [{ label: 'Detail', content: json(detail) }];
+}
+
+/**
+ * @param describeCertificate reads a base64 DER certificate (the caller has an X.509 parser)
+ */
+export function presentTrace(
+  events: readonly TraceEvent[],
+  describeCertificate: (x5c: string) => CertificateSummary | undefined = () => undefined,
+): TraceEntryView[] {
+  return events.map((event, index) => {
+    if (event.type === 'http') {
+      const sections = [
+        ...(event.requestForm ? formSections(event.requestForm) : []),
+        ...responseSections(event.step, event.responseBody),
+      ];
+      return {
+        index: index + 1,
+        step: event.step,
+        title: TITLES[event.step],
+        method: event.method,
+        url: event.url,
+        ...(event.status !== undefined ? { status: event.status } : {}),
+        at: new Date(event.startedAt).toISOString(),
+        durationMs: event.durationMs,
+        ...(event.error ? { error: event.error } : {}),
+        sections,
+      };
+    }
+    const redirect = event.step === 'authorization_redirect' && event.url;
+    return {
+      index: index + 1,
+      step: event.step,
+      title: event.fromCache ? `${TITLES[event.step]} (from cache)` : TITLES[event.step],
+      ...(event.url ? { url: event.url } : {}),
+      ...(redirect ? { method: 'GET', status: 303 } : {}),
+      ...(event.step === 'callback' ? { method: 'GET' } : {}),
+      at: new Date(event.at).toISOString(),
+      ...(event.fromCache ? { fromCache: true } : {}),
+      sections: noteSections(event.step, event.detail, describeCertificate),
+    };
+  });
+}
