@@ -21,8 +21,10 @@ export interface RequestObjectInput {
   now?: number;
 }
 
-/** The thirteen claims of 2.2, in the spec's order. */
-export function requestObjectClaims(input: RequestObjectInput): Record<string, unknown> {
+/** The thirteen claims of 2.2, in the spec's order (no key needed: the picker previews them). */
+export function requestObjectClaims(
+  input: Omit<RequestObjectInput, 'client'> & { client: Pick<ClientConfig, 'clientId' | 'redirectUri'> },
+): Record<string, unknown> {
   const { client } = input;
   return {
     iss: client.clientId,

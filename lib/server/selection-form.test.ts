@@ -17,6 +17,11 @@ describe('parseSelectionForm', () => {
     });
   });
 
+  it('uses a preset’s selection when a preset button was pressed', () => {
+    expect(parseSelectionForm(new URLSearchParams('claim=name&preset=etsi')).trustFramework).toBe('standard_etsi');
+    expect(() => parseSelectionForm(new URLSearchParams('preset=nope'))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
+  });
+
   it.each([
     ['an unknown claim', 'claim=shoe_size'],
     ['an unknown field', 'claim=name&colour=blue'],

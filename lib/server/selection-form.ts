@@ -5,7 +5,8 @@ import 'server-only';
  *
  * Fields: `trust_framework`; `claim` (repeated claim names); `essential` (repeated claim names);
  * `evidence` (repeated: `document`, `population_register`); `document_detail` (repeated);
- * `personal_number`; `send_anyway` (QA: send even when the service's rules say no).
+ * `personal_number`; `send_anyway` (QA: send even when the service's rules say no); `preset`
+ * (a preset's id: its selection, whatever else was sent — so preset buttons work without JavaScript).
  */
 import {
   CLAIM_NAMES,
@@ -17,8 +18,9 @@ import {
   type DocumentDetail,
   type Selection,
 } from '@/lib/oidc';
+import { findPreset } from '@/lib/view/presets';
 
-const FIELDS = new Set(['trust_framework', 'claim', 'essential', 'evidence', 'document_detail', 'personal_number', 'send_anyway']);
+const FIELDS = new Set(['trust_framework', 'claim', 'essential', 'evidence', 'document_detail', 'personal_number', 'send_anyway', 'preset']);
 
 function invalid(message: string): IdvError {
   return new IdvError('invalid_selection', message);
@@ -33,6 +35,12 @@ export function parseSelectionForm(form: URLSearchParams): Selection {
   const names = [...new Set(form.keys())];
   if (names.length === 0) return DEFAULT_SELECTION;
   for (const name of names) if (!FIELDS.has(name)) throw invalid(`Unknown form field "${name}"`);
+  const presetId = form.get('preset');
+  if (presetId !== null) {
+    const preset = findPreset(presetId);
+    if (!preset) throw invalid(`"${presetId}" is not a known preset`);
+    return preset.selection;
+  }
 
   const trustFramework = form.get('trust_framework') ?? DEFAULT_SELECTION.trustFramework;
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(trustFramework)) throw invalid('The trust framework is not a valid value');

@@ -1,0 +1,272 @@
+'use client';
+
+import { useMemo, useState } from 'react';
+import { buildClaimsRequest, selectionProblems } from '@/lib/oidc/claims-request';
+import { requestObjectClaims } from '@/lib/oidc/request-object';
+import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
+import type { Preset } from '@/lib/view/presets';
+import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from './labels';
+
+interface PickerProps {
+  trustFrameworks: string[];
+  initial: Selection;
+  presets: readonly Preset[];
+  clientId: string;
+  issuer: string;
+  redirectUri: string;
+  emulator: boolean;
+}
+
+const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
+
+/**
+ * The claims picker. Server-rendered with the default selection checked, so the plain form posts
+ * it without JavaScript; with JavaScript it previews the exact `claims` parameter and request
+ * object, explains mistakes, and offers presets.
+ */
+export function Picker({ trustFrameworks, initial, presets, clientId, issuer, redirectUri, emulator }: PickerProps) {
+  const [selection, setSelection] = useState<Selection>(initial);
+  const [sendAnyway, setSendAnyway] = useState(false);
+  const [activePreset, setActivePreset] = useState<string | undefined>(undefined);
+
+  const claimsRequest = useMemo(() => buildClaimsRequest(selection), [selection]);
+  const requestObject = useMemo(
+    () => ({
+      ...requestObjectClaims({
+        client: { clientId, redirectUri },
+        audience: issuer,
+        state: '<32 random bytes, base64url>',
+        nonce: '<32 random bytes, base64url>',
+        codeChallenge: '<BASE64URL(SHA-256(code_verifier))>',
+        claims: claimsRequest,
+      }),
+      exp: '<now + 300 s>',
+    }),
+    [clientId, redirectUri, issuer, claimsRequest],
+  );
+  const problems = selectionProblems(selection);
+  const blocked = problems.length > 0 && !sendAnyway;
+
+  const update = (change: (draft: Selection) => Selection) => {
+    setActivePreset(undefined);
+    setSelection((current) => change(structuredClone(current)));
+  };
+  const toggleClaim = (name: ClaimName, on: boolean) =>
+    update((draft) => {
+      if (on) draft.claims[name] = { essential: false };
+      else delete draft.claims[name];
+      return draft;
+    });
+  const toggleEssential = (name: ClaimName, on: boolean) =>
+    update((draft) => {
+      if (draft.claims[name]) draft.claims[name] = { essential: on };
+      return draft;
+    });
+  const toggleDocument = (on: boolean) =>
+    update((draft) => {
+      if (on) draft.document = { details: [...DOCUMENT_DETAILS] };
+      else delete draft.document;
+      return draft;
+    });
+  const toggleDetail = (detail: DocumentDetail, on: boolean) =>
+    update((draft) => {
+      if (!draft.document) return draft;
+      const details = new Set(draft.document.details);
+      if (on) details.add(detail);
+      else details.delete(detail);
+      draft.document.details = DOCUMENT_DETAILS.filter((d) => details.has(d));
+      return draft;
+    });
+  const toggleRegister = (on: boolean) =>
+    update((draft) => {
+      if (on) draft.populationRegister = {};
+      else delete draft.populationRegister;
+      return draft;
+    });
+
+  return (
+    <form method="post" action="/auth/start" className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]" data-testid="picker">
+      <div className="space-y-6">
+        <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          <legend className="px-1 text-sm font-semibold text-slate-900">Presets</legend>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {presets.map((preset) => (
+              <button
+                key={preset.id}
+                type="submit"
+                name="preset"
+                value={preset.id}
+                onClick={(event) => {
+                  event.preventDefault();
+                  setSelection(structuredClone(preset.selection));
+                  setActivePreset(preset.id);
+                }}
+                aria-pressed={activePreset === preset.id}
+                className={`rounded-lg border px-3 py-2 text-left text-sm hover:border-indigo-400 ${activePreset === preset.id ? 'border-indigo-600 bg-indigo-50' : 'border-slate-200 bg-white'}`}
+              >
+                <span className="block font-semibold text-slate-900">{preset.label}</span>
+                <span className="block text-slate-600">{preset.description}</span>
+                {emulator && <span className="mt-1 block text-xs text-slate-500">Try persona: {preset.persona}</span>}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+
+        <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          <legend className="px-1 text-sm font-semibold text-slate-900">Trust framework</legend>
+          <div className="flex flex-wrap gap-4">
+            {trustFrameworks.map((framework) => (
+              <label key={framework} className="flex items-center gap-2 text-slate-800">
+                <input
+                  type="radio"
+                  name="trust_framework"
+                  value={framework}
+                  checked={selection.trustFramework === framework}
+                  onChange={() => update((draft) => ({ ...draft, trustFramework: framework }))}
+                  className="size-4 accent-indigo-700"
+                />
+                <code className="font-mono text-sm">{framework}</code>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+
+        <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          <legend className="px-1 text-sm font-semibold text-slate-900">Claims</legend>
+          <ul className="divide-y divide-slate-100">
+            {CLAIM_NAMES.map((name) => {
+              const requested = selection.claims[name];
+              return (
+                <li key={name} className="flex flex-wrap items-center justify-between gap-3 py-2">
+                  <label className="flex items-center gap-2 text-slate-800">
+                    <input type="checkbox" name="claim" value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={box} />
+                    {CLAIM_LABELS[name]} <code className="font-mono text-xs text-slate-500">{name}</code>
+                  </label>
+                  <label className={`flex items-center gap-2 text-sm ${requested ? 'text-slate-700' : 'text-slate-400'}`}>
+                    <input
+                      type="checkbox"
+                      name="essential"
+                      value={name}
+                      checked={!!requested?.essential}
+                      disabled={!requested}
+                      onChange={(e) => toggleEssential(name, e.target.checked)}
+                      className={box}
+                    />
+                    essential
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        </fieldset>
+
+        <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          <legend className="px-1 text-sm font-semibold text-slate-900">Evidence</legend>
+          <label className="flex items-center gap-2 font-medium text-slate-900">
+            <input type="checkbox" name="evidence" value="document" checked={!!selection.document} onChange={(e) => toggleDocument(e.target.checked)} className={box} />
+            Identity document (passport or ID card)
+          </label>
+          <div className="mt-2 grid gap-x-6 gap-y-1.5 pl-6 sm:grid-cols-2">
+            {DOCUMENT_DETAILS.map((detail) => (
+              <label key={detail} className={`flex items-center gap-2 text-sm ${selection.document ? 'text-slate-800' : 'text-slate-400'}`}>
+                <input
+                  type="checkbox"
+                  name="document_detail"
+                  value={detail}
+                  checked={selection.document?.details.includes(detail) ?? false}
+                  disabled={!selection.document}
+                  onChange={(e) => toggleDetail(detail, e.target.checked)}
+                  className={box}
+                />
+                {DOCUMENT_DETAIL_LABELS[detail]}
+              </label>
+            ))}
+          </div>
+          <label className="mt-4 flex items-center gap-2 font-medium text-slate-900">
+            <input type="checkbox" name="evidence" value="population_register" checked={!!selection.populationRegister} onChange={(e) => toggleRegister(e.target.checked)} className={box} />
+            Population register (Folkeregisteret)
+          </label>
+          <div className="mt-2 pl-6">
+            <label htmlFor="personal-number" className={`block text-sm ${selection.populationRegister ? 'text-slate-700' : 'text-slate-400'}`}>
+              Personal number to look up (optional, 11 digits)
+            </label>
+            <input
+              id="personal-number"
+              name="personal_number"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={11}
+              // Enter would press the first submit button in the form: a preset.
+              onKeyDown={(e) => e.key === 'Enter' && e.preventDefault()}
+              disabled={!selection.populationRegister}
+              value={selection.populationRegister?.personalNumber ?? ''}
+              onChange={(e) =>
+                update((draft) => {
+                  const value = e.target.value.trim();
+                  draft.populationRegister = value ? { personalNumber: value } : {};
+                  return draft;
+                })
+              }
+              className="mt-1 w-48 rounded-md border border-slate-300 px-2 py-1.5 font-mono text-sm disabled:bg-slate-50"
+            />
+          </div>
+        </fieldset>
+
+        <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          {problems.length > 0 && (
+            <div role="alert" className="mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="selection-problems">
+              <p className="font-semibold">The service will refuse this request:</p>
+              <ul className="mt-1 list-disc pl-5">
+                {problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+              <label className="mt-3 flex items-center gap-2 font-medium">
+                <input type="checkbox" name="send_anyway" value="1" checked={sendAnyway} onChange={(e) => setSendAnyway(e.target.checked)} className={box} />
+                QA: send it anyway, to see the service’s own error
+              </label>
+            </div>
+          )}
+          <button
+            type="submit"
+            disabled={blocked}
+            className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed disabled:bg-slate-400"
+          >
+            Start verification
+          </button>
+          <p className="mt-2 text-sm text-slate-600">
+            Pushes the request as client <code className="font-mono text-slate-800">{clientId}</code>, then opens the {emulator ? 'emulated ' : ''}identity app.
+          </p>
+        </div>
+      </div>
+
+      <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start" aria-label="Request preview">
+        <Preview title="claims parameter" testId="claims-preview" value={claimsRequest} />
+        <Preview title="Request object payload (signed, then pushed)" testId="request-object-preview" value={requestObject} note="state, nonce, code_challenge and exp are made fresh for every request." />
+      </aside>
+    </form>
+  );
+}
+
+function Preview({ title, value, testId, note }: { title: string; value: unknown; testId: string; note?: string }) {
+  const text = JSON.stringify(value, null, 2);
+  return (
+    <section className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex items-center justify-between gap-2">
+        <h2 className="text-sm font-semibold text-slate-900">{title}</h2>
+        <button
+          type="button"
+          onClick={() => void navigator.clipboard?.writeText(text)}
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
+          aria-label={`Copy the ${title}`}
+        >
+          Copy
+        </button>
+      </div>
+      {note && <p className="mt-1 text-xs text-slate-600">{note}</p>}
+      <pre data-testid={testId} className="mt-2 max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+        {text}
+      </pre>
+    </section>
+  );
+}
