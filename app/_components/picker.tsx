@@ -86,7 +86,7 @@ export function Picker({ trustFrameworks, initial, presets, clientId, issuer, re
 
   return (
     <form method="post" action="/auth/start" className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]" data-testid="picker">
-      <div className="space-y-6">
+      <div className="min-w-0 space-y-6">
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
           <legend className="px-1 text-sm font-semibold text-slate-900">Presets</legend>
           <div className="grid gap-2 sm:grid-cols-2">
@@ -240,7 +240,7 @@ export function Picker({ trustFrameworks, initial, presets, clientId, issuer, re
         </div>
       </div>
 
-      <aside className="space-y-4 lg:sticky lg:top-6 lg:self-start" aria-label="Request preview">
+      <aside className="min-w-0 space-y-4 lg:sticky lg:top-6 lg:self-start" aria-label="Request preview">
         <Preview title="claims parameter" testId="claims-preview" value={claimsRequest} />
         <Preview title="Request object payload (signed, then pushed)" testId="request-object-preview" value={requestObject} note="state, nonce, code_challenge and exp are made fresh for every request." />
       </aside>

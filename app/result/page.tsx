@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { buildResultView } from '@/lib/view/result-view';
+import { buildChecks, buildResultView, buildVerificationView } from '@/lib/view/result-view';
+import { services } from '@/lib/server/services';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
+import { ModeBadge } from '../_components/mode-badge';
 import { FieldRow } from '../_components/field-row';
 import { ProtocolTrace } from '../_components/protocol-trace';
 
@@ -17,10 +19,6 @@ function Card({ title, children, id }: { title: string; children: React.ReactNod
   );
 }
 
-function formatTimestamp(seconds: unknown): string | undefined {
-  if (typeof seconds !== 'number') return undefined;
-  return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }).format(new Date(seconds * 1000)) + ' UTC';
-}
 
 export default async function ResultPage() {
   const result = await currentResult();
@@ -39,17 +37,30 @@ export default async function ResultPage() {
   const today = new Date().toISOString().slice(0, 10);
   const view = buildResultView(result.verifiedClaims, result.selection, today);
   const { identity, document, populationRegister } = view;
-  const claims = result.idToken.claims;
-  const amr = Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === 'string') : [];
+  const verification = buildVerificationView(result);
+  const checks = buildChecks(result);
+  const { config } = await services();
   const keptUntil = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' }).format(new Date(result.expiresAt));
 
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
-          <p className="inline-flex items-center gap-2 rounded-full bg-emerald-50 px-3 py-1 text-sm font-medium text-emerald-800">
-            <span aria-hidden="true">✓</span> Identity verified
-          </p>
+          <div className="flex flex-wrap items-center gap-2">
+            {verification.hasVerifiedClaims && verification.trustFrameworkMatches ? (
+              <p className="inline-flex items-center gap-2 rounded-full bg-emerald-50 px-3 py-1 text-sm font-medium text-emerald-800">
+                <span aria-hidden="true">✓</span> Identity verified
+              </p>
+            ) : (
+              <p role="alert" className="inline-flex items-center gap-2 rounded-full bg-amber-50 px-3 py-1 text-sm font-medium text-amber-900" data-testid="verification-warning">
+                <span aria-hidden="true">!</span>
+                {verification.hasVerifiedClaims
+                  ? `Verified under ${verification.trustFramework.state === 'value' ? verification.trustFramework.text : 'no stated trust framework'}, not the ${result.selection.trustFramework} requested`
+                  : 'The token holds no verified claims'}
+              </p>
+            )}
+            <ModeBadge config={config} />
+          </div>
           <h1 className="mt-3 text-3xl font-bold tracking-tight text-slate-900">
             {identity.name.state === 'value' ? identity.name.text : 'Verified identity'}
           </h1>
@@ -149,13 +160,26 @@ export default async function ResultPage() {
 
       <Card title="Verification" id="verification-heading">
         <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">
-          <FieldRow label="Authentication context (acr)" field={typeof claims.acr === 'string' ? { state: 'value', text: claims.acr } : { state: 'not_provided' }} mono />
-          <FieldRow label="Methods (amr)" field={amr.length ? { state: 'value', text: amr.join(', ') } : { state: 'not_provided' }} mono />
-          <FieldRow label="Authenticated at" field={formatTimestamp(claims.auth_time) ? { state: 'value', text: formatTimestamp(claims.auth_time)! } : { state: 'not_provided' }} />
-          <FieldRow label="Subject (sub)" field={{ state: 'value', text: claims.sub }} mono />
-          <FieldRow label="Signing key (kid)" field={{ state: 'value', text: result.idToken.jwsHeader.kid }} mono />
-          <FieldRow label="Encryption" field={{ state: 'value', text: `${result.idToken.jweHeader.alg} / ${result.idToken.jweHeader.enc}` }} mono />
+          <FieldRow label="Trust framework" field={verification.trustFramework} mono />
+          <FieldRow label="Authentication context (acr)" field={verification.acr} mono />
+          <FieldRow label="Methods (amr)" field={verification.amr} mono />
+          <FieldRow label="Authenticated at (auth_time)" field={verification.authTime} />
+          <FieldRow label="Subject (sub)" field={verification.subject} mono />
         </dl>
+      </Card>
+
+      <Card title="Checks performed" id="checks-heading">
+        <ol className="mt-3 space-y-2" data-testid="checks">
+          {checks.map((check) => (
+            <li key={check.label} className="flex gap-3">
+              <span aria-hidden="true" className="mt-0.5 grid size-5 shrink-0 place-items-center rounded-full bg-emerald-100 text-xs font-bold text-emerald-800">✓</span>
+              <div className="min-w-0">
+                <p className="font-medium text-slate-900">{check.label}</p>
+                <p className="break-words font-mono text-xs text-slate-600">{check.detail}</p>
+              </div>
+            </li>
+          ))}
+        </ol>
       </Card>
 
       <ProtocolTrace entries={result.trace} fileName="verification-trace.json" />

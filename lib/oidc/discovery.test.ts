@@ -86,3 +86,19 @@ describe('DiscoveryCache', () => {
     await expect(cache.get(ISSUER)).rejects.toMatchObject({ code: 'network_error' });
   });
 });
+
+describe('bounded responses', () => {
+  it('refuses a discovery document larger than the limit instead of buffering it', async () => {
+    const huge = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(1024 * 1024).fill(32));
+      },
+    });
+    await expect(processDiscoveryResponse(ISSUER, new Response(huge, { status: 200 }))).rejects.toMatchObject({ code: 'discovery_failed' });
+  });
+
+  it('caps a cache lifetime at a day', async () => {
+    const { cacheLifetimeSeconds } = await import('./http');
+    expect(cacheLifetimeSeconds(new Response('', { headers: { 'cache-control': `max-age=${'9'.repeat(400)}` } }), 0)).toBe(86_400);
+  });
+});

@@ -45,8 +45,9 @@ beforeAll(async () => {
 async function browse(authorizationUrl: string, persona: string, outcome: 'approve' | 'cancel'): Promise<URLSearchParams> {
   const page = await emulator.handle(new Request(authorizationUrl));
   expect(page.status).toBe(200);
-  const html = await page.text();
-  const form = /<form[^>]*action="([^"]+)"/.exec(html);
+  // The page's plain form (the one that works without JavaScript): persona and outcome fields.
+  const html = (await page.text()).split('<form').find((part) => part.includes('name="persona"')) ?? '';
+  const form = /^[^>]*action="([^"]+)"/.exec(html);
   const interaction = /name="interaction"[^>]*value="([^"]+)"/.exec(html) ?? /value="([^"]+)"[^>]*name="interaction"/.exec(html);
   expect(form && interaction).toBeTruthy();
   const decision = await emulator.handle(
@@ -157,5 +158,23 @@ describe('the protocol trace', () => {
     params.set('code', 'forged');
     await expect(completeAuthorization(rp, params, started.pending, { trace })).rejects.toMatchObject({ code: 'invalid_grant' });
     expect(trace.events.at(-1)).toMatchObject({ type: 'http', step: 'token', status: 400 });
+  });
+});
+
+describe('mix-up and forged callbacks', () => {
+  it('refuses to complete a flow with a relying party of another issuer', async () => {
+    const started = await startAuthorization(rp, DEFAULT_SELECTION);
+    const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
+    const other: RelyingParty = { ...rp, issuer: 'https://other-idv.test' };
+    await expect(completeAuthorization(other, params, started.pending)).rejects.toMatchObject({ code: 'callback_issuer_mismatch' });
+  });
+
+  it('records only the parameter names of a callback whose state is not ours', async () => {
+    const { ProtocolTrace } = await import('./trace');
+    const trace = new ProtocolTrace();
+    const forged = new URLSearchParams({ error: 'access_denied', error_description: 'Call +1 555 0100 to unlock', state: 'forged' });
+    await expect(completeAuthorization(rp, forged, undefined, { trace })).rejects.toMatchObject({ code: 'state_mismatch' });
+    expect(JSON.stringify(trace.events)).not.toContain('555');
+    expect(trace.events[0]).toMatchObject({ step: 'callback', detail: { parameterNames: ['error', 'error_description', 'state'] } });
   });
 });

@@ -5,6 +5,7 @@
  * (in a session) between the two.
  */
 import { validateAuthorizationResponse } from './callback';
+import { IdvError } from './errors';
 import { buildClaimsRequest } from './claims-request';
 import { processIdToken, type ValidatedIdToken } from './id-token';
 import type { JwksCache } from './jwks';
@@ -109,7 +110,21 @@ export async function completeAuthorization(
   pending: PendingAuthorization | undefined,
   { trace }: FlowOptions = {},
 ): Promise<CompletedAuthorization> {
-  trace?.note('callback', { detail: { parameters: Object.fromEntries(callbackParams) } });
+  // A forged callback must not get its text onto our pages: unless the state is ours, only the
+  // parameter names are recorded.
+  const ours = pending !== undefined && callbackParams.get('state') === pending.state;
+  trace?.note('callback', {
+    detail: ours ? { parameters: Object.fromEntries(callbackParams) } : { parameterNames: [...new Set(callbackParams.keys())] },
+  });
+  // Mix-up defence for integrators with several issuers: a flow is completed only with the
+  // issuer it was started with, so its code and verifier never reach another token endpoint.
+  if (pending && pending.issuer !== rp.issuer) {
+    throw new IdvError('callback_issuer_mismatch', 'This flow was started with another issuer', {
+      claim: 'iss',
+      expected: pending.issuer,
+      actual: rp.issuer,
+    });
+  }
   const metadata = await metadataFor(rp, trace);
   const { code } = validateAuthorizationResponse(callbackParams, {
     issuer: metadata.issuer,

@@ -7,6 +7,10 @@ import { IdvError, oauthError } from './errors';
 import type { HttpOptions } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+/** No answer of the service is this large (an ID token with a portrait is tens of kilobytes). */
+export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** Nothing is cached longer than a day, whatever a header says (8: the JWKS max-age is 86400). */
+const MAX_CACHE_SECONDS = 86_400;
 
 /** Refuses a URL that is not https, unless `allowInsecureRequests` was named. */
 export function assertSecureUrl(url: string, options: HttpOptions, what: string): URL {
@@ -29,7 +33,8 @@ export async function send(url: string, init: RequestInit, options: HttpOptions,
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
-    return await doFetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    // `cache: 'no-store'`: caching is ours (Cache-Control aware), never a framework's fetch cache.
+    return await doFetch(url, { ...init, redirect: 'manual', cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
       throw new IdvError('timeout', `${what} did not answer within ${timeoutMs} ms`, { url });
@@ -38,15 +43,50 @@ export async function send(url: string, init: RequestInit, options: HttpOptions,
   }
 }
 
+/**
+ * A response body as text, read no further than `maxBytes`: a hostile or broken service cannot
+ * make us buffer an endless body. Undefined when it is larger, or when reading it failed.
+ */
+export async function readBoundedText(response: Response, maxBytes = MAX_RESPONSE_BYTES): Promise<string | undefined> {
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) return undefined;
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return undefined;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
 /** Reads a JSON object body; anything else is `invalid_response` (or the given code). */
 export async function readJsonObject(
   response: Response,
   what: string,
   code: 'invalid_response' | 'discovery_failed' | 'jwks_fetch_failed' = 'invalid_response',
 ): Promise<Record<string, unknown>> {
+  const text = await readBoundedText(response);
+  if (text === undefined) throw new IdvError(code, `${what} is too large or could not be read`, { status: response.status });
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch {
     throw new IdvError(code, `${what} is not JSON`, { status: response.status });
   }
@@ -65,7 +105,7 @@ export async function errorFromResponse(
   what: string,
   fallback: 'par_failed' | 'token_failed',
 ): Promise<IdvError> {
-  const text = await response.text().catch(() => '');
+  const text = (await readBoundedText(response)) ?? '';
   try {
     const body: unknown = JSON.parse(text);
     if (typeof body === 'object' && body !== null && typeof (body as { error?: unknown }).error === 'string') {
@@ -92,7 +132,7 @@ export function cacheLifetimeSeconds(response: Response, fallback: number): numb
   if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return 0;
   for (const directive of directives) {
     const match = /^max-age=(\d+)$/.exec(directive);
-    if (match) return Number(match[1]);
+    if (match) return Math.min(Number(match[1]), MAX_CACHE_SECONDS);
   }
   return fallback;
 }

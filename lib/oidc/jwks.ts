@@ -66,7 +66,9 @@ export function selectVerificationKey(keys: JWK[], selector: KeySelector): JWK |
       key.kty === 'EC' &&
       key.crv === 'P-256' &&
       (key.alg === undefined || key.alg === selector.alg) &&
-      (key.use === undefined || key.use === 'sig'),
+      (key.use === undefined || key.use === 'sig') &&
+      // a published private key is a broken (or hostile) key set: never use it
+      key.d === undefined,
   );
   // Two keys under one kid would make the choice ambiguous: refuse rather than guess.
   return candidates.length === 1 ? candidates[0] : undefined;

@@ -4,6 +4,7 @@
  * through a wrapping fetch, so nothing is traced that did not really go over the wire; what a
  * cache answered is noted as such. Presentation (decoding JWTs, masking secrets) is not done here.
  */
+import { readBoundedText } from './http';
 import type { FetchLike } from './types';
 
 export type TraceStep = 'discovery' | 'par' | 'authorization_redirect' | 'callback' | 'token' | 'jwks' | 'id_token';
@@ -83,7 +84,7 @@ export class ProtocolTrace {
             return value === null ? [] : [[name, value]];
           }),
         );
-        exchange.responseBody = (await response.clone().text().catch(() => '')).slice(0, MAX_BODY_CHARS);
+        exchange.responseBody = ((await readBoundedText(response.clone())) ?? '(too large to record)').slice(0, MAX_BODY_CHARS);
         return response;
       } catch (error) {
         exchange.durationMs = this.#now() - startedAt;

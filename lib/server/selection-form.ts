@@ -55,6 +55,8 @@ export function parseSelectionForm(form: URLSearchParams): Selection {
   const evidence = new Set(form.getAll('evidence').map((v) => oneOf(['document', 'population_register'] as const, v, 'evidence type')));
   const details: DocumentDetail[] = form.getAll('document_detail').map((v) => oneOf(DOCUMENT_DETAILS, v, 'document detail'));
   const personalNumber = form.get('personal_number')?.trim();
+  // Even a QA request that breaks the service's rules stays small (it travels in the request object).
+  if (personalNumber && personalNumber.length > 32) throw invalid('The personal number to look up is too long');
 
   const selection: Selection = {
     trustFramework,

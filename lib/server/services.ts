@@ -8,8 +8,7 @@ import { createEmulator, type Emulator } from '@/lib/emulator';
 import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '@/lib/oidc';
 import { serverConfig, type ServerConfig } from './env';
 import { MemoryResultStore, type ResultStore } from './result-store';
-import type { TraceEvent } from '@/lib/oidc';
-import type { FailureRecord, VerificationResult } from './verification';
+import type { FailureRecord, PendingFlow, VerificationResult } from './verification';
 
 interface Services {
   config: ServerConfig;
@@ -17,8 +16,8 @@ interface Services {
   emulator: Emulator | null;
   results: ResultStore<VerificationResult>;
   failures: ResultStore<FailureRecord>;
-  /** the start of each flow's protocol trace, by state, until its callback */
-  traces: ResultStore<TraceEvent[]>;
+  /** what each pending flow asked for and its trace so far, by state, until its callback */
+  flows: ResultStore<PendingFlow>;
 }
 
 const globalForServices = globalThis as typeof globalThis & { __idvServices?: Promise<Services> };
@@ -60,7 +59,7 @@ async function build(): Promise<Services> {
     emulator,
     results: new MemoryResultStore<VerificationResult>(),
     failures: new MemoryResultStore<FailureRecord>(),
-    traces: new MemoryResultStore<TraceEvent[]>(),
+    flows: new MemoryResultStore<PendingFlow>(),
   };
 }
 

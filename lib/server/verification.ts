@@ -11,11 +11,13 @@ import {
   randomToken,
   startAuthorization,
   type IdvErrorCode,
+  type PendingAuthorization,
+  type TraceEvent,
   type Selection,
   type ValidatedIdToken,
   type VerifiedClaims,
 } from '@/lib/oidc';
-import { presentTrace, type TraceEntryView } from '@/lib/view/trace-view';
+import { presentTrace, type CertificateSummary, type TraceEntryView } from '@/lib/view/trace-view';
 import { describeCertificate } from './certificate';
 import { addPending, getSession, PENDING_TTL_MS, takePending } from './session';
 import { services } from './services';
@@ -37,6 +39,15 @@ export interface VerificationResult {
   tokenExpiresIn: number | undefined;
   /** every exchange of the flow, decoded and with secrets masked */
   trace: TraceEntryView[];
+  /** the certificate of the key that verified the signature (`x5c[0]` of its JWKS entry) */
+  signingCertificate: CertificateSummary | undefined;
+}
+
+/** What a flow asked for and its trace so far, kept server-side (by state) until its callback. */
+export interface PendingFlow {
+  issuer: string;
+  selection: Selection;
+  trace: TraceEvent[];
 }
 
 /** Codes of the app itself, beyond the core's. */
@@ -53,12 +64,19 @@ export interface FailureRecord {
   trace: TraceEntryView[];
 }
 
+/** The certificate in a JWKS entry's `x5c[0]`, if it has one that parses. */
+async function certificateOf(jwk: unknown): Promise<CertificateSummary | undefined> {
+  const x5c = (jwk as { x5c?: unknown } | undefined)?.x5c;
+  return Array.isArray(x5c) && typeof x5c[0] === 'string' ? describeCertificate(x5c[0]) : undefined;
+}
+
 /** The trace for display: the signing certificate is read from the verified key's `x5c`. */
 async function present(trace: ProtocolTrace): Promise<TraceEntryView[]> {
-  const certificates = new Map<string, Awaited<ReturnType<typeof describeCertificate>>>();
+  const certificates = new Map<string, CertificateSummary | undefined>();
   for (const event of trace.events) {
-    const x5c = event.type === 'note' && event.step === 'id_token' ? (event.detail?.signingKey as { x5c?: unknown })?.x5c : undefined;
-    if (Array.isArray(x5c) && typeof x5c[0] === 'string') certificates.set(x5c[0], await describeCertificate(x5c[0]));
+    if (event.type !== 'note' || event.step !== 'id_token') continue;
+    const x5c = (event.detail?.signingKey as { x5c?: unknown } | undefined)?.x5c;
+    if (Array.isArray(x5c) && typeof x5c[0] === 'string') certificates.set(x5c[0], await certificateOf(event.detail?.signingKey));
   }
   return presentTrace(trace.events, (x5c) => certificates.get(x5c));
 }
@@ -72,28 +90,34 @@ class TracedFailure extends Error {
 
 /** Starts the flow and returns the authorization URL to redirect the browser to. */
 export async function beginVerification(selection: Selection): Promise<string> {
-  const { relyingParty, traces } = await services();
+  const { relyingParty, flows } = await services();
   const trace = new ProtocolTrace();
   const started = await startAuthorization(relyingParty, selection, { trace }).catch((error: unknown) => {
     throw new TracedFailure(error, trace);
   });
-  // The trace continues at the callback; it waits server-side as long as the pending flow may.
-  await traces.set(started.pending.state, trace.events, PENDING_TTL_MS / 1000);
+  const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
+  // The cookie keeps only the secrets; the rest waits server-side as long as the flow may.
+  await flows.set(state, { issuer, selection, trace: trace.events }, PENDING_TTL_MS / 1000);
   const session = await getSession();
-  addPending(session, started.pending);
+  addPending(session, state, { nonce, codeVerifier, createdAt });
   await session.save();
   return started.authorizationUrl;
 }
 
 /** Completes the flow for a callback; the pending authorization is consumed whatever happens. */
 export async function finishVerification(params: URLSearchParams): Promise<VerificationResult> {
-  const { relyingParty, results, config, traces } = await services();
+  const { relyingParty, results, config, flows } = await services();
   const session = await getSession();
-  const pending = takePending(session, params.get('state'));
+  const state = params.get('state');
+  const secrets = takePending(session, state);
   await session.save();
 
-  // Only a flow this browser started continues its trace; a forged callback starts an empty one.
-  const trace = new ProtocolTrace(pending ? ((await traces.take(pending.state)) ?? []) : []);
+  // Only a flow this browser started continues; a forged callback finds nothing and starts an
+  // empty trace. (Both halves are needed: the cookie's secrets and the server's record.)
+  const flow = secrets && state ? await flows.take(state) : undefined;
+  const pending: PendingAuthorization | undefined =
+    secrets && flow && state ? { state, ...secrets, issuer: flow.issuer, selection: flow.selection } : undefined;
+  const trace = new ProtocolTrace(flow?.trace ?? []);
   const completed = await completeAuthorization(relyingParty, params, pending, { trace }).catch((error: unknown) => {
     throw new TracedFailure(error, trace);
   });
@@ -110,6 +134,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
     idToken: completed.idToken,
     tokenExpiresIn: completed.token.expiresIn,
     trace: await present(trace),
+    signingCertificate: await certificateOf(completed.idToken.signingKey),
   };
   await results.set(result.id, result, RESULT_TTL_SECONDS);
   if (session.resultId) await results.delete(session.resultId);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, type Selection, type VerifiedClaims } from '@/lib/oidc';
-import { ageOn, buildResultView } from './result-view';
+import { ageOn, buildChecks, buildResultView, buildVerificationView, formatNumericDate } from './result-view';
 
 const verified: VerifiedClaims = {
   trustFramework: 'standard',
@@ -73,5 +73,51 @@ describe('ageOn', () => {
   it('counts a birthday only once it has come', () => {
     expect(ageOn('1987-03-14', '2026-03-13')).toBe(38);
     expect(ageOn('1987-03-14', '2026-03-14')).toBe(39);
+  });
+});
+
+describe('hostile values from the provider', () => {
+  it('shows inherited property names as plain text rather than objects', () => {
+    const hostile: VerifiedClaims = { ...verified, claims: { gender: '__proto__' }, evidence: [{ type: 'document', documentDetails: { type: 'constructor' } }] };
+    const view = buildResultView([hostile], DEFAULT_SELECTION, '2026-11-21');
+    expect(view.identity.gender).toEqual({ state: 'value', text: '__proto__' });
+    expect(view.document.type).toEqual({ state: 'value', text: 'constructor' });
+  });
+
+  it('drops an auth_time that is not a usable date', () => {
+    expect(formatNumericDate(1e13)).toBeUndefined();
+    expect(formatNumericDate(Infinity)).toBeUndefined();
+    expect(formatNumericDate('1700000000')).toBeUndefined();
+    expect(formatNumericDate(1_700_000_000)).toBe('2023-11-14 22:13:20 UTC');
+  });
+});
+
+describe('buildVerificationView and buildChecks', () => {
+  const input = {
+    issuer: 'https://idv.example',
+    clientId: 'client-1',
+    selection: { ...DEFAULT_SELECTION, trustFramework: 'standard_etsi' },
+    verifiedClaims: [verified],
+    idToken: {
+      jweHeader: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'enc-1' },
+      jwsHeader: { alg: 'ES256', kid: 'abc123' },
+      claims: { iss: 'https://idv.example', aud: 'client-1', sub: 's', exp: 1_700_003_600, iat: 1_700_000_000, amr: ['face', 'user'], acr: 'urn:x:idcheck', auth_time: 1e13 },
+    },
+    signingCertificate: { subject: 'CN=Signer', issuer: 'CN=CA' },
+  };
+
+  it('flags a trust framework other than the one requested', () => {
+    const view = buildVerificationView(input);
+    expect(view).toMatchObject({ trustFramework: { state: 'value', text: 'standard' }, trustFrameworkMatches: false, hasVerifiedClaims: true });
+    expect(view.amr).toEqual({ state: 'value', text: 'face, user' });
+    expect(view.authTime).toEqual({ state: 'not_provided' });
+  });
+
+  it('lists each validation with what it compared', () => {
+    const checks = buildChecks(input);
+    expect(checks.map((c) => c.label)).toContain('Signature verified');
+    expect(checks.find((c) => c.label === 'Signature verified')?.detail).toContain('abc123 from the JWKS; certificate CN=Signer, issued by CN=CA');
+    expect(checks.find((c) => c.label === 'Decrypted with our key')?.detail).toBe('JWE RSA-OAEP-256 / A256GCM, key enc-1');
+    expect(checks.find((c) => c.label === 'Not expired')?.detail).toContain('2023-11-14 23:13:20 UTC');
   });
 });

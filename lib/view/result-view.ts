@@ -87,7 +87,7 @@ function identityView(verified: VerifiedClaims | undefined, selection: Selection
     givenName: field(asked('given_name'), claims.given_name),
     familyName: field(asked('family_name'), claims.family_name),
     birthdate: field(asked('birthdate'), birthdate && formatDate(birthdate), birthdate && `${ageOn(birthdate, today)} years old`),
-    gender: field(asked('gender'), claims.gender && (GENDERS[claims.gender] ?? claims.gender)),
+    gender: field(asked('gender'), claims.gender && (Object.hasOwn(GENDERS, claims.gender) ? GENDERS[claims.gender] : claims.gender)),
     nationalities: field(
       asked('nationalities'),
       claims.nationalities?.map((code) => `${countryName(code)} (${code})`).join(', '),
@@ -107,7 +107,7 @@ function documentView(verified: VerifiedClaims | undefined, selection: Selection
   return {
     requested,
     provided: evidence !== undefined,
-    type: field(asked('type'), details.type && (DOCUMENT_TYPES[details.type] ?? details.type)),
+    type: field(asked('type'), details.type && (Object.hasOwn(DOCUMENT_TYPES, details.type) ? DOCUMENT_TYPES[details.type] : details.type)),
     number: field(asked('document_number'), details.document_number),
     issuingCountry: field(
       asked('issuer.country_code'),
@@ -145,4 +145,83 @@ export function buildResultView(verifiedClaims: VerifiedClaims[], selection: Sel
     document: documentView(verified, selection, today),
     populationRegister: populationRegisterView(verified, selection),
   };
+}
+
+export interface VerificationView {
+  /** the trust framework the token states, and whether it is the one we asked for */
+  trustFramework: Field;
+  trustFrameworkMatches: boolean;
+  /** false when the token carried no verified_claims at all */
+  hasVerifiedClaims: boolean;
+  acr: Field;
+  amr: Field;
+  authTime: Field;
+  subject: Field;
+}
+
+export interface Check {
+  label: string;
+  detail: string;
+}
+
+export interface VerificationInput {
+  issuer: string;
+  clientId: string;
+  selection: Selection;
+  verifiedClaims: VerifiedClaims[];
+  idToken: {
+    jweHeader: { alg?: string; enc?: string; kid?: string };
+    jwsHeader: { alg: string; kid: string };
+    claims: Record<string, unknown>;
+  };
+  signingCertificate?: { subject: string; issuer: string } | undefined;
+}
+
+/** A NumericDate as a UTC timestamp, or undefined when it is not a usable one. */
+export function formatNumericDate(seconds: unknown): string | undefined {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || Math.abs(seconds * 1000) > 8.64e15) return undefined;
+  return `${new Date(seconds * 1000).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+}
+
+function valueField(text: string | undefined): Field {
+  return text === undefined || text === '' ? { state: 'not_provided' } : { state: 'value', text };
+}
+
+export function buildVerificationView(input: VerificationInput): VerificationView {
+  const { claims } = input.idToken;
+  const returned = input.verifiedClaims[0]?.trustFramework;
+  const amr = Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === 'string') : [];
+  return {
+    trustFramework: valueField(returned),
+    trustFrameworkMatches: returned === input.selection.trustFramework,
+    hasVerifiedClaims: input.verifiedClaims.length > 0,
+    acr: valueField(typeof claims.acr === 'string' ? claims.acr : undefined),
+    amr: valueField(amr.join(', ')),
+    authTime: valueField(formatNumericDate(claims.auth_time)),
+    subject: valueField(typeof claims.sub === 'string' ? claims.sub : undefined),
+  };
+}
+
+/**
+ * Every validation the relying party performed on this result, in the order it ran, with what
+ * it compared (issue: "a checklist of every validation performed with its detail").
+ */
+export function buildChecks(input: VerificationInput): Check[] {
+  const { jweHeader, jwsHeader, claims } = input.idToken;
+  const certificate = input.signingCertificate;
+  return [
+    { label: 'Callback matched this browser’s flow', detail: 'state equals the value stored in this session; iss checked when sent (RFC 9207)' },
+    { label: 'PKCE', detail: 'the token endpoint accepted our code_verifier for the S256 code_challenge' },
+    { label: 'Decrypted with our key', detail: `JWE ${jweHeader.alg} / ${jweHeader.enc}${jweHeader.kid ? `, key ${jweHeader.kid}` : ''}` },
+    {
+      label: 'Signature verified',
+      detail: `${jwsHeader.alg} with the service key ${jwsHeader.kid} from the JWKS${certificate ? `; certificate ${certificate.subject}, issued by ${certificate.issuer}` : ''}`,
+    },
+    { label: 'Issuer', detail: `iss = ${String(claims.iss)}, the configured issuer` },
+    { label: 'Audience', detail: `aud = ${JSON.stringify(claims.aud)}, our client_id ${input.clientId}` },
+    { label: 'Not expired', detail: `exp ${formatNumericDate(claims.exp) ?? String(claims.exp)} is in the future` },
+    { label: 'Not issued in the future', detail: `iat ${formatNumericDate(claims.iat) ?? String(claims.iat)}` },
+    { label: 'Nonce', detail: 'equals the nonce of our request object' },
+    { label: 'Subject', detail: `sub present (${String(claims.sub)})` },
+  ];
 }

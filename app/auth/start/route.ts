@@ -1,4 +1,5 @@
 import { failureRedirect, redirect303 } from '@/lib/server/responses';
+import { readBodyText } from '@/lib/server/form-body';
 import { serverConfig } from '@/lib/server/env';
 import { isSameOriginRequest } from '@/lib/server/origin';
 import { parseSelectionForm } from '@/lib/server/selection-form';
@@ -7,7 +8,6 @@ import { IdvError } from '@/lib/oidc';
 
 /** The picker's form is a few hundred bytes; anything near this is not from it. */
 const MAX_FORM_BYTES = 16 * 1024;
-const tooLarge = () => new IdvError('invalid_selection', 'The start form is too large');
 
 /** POST /auth/start: PAR, then 303 to the authorization endpoint (DESIGN.md route contract). */
 export async function POST(request: Request): Promise<Response> {
@@ -17,9 +17,8 @@ export async function POST(request: Request): Promise<Response> {
       throw new IdvError('forbidden_origin', 'A verification can only be started from this app’s own pages');
     }
     const contentType = request.headers.get('content-type') ?? '';
-    if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) throw tooLarge();
-    const body = await request.text();
-    if (body.length > MAX_FORM_BYTES) throw tooLarge();
+    const body = await readBodyText(request, MAX_FORM_BYTES);
+    if (body === undefined) throw new IdvError('invalid_selection', 'The start form is too large');
     if (body.length > 0 && !contentType.startsWith('application/x-www-form-urlencoded')) {
       throw new IdvError('invalid_selection', 'The start form must be sent as application/x-www-form-urlencoded');
     }
