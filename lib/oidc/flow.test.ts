@@ -172,9 +172,9 @@ describe('mix-up and forged callbacks', () => {
   it('records only the parameter names of a callback whose state is not ours', async () => {
     const { ProtocolTrace } = await import('./trace');
     const trace = new ProtocolTrace();
-    const forged = new URLSearchParams({ error: 'access_denied', error_description: 'Call +1 555 0100 to unlock', state: 'forged' });
+    const forged = new URLSearchParams({ error: 'access_denied', error_description: 'Call +1 555 0100 to unlock', state: 'forged', iss: ISSUER });
     await expect(completeAuthorization(rp, forged, undefined, { trace })).rejects.toMatchObject({ code: 'state_mismatch' });
     expect(JSON.stringify(trace.events)).not.toContain('555');
-    expect(trace.events[0]).toMatchObject({ step: 'callback', detail: { parameterNames: ['error', 'error_description', 'state'] } });
+    expect(trace.events[0]).toMatchObject({ step: 'callback', detail: { parameterNames: ['error', 'error_description', 'state', 'iss'] } });
   });
 });
