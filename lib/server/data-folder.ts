@@ -36,7 +36,13 @@ export async function loadOrCreateDevKeys(dataDir: string): Promise<GeneratedCli
   const text = await readOrCreate(join(dataDir, 'dev-client-keys.json'), async () =>
     JSON.stringify(await generateClientKeys('ES256'), null, 2),
   );
-  return JSON.parse(text) as GeneratedClientKeys;
+  try {
+    const keys = JSON.parse(text) as GeneratedClientKeys;
+    if (typeof keys.signingKey?.d === 'string' && typeof keys.encryptionKey?.d === 'string') return keys;
+  } catch {
+    // reported below
+  }
+  throw new Error(`${join(dataDir, 'dev-client-keys.json')} is corrupt: delete it and a new one is generated`);
 }
 
 export async function loadOrCreateSessionSecret(dataDir: string): Promise<string> {

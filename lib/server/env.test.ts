@@ -60,19 +60,19 @@ describe('loadServerConfig', () => {
   });
 
   it.each([
-    [{ APP_URL: 'not a url' }, /^APP_URL: /],
-    [{ APP_URL: 'https://rp.example/app' }, /^APP_URL: must be an origin/],
-    [{ PORT: 'eighty' }, /^PORT: /],
-    [{ SESSION_SECRET: 'short' }, /^SESSION_SECRET: must be at least 32 characters/],
-    [{ ...providerEnv(), IDV_CLIENT_ID: undefined }, /^IDV_CLIENT_ID: is required/],
-    [{ ...providerEnv(), IDV_BASE_URL: 'http://idv.example' }, /^IDV_BASE_URL: must use https/],
-    [{ ...providerEnv(), IDV_BASE_URL: 'https://idv.example/' }, /^IDV_BASE_URL: must not end with "\/"/],
-    [{ ...providerEnv(), IDV_SIGNING_KEY: '{not json' }, /^IDV_SIGNING_KEY: is not JSON/],
-    [{ ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"c"}' }, /^IDV_SIGNING_KEY: needs a "kid"/],
-    [{ ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","kid":"k"}' }, /^IDV_SIGNING_KEY: must be a private key/],
-    [{ ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ kty: 'EC', kid: 'k', d: 'x' }) }, /^IDV_ENCRYPTION_KEY: must be an RSA key/],
-    [{ EMULATOR_CLIENTS: '[{"client_id": 3}]' }, /^EMULATOR_CLIENTS: /],
-  ])('names the variable that is wrong: %j', async (env, message) => {
+    ['APP_URL', { APP_URL: 'not a url' }, /^APP_URL: /],
+    ['APP_URL', { APP_URL: 'https://rp.example/app' }, /^APP_URL: must be an origin/],
+    ['PORT', { PORT: 'eighty' }, /^PORT: /],
+    ['SESSION_SECRET', { SESSION_SECRET: 'short' }, /^SESSION_SECRET: must be at least 32 characters/],
+    ['IDV_CLIENT_ID', { ...providerEnv(), IDV_CLIENT_ID: undefined }, /^IDV_CLIENT_ID: is required/],
+    ['IDV_BASE_URL', { ...providerEnv(), IDV_BASE_URL: 'http://idv.example' }, /^IDV_BASE_URL: must use https/],
+    ['IDV_BASE_URL', { ...providerEnv(), IDV_BASE_URL: 'https://idv.example/' }, /^IDV_BASE_URL: must not end with "\/"/],
+    ['IDV_SIGNING_KEY', { ...providerEnv(), IDV_SIGNING_KEY: '{not json' }, /^IDV_SIGNING_KEY: is not JSON/],
+    ['IDV_SIGNING_KEY', { ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"c"}' }, /^IDV_SIGNING_KEY: needs a "kid"/],
+    ['IDV_SIGNING_KEY', { ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","kid":"k"}' }, /^IDV_SIGNING_KEY: must be a private key/],
+    ['IDV_ENCRYPTION_KEY', { ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ kty: 'EC', kid: 'k', d: 'x' }) }, /^IDV_ENCRYPTION_KEY: must be an RSA key/],
+    ['EMULATOR_CLIENTS', { EMULATOR_CLIENTS: '[{"client_id": 3}]' }, /^EMULATOR_CLIENTS: /],
+  ])('names the variable that is wrong (%s)', async (_variable, env, message) => {
     await expect(load(env)).rejects.toThrow(message);
   });
 

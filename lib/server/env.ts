@@ -237,6 +237,10 @@ const globalForConfig = globalThis as typeof globalThis & { __idvServerConfig?: 
 
 /** The process-wide configuration, loaded on first use. */
 export function serverConfig(): Promise<ServerConfig> {
-  globalForConfig.__idvServerConfig ??= loadServerConfig();
+  globalForConfig.__idvServerConfig ??= loadServerConfig().catch((error: unknown) => {
+    // Not cached: a passing failure (say, a file the data folder could not write) is retried.
+    globalForConfig.__idvServerConfig = undefined;
+    throw error;
+  });
   return globalForConfig.__idvServerConfig;
 }
