@@ -9,8 +9,8 @@ const PROVIDER_APP = 'http://127.0.0.1:3101';
 
 test('a second app instance configured by IDV_* variables completes a flow against the first one’s emulator', async ({ page }) => {
   await page.goto(`${PROVIDER_APP}/`);
-  await expect(page.getByText('http://localhost:3100/emulator')).toBeVisible();
-  await expect(page.getByText('second-rp')).toBeVisible();
+  await expect(page.getByTestId('mode-badge')).toContainText('Provider');
+  await expect(page.getByTestId('mode-badge')).toContainText('http://localhost:3100/emulator');
 
   await startDefaultVerification(page, PROVIDER_APP);
   await expect(page).toHaveURL(/^http:\/\/localhost:3100\/emulator\/auth\?client_id=second-rp&request_uri=/);

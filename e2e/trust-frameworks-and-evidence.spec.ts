@@ -11,7 +11,8 @@ test('standard_etsi with a Norwegian passport verifies', async ({ page }) => {
   await startVerification(page, APP, { trust_framework: 'standard_etsi', ...NAMES, evidence: 'document', document_detail: ALL_DOCUMENT_DETAILS });
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page).toHaveURL(`${APP}/result`);
-  await expect(page.getByText('standard_etsi')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Verification' })).toContainText('standard_etsi');
+  await expect(page.getByTestId('verification-warning')).toHaveCount(0);
   await expect(page.getByText('VALID', { exact: true })).toBeVisible();
 });
 

@@ -4,7 +4,7 @@ import type { ServerConfig } from '@/lib/server/env';
 export function ModeBadge({ config }: { config: Pick<ServerConfig, 'mode' | 'issuer' | 'client'> }) {
   const emulator = config.mode === 'emulator';
   return (
-    <div className="inline-flex flex-wrap items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-sm text-slate-700">
+    <div data-testid="mode-badge" className="inline-flex flex-wrap items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-sm text-slate-700">
       <span
         aria-hidden="true"
         className={`size-2 rounded-full ${emulator ? 'bg-amber-500' : 'bg-emerald-600'}`}
