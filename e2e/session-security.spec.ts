@@ -6,18 +6,23 @@ import { startDefaultVerification } from './flows';
 
 const APP = 'http://localhost:3100';
 
-/** Starts a flow and approves it in the emulated app, returning the callback URL without following it. */
+/**
+ * Starts a flow and decides in the emulated app, returning the callback URL the emulator
+ * redirects to, without letting this browser follow it.
+ */
 async function callbackUrlFor(page: import('@playwright/test').Page, outcome: 'approve' | 'cancel'): Promise<string> {
   await startDefaultVerification(page, APP);
   await page.locator('input[name="persona"][value="ingrid-haugen"]').check();
   let callback = '';
-  await page.route(`${APP}/auth/callback**`, async (route) => {
-    callback = route.request().url();
-    await route.abort();
+  await page.route(`${APP}/emulator/auth`, async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    const response = await route.fetch({ maxRedirects: 0 });
+    callback = response.headers().location ?? '';
+    await route.fulfill({ status: 200, contentType: 'text/plain', body: 'stopped before the callback' });
   });
-  await page.locator(`button[name="outcome"][value="${outcome === 'approve' ? 'approve' : 'cancel'}"]`).click();
-  await expect.poll(() => callback).not.toBe('');
-  await page.unroute(`${APP}/auth/callback**`);
+  await page.locator(`button[name="outcome"][value="${outcome}"]`).click();
+  await expect.poll(() => callback).toContain('/auth/callback?');
+  await page.unroute(`${APP}/emulator/auth`);
   return callback;
 }
 
