@@ -135,7 +135,7 @@ export default async function ResultPage() {
                   )}
                 </dd>
               </div>
-              <FieldRow label="National identity number" field={document.personalNumber} mono />
+              <FieldRow label="National identity number" field={document.personalNumber} masked />
               <FieldRow label="Chip authentication" field={document.chipAuthentication} />
               <FieldRow label="Issuer check" field={document.issuerCheck} />
             </dl>
@@ -148,7 +148,7 @@ export default async function ResultPage() {
           {populationRegister.provided ? (
             <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">
               <FieldRow label="Register" field={populationRegister.source} />
-              <FieldRow label="Matched national identity number" field={populationRegister.personalNumber} mono />
+              <FieldRow label="Matched national identity number" field={populationRegister.personalNumber} masked />
             </dl>
           ) : (
             <p className="mt-3 text-sm italic text-amber-800" data-testid="register-not-provided">

@@ -1,0 +1,88 @@
+/**
+ * The demo experience: each preset end to end on a persona that fits it (what the result shows,
+ * and what it does not: data minimisation made visible), and the protocol trace.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { decideInEmulatedApp } from './flows';
+
+const APP = 'http://localhost:3100';
+
+async function runPreset(page: Page, preset: string, persona: string): Promise<void> {
+  await page.goto(`${APP}/`);
+  await page.getByRole('button', { name: new RegExp(`^${preset}`) }).click();
+  await expect(page.getByRole('button', { name: new RegExp(`^${preset}`) })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Start verification' }).click();
+  await decideInEmulatedApp(page, persona, 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+}
+
+const person = (page: Page) => page.getByRole('region', { name: 'Person' });
+const documentCard = (page: Page) => page.getByRole('region', { name: 'Identity document' });
+
+test('preset "Age and name" returns names and birthdate, and nothing else', async ({ page }) => {
+  await runPreset(page, 'Age and name', 'lars-eriksson');
+  await expect(person(page)).toContainText('Lars Olof');
+  await expect(person(page)).toContainText('Eriksson');
+  await expect(person(page)).toContainText('2 November 1979');
+  await expect(person(page)).toContainText('Portrait not requested');
+  await expect(person(page).getByText('Not requested')).toHaveCount(3); // full name, gender, nationalities
+  await expect(documentCard(page)).toContainText('Document evidence was not requested.');
+  await expect(page.getByRole('region', { name: 'Population register' })).toHaveCount(0);
+});
+
+test('preset "Full KYC with document" returns the portrait and every document detail', async ({ page }) => {
+  await runPreset(page, 'Full KYC with document', 'ingrid-haugen');
+  await expect(page.getByTestId('portrait')).toBeVisible();
+  await expect(person(page).getByText('Not requested')).toHaveCount(0);
+  await expect(documentCard(page)).toContainText('FK4820713');
+  await expect(documentCard(page)).toContainText('Politiet');
+  await expect(documentCard(page)).toContainText('passed');
+  await expect(documentCard(page).getByText('Not requested')).toHaveCount(0);
+});
+
+test('preset "ETSI" verifies a Norwegian passport under standard_etsi', async ({ page }) => {
+  await runPreset(page, 'ETSI', 'ingrid-haugen');
+  await expect(page.getByRole('region', { name: 'Verification' })).toContainText('standard_etsi');
+  await expect(documentCard(page)).toContainText('VALID');
+  await expect(person(page)).toContainText('Full name');
+  await expect(person(page).getByText('Not requested')).toHaveCount(2); // full name, gender
+});
+
+test('preset "Population register" shows the register match for a D-number holder', async ({ page }) => {
+  await runPreset(page, 'Population register', 'amira-nilsen');
+  await expect(page.getByRole('region', { name: 'Population register' })).toContainText('Folkeregisteret');
+  await expect(documentCard(page)).toContainText('National ID card');
+  await expect(documentCard(page).getByText('Not requested').first()).toBeVisible();
+  await expect(person(page)).toContainText('Portrait not requested');
+});
+
+test('the trace lists every step of the flow, with the signing certificate', async ({ page }) => {
+  await runPreset(page, 'Full KYC with document', 'ingrid-haugen');
+  const steps = await page.getByTestId('trace-entry').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
+  expect(steps).toEqual(['discovery', 'par', 'authorization_redirect', 'callback', 'discovery', 'token', 'jwks', 'id_token']);
+  const trace = page.getByTestId('trace');
+  await expect(trace.locator('[data-step=par]')).toContainText('POST 201');
+  await expect(trace.locator('[data-step=token]')).toContainText('POST 200');
+
+  await trace.locator('[data-step=par] summary').click();
+  await expect(trace.locator('[data-step=par]')).toContainText('Request object: payload');
+  await expect(trace.locator('[data-step=par]')).toContainText('"code_challenge_method": "S256"');
+  await trace.locator('[data-step=id_token] summary').click();
+  await expect(trace.locator('[data-step=id_token]')).toContainText('CN=IDV Emulator ID Token Signing');
+  await expect(trace.locator('[data-step=id_token]')).toContainText('characters)');
+
+  await expect(page.getByTestId('checks').getByRole('listitem')).toHaveCount(10);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download JSON' }).click();
+  expect((await download).suggestedFilename()).toBe('verification-trace.json');
+});
+
+test('the failure page shows the trace up to the failure', async ({ page }) => {
+  await page.goto(`${APP}/`);
+  await page.getByRole('button', { name: 'Start verification' }).click();
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
+  await expect(page.getByTestId('error-code')).toHaveText('access_denied');
+  const steps = await page.getByTestId('trace-entry').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
+  expect(steps).toEqual(['discovery', 'par', 'authorization_redirect', 'callback']);
+});
