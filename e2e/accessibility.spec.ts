@@ -1,0 +1,62 @@
+/**
+ * An axe scan of every page (no serious or critical violations), with screenshots at phone and
+ * desktop widths kept in e2e/artifacts/.
+ */
+import { mkdir } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { decideInEmulatedApp, startDefaultVerification } from './flows';
+
+const APP = 'http://localhost:3100';
+const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
+
+async function scan(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), name).toEqual([]);
+}
+
+async function shoot(page: Page, name: string, size: keyof typeof WIDTHS): Promise<void> {
+  await mkdir('e2e/artifacts', { recursive: true });
+  await page.screenshot({ path: `e2e/artifacts/${name}-${size}.png`, fullPage: true });
+}
+
+for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
+  test.describe(`at ${size} width`, () => {
+    test.use({ viewport: WIDTHS[size] });
+
+    test('the picker, the emulated identity app, the result and the failure page pass axe', async ({ page }) => {
+      await page.goto(`${APP}/`);
+      await scan(page, 'picker');
+      await shoot(page, 'picker', size);
+
+      await page.getByRole('button', { name: 'Start verification' }).click();
+      await expect(page).toHaveURL(/\/emulator\/auth\?/);
+      await scan(page, 'emulator authorization page');
+      await shoot(page, 'emulator-authorization', size);
+
+      await page.locator('input[name="persona"][value="sofia-costa"]').check();
+      await page.locator('button[name="outcome"][value="approve"]').click();
+      await expect(page).toHaveURL(`${APP}/result`);
+      await page.locator('[data-step=id_token] summary').click();
+      await scan(page, 'result');
+      await shoot(page, 'result', size);
+
+      await startDefaultVerification(page, APP);
+      await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
+      await expect(page.getByTestId('error-code')).toHaveText('access_denied');
+      await scan(page, 'failure');
+      await shoot(page, 'failure', size);
+
+      await page.getByRole('link', { name: 'Back to the start' }).click();
+      await page.goto(`${APP}/no-such-page`);
+      await scan(page, 'not found');
+    });
+
+    test('the empty result page passes axe', async ({ page }) => {
+      await page.goto(`${APP}/result`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('No verified identity');
+      await scan(page, 'empty result');
+    });
+  });
+}
