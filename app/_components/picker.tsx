@@ -264,7 +264,7 @@ function Preview({ title, value, testId, note }: { title: string; value: unknown
         </button>
       </div>
       {note && <p className="mt-1 text-xs text-slate-600">{note}</p>}
-      <pre data-testid={testId} className="mt-2 max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+      <pre data-testid={testId} tabIndex={0} role="region" aria-label={title} className="mt-2 max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
         {text}
       </pre>
     </section>
