@@ -17,7 +17,8 @@ const nextConfig = {
   outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/portraits/*.jpg'] },
   serverExternalPackages: ['@peculiar/x509', 'reflect-metadata'],
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    // The embedded emulator sends its own headers (a strict CSP per page); Next.js would replace them.
+    return [{ source: '/:path((?!emulator(?:/|$)).*)', headers: securityHeaders }];
   },
 };
 

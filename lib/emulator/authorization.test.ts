@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, personas, type Emulator } from './index';
 import {
   TEST_BASE_URL,
+  authorizationPageFields,
   authorize,
   clientAuthentication,
   createPkce,
@@ -45,9 +46,11 @@ async function openInteraction(emulator: Emulator, as: TestClient = client, clai
   const page = await openAuthorization(emulator, { client_id: as.clientId, request_uri: requestUri });
   expect(page.status).toBe(200);
   const html = await page.text();
-  return { html, interaction: /name="interaction" value="([^"]+)"/.exec(html)![1]! };
+  const { interaction, browser } = authorizationPageFields(html);
+  return { html, interaction: interaction!, browser: browser! };
 }
 
+/** Posts the quick test form; `browser` is the page's secret, as a browser submits it. */
 function decide(emulator: Emulator, form: Record<string, string>) {
   return emulator.handle(formPost(`${TEST_BASE_URL}/auth`, form));
 }
@@ -84,7 +87,10 @@ describe('GET /auth (spec 4.2)', () => {
     expect(html).toContain('<legend>');
     expect(html).toContain('name="outcome" value="approve"');
     expect(html).toContain('name="outcome" value="cancel"');
-    expect(html).not.toContain('<script');
+    // 4.2: the page works without JavaScript; its one script is external (CSP allows no inline script).
+    expect(html.match(/<script\b[^>]*>/g)).toEqual([`<script src="${TEST_BASE_URL}/assets/auth-page.js" defer>`]);
+    expect(response.headers.get('content-security-policy')).toContain(`script-src ${TEST_BASE_URL}/assets/auth-page.js;`);
+    expect(response.headers.get('content-security-policy')).not.toContain('unsafe-inline');
   });
 
   it('consumes the request_uri: a second visit shows invalid_request_uri', async () => {
@@ -152,8 +158,8 @@ describe('GET /auth (spec 4.2)', () => {
 describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
   it('on approval, redirects (303) with a code, the state and iss, keeping the redirect URI query', async () => {
     const emulator = newEmulator();
-    const { interaction } = await openInteraction(emulator, other);
-    const response = await decide(emulator, { interaction, persona: 'sofia-costa', outcome: 'approve' });
+    const { interaction, browser } = await openInteraction(emulator, other);
+    const response = await decide(emulator, { interaction, browser, persona: 'sofia-costa', outcome: 'approve' });
     expect(response.status).toBe(303);
     const location = response.headers.get('location')!;
     expect(location.startsWith('https://rp.example/cb?tenant=a%20b&x=1&code=')).toBe(true);
@@ -198,29 +204,29 @@ describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
 
   it('re-renders the app (400) for an unknown persona, and the interaction stays usable', async () => {
     const emulator = newEmulator();
-    const { interaction } = await openInteraction(emulator);
-    const response = await decide(emulator, { interaction, persona: 'nobody', outcome: 'approve' });
+    const { interaction, browser } = await openInteraction(emulator);
+    const response = await decide(emulator, { interaction, browser, persona: 'nobody', outcome: 'approve' });
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain('role="alert">That persona does not exist');
     expect(html).toContain(`value="${interaction}"`);
-    expect((await decide(emulator, { interaction, persona: 'ingrid-haugen', outcome: 'approve' })).status).toBe(303);
+    expect((await decide(emulator, { interaction, browser, persona: 'ingrid-haugen', outcome: 'approve' })).status).toBe(303);
   });
 
   it('re-renders the app (400) without a persona or with an unknown outcome', async () => {
     const emulator = newEmulator();
-    const { interaction } = await openInteraction(emulator);
-    expect((await decide(emulator, { interaction, outcome: 'approve' })).status).toBe(400);
-    expect((await decide(emulator, { interaction, persona: 'ingrid-haugen', outcome: 'maybe' })).status).toBe(400);
-    expect((await decide(emulator, { interaction, persona: 'ingrid-haugen' })).status).toBe(400);
+    const { interaction, browser } = await openInteraction(emulator);
+    expect((await decide(emulator, { interaction, browser, outcome: 'approve' })).status).toBe(400);
+    expect((await decide(emulator, { interaction, browser, persona: 'ingrid-haugen', outcome: 'maybe' })).status).toBe(400);
+    expect((await decide(emulator, { interaction, browser, persona: 'ingrid-haugen' })).status).toBe(400);
   });
 
   it('completes an interaction once: a second submission shows an error page', async () => {
     const emulator = newEmulator();
-    const { interaction } = await openInteraction(emulator);
-    expect((await decide(emulator, { interaction, persona: 'ingrid-haugen', outcome: 'approve' })).status).toBe(303);
+    const { interaction, browser } = await openInteraction(emulator);
+    expect((await decide(emulator, { interaction, browser, persona: 'ingrid-haugen', outcome: 'approve' })).status).toBe(303);
     await expectErrorPage(
-      await decide(emulator, { interaction, persona: 'ingrid-haugen', outcome: 'approve' }),
+      await decide(emulator, { interaction, browser, persona: 'ingrid-haugen', outcome: 'approve' }),
       'invalid_request',
       /already been completed/,
     );
@@ -230,10 +236,10 @@ describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
     let clock = Date.now();
     const emulator = newEmulator(() => clock);
     await expectErrorPage(await decide(emulator, { interaction: 'forged', outcome: 'approve' }), 'invalid_request', /unknown or has expired/);
-    const { interaction } = await openInteraction(emulator);
+    const { interaction, browser } = await openInteraction(emulator);
     clock += 600_000;
     await expectErrorPage(
-      await decide(emulator, { interaction, persona: 'ingrid-haugen', outcome: 'approve' }),
+      await decide(emulator, { interaction, browser, persona: 'ingrid-haugen', outcome: 'approve' }),
       'invalid_request',
       /unknown or has expired/,
     );

@@ -13,6 +13,14 @@ export const ENDPOINT_PATHS = {
   token: '/token',
   /** the personas' portraits, shown by the simulated identity app */
   portraits: '/portraits',
+  /** the simulated identity app's screens: `/app/<interaction id>` */
+  app: '/app',
+  /** the authorization page asks whether the app finished on another device (JSON) */
+  authorizationStatus: '/auth/status',
+  /** the authorization page continues to the client after the app finished on another device */
+  authorizationContinue: '/auth/continue',
+  /** the authorization page's one script (the pages allow no inline script) */
+  authorizationPageScript: '/assets/auth-page.js',
 } as const;
 
 /** The one client authentication method. @see spec 5.1; RFC 7523 §2.2 */

@@ -7,6 +7,8 @@
 import type { ClaimsRequest } from './claims-request';
 import type { RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
+import type { AccessDenied } from './errors';
+import { FaultSwitchboard } from './faults';
 import type { AuthorizationRequest } from './request-object';
 import { createSigningKeyRing, type SigningKeyRing } from './signing-keys';
 import { TtlStore } from './store';
@@ -17,11 +19,39 @@ export interface PushedRequest {
   request: AuthorizationRequest;
 }
 
-/** The user's session in the simulated identity app, between GET and POST of /auth. */
+/**
+ * The user's session in the simulated identity app, from GET /auth until its decision reaches
+ * the client. Its id is public (it is in the QR code); `browserSecret` is not.
+ */
 export interface Interaction {
   clientId: string;
   request: AuthorizationRequest;
+  /**
+   * Random, only in the page GET /auth returned: proves that a request comes from the browser
+   * that started the verification, the only one the code may be redirected to (authorization.ts).
+   */
+  browserSecret: string;
+  /** progress through the app's steps (app-steps.ts); updated in place, so the expiry stays */
+  app: AppProgress;
+  /** a decision taken in the app on another device, until the starting browser continues */
+  decision?: InteractionDecision;
 }
+
+/** How far the user got in the simulated identity app. @see app-steps.ts */
+export interface AppProgress {
+  /** the test persona whose document is being verified */
+  personaId?: string;
+  documentScanned: boolean;
+  chipRead: boolean;
+  faceChecked: boolean;
+  /** the app was opened without the browser secret: on another device, from the QR code */
+  openedElsewhere: boolean;
+}
+
+/** The user's decision in the app, turned into a redirect to the client when delivered. */
+export type InteractionDecision =
+  | { outcome: 'approved'; personaId: string; /** seconds since the epoch */ authTime: number }
+  | { outcome: 'denied'; error: AccessDenied };
 
 /** What an authorization code stands for, checked and used by the token endpoint. @see spec 4.3 */
 export interface AuthorizationCodeGrant {
@@ -39,11 +69,22 @@ export interface AuthorizationCodeGrant {
 export interface EmulatorContext {
   /** the base URL = the issuer, without a trailing slash */
   readonly issuer: string;
+  /** the base URL as a phone on the same network reaches it (the QR code); same path as the issuer */
+  readonly deviceBaseUrl: string;
   readonly clients: ReadonlyMap<string, RegisteredClient>;
   /** clock in ms */
   now(): number;
   /** the signing keys, created on first use */
   signingKeys(): Promise<SigningKeyRing>;
+  /**
+   * 2.3: population-register evidence is "enabled per client". Starts as registered and may be
+   * changed at run time (control API); the registration objects themselves stay untouched.
+   */
+  populationRegisterEnabled(clientId: string): boolean;
+  /** @throws Error for a client_id that is not registered */
+  setPopulationRegister(clientId: string, enabled: boolean): void;
+  /** the one-shot faults armed for QA (faults.ts) */
+  readonly faults: FaultSwitchboard;
   /** per-instance secret mixed into pairwise subject identifiers */
   readonly subjectSalt: Uint8Array;
   readonly pushedRequests: TtlStore<PushedRequest>;
@@ -56,23 +97,33 @@ export interface EmulatorContext {
 /** Creates the state of one emulator instance. */
 export function createContext(options: {
   issuer: string;
+  deviceBaseUrl?: string;
   clients: readonly RegisteredClient[];
   now: () => number;
 }): EmulatorContext {
   const { issuer, now } = options;
   let signingKeys: Promise<SigningKeyRing> | undefined;
+  const clients = new Map(options.clients.map((client) => [client.clientId, client]));
+  const populationRegister = new Map(options.clients.map((client) => [client.clientId, client.populationRegister]));
   return {
     issuer,
-    clients: new Map(options.clients.map((client) => [client.clientId, client])),
+    deviceBaseUrl: options.deviceBaseUrl ?? issuer,
+    clients,
     now,
     signingKeys() {
-      signingKeys ??= createSigningKeyRing(now()).catch((error: unknown) => {
+      signingKeys ??= createSigningKeyRing(now).catch((error: unknown) => {
         // Let the next request try again instead of caching the failure for the instance's life.
         signingKeys = undefined;
         throw error;
       });
       return signingKeys;
     },
+    populationRegisterEnabled: (clientId) => populationRegister.get(clientId) ?? false,
+    setPopulationRegister(clientId, enabled) {
+      if (!clients.has(clientId)) throw new Error(`client '${clientId}' is not registered`);
+      populationRegister.set(clientId, enabled);
+    },
+    faults: new FaultSwitchboard(now),
     subjectSalt: crypto.getRandomValues(new Uint8Array(32)),
     pushedRequests: new TtlStore(now),
     interactions: new TtlStore(now),

@@ -22,7 +22,9 @@ import {
   LIFETIMES,
 } from './config';
 import { nowSeconds, type AuthorizationCodeGrant, type EmulatorContext } from './context';
+import { EXPIRED_SECONDS_AGO, FAULTY_AUDIENCE, FAULTY_ISSUER, type FaultId } from './faults';
 import { loadPortrait, populationRegisterMatch, type DocumentData, type Persona } from './personas';
+import { createUnpublishedSigningKey } from './signing-keys';
 
 /** Response syntax of an evidence element. @see spec 2.6 `verified_claims.verification.evidence` */
 export type EvidenceResponse =
@@ -104,7 +106,10 @@ export async function pairwiseSubject(context: EmulatorContext, clientId: string
 /**
  * Issues the ID token for a redeemed authorization code: the payload of 2.6, signed (JWS, ES256,
  * header {alg, kid, typ}) and encrypted (JWE, header {alg, enc, kid, cty: "JWT"}).
- * @see spec 2.5, 2.6, 5.6
+ *
+ * The ID token faults armed for QA (faults.ts) are taken here, where the real token is made,
+ * and each changes exactly one thing: a claim, the signing key, or the encryption.
+ * @see spec 2.5, 2.6, 5.6; faults.ts
  */
 export async function issueIdToken(
   context: EmulatorContext,
@@ -112,43 +117,82 @@ export async function issueIdToken(
   grant: AuthorizationCodeGrant,
   persona: Persona,
 ): Promise<string> {
-  const iat = nowSeconds(context);
+  const faults = context.faults.take('id_token', client.clientId);
+  const now = nowSeconds(context);
+  // `expired`: the whole lifetime lies in the past, so only the exp check (4.5) can catch it.
+  const exp = faults.has('expired') ? now - EXPIRED_SECONDS_AGO : now + LIFETIMES.idToken;
+  const iat = exp - LIFETIMES.idToken;
   const payload = {
-    iss: context.issuer,
+    iss: faults.has('wrong_issuer') ? FAULTY_ISSUER : context.issuer,
     sub: await pairwiseSubject(context, client.clientId, persona.id),
-    aud: client.clientId,
-    exp: iat + LIFETIMES.idToken,
+    aud: faults.has('wrong_audience') ? FAULTY_AUDIENCE : client.clientId,
+    exp,
     iat,
-    auth_time: grant.authTime,
-    nonce: grant.nonce,
+    // Authentication cannot follow the token's issue; only the `expired` fault moves iat back.
+    auth_time: Math.min(grant.authTime, iat),
+    nonce: faults.has('wrong_nonce') ? base64url.encode(crypto.getRandomValues(new Uint8Array(24))) : grant.nonce,
     acr: ACR,
     amr: [...AMR],
     verified_claims: await verifiedClaimsFor(persona, grant.claims),
   };
 
-  const signingKey = (await context.signingKeys()).current();
+  const signingKey = await signingKeyFor(context, faults);
   const signed = await new SignJWT(payload)
     .setProtectedHeader({ alg: ID_TOKEN_SIGNING_ALGORITHM, kid: signingKey.kid, typ: 'JWT' })
     .sign(signingKey.privateKey);
+  if (faults.has('unencrypted')) return signed;
 
   const encryptionKey = encryptionKeyOf(client);
+  const algorithm = faults.has('wrong_jwe_algorithm') ? FAULTY_ENCRYPTION_ALGORITHM : ID_TOKEN_ENCRYPTION_ALGORITHM;
   return new CompactEncrypt(new TextEncoder().encode(signed))
     .setProtectedHeader({
-      alg: ID_TOKEN_ENCRYPTION_ALGORITHM,
+      alg: algorithm,
       enc: ID_TOKEN_CONTENT_ENCRYPTION,
       kid: encryptionKey.kid,
       cty: 'JWT',
     })
-    .encrypt(await importEncryptionKey(encryptionKey));
+    .encrypt(await importEncryptionKey(encryptionKey, algorithm));
 }
 
-const importedKeys = new WeakMap<ClientEncryptionKey, Promise<CryptoKey>>();
+/** `wrong_jwe_algorithm`: RSA-OAEP with SHA-1, the older sibling of the RSA-OAEP-256 of 2.5. */
+const FAULTY_ENCRYPTION_ALGORITHM = 'RSA-OAEP';
 
-function importEncryptionKey(key: ClientEncryptionKey): Promise<CryptoKey> {
-  let imported = importedKeys.get(key);
+/**
+ * The current key of the ring (5.6), or, for the signature faults, a fresh key that no JWKS has:
+ * under the current key's kid (`unknown_signing_key`: the signature cannot verify) or its own
+ * (`unknown_kid`: no key can be found).
+ * @see spec 2.7, 4.4, 5.6
+ */
+async function signingKeyFor(
+  context: EmulatorContext,
+  faults: ReadonlySet<FaultId>,
+): Promise<{ kid: string; privateKey: CryptoKey }> {
+  const current = (await context.signingKeys()).current();
+  if (faults.has('unknown_signing_key')) {
+    return { kid: current.kid, privateKey: (await createUnpublishedSigningKey()).privateKey };
+  }
+  if (faults.has('unknown_kid')) return createUnpublishedSigningKey();
+  return current;
+}
+
+type EncryptionAlgorithm = typeof ID_TOKEN_ENCRYPTION_ALGORITHM | typeof FAULTY_ENCRYPTION_ALGORITHM;
+
+const importedKeys = new WeakMap<ClientEncryptionKey, Map<EncryptionAlgorithm, Promise<CryptoKey>>>();
+
+/**
+ * The client's RSA key as a CryptoKey for `algorithm`. WebCrypto binds the hash to the key, so
+ * RSA-OAEP (SHA-1) needs an import of its own, under that `alg` rather than the registered one.
+ */
+function importEncryptionKey(key: ClientEncryptionKey, algorithm: EncryptionAlgorithm): Promise<CryptoKey> {
+  let byAlgorithm = importedKeys.get(key);
+  if (!byAlgorithm) {
+    byAlgorithm = new Map();
+    importedKeys.set(key, byAlgorithm);
+  }
+  let imported = byAlgorithm.get(algorithm);
   if (!imported) {
-    imported = importJWK(key, ID_TOKEN_ENCRYPTION_ALGORITHM) as Promise<CryptoKey>;
-    importedKeys.set(key, imported);
+    imported = importJWK({ ...key, alg: algorithm }, algorithm) as Promise<CryptoKey>;
+    byAlgorithm.set(algorithm, imported);
   }
   return imported;
 }

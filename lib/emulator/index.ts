@@ -4,19 +4,25 @@
  * Framework-free: a Next.js route (or any server, or a test) passes requests to `handle`.
  * @see spec part 4; DESIGN.md "The emulator"
  */
+import { appActionEndpoint, appScreenEndpoint } from './app-screens';
 import { authorizationDecisionEndpoint, authorizationEndpoint } from './authorization';
 import { checkRegisteredClients, type RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
 import { createContext, type EmulatorContext } from './context';
+import { createControl, type EmulatorControl } from './control';
+import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './device-flow';
 import { discoveryEndpoint } from './discovery';
 import { MethodNotAllowed, NotFound, OAuthError, ServerError } from './errors';
 import { jwksEndpoint } from './jwks';
+import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './panel';
 import { pushedAuthorizationRequestEndpoint } from './par';
 import { portraitEndpoint } from './portraits';
 import { tokenEndpoint } from './token';
 
 export { parseRegisteredClients, type RegisteredClient } from './clients';
 export { personas, type Persona } from './personas';
+export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './control';
+export { FAULTS, isFaultId, type ExpectedRpError, type Fault, type FaultId, type FaultTarget, type InjectedFault } from './faults';
 
 /** @see spec part 4 */
 export interface EmulatorOptions {
@@ -25,6 +31,12 @@ export interface EmulatorOptions {
    * Endpoints are this plus "/.well-known/openid-configuration", "/jwks", "/par", "/auth", "/token".
    */
   baseUrl: string;
+  /**
+   * The base URL as a phone on the same network reaches it, e.g. "http://192.168.1.20:3000/emulator":
+   * the authorization page's QR code opens the identity app there. Same path as `baseUrl`, since
+   * requests are routed by path. Default: `baseUrl`.
+   */
+  deviceBaseUrl?: string;
   clients: RegisteredClient[];
   /** clock in ms, for tests (default `Date.now`) */
   now?: () => number;
@@ -38,6 +50,8 @@ export interface Emulator {
    * ignored, as the app may be reached through a proxy. Never throws.
    */
   handle(request: Request): Promise<Response>;
+  /** Rotate signing keys, arm one-shot faults, change entitlements: for QA and tests (control.ts). */
+  readonly control: EmulatorControl;
 }
 
 type Handler = (request: Request, context: EmulatorContext) => Promise<Response>;
@@ -51,9 +65,19 @@ const ROUTES = new Map<string, Methods>([
   [ENDPOINT_PATHS.par, { POST: pushedAuthorizationRequestEndpoint }],
   [ENDPOINT_PATHS.authorization, { GET: authorizationEndpoint, POST: authorizationDecisionEndpoint }],
   [ENDPOINT_PATHS.token, { POST: tokenEndpoint }],
+  // The identity app on another device, and the starting browser waiting for it (device-flow.ts).
+  [ENDPOINT_PATHS.authorizationStatus, { GET: authorizationStatusEndpoint }],
+  [ENDPOINT_PATHS.authorizationContinue, { GET: authorizationContinueEndpoint }],
+  [ENDPOINT_PATHS.authorizationPageScript, { GET: authorizationPageScriptEndpoint }],
+  // The QA panel (panel.ts) at the base path itself, and where its forms post.
+  ['', { GET: panelEndpoint }],
+  ['/', { GET: panelEndpoint }],
+  [PANEL_ACTION_PATH, { POST: panelActionEndpoint }],
 ]);
 
 const PORTRAIT_PATH = new RegExp(`^${ENDPOINT_PATHS.portraits}/([a-z0-9-]{1,64})\\.jpg$`);
+/** The identity app's screens: /app/<interaction id> (any segment; the handler looks it up). */
+const APP_PATH = new RegExp(`^${ENDPOINT_PATHS.app}/([^/]{1,256})$`);
 
 /**
  * Creates an emulator for the given issuer and registered clients. Signing keys are generated
@@ -64,14 +88,20 @@ const PORTRAIT_PATH = new RegExp(`^${ENDPOINT_PATHS.portraits}/([a-z0-9-]{1,64})
  */
 export function createEmulator(options: EmulatorOptions): Emulator {
   const basePath = checkBaseUrl(options.baseUrl);
+  const deviceBaseUrl = options.deviceBaseUrl ?? options.baseUrl;
+  if (checkBaseUrl(deviceBaseUrl, 'deviceBaseUrl') !== basePath) {
+    throw new Error(`deviceBaseUrl must have the same path as baseUrl ('${basePath}'), since requests are routed by path: '${deviceBaseUrl}'`);
+  }
   const context = createContext({
     issuer: options.baseUrl,
+    deviceBaseUrl,
     clients: checkRegisteredClients(options.clients),
     now: options.now ?? Date.now,
   });
 
   return {
     baseUrl: options.baseUrl,
+    control: createControl(context),
     async handle(request) {
       try {
         return await route(request, context, basePath);
@@ -91,9 +121,15 @@ async function route(request: Request, context: EmulatorContext, basePath: strin
   const path = pathname.slice(basePath.length);
 
   const portrait = PORTRAIT_PATH.exec(path);
+  const app = APP_PATH.exec(path);
   const handlers: Methods | undefined = portrait
     ? { GET: (request, context) => portraitEndpoint(request, context, portrait[1]!) }
-    : ROUTES.get(path);
+    : app
+      ? {
+          GET: (request, context) => appScreenEndpoint(request, context, app[1]!),
+          POST: (request, context) => appActionEndpoint(request, context, app[1]!),
+        }
+      : ROUTES.get(path);
   if (!handlers) throw new NotFound(pathname);
 
   const head = request.method.toUpperCase() === 'HEAD';
@@ -106,22 +142,22 @@ async function route(request: Request, context: EmulatorContext, basePath: strin
   return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
 }
 
-/** Returns the base URL's path (empty for an origin) after checking the URL's form. */
-function checkBaseUrl(baseUrl: string): string {
+/** Returns the base URL's path (empty for an origin) after checking the URL's form; `name` is the option's, for messages. */
+function checkBaseUrl(baseUrl: string, name = 'baseUrl'): string {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new Error(`baseUrl must be an absolute http(s) URL, not '${baseUrl}'`);
+    throw new Error(`${name} must be an absolute http(s) URL, not '${baseUrl}'`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`baseUrl must be an http(s) URL, not '${baseUrl}'`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, not '${baseUrl}'`);
   if (url.search || url.hash || baseUrl.includes('?') || baseUrl.includes('#')) {
-    throw new Error(`baseUrl must not have a query or fragment: '${baseUrl}'`);
+    throw new Error(`${name} must not have a query or fragment: '${baseUrl}'`);
   }
-  if (baseUrl.endsWith('/')) throw new Error(`baseUrl must not end with a slash: '${baseUrl}'`);
+  if (baseUrl.endsWith('/')) throw new Error(`${name} must not end with a slash: '${baseUrl}'`);
   // The issuer is compared as a string (RFC 8414 §3.3), so it must already be in normal form.
   if (url.href !== baseUrl && url.href !== `${baseUrl}/`) {
-    throw new Error(`baseUrl must be in normal form ('${url.href.replace(/\/$/, '')}'), not '${baseUrl}'`);
+    throw new Error(`${name} must be in normal form ('${url.href.replace(/\/$/, '')}'), not '${baseUrl}'`);
   }
   return url.pathname === '/' ? '' : url.pathname;
 }

@@ -5,7 +5,7 @@
 import { authenticateClient } from './client-authentication';
 import { LIFETIMES } from './config';
 import type { EmulatorContext } from './context';
-import { InvalidRequest } from './errors';
+import { InvalidRequest, ServerError, TemporarilyUnavailable } from './errors';
 import { readFormBody } from './form';
 import { verifyRequestObject } from './request-object';
 
@@ -18,6 +18,7 @@ const REQUIRED_PARAMETERS = ['client_id', 'client_assertion_type', 'client_asser
 /**
  * Handles POST /par: authenticates the client, verifies the request object and answers
  * 201 `{ request_uri, expires_in }`. The request_uri is valid for 600 s and for one use.
+ * Armed PAR faults (faults.ts) apply only once every check has passed.
  * @see spec 2.4, 4.1
  */
 export async function pushedAuthorizationRequestEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
@@ -28,6 +29,18 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
 
   const client = await authenticateClient(parameters, context);
   const authorizationRequest = await verifyRequestObject(parameters.require('request'), client, context);
+
+  // faults.ts: a PAR fault armed for QA replaces this response, which would succeed; no
+  // request_uri is stored, as none was issued.
+  const faults = context.faults.take('par_endpoint', client.clientId);
+  if (faults.has('par_server_error')) {
+    throw new ServerError("injected fault 'par_server_error' (emulator QA panel): the PAR endpoint failed on purpose");
+  }
+  if (faults.has('par_temporarily_unavailable')) {
+    throw new TemporarilyUnavailable(
+      "injected fault 'par_temporarily_unavailable' (emulator QA panel): the PAR endpoint is unavailable on purpose",
+    );
+  }
 
   const requestUri = REQUEST_URI_PREFIX + crypto.randomUUID();
   context.pushedRequests.set(requestUri, { clientId: client.clientId, request: authorizationRequest }, LIFETIMES.requestUri);

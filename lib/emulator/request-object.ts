@@ -99,8 +99,11 @@ export async function verifyRequestObject(
   }
 
   const claimsRequest = parseClaimsRequest(claims.claims);
-  // 2.3: population register evidence is "enabled per client".
-  if (claimsRequest.evidence.some((evidence) => evidence.type === 'electronic_record') && !client.populationRegister) {
+  // 2.3: population register evidence is "enabled per client" (as registered, or as set since).
+  if (
+    claimsRequest.evidence.some((evidence) => evidence.type === 'electronic_record') &&
+    !context.populationRegisterEnabled(clientId)
+  ) {
     throw new UnauthorizedClient(`client '${clientId}' is not entitled to electronic_record evidence from the population register`);
   }
 

@@ -158,7 +158,7 @@ describe('malformed input never causes a 500 (DESIGN.md "bad input never yields 
 describe('routing', () => {
   it.each([
     ['an unknown endpoint', `${TEST_BASE_URL}/userinfo`],
-    ['the base path itself', TEST_BASE_URL],
+    ['a path below the QA panel (the base path itself is the panel)', `${TEST_BASE_URL}/panel/x`],
     ['a trailing slash', `${TEST_BASE_URL}/par/`],
     ['a path outside the base path', 'http://localhost:3000/par'],
     ['a path that only starts like the base path', 'http://localhost:3000/emulatorx/par'],

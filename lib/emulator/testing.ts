@@ -165,14 +165,15 @@ export async function clientAuthentication(client: TestClient, now?: number): Pr
 }
 
 /**
- * Runs PAR, the identity app (GET and POST /auth) as a browser would, and returns the redirect.
- * @param options.persona persona to approve as; `outcome: "cancel"` cancels instead
+ * Runs PAR (with a fresh PKCE pair) and opens the authorization page as a browser would: the
+ * page, the ids its quick test form carries (`interaction`, and `browser`, the secret only this
+ * page has), and what the client keeps for the token request.
  */
-export async function authorize(
+export async function openAuthorizationPage(
   emulator: Emulator,
   client: TestClient,
-  options: { persona?: string; outcome?: 'approve' | 'cancel'; claims?: unknown; now?: number } = {},
-): Promise<{ redirect: URL; codeVerifier: string; requestClaims: Record<string, unknown> }> {
+  options: { claims?: unknown; now?: number } = {},
+): Promise<{ html: string; interaction: string; browser: string; codeVerifier: string; requestClaims: Record<string, unknown> }> {
   const { codeVerifier, codeChallenge } = await createPkce();
   const requestClaims = requestObjectClaims(client, {
     now: options.now,
@@ -190,12 +191,27 @@ export async function authorize(
 
   const query = new URLSearchParams({ client_id: client.clientId, request_uri: requestUri });
   const page = await emulator.handle(new Request(`${emulator.baseUrl}/auth?${query}`));
-  const interaction = /name="interaction" value="([^"]+)"/.exec(await page.text())?.[1];
-  if (page.status !== 200 || !interaction) throw new Error(`authorization page failed: ${page.status}`);
+  const html = await page.text();
+  const { interaction, browser } = authorizationPageFields(html);
+  if (page.status !== 200 || !interaction || !browser) throw new Error(`authorization page failed: ${page.status}`);
+  return { html, interaction, browser, codeVerifier, requestClaims };
+}
 
+/**
+ * Runs PAR and the authorization page's quick test (GET and POST /auth) as a browser would, and
+ * returns the redirect.
+ * @param options.persona persona to approve as; `outcome: "cancel"` cancels instead
+ */
+export async function authorize(
+  emulator: Emulator,
+  client: TestClient,
+  options: { persona?: string; outcome?: 'approve' | 'cancel'; claims?: unknown; now?: number } = {},
+): Promise<{ redirect: URL; codeVerifier: string; requestClaims: Record<string, unknown> }> {
+  const { interaction, browser, codeVerifier, requestClaims } = await openAuthorizationPage(emulator, client, options);
   const decision = await emulator.handle(
     formPost(`${emulator.baseUrl}/auth`, {
       interaction,
+      browser,
       persona: options.persona ?? 'ingrid-haugen',
       outcome: options.outcome ?? 'approve',
     }),
@@ -203,4 +219,35 @@ export async function authorize(
   const location = decision.headers.get('location');
   if (decision.status !== 303 || !location) throw new Error(`authorization decision failed: ${decision.status}`);
   return { redirect: new URL(location), codeVerifier, requestClaims };
+}
+
+/**
+ * Step 7 of part 1: redeems the code of an `authorize` redirect at POST /token with a fresh
+ * client assertion, and returns the token endpoint's response as it is.
+ */
+export async function redeemCode(
+  emulator: Emulator,
+  client: TestClient,
+  authorized: { redirect: URL; codeVerifier: string },
+  options: { now?: number; signal?: AbortSignal } = {},
+): Promise<Response> {
+  const request = formPost(`${emulator.baseUrl}/token`, {
+    ...(await clientAuthentication(client, options.now)),
+    grant_type: 'authorization_code',
+    code: authorized.redirect.searchParams.get('code') ?? '',
+    code_verifier: authorized.codeVerifier,
+    redirect_uri: client.redirectUri,
+  });
+  return emulator.handle(options.signal ? new Request(request, { signal: options.signal }) : request);
+}
+
+/**
+ * The hidden fields of the authorization page's quick test form, as a browser submits them:
+ * `interaction` (also in the QR code) and `browser` (the secret only this page has).
+ */
+export function authorizationPageFields(html: string): { interaction?: string; browser?: string } {
+  return {
+    interaction: /name="interaction" value="([^"]+)"/.exec(html)?.[1],
+    browser: /name="browser" value="([^"]+)"/.exec(html)?.[1],
+  };
 }

@@ -5,7 +5,8 @@
 import { authenticateClient } from './client-authentication';
 import { LIFETIMES } from './config';
 import type { EmulatorContext } from './context';
-import { InvalidGrant, InvalidRequest, UnsupportedGrantType, describeValue } from './errors';
+import { InvalidGrant, InvalidRequest, ServerError, UnsupportedGrantType, describeValue } from './errors';
+import { TOKEN_TIMEOUT_DELAY_MS, holdResponse } from './faults';
 import { readFormBody } from './form';
 import { issueIdToken } from './id-token';
 import { findPersona } from './personas';
@@ -26,6 +27,7 @@ const REQUIRED_PARAMETERS = [
  * Handles POST /token. Success: 200 `{ id_token, expires_in }` (the two members of 2.5).
  * The code is consumed as soon as an authenticated client presents it, so a failed attempt
  * cannot be followed by a corrected one (RFC 6749 §4.1.2: a code is used at most once).
+ * Armed token endpoint faults (faults.ts) apply only once every check has passed.
  * @see spec 2.5, 4.3
  */
 export async function tokenEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
@@ -63,6 +65,18 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
 
   const persona = findPersona(grant.personaId);
   if (!persona) throw new Error(`persona '${grant.personaId}' of a stored code no longer exists`);
+
+  // faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed.
+  const faults = context.faults.take('token_endpoint', client.clientId);
+  if (faults.has('token_error')) {
+    throw new ServerError("injected fault 'token_error' (emulator QA panel): the token endpoint failed on purpose");
+  }
+  if (faults.has('token_timeout') && !(await holdResponse(TOKEN_TIMEOUT_DELAY_MS, request.signal))) {
+    // The client gave up (as it should, after its own timeout). Nobody reads this answer, and no
+    // ID token is minted, so armed ID token faults stay armed for a flow that will see them.
+    throw new ServerError("injected fault 'token_timeout' (emulator QA panel): the client closed the request while it was held");
+  }
+
   const idToken = await issueIdToken(context, client, grant, persona);
   return Response.json(
     { id_token: idToken, expires_in: LIFETIMES.idToken },

@@ -54,7 +54,8 @@ async function browse(authorizationUrl: string, persona: string, outcome: 'appro
     new Request(new URL(form![1]!.replaceAll('&amp;', '&'), authorizationUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ interaction: interaction![1]!, persona, outcome }),
+      // `browser`: the page's secret that binds the redirect to this browser, sent as a browser sends hidden fields.
+      body: new URLSearchParams({ interaction: interaction![1]!, browser: /name="browser" value="([^"]+)"/.exec(html)?.[1] ?? '', persona, outcome }),
     }),
   );
   expect(decision.status).toBe(303);

@@ -10,7 +10,8 @@ import type { HttpOptions } from './types';
 
 /** 8: the service sends max-age=86400; without a header we keep keys for ten minutes. */
 const DEFAULT_LIFETIME_SECONDS = 600;
-const DEFAULT_REFETCH_COOLDOWN_MS = 60_000;
+/** As jose's createRemoteJWKSet: short enough for a rotation to heal quickly, long enough to bound refetches. */
+const DEFAULT_REFETCH_COOLDOWN_MS = 30_000;
 
 /** The header members of the ID token's JWS that pick its key. */
 export interface KeySelector {

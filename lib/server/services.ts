@@ -36,6 +36,7 @@ async function build(): Promise<Services> {
     config.mode === 'emulator'
       ? createEmulator({
           baseUrl: config.issuer,
+          deviceBaseUrl: config.emulatorDeviceUrl,
           clients: [
             {
               clientId: config.client.clientId,

@@ -1,0 +1,264 @@
+/**
+ * One-shot faults for QA: armed from the control API or the panel, each one spoils the next
+ * response of its kind, so a tester can watch the relying party refuse it (spec 4.5, 5.6, part 7).
+ *
+ * A fault is injected where the real response is produced (id-token.ts, token.ts, par.ts), into
+ * a response that would otherwise have succeeded: a request the emulator refuses anyway leaves
+ * the fault armed. Faults are per emulator instance and apply to whichever client comes next.
+ * @see spec 4.5 (client checks), 5.6, part 7; DECISIONS.md "Faults"
+ */
+
+/**
+ * The error codes the relying-party core (lib/oidc/errors.ts) answers each fault with. Kept as
+ * strings here so the emulator does not depend on any relying party; faults.rp.test.ts proves
+ * the core answers exactly these.
+ */
+export type ExpectedRpError =
+  | 'id_token_nonce_mismatch'
+  | 'id_token_issuer_mismatch'
+  | 'id_token_audience_mismatch'
+  | 'id_token_expired'
+  | 'id_token_signature_invalid'
+  | 'id_token_key_not_found'
+  | 'id_token_not_encrypted'
+  | 'id_token_unsupported_encryption'
+  | 'server_error'
+  | 'timeout'
+  | 'temporarily_unavailable';
+
+/** Which response a fault spoils. */
+export type FaultTarget = 'id_token' | 'token_endpoint' | 'par_endpoint';
+
+/** One row of the fault table. */
+export interface FaultDefinition {
+  id: string;
+  target: FaultTarget;
+  /**
+   * Faults of one group change the same part of a response (the signing key, the encryption,
+   * the status), so only one of them can apply to it: the first armed in table order; the
+   * others stay armed for the next response. Faults of different groups combine.
+   */
+  group: string;
+  /** a short name for a button */
+  label: string;
+  /** what the emulator does to the response */
+  effect: string;
+  /** what a correct relying party answers */
+  expected: ExpectedRpError;
+}
+
+/** How long `token_timeout` holds the token response: longer than the relying party's 10 s timeout (DESIGN.md). */
+export const TOKEN_TIMEOUT_DELAY_MS = 15_000;
+
+/** `wrong_issuer`: a name that cannot be anyone's issuer (RFC 2606 reserves `.invalid`). */
+export const FAULTY_ISSUER = 'https://impostor.invalid';
+/** `wrong_audience`: a client_id other than the one the token goes to. */
+export const FAULTY_AUDIENCE = 'another-client';
+/** `expired`: how long ago `exp` passed; well beyond any relying party's clock tolerance (60 s at most). */
+export const EXPIRED_SECONDS_AGO = 600;
+
+/**
+ * Every fault, in the order they are listed and, within a group, applied.
+ * @see spec 4.5 (one ID token check per claim fault), 5.6 (signature, encryption), part 7
+ */
+export const FAULTS = [
+  {
+    id: 'wrong_nonce',
+    target: 'id_token',
+    group: 'nonce',
+    label: 'Wrong nonce',
+    effect: 'The ID token carries a random nonce instead of the one in the request object.',
+    expected: 'id_token_nonce_mismatch',
+  },
+  {
+    id: 'wrong_issuer',
+    target: 'id_token',
+    group: 'issuer',
+    label: 'Wrong issuer',
+    effect: `The ID token names another issuer (${FAULTY_ISSUER}) in iss.`,
+    expected: 'id_token_issuer_mismatch',
+  },
+  {
+    id: 'wrong_audience',
+    target: 'id_token',
+    group: 'audience',
+    label: 'Wrong audience',
+    effect: `The ID token is addressed to another client (aud = ${FAULTY_AUDIENCE}).`,
+    expected: 'id_token_audience_mismatch',
+  },
+  {
+    id: 'expired',
+    target: 'id_token',
+    group: 'lifetime',
+    label: 'Expired ID token',
+    effect: `exp lies ${EXPIRED_SECONDS_AGO / 60} minutes in the past, and iat the token lifetime before that.`,
+    expected: 'id_token_expired',
+  },
+  {
+    id: 'unknown_signing_key',
+    target: 'id_token',
+    group: 'signature',
+    label: 'Signed by an unpublished key',
+    effect: 'Signed with a fresh key that is not in the JWKS, under the kid of the current key.',
+    expected: 'id_token_signature_invalid',
+  },
+  {
+    id: 'unknown_kid',
+    target: 'id_token',
+    group: 'signature',
+    label: 'Unknown kid',
+    effect: 'Signed with a fresh key that is not in the JWKS, under a kid the JWKS does not have.',
+    expected: 'id_token_key_not_found',
+  },
+  {
+    id: 'unencrypted',
+    target: 'id_token',
+    group: 'encryption',
+    label: 'Not encrypted',
+    effect: 'The token endpoint returns the signed ID token (JWS) without the JWE around it.',
+    expected: 'id_token_not_encrypted',
+  },
+  {
+    id: 'wrong_jwe_algorithm',
+    target: 'id_token',
+    group: 'encryption',
+    label: 'Wrong encryption algorithm',
+    effect: 'Encrypted with RSA-OAEP (SHA-1) instead of RSA-OAEP-256.',
+    expected: 'id_token_unsupported_encryption',
+  },
+  {
+    id: 'token_error',
+    target: 'token_endpoint',
+    group: 'token_response',
+    label: 'Token endpoint error',
+    effect: 'The token endpoint answers 500 server_error instead of the ID token.',
+    expected: 'server_error',
+  },
+  {
+    id: 'token_timeout',
+    target: 'token_endpoint',
+    group: 'token_response',
+    label: 'Token endpoint timeout',
+    effect: `The token endpoint holds its answer for ${TOKEN_TIMEOUT_DELAY_MS / 1000} s, longer than the relying party waits.`,
+    expected: 'timeout',
+  },
+  {
+    id: 'par_server_error',
+    target: 'par_endpoint',
+    group: 'par_response',
+    label: 'PAR server error',
+    effect: 'The PAR endpoint answers 500 server_error instead of a request_uri.',
+    expected: 'server_error',
+  },
+  {
+    id: 'par_temporarily_unavailable',
+    target: 'par_endpoint',
+    group: 'par_response',
+    label: 'PAR temporarily unavailable',
+    effect: 'The PAR endpoint answers 503 temporarily_unavailable with Retry-After.',
+    expected: 'temporarily_unavailable',
+  },
+] as const satisfies readonly FaultDefinition[];
+
+export type Fault = (typeof FAULTS)[number];
+export type FaultId = Fault['id'];
+
+const FAULTS_BY_ID: ReadonlyMap<string, Fault> = new Map(FAULTS.map((fault) => [fault.id, fault]));
+
+/** Whether `value` names a fault of the table (a Map lookup, so "__proto__" is not one). */
+export function isFaultId(value: unknown): value is FaultId {
+  return typeof value === 'string' && FAULTS_BY_ID.has(value);
+}
+
+/** The table row of a fault. */
+export function faultById(id: FaultId): Fault {
+  return FAULTS_BY_ID.get(id)!;
+}
+
+/** A fault that was applied, for the panel's "recently injected" list. */
+export interface InjectedFault {
+  id: FaultId;
+  /** the client whose response it spoiled */
+  clientId: string;
+  /** ms since the epoch */
+  at: number;
+}
+
+/** How many applied faults are remembered for display. */
+const INJECTED_HISTORY = 10;
+
+/**
+ * The armed faults of one emulator instance. Arming is idempotent (a set); taking is
+ * synchronous, so of two requests in parallel only one gets a fault.
+ */
+export class FaultSwitchboard {
+  readonly #armed = new Set<FaultId>();
+  #injected: InjectedFault[] = [];
+
+  /** @param now clock in ms */
+  constructor(private readonly now: () => number) {}
+
+  /** @throws Error for an id not in FAULTS (callers from plain JavaScript are not type-checked) */
+  arm(id: FaultId): void {
+    this.#armed.add(checkedId(id));
+  }
+
+  /** @throws Error for an id not in FAULTS */
+  disarm(id: FaultId): void {
+    this.#armed.delete(checkedId(id));
+  }
+
+  /** The armed faults, in table order. */
+  armed(): FaultId[] {
+    return FAULTS.filter((fault) => this.#armed.has(fault.id)).map((fault) => fault.id);
+  }
+
+  /** The most recently applied faults, newest first. */
+  injected(): readonly InjectedFault[] {
+    return this.#injected;
+  }
+
+  /**
+   * Disarms and returns the faults to apply to one response of `target`, for `clientId`: every
+   * armed fault of that target, at most one per group (the first in table order).
+   */
+  take(target: FaultTarget, clientId: string): ReadonlySet<FaultId> {
+    const taken = new Set<FaultId>();
+    const groups = new Set<string>();
+    for (const fault of FAULTS) {
+      if (fault.target !== target || !this.#armed.has(fault.id) || groups.has(fault.group)) continue;
+      groups.add(fault.group);
+      taken.add(fault.id);
+      this.#armed.delete(fault.id);
+    }
+    const at = this.now();
+    const applied = [...taken].map((id) => ({ id, clientId, at }));
+    this.#injected = [...applied, ...this.#injected].slice(0, INJECTED_HISTORY);
+    return taken;
+  }
+}
+
+function checkedId(id: string): FaultId {
+  if (!isFaultId(id)) throw new Error(`unknown fault '${id}'; known faults: ${FAULTS.map((fault) => fault.id).join(', ')}`);
+  return id;
+}
+
+/**
+ * Waits `ms`, or until `signal` aborts (the client gave up): the timer is cleared either way, so
+ * an abandoned request holds nothing.
+ * @returns true if the full time passed, false if the wait was cut short
+ */
+export function holdResponse(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
