@@ -71,6 +71,8 @@ export default defineConfig({
         PORT: '3100',
         APP_URL: EMULATOR_APP,
         IDV_DATA_DIR: '.data/e2e-emulator',
+        // The "phone" of the QR test is another browser context on this machine.
+        EMULATOR_DEVICE_URL: EMULATOR_APP,
         EMULATOR_CLIENTS: JSON.stringify([
           {
             client_id: 'second-rp',

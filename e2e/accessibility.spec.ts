@@ -53,6 +53,31 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
       await scan(page, 'not found');
     });
 
+    test('the fault panel and the identity app’s screens pass axe', async ({ page }) => {
+      await page.goto(`${APP}/emulator`);
+      await scan(page, 'fault panel');
+      await shoot(page, 'emulator-panel', size);
+
+      await startDefaultVerification(page, APP);
+      await page.getByTestId('use-app-on-this-device').click();
+      await scan(page, 'app: choose document');
+      await shoot(page, 'app-1-document', size);
+      await page.getByTestId('persona-ingrid-haugen').click();
+      await scan(page, 'app: scan');
+      await shoot(page, 'app-2-scan', size);
+      await page.getByTestId('scan-document').click();
+      await page.getByTestId('read-chip').click();
+      await scan(page, 'app: chip');
+      await shoot(page, 'app-3-chip', size);
+      await page.getByTestId('continue').click();
+      await page.getByTestId('check-face').click();
+      await scan(page, 'app: face');
+      await shoot(page, 'app-4-face', size);
+      await page.getByTestId('continue').click();
+      await scan(page, 'app: consent');
+      await shoot(page, 'app-5-consent', size);
+    });
+
     test('the empty result page passes axe', async ({ page }) => {
       await page.goto(`${APP}/result`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('No verified identity');

@@ -78,10 +78,17 @@ export interface IdvErrorCause {
   [detail: string]: unknown;
 }
 
+/**
+ * Marks IdvErrors across copies of this module: a bundler may load the core once per route, and
+ * an error thrown by one copy must still be recognised by another (where `instanceof` fails).
+ */
+const BRAND = Symbol.for('idv-relying-party.IdvError');
+
 export class IdvError extends Error {
   override readonly name = 'IdvError';
   readonly code: IdvErrorCode;
   override readonly cause: IdvErrorCause;
+  readonly [BRAND] = true;
 
   constructor(code: IdvErrorCode, message: string, cause: IdvErrorCause = {}) {
     super(message);
@@ -91,7 +98,7 @@ export class IdvError extends Error {
 }
 
 export function isIdvError(value: unknown): value is IdvError {
-  return value instanceof IdvError;
+  return value instanceof Error && (value as Partial<Record<typeof BRAND, unknown>>)[BRAND] === true;
 }
 
 const oauthCodes: ReadonlySet<string> = new Set(OAUTH_ERROR_CODES);
