@@ -86,3 +86,38 @@ test('the failure page shows the trace up to the failure', async ({ page }) => {
   const steps = await page.getByTestId('trace-entry').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
   expect(steps).toEqual(['discovery', 'par', 'authorization_redirect', 'callback', 'discovery']);
 });
+
+test('the picker explains an ETSI request without names, and the QA switch sends it to see the provider’s invalid_request', async ({ page }) => {
+  await page.goto(`${APP}/`);
+  await page.getByRole('radio', { name: 'standard_etsi' }).check();
+  await page.getByRole('checkbox', { name: /^Given name/ }).uncheck();
+  await expect(page.getByTestId('selection-problems')).toContainText('requires given_name and family_name');
+  await expect(page.getByRole('button', { name: 'Start verification' })).toBeDisabled();
+  await expect(page.getByTestId('claims-preview')).not.toContainText('given_name');
+  await expect(page.getByTestId('claims-preview')).toContainText('"value": "standard_etsi"');
+
+  await page.getByRole('checkbox', { name: /QA: send it anyway/ }).check();
+  await page.getByRole('button', { name: 'Start verification' }).click();
+  await expect(page.getByTestId('error-code')).toHaveText('invalid_request');
+  await expect(page.getByTestId('error-description')).toContainText('given_name');
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the default selection is verified through plain forms', async ({ page }) => {
+    await page.goto(`${APP}/`);
+    await page.getByRole('button', { name: 'Start verification' }).click();
+    await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+    await expect(page).toHaveURL(`${APP}/result`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+    await expect(page.getByTestId('portrait')).toBeVisible();
+  });
+
+  test('a preset button starts its preset', async ({ page }) => {
+    await page.goto(`${APP}/`);
+    await page.getByRole('button', { name: /^Age and name/ }).click();
+    await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
+    await expect(page.getByRole('region', { name: 'Identity document' })).toContainText('Document evidence was not requested.');
+  });
+});

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { DOCUMENT_DETAILS } from '../lib/oidc/types';
 
 /** On the emulator's simulated identity app: pick a persona and press a decision button. */
 export async function decideInEmulatedApp(page: Page, persona: string, outcome: 'approve' | 'cancel'): Promise<void> {
@@ -39,14 +40,5 @@ export async function startVerification(page: Page, appUrl: string, fields: Star
   }, Object.entries(fields));
 }
 
-export const ALL_DOCUMENT_DETAILS = [
-  'type',
-  'document_number',
-  'date_of_issuance',
-  'date_of_expiry',
-  'issuer.country_code',
-  'issuer.name',
-  'personal_number',
-  'active_authentication_result',
-  'issuer_check',
-];
+/** Every document detail of spec 2.3, as the start form names them. */
+export const ALL_DOCUMENT_DETAILS: string[] = [...DOCUMENT_DETAILS];

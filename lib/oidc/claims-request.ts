@@ -4,6 +4,7 @@
  */
 import {
   CLAIM_NAMES,
+  DOCUMENT_DETAILS,
   POPULATION_REGISTER_NAME,
   type ClaimName,
   type DocumentDetail,
@@ -51,19 +52,7 @@ export const DEFAULT_SELECTION: Selection = {
     gender: { essential: false },
     nationalities: { essential: false },
   },
-  document: {
-    details: [
-      'type',
-      'document_number',
-      'date_of_issuance',
-      'date_of_expiry',
-      'issuer.country_code',
-      'issuer.name',
-      'personal_number',
-      'active_authentication_result',
-      'issuer_check',
-    ],
-  },
+  document: { details: [...DOCUMENT_DETAILS] },
 };
 
 /** Document details as request syntax: `issuer.name` becomes `{ issuer: { name: null } }`. */

@@ -44,13 +44,14 @@ export async function send(url: string, init: RequestInit, options: HttpOptions,
 }
 
 /**
- * A response body as text, read no further than `maxBytes`: a hostile or broken service cannot
- * make us buffer an endless body. Undefined when it is larger, or when reading it failed.
+ * A body as text, read no further than `maxBytes`: a hostile or broken peer cannot make us buffer
+ * an endless body (a chunked one has no Content-Length to check first). Undefined when it is
+ * larger, or when reading it failed.
  */
-export async function readBoundedText(response: Response, maxBytes = MAX_RESPONSE_BYTES): Promise<string | undefined> {
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) return undefined;
-  if (!response.body) return '';
-  const reader = response.body.getReader();
+export async function readBoundedText(message: Request | Response, maxBytes = MAX_RESPONSE_BYTES): Promise<string | undefined> {
+  if (Number(message.headers.get('content-length') ?? 0) > maxBytes) return undefined;
+  if (!message.body) return '';
+  const reader = message.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {

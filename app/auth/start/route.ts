@@ -1,5 +1,5 @@
 import { failureRedirect, redirect303 } from '@/lib/server/responses';
-import { readBodyText } from '@/lib/server/form-body';
+import { readBoundedText } from '@/lib/oidc/http';
 import { serverConfig } from '@/lib/server/env';
 import { isSameOriginRequest } from '@/lib/server/origin';
 import { parseSelectionForm } from '@/lib/server/selection-form';
@@ -17,7 +17,7 @@ export async function POST(request: Request): Promise<Response> {
       throw new IdvError('forbidden_origin', 'A verification can only be started from this app’s own pages');
     }
     const contentType = request.headers.get('content-type') ?? '';
-    const body = await readBodyText(request, MAX_FORM_BYTES);
+    const body = await readBoundedText(request, MAX_FORM_BYTES);
     if (body === undefined) throw new IdvError('invalid_selection', 'The start form is too large');
     if (body.length > 0 && !contentType.startsWith('application/x-www-form-urlencoded')) {
       throw new IdvError('invalid_selection', 'The start form must be sent as application/x-www-form-urlencoded');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBodyText } from './form-body';
+import { readBoundedText as readBodyText } from './http';
 
 function chunked(chunks: string[]): Request {
   const body = new ReadableStream<Uint8Array>({
@@ -11,7 +11,7 @@ function chunked(chunks: string[]): Request {
   return new Request('http://app.test/auth/start', { method: 'POST', body, duplex: 'half' } as RequestInit);
 }
 
-describe('readBodyText', () => {
+describe('readBoundedText', () => {
   it('reads a body within the limit', async () => {
     expect(await readBodyText(chunked(['claim=', 'name']), 100)).toBe('claim=name');
   });
