@@ -40,6 +40,11 @@ describe('validateAuthorizationResponse (4.2, RFC 9207)', () => {
     );
   });
 
+  it('refuses a response that repeats a parameter', () => {
+    expect(check(`code=abc&code=def&state=${STATE}`)).toThrow(expect.objectContaining({ code: 'invalid_response' }));
+    expect(check(`code=abc&state=${STATE}&state=${STATE}`)).toThrow(expect.objectContaining({ code: 'invalid_response' }));
+  });
+
   it('refuses a response with neither code nor error', () => {
     expect(check(`state=${STATE}`)).toThrow(expect.objectContaining({ code: 'code_missing' }));
   });

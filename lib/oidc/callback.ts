@@ -20,6 +20,7 @@ export function validateAuthorizationResponse(
   params: URLSearchParams,
   { issuer, expectedState, requireIss = false }: AuthorizationResponseExpectations,
 ): { code: string } {
+  validateSingleValues(params);
   validateResponseIssuer(params, issuer, requireIss);
   validateState(params, expectedState);
   const error = params.get('error');
@@ -27,6 +28,15 @@ export function validateAuthorizationResponse(
   const code = params.get('code');
   if (!code) throw new IdvError('code_missing', 'The authorization response has no code');
   return { code };
+}
+
+/** RFC 6749 §3.1: parameters must not be included more than once; which value would we trust? */
+export function validateSingleValues(params: URLSearchParams): void {
+  for (const name of ['iss', 'state', 'code', 'error']) {
+    if (params.getAll(name).length > 1) {
+      throw new IdvError('invalid_response', `The authorization response repeats the ${name} parameter`, { claim: name });
+    }
+  }
 }
 
 /** RFC 9207 §2.4 */

@@ -103,7 +103,7 @@ describe('buildVerificationView and buildChecks', () => {
       jwsHeader: { alg: 'ES256', kid: 'abc123' },
       claims: { iss: 'https://idv.example', aud: 'client-1', sub: 's', exp: 1_700_003_600, iat: 1_700_000_000, amr: ['face', 'user'], acr: 'urn:x:idcheck', auth_time: 1e13 },
     },
-    signingCertificate: { subject: 'CN=Signer', issuer: 'CN=CA' },
+    signingCertificate: { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: 'abc123' },
   };
 
   it('flags a trust framework other than the one requested', () => {
@@ -116,7 +116,7 @@ describe('buildVerificationView and buildChecks', () => {
   it('lists each validation with what it compared', () => {
     const checks = buildChecks(input);
     expect(checks.map((c) => c.label)).toContain('Signature verified');
-    expect(checks.find((c) => c.label === 'Signature verified')?.detail).toContain('abc123 from the JWKS; certificate CN=Signer, issued by CN=CA');
+    expect(checks.find((c) => c.label === 'Signature verified')?.detail).toContain('abc123 from the JWKS; certificate CN=Signer, issued by CN=CA, serial number = kid');
     expect(checks.find((c) => c.label === 'Decrypted with our key')?.detail).toBe('JWE RSA-OAEP-256 / A256GCM, key enc-1');
     expect(checks.find((c) => c.label === 'Not expired')?.detail).toContain('2023-11-14 23:13:20 UTC');
   });

@@ -174,7 +174,7 @@ export interface VerificationInput {
     jwsHeader: { alg: string; kid: string };
     claims: Record<string, unknown>;
   };
-  signingCertificate?: { subject: string; issuer: string } | undefined;
+  signingCertificate?: { subject: string; issuer: string; serialNumber: string } | undefined;
 }
 
 /** A NumericDate as a UTC timestamp, or undefined when it is not a usable one. */
@@ -215,7 +215,13 @@ export function buildChecks(input: VerificationInput): Check[] {
     { label: 'Decrypted with our key', detail: `JWE ${jweHeader.alg} / ${jweHeader.enc}${jweHeader.kid ? `, key ${jweHeader.kid}` : ''}` },
     {
       label: 'Signature verified',
-      detail: `${jwsHeader.alg} with the service key ${jwsHeader.kid} from the JWKS${certificate ? `; certificate ${certificate.subject}, issued by ${certificate.issuer}` : ''}`,
+      detail: `${jwsHeader.alg} with the service key ${jwsHeader.kid} from the JWKS${
+        certificate
+          ? `; certificate ${certificate.subject}, issued by ${certificate.issuer}${
+              certificate.serialNumber === jwsHeader.kid.toLowerCase() ? ', serial number = kid' : ' (its serial number is not the kid)'
+            }`
+          : ''
+      }`,
     },
     { label: 'Issuer', detail: `iss = ${String(claims.iss)}, the configured issuer` },
     { label: 'Audience', detail: `aud = ${JSON.stringify(claims.aud)}, our client_id ${input.clientId}` },
