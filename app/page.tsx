@@ -33,7 +33,16 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         </p>
       )}
       <section className="space-y-4">
-        <ModeBadge config={config} />
+        <div className="flex flex-wrap items-center gap-3">
+          <ModeBadge config={config} />
+          {config.mode === 'emulator' && (
+            // The panel is served by a route handler (lib/emulator), not a page: a plain link.
+            // eslint-disable-next-line @next/next/no-html-link-for-pages
+            <a href="/emulator" className="text-sm font-medium text-indigo-800 underline underline-offset-2 hover:text-indigo-950">
+              QA panel: personas, keys and faults
+            </a>
+          )}
+        </div>
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Verify an identity</h1>
         <p className="max-w-3xl text-lg text-slate-700">
           Choose what to ask for. The person scans their passport or ID card and passes a face check in the mobile identity
