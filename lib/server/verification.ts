@@ -70,17 +70,6 @@ async function certificateOf(jwk: unknown): Promise<CertificateSummary | undefin
   return Array.isArray(x5c) && typeof x5c[0] === 'string' ? describeCertificate(x5c[0]) : undefined;
 }
 
-/** The trace for display: the signing certificate is read from the verified key's `x5c`. */
-async function present(trace: ProtocolTrace): Promise<TraceEntryView[]> {
-  const certificates = new Map<string, CertificateSummary | undefined>();
-  for (const event of trace.events) {
-    if (event.type !== 'note' || event.step !== 'id_token') continue;
-    const x5c = (event.detail?.signingKey as { x5c?: unknown } | undefined)?.x5c;
-    if (Array.isArray(x5c) && typeof x5c[0] === 'string') certificates.set(x5c[0], await certificateOf(event.detail?.signingKey));
-  }
-  return presentTrace(trace.events, (x5c) => certificates.get(x5c));
-}
-
 /** Thrown work keeps its trace, so the failure page can show the exchanges up to the failure. */
 class TracedFailure extends Error {
   constructor(readonly error: unknown, readonly trace: ProtocolTrace) {
@@ -121,6 +110,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
   const completed = await completeAuthorization(relyingParty, params, pending, { trace }).catch((error: unknown) => {
     throw new TracedFailure(error, trace);
   });
+  const signingCertificate = await certificateOf(completed.idToken.signingKey);
   const now = Date.now();
   const result: VerificationResult = {
     id: randomToken(24),
@@ -133,8 +123,8 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
     verifiedClaims: completed.verifiedClaims,
     idToken: completed.idToken,
     tokenExpiresIn: completed.token.expiresIn,
-    trace: await present(trace),
-    signingCertificate: await certificateOf(completed.idToken.signingKey),
+    trace: presentTrace(trace.events, () => signingCertificate),
+    signingCertificate,
   };
   await results.set(result.id, result, RESULT_TTL_SECONDS);
   if (session.resultId) await results.delete(session.resultId);
@@ -161,7 +151,8 @@ export async function signOut(): Promise<void> {
 export async function recordFailure(thrown: unknown): Promise<FailureRecord> {
   const { failures } = await services();
   const error = thrown instanceof TracedFailure ? thrown.error : thrown;
-  const trace = thrown instanceof TracedFailure ? await present(thrown.trace) : [];
+  // A failure's trace never holds an ID token (it is only traced once valid): no certificate to read.
+  const trace = thrown instanceof TracedFailure ? presentTrace(thrown.trace.events) : [];
   const record: FailureRecord = isIdvError(error)
     ? {
         id: randomToken(24),
