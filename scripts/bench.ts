@@ -1,0 +1,125 @@
+/**
+ * `npm run bench`: speed and memory figures for the hot paths, printed, never asserted.
+ *
+ *   1. processing one ID token (decrypt RSA-OAEP-256/A256GCM, verify ES256, validate claims)
+ *   2. whole flows of the core against the emulator's handlers (PAR → app → token → ID token)
+ *   3. memory held by the in-memory result store per verified identity (portrait included)
+ *
+ * `npm run bench` runs it with `--expose-gc` (steadier memory figures) and the `react-server`
+ * condition (lib/server modules are marked server-only).
+ */
+import { performance } from 'node:perf_hooks';
+import { createEmulator } from '../lib/emulator';
+import {
+  clientPublicJwks,
+  completeAuthorization,
+  DEFAULT_SELECTION,
+  DiscoveryCache,
+  generateClientKeys,
+  JwksCache,
+  processIdToken,
+  startAuthorization,
+  type FetchLike,
+  type RelyingParty,
+} from '../lib/oidc';
+
+const ISSUER = 'https://idv.bench/emulator';
+const REDIRECT_URI = 'https://rp.bench/auth/callback';
+
+function figure(label: string, value: string): void {
+  console.log(`${label.padEnd(48)} ${value}`);
+}
+
+async function setUp() {
+  const keys = await generateClientKeys('ES256');
+  const emulator = createEmulator({
+    baseUrl: ISSUER,
+    clients: [{ clientId: 'bench', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
+  });
+  const fetch: FetchLike = (input, init) => emulator.handle(new Request(input, init));
+  const rp: RelyingParty = {
+    issuer: ISSUER,
+    client: { clientId: 'bench', redirectUri: REDIRECT_URI, ...keys },
+    discovery: new DiscoveryCache({ fetch }),
+    jwks: new JwksCache({ fetch }),
+    http: { fetch },
+  };
+  return { emulator, rp, fetch };
+}
+
+/** The browser's part: open the page, post the quick-test form as a persona. */
+async function browse(emulator: ReturnType<typeof createEmulator>, authorizationUrl: string): Promise<URLSearchParams> {
+  const html = await (await emulator.handle(new Request(authorizationUrl))).text();
+  const form = html.split('<form').find((part) => part.includes('name="persona"')) ?? '';
+  const field = (name: string) => new RegExp(`name="${name}"[^>]*value="([^"]+)"`).exec(form)?.[1] ?? '';
+  const decision = await emulator.handle(
+    new Request(`${ISSUER}/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ interaction: field('interaction'), browser: field('browser'), persona: 'ingrid-haugen', outcome: 'approve' }),
+    }),
+  );
+  return new URL(decision.headers.get('location')!).searchParams;
+}
+
+async function main(): Promise<void> {
+  const { emulator, rp, fetch } = await setUp();
+  console.log(`node ${process.version}, ${process.arch}`);
+
+  // 2. whole flows (also warms up and yields a token for 1.)
+  const flows = 100;
+  let idToken = '';
+  let nonce = '';
+  const flowStart = performance.now();
+  for (let i = 0; i < flows; i++) {
+    const started = await startAuthorization(rp, DEFAULT_SELECTION);
+    const params = await browse(emulator, started.authorizationUrl);
+    if (i === flows - 1) {
+      // keep the last token to time its processing alone
+      const { requestToken, processTokenResponse } = await import('../lib/oidc');
+      const metadata = await rp.discovery.get(ISSUER);
+      const token = await processTokenResponse(
+        await requestToken(metadata, rp.client, { code: params.get('code')!, codeVerifier: started.pending.codeVerifier }, { fetch }),
+      );
+      idToken = token.idToken;
+      nonce = started.pending.nonce;
+    } else {
+      await completeAuthorization(rp, params, started.pending);
+    }
+  }
+  const flowMs = (performance.now() - flowStart) / flows;
+  figure('whole flow, core + emulator in one process', `${flowMs.toFixed(2)} ms/flow (${(1000 / flowMs).toFixed(0)} flows/s)`);
+
+  // 1. ID token processing
+  const rounds = 500;
+  const expectations = {
+    issuer: ISSUER,
+    clientId: 'bench',
+    nonce,
+    now: Date.now(),
+    encryptionKey: rp.client.encryptionKey,
+    jwks: rp.jwks,
+    jwksUri: `${ISSUER}/jwks`,
+  };
+  await processIdToken(idToken, expectations);
+  const tokenStart = performance.now();
+  for (let i = 0; i < rounds; i++) await processIdToken(idToken, expectations);
+  const tokenMs = (performance.now() - tokenStart) / rounds;
+  figure('processIdToken (decrypt, verify, validate)', `${tokenMs.toFixed(3)} ms/token`);
+  figure('ID token size (JWE, portrait included)', `${(idToken.length / 1024).toFixed(1)} KiB`);
+
+  // 3. memory per stored result
+  const { MemoryResultStore } = await import('../lib/server/result-store');
+  const validated = await processIdToken(idToken, expectations);
+  const store = new MemoryResultStore<unknown>(10_000);
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const results = 1000;
+  for (let i = 0; i < results; i++) await store.set(`r${i}`, structuredClone(validated), 900);
+  gc?.();
+  const perResult = (process.memoryUsage().heapUsed - before) / results;
+  figure(`result store, ${results} results held`, `${(perResult / 1024).toFixed(1)} KiB/result${gc ? '' : ' (no --expose-gc: rough)'}`);
+}
+
+await main();
