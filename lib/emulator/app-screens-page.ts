@@ -191,9 +191,12 @@ function portraitUrl(context: EmulatorContext, mode: AppMode, persona: Persona):
 /** A form posting to the app, carrying the browser secret only on this device. */
 function appForm(context: EmulatorContext, options: ScreenOptions, content: SafeHtml): SafeHtml {
   const action = `${baseUrl(context, options.mode)}${ENDPOINT_PATHS.app}/${encodeURIComponent(options.interactionId)}`;
-  return html`<form method="post" action="${action}">${
-    options.mode.sameDevice ? html`<input type="hidden" name="browser" value="${options.mode.browserSecret}">` : ''
-  }${content}</form>`;
+  const secret = options.mode.sameDevice
+    ? html`<input type="hidden" name="browser" value="${options.mode.browserSecret}">`
+    : options.mode.deviceSecret
+      ? html`<input type="hidden" name="device" value="${options.mode.deviceSecret}">`
+      : '';
+  return html`<form method="post" action="${action}">${secret}${content}</form>`;
 }
 
 function clientName(client: RegisteredClient): string {
@@ -429,7 +432,7 @@ ${alert(options.message)}
       options,
       // "approve" runs the shared decision logic, which turns a failed face check into
       // access_denied with the reason, exactly as the quick test does.
-      html`<button class="btn primary" type="submit" name="outcome" value="approve" data-testid="end-verification">End verification</button>`,
+      html`<input type="hidden" name="persona" value="${persona.id}"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="end-verification">End verification</button>`,
     )}</div>`;
   }
   return html`
@@ -531,7 +534,7 @@ ${
 <div class="actions">${appForm(
     context,
     options,
-    html`<button class="btn primary" type="submit" name="outcome" value="approve" data-testid="share">Share</button>`,
+    html`<input type="hidden" name="persona" value="${persona.id}"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="share">Share</button>`,
   )}${appForm(
     context,
     options,

@@ -12,6 +12,7 @@
  * the decision for the starting browser and tells the user to return to the computer.
  * @see spec part 1 (steps 4–6), 4.2
  */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { furthestStep, isAppStep, stepNumber, type AppStepId } from './app-steps';
 import {
   completeInteraction,
@@ -42,12 +43,32 @@ function isAction(value: string): value is Action {
   return Object.hasOwn(ACTIONS, value);
 }
 
-/** This device (a valid `browser`) or another; a `browser` that does not match is refused. */
-function appMode(interaction: Interaction, parameters: RequestParameters): AppMode {
+function sameSecret(expected: string, presented: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(expected), digest(presented));
+}
+
+/**
+ * This device (a valid `browser`), the phone bound to this verification (a valid `device`), or a
+ * phone opening the QR link for the first time (`unbound`). Anything else is refused: the QR code
+ * can be seen by anyone near the screen, so only the first device to open it may use it.
+ */
+function appMode(interaction: Interaction, parameters: RequestParameters): AppMode | 'unbound' {
   const browser = parameters.get('browser');
-  if (browser === undefined) return { sameDevice: false };
-  requireStartingBrowser(interaction, browser);
-  return { sameDevice: true, browserSecret: browser };
+  if (browser !== undefined) {
+    requireStartingBrowser(interaction, browser);
+    return { sameDevice: true, browserSecret: browser };
+  }
+  const bound = interaction.app.deviceSecret;
+  const device = parameters.get('device');
+  if (bound === undefined) {
+    if (device !== undefined) throw new InvalidRequest('this device link is not valid for this verification', 403);
+    return 'unbound';
+  }
+  if (device === undefined || !sameSecret(bound, device)) {
+    throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409);
+  }
+  return { sameDevice: false, deviceSecret: bound };
 }
 
 /**
@@ -75,16 +96,26 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
     const open = openInteraction(context, interactionId, 'GET');
     if (open instanceof Response) return open;
     const interaction = open;
-    const mode = appMode(interaction, parameters);
-    const client = interactionClient(context, interaction);
-    if (interaction.decision) return appDonePage(context, { interactionId, interaction, client, mode });
-
     const requested = parameters.get('step');
     if (requested !== undefined && !isAppStep(requested)) {
       throw new InvalidRequest(`step ${describeValue(requested)} is not a step of the app`);
     }
+    // HEAD (a link preview, a prefetch) must not change anything: no binding, no "opened".
+    const safe = request.method.toUpperCase() === 'HEAD';
+    let mode = appMode(interaction, parameters);
+    if (mode === 'unbound') {
+      if (safe) return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });
+      // The first device to open the QR link gets its own secret; the link it continues with carries it.
+      const deviceSecret = randomBytes(32).toString('base64url');
+      interaction.app.deviceSecret = deviceSecret;
+      mode = { sameDevice: false, deviceSecret };
+      return seeOther(appLink(context, interactionId, mode, requested));
+    }
+    const client = interactionClient(context, interaction);
+    if (interaction.decision) return appDonePage(context, { interactionId, interaction, client, mode });
+
     // The starting browser polls for this: the phone has opened the app.
-    if (!mode.sameDevice) interaction.app.openedElsewhere = true;
+    if (!mode.sameDevice && !safe) interaction.app.openedElsewhere = true;
 
     const furthest = furthestStep(interaction.app);
     const step = requested ?? furthest;
@@ -107,6 +138,7 @@ export function appActionEndpoint(request: Request, context: EmulatorContext, in
     if (open instanceof Response) return open;
     const interaction = open;
     const mode = appMode(interaction, parameters);
+    if (mode === 'unbound') throw new InvalidRequest('open the app from its link first', 403);
     const client = interactionClient(context, interaction);
     const progress = interaction.app;
     if (interaction.decision) return seeOther(appLink(context, interactionId, mode));
@@ -128,6 +160,11 @@ export function appActionEndpoint(request: Request, context: EmulatorContext, in
       const faceFailed = persona?.faceCheck === 'fail' && progress.faceChecked && furthest === 'face';
       if (!persona || (furthest !== 'consent' && !faceFailed)) {
         return refuse('Finish this step first: every step comes before sharing.', 409);
+      }
+      // Consent is to the document the screen showed: if the progress changed since (another
+      // tab chose another document), the approval is not for this one.
+      if (parameters.get('persona') !== persona.id) {
+        return refuse('The document changed since this screen was shown; check what will be shared and try again.', 409);
       }
       return finish(context, interactionId, interaction, mode, { outcome: 'approve', persona });
     }

@@ -275,3 +275,24 @@ describe('GET /portraits/<id>.jpg', () => {
     },
   );
 });
+
+describe('HEAD on the authorization endpoint', () => {
+  it('does not use up the request_uri (a link preview or prefetch must be harmless)', async () => {
+    const { createEmulator } = await import('./index');
+    const { createTestClient, clientAuthentication, formPost, signAsClient, requestObjectClaims, createPkce, TEST_BASE_URL } = await import('./testing');
+    const client = await createTestClient();
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const { codeChallenge } = await createPkce();
+    const request = await signAsClient(client, requestObjectClaims(client, { codeChallenge }));
+    const par = await emulator.handle(formPost(`${TEST_BASE_URL}/par`, { ...(await clientAuthentication(client)), request }));
+    const { request_uri: requestUri } = (await par.json()) as { request_uri: string };
+    const url = `${TEST_BASE_URL}/auth?${new URLSearchParams({ client_id: client.clientId, request_uri: requestUri })}`;
+
+    const head = await emulator.handle(new Request(url, { method: 'HEAD' }));
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const get = await emulator.handle(new Request(url));
+    expect(get.status).toBe(200);
+    expect(await get.text()).toContain('name="interaction"');
+  });
+});

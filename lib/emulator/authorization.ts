@@ -115,6 +115,10 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
     if (pushed.clientId !== clientId) {
       throw new InvalidRequestUri(`request_uri was not issued to client ${describeValue(clientId)}`);
     }
+    // HEAD (a link preview, a prefetch) must not use up the one-time request_uri.
+    if (request.method.toUpperCase() === 'HEAD') {
+      return new Response(null, { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
+    }
     context.pushedRequests.take(requestUri);
 
     const interactionId = randomToken();
@@ -207,12 +211,16 @@ export function verificationFailure(persona: Persona, interaction: Interaction):
  * @see spec 4.2; RFC 6749 §4.1.2
  */
 export function completeInteraction(context: EmulatorContext, interactionId: string, decision: InteractionDecision): Response {
-  const interaction = context.interactions.take(interactionId);
+  const interaction = context.interactions.get(interactionId);
   if (!interaction) throw new InvalidRequest('this verification has already been completed');
-  if (decision.outcome === 'denied') return redirectToClient(context, interaction, { error: decision.error });
+  if (decision.outcome === 'denied') {
+    context.interactions.take(interactionId);
+    return redirectToClient(context, interaction, { error: decision.error });
+  }
 
   // Issued only now, at delivery: a decision taken on a phone may wait for the browser longer
-  // than a code lives (60 s).
+  // than a code lives (60 s). Stored before the interaction is closed, so a full code store
+  // (503) leaves the user able to try again.
   const code = randomToken();
   const { request: authorizationRequest } = interaction;
   context.authorizationCodes.set(
@@ -228,6 +236,7 @@ export function completeInteraction(context: EmulatorContext, interactionId: str
     },
     LIFETIMES.authorizationCode,
   );
+  context.interactions.take(interactionId);
   return redirectToClient(context, interaction, { code });
 }
 

@@ -91,3 +91,16 @@ describe('createEmulator', () => {
     expect((await response.json()).token_endpoint).toBe('https://idv.example/token');
   });
 });
+
+describe('key material', () => {
+  it('refuses an RSA encryption key whose modulus only looks long enough, and an EC point off the curve', async () => {
+    const { parseRegisteredClients } = await import('./clients');
+    const { createTestClient } = await import('./testing');
+    const [signing, encryption] = (await createTestClient()).registered.jwks.keys as [Record<string, unknown>, Record<string, unknown>];
+    const register = (keys: unknown[]) =>
+      parseRegisteredClients(JSON.stringify([{ client_id: 'c', redirect_uris: ['https://rp.example/cb'], population_register: false, jwks: { keys } }]));
+    expect(() => register([signing, encryption])).not.toThrow();
+    expect(() => register([signing, { ...encryption, n: 'A'.repeat(342) }])).toThrow(/at least 2048 bits|usable public key/);
+    expect(() => register([{ ...signing, x: 'A'.repeat(43), y: 'A'.repeat(43) }, encryption])).toThrow(/usable public key/);
+  });
+});

@@ -5,6 +5,7 @@
  * that a bad key fails at start-up with a message rather than at the first request.
  * @see spec part 1, 2.3 "Electronic record evidence element", 5.2, 5.3
  */
+import { createPublicKey, type JsonWebKey as NodeJsonWebKey, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { CLIENT_SIGNING_ALGORITHMS, ID_TOKEN_ENCRYPTION_ALGORITHM, type ClientSigningAlgorithm } from './config';
@@ -51,8 +52,33 @@ const jwkSchema = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
+/**
+ * Whether the key material itself is usable (a real point on the curve, a real modulus of the
+ * stated size): members that look right can still make every later request fail.
+ */
+function keyMaterialProblem(key: z.infer<typeof jwkSchema>): string | undefined {
+  let parsed: KeyObject;
+  try {
+    parsed = createPublicKey({ key: key as NodeJsonWebKey, format: 'jwk' });
+  } catch (error) {
+    return `is not a usable public key (${(error as Error).message})`;
+  }
+  const details = parsed.asymmetricKeyDetails ?? {};
+  if (parsed.asymmetricKeyType === 'rsa' && (details.modulusLength ?? 0) < MIN_RSA_MODULUS_BYTES * 8) {
+    return `RSA modulus must be at least ${MIN_RSA_MODULUS_BYTES * 8} bits (it has ${details.modulusLength})`;
+  }
+  if (parsed.asymmetricKeyType === 'ec' && details.namedCurve !== 'prime256v1') return 'EC key must be on P-256';
+  if (key.kty === 'OKP' && parsed.asymmetricKeyType !== 'ed25519') return 'OKP key must be Ed25519';
+  return undefined;
+}
+
 /** What is wrong with a key, in words; undefined when it is a usable public key. */
 function jwkProblem(key: z.infer<typeof jwkSchema>): string | undefined {
+  return jwkShapeProblem(key) ?? keyMaterialProblem(key);
+}
+
+/** What is wrong with a key's members, in words. */
+function jwkShapeProblem(key: z.infer<typeof jwkSchema>): string | undefined {
   const privateMember = PRIVATE_KEY_MEMBERS.find((member) => member in key);
   if (privateMember) return `must be a public key; remove the private member '${privateMember}'`;
 

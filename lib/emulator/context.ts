@@ -46,6 +46,11 @@ export interface AppProgress {
   faceChecked: boolean;
   /** the app was opened without the browser secret: on another device, from the QR code */
   openedElsewhere: boolean;
+  /**
+   * The secret of the one device that opened the QR link first: the QR code can be seen by
+   * anyone near the screen, so later devices with the bare link are refused.
+   */
+  deviceSecret?: string;
 }
 
 /** The user's decision in the app, turned into a redirect to the client when delivered. */

@@ -143,7 +143,8 @@ export class NotFound extends OAuthError {
 export class MethodNotAllowed extends InvalidRequest {
   constructor(method: string, allowed: readonly string[]) {
     super(`method ${describeValue(method)} is not allowed here; use ${allowed.join(' or ')}`, 405, {
-      Allow: allowed.join(', '),
+      // HEAD is answered wherever GET is (index.ts).
+      Allow: (allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed).join(', '),
     });
   }
 }

@@ -11,8 +11,11 @@ import type { AppStepId } from './app-steps';
 import { ENDPOINT_PATHS } from './config';
 import type { EmulatorContext } from './context';
 
-/** How the app was opened: on this device (with the browser secret) or on another (without). */
-export type AppMode = { sameDevice: true; browserSecret: string } | { sameDevice: false };
+/**
+ * How the app was opened: on this device (with the browser secret) or on another device (the
+ * phone that opened the QR link first, with the device secret it was given then).
+ */
+export type AppMode = { sameDevice: true; browserSecret: string } | { sameDevice: false; deviceSecret?: string };
 
 function withQuery(url: string, query: Record<string, string | undefined>): string {
   const search = new URLSearchParams(
@@ -26,6 +29,7 @@ export function appLink(context: EmulatorContext, interactionId: string, mode: A
   const base = mode.sameDevice ? context.issuer : context.deviceBaseUrl;
   return withQuery(`${base}${ENDPOINT_PATHS.app}/${encodeURIComponent(interactionId)}`, {
     browser: mode.sameDevice ? mode.browserSecret : undefined,
+    device: mode.sameDevice ? undefined : mode.deviceSecret,
     step,
   });
 }

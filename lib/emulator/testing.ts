@@ -198,6 +198,19 @@ export async function openAuthorizationPage(
 }
 
 /**
+ * Opens the app from the QR code as a phone does: the first GET of the bare link binds this phone
+ * to the verification and answers 303 to the same link with `device=<secret>`, which every later
+ * request of the phone (links and form posts) carries. Returns the secret and that link.
+ */
+export async function openAppFromQrCode(emulator: Emulator, qrLink: string): Promise<{ device: string; location: string }> {
+  const response = await emulator.handle(new Request(qrLink));
+  const location = response.headers.get('location');
+  const device = location ? new URL(location).searchParams.get('device') : null;
+  if (response.status !== 303 || !location || !device) throw new Error(`opening the QR link failed: ${response.status}`);
+  return { device, location };
+}
+
+/**
  * Runs PAR and the authorization page's quick test (GET and POST /auth) as a browser would, and
  * returns the redirect.
  * @param options.persona persona to approve as; `outcome: "cancel"` cancels instead

@@ -80,6 +80,6 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
   const idToken = await issueIdToken(context, client, grant, persona);
   return Response.json(
     { id_token: idToken, expires_in: LIFETIMES.idToken },
-    { status: 200, headers: { 'Cache-Control': 'no-store' } },
+    { status: 200, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } },
   );
 }
