@@ -85,6 +85,12 @@ describe('loadServerConfig', () => {
     await expect(load({ ...providerEnv(), NODE_ENV: 'production' })).rejects.toThrow(/^SESSION_SECRET: is required/);
   });
 
+  it('refuses an encryption key under 2048 bits', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const small = { ...generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'jwk' }), kid: 'small' };
+    await expect(load({ ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify(small) })).rejects.toThrow(/^IDV_ENCRYPTION_KEY: must be an RSA key of at least 2048 bits \(it has 1024\)/);
+  });
+
   it('refuses a signing key of an algorithm the service does not accept', async () => {
     const rsa = await generateClientKeys('PS256');
     const env = { ...providerEnv(), IDV_SIGNING_KEY: JSON.stringify({ ...rsa.signingKey, alg: 'RS256' }) };

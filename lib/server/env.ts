@@ -3,6 +3,7 @@ import 'server-only';
  * The configuration contract of DESIGN.md, read from the environment and validated once. This is
  * the only module that reads `process.env`. Every problem is reported with the variable's name.
  */
+import { createPublicKey, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
@@ -166,6 +167,9 @@ async function parseClientKeys(env: Env, dataDir: string, generated: string[]): 
       throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA-OAEP-256 key, got alg "${jwk.alg}"`);
     }
     await assertImportable('IDV_ENCRYPTION_KEY', jwk, 'RSA-OAEP-256');
+    const bits = createPublicKey({ key: jwk as NodeJsonWebKey, format: 'jwk' }).asymmetricKeyDetails?.modulusLength ?? 0;
+    if (bits < 2048) throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA key of at least 2048 bits (it has ${bits})`);
+    if (jwk.kid === signingKey.kid) throw new ConfigurationError('IDV_ENCRYPTION_KEY', 'must have a kid of its own, not the signing key\'s');
     encryptionKey = { ...jwk, kid: jwk.kid! };
   } else {
     encryptionKey = devKeys!.encryptionKey;
