@@ -36,8 +36,13 @@ export interface EmulatorControl {
   rotateSigningKeys(): Promise<SigningKeyInfo[]>;
   /** The published keys, current first. @see spec 2.7 */
   signingKeys(): Promise<SigningKeyInfo[]>;
-  /** Arms a one-shot fault (arming it again changes nothing). @throws Error for an unknown id */
-  armFault(id: FaultId): void;
+  /**
+   * Arms a one-shot fault for the next matching response to `clientId`, or to any client
+   * (arming it again replaces the scope). @throws Error for an unknown id or client
+   */
+  armFault(id: FaultId, clientId?: string): void;
+  /** The client an armed fault waits for; undefined for any client (or when not armed). */
+  faultScope(id: FaultId): string | undefined;
   /** @throws Error for an unknown id */
   disarmFault(id: FaultId): void;
   /** The armed faults, in the order of FAULTS. */
@@ -64,7 +69,11 @@ export function createControl(context: EmulatorContext): EmulatorControl {
     async signingKeys() {
       return [...(await context.signingKeys()).status()];
     },
-    armFault: (id) => context.faults.arm(id),
+    armFault: (id, clientId) => {
+      if (clientId !== undefined && !context.clients.has(clientId)) throw new Error(`unknown client '${clientId}'`);
+      context.faults.arm(id, clientId);
+    },
+    faultScope: (id) => context.faults.scope(id),
     disarmFault: (id) => context.faults.disarm(id),
     armedFaults: () => context.faults.armed(),
     injectedFaults: () => [...context.faults.injected()],

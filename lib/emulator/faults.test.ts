@@ -383,3 +383,22 @@ describe('PAR faults (spec 4.1, part 7)', () => {
     expect((await push(emulator)).status).toBe(201);
   });
 });
+
+describe('faults armed for one client', () => {
+  it('spoil only that client’s next response and wait for it, leaving other clients’ flows clean', async () => {
+    const { FaultSwitchboard } = await import('./faults');
+    const board = new FaultSwitchboard(() => 0);
+    board.arm('wrong_nonce', 'second-rp');
+    expect(board.take('id_token', 'demo-client').size).toBe(0);
+    expect(board.scope('wrong_nonce')).toBe('second-rp');
+    expect([...board.take('id_token', 'second-rp')]).toEqual(['wrong_nonce']);
+    expect(board.armed()).toEqual([]);
+  });
+
+  it('for any client when no client is named', async () => {
+    const { FaultSwitchboard } = await import('./faults');
+    const board = new FaultSwitchboard(() => 0);
+    board.arm('par_server_error');
+    expect([...board.take('par_endpoint', 'anyone')]).toEqual(['par_server_error']);
+  });
+});

@@ -192,15 +192,25 @@ const INJECTED_HISTORY = 10;
  * synchronous, so of two requests in parallel only one gets a fault.
  */
 export class FaultSwitchboard {
-  readonly #armed = new Set<FaultId>();
+  /** armed faults, each for one client or (undefined) for whichever client comes next */
+  readonly #armed = new Map<FaultId, string | undefined>();
   #injected: InjectedFault[] = [];
 
   /** @param now clock in ms */
   constructor(private readonly now: () => number) {}
 
-  /** @throws Error for an id not in FAULTS (callers from plain JavaScript are not type-checked) */
-  arm(id: FaultId): void {
-    this.#armed.add(checkedId(id));
+  /**
+   * Arms a fault for the next matching response to `clientId`, or to any client when omitted (on
+   * a shared emulator, scoping keeps one tester's fault out of another's flow).
+   * @throws Error for an id not in FAULTS (callers from plain JavaScript are not type-checked)
+   */
+  arm(id: FaultId, clientId?: string): void {
+    this.#armed.set(checkedId(id), clientId);
+  }
+
+  /** The client an armed fault waits for; undefined when it is for any client or not armed. */
+  scope(id: FaultId): string | undefined {
+    return this.#armed.get(id);
   }
 
   /** @throws Error for an id not in FAULTS */
@@ -227,6 +237,8 @@ export class FaultSwitchboard {
     const groups = new Set<string>();
     for (const fault of FAULTS) {
       if (fault.target !== target || !this.#armed.has(fault.id) || groups.has(fault.group)) continue;
+      const scope = this.#armed.get(fault.id);
+      if (scope !== undefined && scope !== clientId) continue;
       groups.add(fault.group);
       taken.add(fault.id);
       this.#armed.delete(fault.id);

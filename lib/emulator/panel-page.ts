@@ -23,6 +23,8 @@ export interface PanelView {
   clients: readonly ClientInfo[];
   signingKeys: readonly SigningKeyInfo[];
   armedFaults: readonly FaultId[];
+  /** the client an armed fault waits for, when it is not for any client */
+  faultScopes: Partial<Record<FaultId, string>>;
   injectedFaults: readonly InjectedFault[];
   /** a confirmation of the last action, if any */
   notice?: string;
@@ -74,6 +76,8 @@ legend { font-weight: 600; padding: 0 .35rem; }
 .fault:last-child { border-bottom: 0; padding-bottom: 0; }
 .fault.armed { background: var(--warn-bg); margin: 0 -1rem; padding: .75rem 1rem; }
 .fault p { margin: .1rem 0; }
+.fault-actions { display: flex; align-items: center; gap: .5rem; flex-wrap: wrap; }
+.fault-actions select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--line); border-radius: .4rem; background: #fff; color: inherit; }
 .personas { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: .75rem; list-style: none; margin: 0; padding: 0; }
 .persona { display: flex; gap: .75rem; padding: .75rem; border: 1px solid var(--line); border-radius: .9rem; }
 .persona img { width: 4rem; height: 5rem; object-fit: cover; border-radius: .5rem; background: var(--line); flex: none; }
@@ -226,8 +230,18 @@ ${actionForm(view, { action: 'rotate_keys' }, html`<button class="primary" type=
 </section>`;
 }
 
+/** When a fault is not armed: for which client to arm it (any, or one registered client). */
+function faultScopeChoice(view: PanelView, fault: Fault): SafeHtml {
+  if (view.clients.length < 2) return html``;
+  const id = `fault-${fault.id}-client`;
+  return html`<label class="muted" for="${id}">for</label> <select id="${id}" name="client_id"><option value="">any client</option>${view.clients.map(
+    (client) => html`<option value="${client.clientId}">${client.clientId}</option>`,
+  )}</select>`;
+}
+
 function faultRow(view: PanelView, fault: Fault): SafeHtml {
   const armed = view.armedFaults.includes(fault.id);
+  const scope = view.faultScopes[fault.id];
   const describedBy = `fault-${fault.id}-label`;
   return html`
 <form method="post" action="${view.basePath}${PANEL_ACTION_PATH}" class="fault${armed ? ' armed' : ''}" data-testid="fault-${fault.id}" data-armed="${String(armed)}">
@@ -235,12 +249,12 @@ function faultRow(view: PanelView, fault: Fault): SafeHtml {
 <input type="hidden" name="fault" value="${fault.id}">
 <div>
 <p id="${describedBy}"><strong>${fault.label}</strong> <code>${fault.id}</code> ${
-    armed ? html`<span class="tag warn">Armed</span>` : html`<span class="tag">Not armed</span>`
+    armed ? html`<span class="tag warn">Armed${scope ? html` for ${scope}` : ''}</span>` : html`<span class="tag">Not armed</span>`
   }</p>
 <p class="muted">${fault.effect}</p>
 <p class="muted">The relying party should answer <code>${fault.expected}</code>.</p>
 </div>
-<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}">${armed ? 'Disarm' : 'Arm'}</button>
+<div class="fault-actions">${armed ? '' : faultScopeChoice(view, fault)}<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}">${armed ? 'Disarm' : 'Arm'}</button></div>
 </form>`;
 }
 
@@ -250,7 +264,7 @@ function faultsSection(view: PanelView): SafeHtml {
   return html`
 <section id="faults" aria-labelledby="faults-heading">
 <h2 id="faults-heading">Faults</h2>
-<p class="callout"><strong>One-shot, for any client.</strong> An armed fault spoils the next matching response of this emulator, whichever client it goes to, and then disarms itself. Requests the emulator refuses anyway do not use it up. Several faults may be armed; faults that change the same part of a response (the signing key, the encryption, the status) apply one per response, in the order listed.</p>
+<p class="callout"><strong>One-shot.</strong> An armed fault spoils the next matching response of this emulator to the client you chose (or to whichever client comes next), and then disarms itself. Requests the emulator refuses anyway do not use it up. Several faults may be armed; faults that change the same part of a response (the signing key, the encryption, the status) apply one per response, in the order listed.</p>
 <p class="muted" data-testid="armed-faults">Armed now: ${
     view.armedFaults.length > 0 ? view.armedFaults.map((id, index) => html`${index > 0 ? ', ' : ''}<code>${id}</code>`) : 'none'
   }</p>

@@ -236,3 +236,31 @@ describe('POST {base}/panel refuses cross-site posts (CSRF)', () => {
     expect(response.status).toBe(303);
   });
 });
+
+describe('arming a fault for one client from the panel', () => {
+  it('offers the registered clients, arms for the chosen one and refuses an unknown one', async () => {
+    const { createEmulator } = await import('./index');
+    const { createTestClient, TEST_BASE_URL } = await import('./testing');
+    const a = await createTestClient({ clientId: 'client-a' });
+    const b = await createTestClient({ clientId: 'client-b' });
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [a.registered, b.registered] });
+    const post = (body: Record<string, string>) =>
+      emulator.handle(
+        new Request(`${TEST_BASE_URL}/panel`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(TEST_BASE_URL).origin, 'sec-fetch-site': 'same-origin' },
+          body: new URLSearchParams(body),
+        }),
+      );
+
+    const page = await (await emulator.handle(new Request(TEST_BASE_URL))).text();
+    expect(page).toContain('<option value="client-b">client-b</option>');
+
+    expect((await post({ action: 'arm_fault', fault: 'wrong_nonce', client_id: 'client-b' })).status).toBe(303);
+    expect(emulator.control.faultScope('wrong_nonce')).toBe('client-b');
+    expect(await (await emulator.handle(new Request(TEST_BASE_URL))).text()).toContain('Armed for client-b');
+
+    expect((await post({ action: 'arm_fault', fault: 'expired', client_id: 'nobody' })).status).toBe(400);
+    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+  });
+});

@@ -44,6 +44,10 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
     clients: control.clients(),
     signingKeys,
     armedFaults: control.armedFaults(),
+    faultScopes: Object.fromEntries(control.armedFaults().flatMap((id) => {
+      const scope = control.faultScope(id);
+      return scope === undefined ? [] : [[id, scope]];
+    })),
     injectedFaults: control.injectedFaults(),
     notice: confirmation(new URL(request.url).searchParams, control, signingKeys[0]?.kid),
     now: context.now(),
@@ -122,9 +126,17 @@ async function perform(
           refused: `${fault === undefined ? "The form has no 'fault'" : `Unknown fault ${describeValue(fault)}`}; expected one of ${FAULTS.map((known) => known.id).join(', ')}.`,
         };
       }
-      if (action === 'arm_fault') control.armFault(fault);
-      else control.disarmFault(fault);
-      return { done: action === 'arm_fault' ? 'fault_armed' : 'fault_disarmed', about: { fault } };
+      if (action === 'disarm_fault') {
+        control.disarmFault(fault);
+        return { done: 'fault_disarmed', about: { fault } };
+      }
+      // An empty choice is "any client".
+      const clientId = parameters.get('client_id') || undefined;
+      if (clientId !== undefined && !control.clients().some((client) => client.clientId === clientId)) {
+        return { refused: `Unknown client ${describeValue(clientId)}; arm the fault for a registered client or for any.` };
+      }
+      control.armFault(fault, clientId);
+      return { done: 'fault_armed', about: { fault } };
     }
 
     case 'set_population_register': {
