@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, personas, type Emulator } from './index';
 import {
   TEST_BASE_URL,
+  TEST_DEVICE_BASE_URL,
+  createDeviceTestEmulator,
   createTestClient,
   formPost,
   openAppFromQrCode,
@@ -11,7 +13,7 @@ import {
   type TestClient,
 } from './testing';
 
-const DEVICE_BASE_URL = 'http://192.168.1.20:3000/emulator';
+const DEVICE_BASE_URL = TEST_DEVICE_BASE_URL;
 
 let client: TestClient;
 
@@ -20,7 +22,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(now?: () => number): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, deviceBaseUrl: DEVICE_BASE_URL, clients: [client.registered], now });
+  return createDeviceTestEmulator(client, now);
 }
 
 /**

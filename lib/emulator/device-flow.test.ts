@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from './index';
 import {
   TEST_BASE_URL,
+  TEST_DEVICE_BASE_URL,
+  createDeviceTestEmulator,
   createTestClient,
   formPost,
   openAppFromQrCode,
@@ -10,7 +12,7 @@ import {
   type TestClient,
 } from './testing';
 
-const DEVICE_BASE_URL = 'http://192.168.1.20:3000/emulator';
+const DEVICE_BASE_URL = TEST_DEVICE_BASE_URL;
 
 let client: TestClient;
 
@@ -19,7 +21,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(now?: () => number): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, deviceBaseUrl: DEVICE_BASE_URL, clients: [client.registered], now });
+  return createDeviceTestEmulator(client, now);
 }
 
 /** An attribute value as the browser reads it (the pages escape `&` as `&#38;`). */

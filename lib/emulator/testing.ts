@@ -7,7 +7,7 @@
 import { CompactSign, base64url, exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { RegisteredClient } from './clients';
 import { CLIENT_ASSERTION_TYPE, type ClientSigningAlgorithm } from './config';
-import type { Emulator } from './index';
+import { createEmulator, type Emulator } from './index';
 import { s256CodeChallenge } from './pkce';
 
 export const TEST_BASE_URL = 'http://localhost:3000/emulator';
@@ -263,4 +263,12 @@ export function authorizationPageFields(html: string): { interaction?: string; b
     interaction: /name="interaction" value="([^"]+)"/.exec(html)?.[1],
     browser: /name="browser" value="([^"]+)"/.exec(html)?.[1],
   };
+}
+
+/** Where a phone on the test network reaches the emulator: the base of the QR code's link. */
+export const TEST_DEVICE_BASE_URL = 'http://192.168.1.20:3000/emulator';
+
+/** An emulator with a device base URL, for the tests of the app and the phone hand-off. */
+export function createDeviceTestEmulator(client: TestClient, now?: () => number): Emulator {
+  return createEmulator({ baseUrl: TEST_BASE_URL, deviceBaseUrl: TEST_DEVICE_BASE_URL, clients: [client.registered], now });
 }
