@@ -11,7 +11,7 @@ import {
   openAuthorizationPage,
   redeemCode,
   type TestClient,
-} from './testing';
+} from '@/test/support/emulator';
 
 const DEVICE_BASE_URL = TEST_DEVICE_BASE_URL;
 

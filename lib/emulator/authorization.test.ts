@@ -11,7 +11,7 @@ import {
   requestObjectClaims,
   signAsClient,
   type TestClient,
-} from './testing';
+} from '@/test/support/emulator';
 
 let client: TestClient;
 let other: TestClient;
@@ -279,7 +279,7 @@ describe('GET /portraits/<id>.jpg', () => {
 describe('HEAD on the authorization endpoint', () => {
   it('does not use up the request_uri (a link preview or prefetch must be harmless)', async () => {
     const { createEmulator } = await import('./index');
-    const { createTestClient, clientAuthentication, formPost, signAsClient, requestObjectClaims, createPkce, TEST_BASE_URL } = await import('./testing');
+    const { createTestClient, clientAuthentication, formPost, signAsClient, requestObjectClaims, createPkce, TEST_BASE_URL } = await import('@/test/support/emulator');
     const client = await createTestClient();
     const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
     const { codeChallenge } = await createPkce();

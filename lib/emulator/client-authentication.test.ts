@@ -12,7 +12,7 @@ import {
   signAsClient,
   unsignedJwt,
   type TestClient,
-} from './testing';
+} from '@/test/support/emulator';
 
 let client: TestClient;
 /** The same client id and kid as `client`, with different keys: its signatures must not verify. */

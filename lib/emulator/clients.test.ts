@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, parseRegisteredClients } from './index';
-import { TEST_BASE_URL, createTestClient, type TestClient } from './testing';
+import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
 
 let client: TestClient;
 let signingKey: JWK;
@@ -95,7 +95,7 @@ describe('createEmulator', () => {
 describe('key material', () => {
   it('refuses an RSA encryption key whose modulus only looks long enough, and an EC point off the curve', async () => {
     const { parseRegisteredClients } = await import('./clients');
-    const { createTestClient } = await import('./testing');
+    const { createTestClient } = await import('@/test/support/emulator');
     const [signing, encryption] = (await createTestClient()).registered.jwks.keys as [Record<string, unknown>, Record<string, unknown>];
     const register = (keys: unknown[]) =>
       parseRegisteredClients(JSON.stringify([{ client_id: 'c', redirect_uris: ['https://rp.example/cb'], population_register: false, jwks: { keys } }]));

@@ -9,7 +9,7 @@ import {
   requestObjectClaims,
   signAsClient,
   type TestClient,
-} from './testing';
+} from '@/test/support/emulator';
 
 let entitled: TestClient;
 let notEntitled: TestClient;

@@ -21,7 +21,7 @@ import {
   requestObjectClaims,
   signAsClient,
   type TestClient,
-} from './testing';
+} from '@/test/support/emulator';
 
 let client: TestClient;
 let other: TestClient;

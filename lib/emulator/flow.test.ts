@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { compactDecrypt, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from './index';
-import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, formPost, type TestClient } from './testing';
+import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, formPost, type TestClient } from '@/test/support/emulator';
 
 async function redeem(client: TestClient, emulator: ReturnType<typeof createEmulator>, code: string, codeVerifier: string) {
   return emulator.handle(

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FAULTS } from './faults';
 import { createEmulator, type Emulator } from './index';
 import { personas } from './personas';
-import { TEST_BASE_URL, createTestClient, type TestClient } from './testing';
+import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
 
 const PANEL_ACTION_URL = `${TEST_BASE_URL}/panel`;
 const ORIGIN = new URL(TEST_BASE_URL).origin;
@@ -240,7 +240,7 @@ describe('POST {base}/panel refuses cross-site posts (CSRF)', () => {
 describe('arming a fault for one client from the panel', () => {
   it('offers the registered clients, arms for the chosen one and refuses an unknown one', async () => {
     const { createEmulator } = await import('./index');
-    const { createTestClient, TEST_BASE_URL } = await import('./testing');
+    const { createTestClient, TEST_BASE_URL } = await import('@/test/support/emulator');
     const a = await createTestClient({ clientId: 'client-a' });
     const b = await createTestClient({ clientId: 'client-b' });
     const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [a.registered, b.registered] });

@@ -11,7 +11,7 @@ import {
   signAsClient,
   unsignedJwt,
   type TestClient,
-} from './testing';
+} from '@/test/support/emulator';
 
 let client: TestClient;
 let entitled: TestClient;

@@ -6,7 +6,7 @@ import { compactDecrypt, createLocalJWKSet, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from './index';
 import { personas, type Persona } from './personas';
-import { TEST_BASE_URL, authorize, createTestClient, redeemCode, type TestClient } from './testing';
+import { TEST_BASE_URL, authorize, createTestClient, redeemCode, type TestClient } from '@/test/support/emulator';
 
 const ALL_DETAILS = {
   type: null,

@@ -10,7 +10,7 @@ import {
   requestObjectClaims,
   signAsClient,
   type TestClient,
-} from './testing';
+} from '@/test/support/emulator';
 
 let client: TestClient;
 let emulator: Emulator;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from './index';
-import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, formPost, type TestClient } from './testing';
+import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, formPost, type TestClient } from '@/test/support/emulator';
 
 let client: TestClient;
 let other: TestClient;
