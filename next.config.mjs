@@ -14,7 +14,7 @@ const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   // lib/emulator reads its portrait files at run time; make sure they ship with the server build.
-  outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/portraits/*.jpg'] },
+  outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/personas/portraits/*.jpg'] },
   serverExternalPackages: ['@peculiar/x509', 'reflect-metadata'],
   async headers() {
     // The embedded emulator sends its own headers (a strict CSP per page); Next.js would replace them.

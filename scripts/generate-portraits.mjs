@@ -1,6 +1,6 @@
 /**
  * Generates the document portraits of the identity-verification emulator's
- * test personas: lib/emulator/portraits/<id>.jpg (300x400 px, JPEG q82).
+ * test personas: lib/emulator/personas/portraits/<id>.jpg (300x400 px, JPEG q82).
  *
  * The people are FICTIONAL. Every portrait is a flat vector illustration
  * drawn from the parameters in PERSONAS below (skin, hair, eyes, age cues,
@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const OUT_DIR = path.join(ROOT, "lib", "emulator", "portraits");
+const OUT_DIR = path.join(ROOT, "lib", "emulator", "personas", "portraits");
 const W = 300;
 const H = 400;
 const CX = W / 2;

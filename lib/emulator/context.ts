@@ -4,13 +4,13 @@
  * emulators (e.g. in tests) never share state.
  * @see spec part 3 (the objects a flow produces, in order)
  */
-import type { ClaimsRequest } from './claims-request';
+import type { ClaimsRequest } from './checks/claims-request';
 import type { RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
 import type { AccessDenied } from './errors';
-import { FaultSwitchboard } from './faults';
-import type { AuthorizationRequest } from './request-object';
-import { createSigningKeyRing, type SigningKeyRing } from './signing-keys';
+import { FaultSwitchboard } from './qa/faults';
+import type { AuthorizationRequest } from './checks/request-object';
+import { createSigningKeyRing, type SigningKeyRing } from './tokens/signing-keys';
 import { TtlStore } from './store';
 
 /** A pushed authorization request, referenced by its `request_uri`. @see spec 2.4; RFC 9126 §2.2 */

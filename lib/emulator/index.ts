@@ -4,25 +4,25 @@
  * Framework-free: a Next.js route (or any server, or a test) passes requests to `handle`.
  * @see spec part 4; DESIGN.md "The emulator"
  */
-import { appActionEndpoint, appScreenEndpoint } from './app-screens';
-import { authorizationDecisionEndpoint, authorizationEndpoint } from './authorization';
+import { appActionEndpoint, appScreenEndpoint } from './interaction/app';
+import { authorizationDecisionEndpoint, authorizationEndpoint } from './endpoints/authorization';
 import { checkRegisteredClients, type RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
 import { createContext, type EmulatorContext } from './context';
-import { createControl, type EmulatorControl } from './control';
-import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './device-flow';
-import { discoveryEndpoint } from './discovery';
+import { createControl, type EmulatorControl } from './qa/control';
+import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './interaction/hand-off';
+import { discoveryEndpoint } from './endpoints/discovery';
 import { MethodNotAllowed, NotFound, OAuthError, ServerError } from './errors';
-import { jwksEndpoint } from './jwks';
-import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './panel';
-import { pushedAuthorizationRequestEndpoint } from './par';
-import { portraitEndpoint } from './portraits';
-import { tokenEndpoint } from './token';
+import { jwksEndpoint } from './endpoints/jwks';
+import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
+import { pushedAuthorizationRequestEndpoint } from './endpoints/par';
+import { portraitEndpoint } from './interaction/portraits';
+import { tokenEndpoint } from './endpoints/token';
 
 export { parseRegisteredClients, type RegisteredClient } from './clients';
-export { personas, type Persona } from './personas';
-export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './control';
-export { FAULTS, isFaultId, type ExpectedRpError, type Fault, type FaultId, type FaultTarget, type InjectedFault } from './faults';
+export { personas, type Persona } from './personas/personas';
+export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './qa/control';
+export { FAULTS, isFaultId, type ExpectedRpError, type Fault, type FaultId, type FaultTarget, type InjectedFault } from './qa/faults';
 
 /** @see spec part 4 */
 export interface EmulatorOptions {

@@ -8,7 +8,7 @@ import { CompactSign, base64url, exportJWK, generateKeyPair, type JWK } from 'jo
 import type { RegisteredClient } from '@/lib/emulator/clients';
 import { CLIENT_ASSERTION_TYPE, type ClientSigningAlgorithm } from '@/lib/emulator/config';
 import { createEmulator, type Emulator } from '@/lib/emulator';
-import { s256CodeChallenge } from '@/lib/emulator/pkce';
+import { s256CodeChallenge } from '@/lib/emulator/checks/pkce';
 
 export const TEST_BASE_URL = 'http://localhost:3000/emulator';
 

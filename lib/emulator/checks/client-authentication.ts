@@ -1,0 +1,116 @@
+/**
+ * Private-key JWT client authentication, shared by PAR and the token endpoint (part 5).
+ * Every failure is `invalid_client` (401), as RFC 7521 §4.2.1 requires for an invalid assertion;
+ * only missing parameters are `invalid_request`.
+ * @see spec 2.1, part 5; RFC 7521 §4.2; RFC 7523 §3
+ */
+import { CLIENT_ASSERTION_TYPE, CLOCK_SKEW_SECONDS, LIFETIMES } from '../config';
+import type { RegisteredClient } from '../clients';
+import { describeMemberMismatch, verifyClientJwt, type VerifiedClientJwt } from './client-jwt';
+import { endpointUrl, nowSeconds, type EmulatorContext } from '../context';
+import { InvalidClient, describeValue } from '../errors';
+import type { RequestParameters } from './request-parameters';
+
+/** 2.1: the payload has exactly these four claims. */
+const PAYLOAD_CLAIMS = ['iss', 'sub', 'aud', 'exp'] as const;
+
+/**
+ * Authenticates the client of a PAR or token request from `client_id`, `client_assertion_type`
+ * and `client_assertion`, and returns it. A successful assertion cannot be used again.
+ * @throws InvalidRequest for a missing parameter, InvalidClient for everything else
+ * @see spec 2.1, 5.1–5.4
+ */
+export async function authenticateClient(
+  parameters: RequestParameters,
+  context: EmulatorContext,
+): Promise<RegisteredClient> {
+  const clientId = parameters.require('client_id');
+  const assertionType = parameters.require('client_assertion_type');
+  const assertion = parameters.require('client_assertion');
+
+  const client = context.clients.get(clientId);
+  if (!client) throw new InvalidClient(`client_id ${describeValue(clientId)} is not registered`);
+
+  // RFC 6749 §5.2 lists an "unsupported authentication method" under invalid_client.
+  if (assertionType !== CLIENT_ASSERTION_TYPE) {
+    throw new InvalidClient(`client_assertion_type must be '${CLIENT_ASSERTION_TYPE}'`);
+  }
+
+  const jwt = await verifyClientJwt(assertion, client, {
+    parameter: 'client_assertion',
+    reject: (description) => new InvalidClient(description),
+  });
+  const exp = checkAssertionClaims(jwt.payload, clientId, context);
+  await consumeAssertion(jwt, exp, context);
+  return client;
+}
+
+/** 2.1 payload: exactly iss, sub, aud, exp; returns `exp`. @see spec 2.1, 5.4; RFC 7523 §3 */
+function checkAssertionClaims(payload: Record<string, unknown>, clientId: string, context: EmulatorContext): number {
+  const members = describeMemberMismatch(payload, PAYLOAD_CLAIMS);
+  if (members) throw new InvalidClient(`client_assertion must have exactly the claims iss, sub, aud and exp: ${members}`);
+
+  for (const claim of ['iss', 'sub'] as const) {
+    if (payload[claim] !== clientId) {
+      throw new InvalidClient(`client_assertion ${claim} must be the client_id '${clientId}', not ${describeValue(payload[claim])}`);
+    }
+  }
+
+  const { aud, exp } = payload;
+  if (typeof aud !== 'string') {
+    throw new InvalidClient(`client_assertion aud must be a single string, the issuer '${context.issuer}', not ${describeValue(aud)}`);
+  }
+  if (aud !== context.issuer) {
+    const endpoint = aud === endpointUrl(context, 'token') || aud === endpointUrl(context, 'par');
+    throw new InvalidClient(
+      `client_assertion aud must be the issuer '${context.issuer}'${endpoint ? ', not an endpoint URL' : `, not ${describeValue(aud)}`}`,
+    );
+  }
+
+  if (typeof exp !== 'number' || !Number.isFinite(exp)) {
+    throw new InvalidClient(`client_assertion exp must be a number (seconds since the epoch), not ${describeValue(exp)}`);
+  }
+  const now = nowSeconds(context);
+  if (exp <= now - CLOCK_SKEW_SECONDS) throw new InvalidClient('client_assertion has expired (exp is in the past)');
+  if (exp > now + LIFETIMES.maxClientAssertion + CLOCK_SKEW_SECONDS) {
+    throw new InvalidClient(
+      `client_assertion exp is too far in the future; an assertion may live at most ${LIFETIMES.maxClientAssertion} seconds`,
+    );
+  }
+  return exp;
+}
+
+/**
+ * 2.1: "A new assertion is built for each request". With no `jti` allowed, an assertion is
+ * identified by its own content, remembered until it expires. The content is the signed part
+ * plus the decoded, canonical signature: re-encoding the last base64url character or, for ES256,
+ * flipping the signature's `s` to `n - s` yields a different text that still verifies, and must
+ * still count as the same assertion.
+ */
+async function consumeAssertion(jwt: VerifiedClientJwt, exp: number, context: EmulatorContext): Promise<void> {
+  const signature = jwt.header.alg === 'ES256' ? lowSEcdsaSignature(jwt.signature) : jwt.signature;
+  const content = new TextEncoder().encode(`${jwt.signingInput}.`);
+  const bytes = new Uint8Array(content.length + signature.length);
+  bytes.set(content);
+  bytes.set(signature, content.length);
+  const key = Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('base64url');
+
+  if (context.usedClientAssertions.get(key)) {
+    throw new InvalidClient('client_assertion has already been used; build a new one for each request');
+  }
+  const ttlSeconds = Math.max(1, exp + CLOCK_SKEW_SECONDS - nowSeconds(context));
+  context.usedClientAssertions.set(key, true, ttlSeconds);
+}
+
+/** Order of the P-256 group. */
+const P256_N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+
+/** The ES256 signature (r || s, 32 bytes each) with s replaced by n - s when s > n / 2. */
+function lowSEcdsaSignature(signature: Uint8Array): Uint8Array {
+  if (signature.length !== 64) return signature;
+  const s = BigInt(`0x${Buffer.from(signature.subarray(32)).toString('hex')}`);
+  if (s <= P256_N / 2n) return signature;
+  const canonical = new Uint8Array(signature);
+  canonical.set(Buffer.from((P256_N - s).toString(16).padStart(64, '0'), 'hex'), 32);
+  return canonical;
+}

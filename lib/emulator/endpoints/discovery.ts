@@ -1,0 +1,66 @@
+/**
+ * GET /.well-known/openid-configuration. The spec leaves the body "not shown"; it follows OpenID
+ * Connect Discovery 1.0 §3, RFC 8414, RFC 9126 §5, RFC 9101 §10.5, RFC 9207 §3 and OpenID Connect
+ * for Identity Assurance §8, and states exactly what the emulator enforces.
+ * @see spec part 4 (discovery endpoint)
+ */
+import {
+  CLAIM_NAMES,
+  DOCUMENT_TYPES,
+  ELECTRONIC_RECORD_TYPES,
+  EVIDENCE_TYPES,
+  TRUST_FRAMEWORKS,
+} from '../checks/claims-request';
+import {
+  ACR,
+  CLIENT_SIGNING_ALGORITHMS,
+  ID_TOKEN_CONTENT_ENCRYPTION,
+  ID_TOKEN_ENCRYPTION_ALGORITHM,
+  ID_TOKEN_SIGNING_ALGORITHM,
+} from '../config';
+import { endpointUrl, type EmulatorContext } from '../context';
+
+/** The provider metadata. @see spec part 4; OpenID Connect Discovery 1.0 §3 */
+export function providerMetadata(context: EmulatorContext): Record<string, unknown> {
+  return {
+    issuer: context.issuer,
+    authorization_endpoint: endpointUrl(context, 'authorization'),
+    pushed_authorization_request_endpoint: endpointUrl(context, 'par'),
+    token_endpoint: endpointUrl(context, 'token'),
+    jwks_uri: endpointUrl(context, 'jwks'),
+    require_pushed_authorization_requests: true,
+    require_signed_request_object: true,
+    request_object_signing_alg_values_supported: [...CLIENT_SIGNING_ALGORITHMS],
+    token_endpoint_auth_methods_supported: ['private_key_jwt'],
+    token_endpoint_auth_signing_alg_values_supported: [...CLIENT_SIGNING_ALGORITHMS],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code'],
+    code_challenge_methods_supported: ['S256'],
+    scopes_supported: ['openid'],
+    subject_types_supported: ['pairwise'],
+    acr_values_supported: [ACR],
+    id_token_signing_alg_values_supported: [ID_TOKEN_SIGNING_ALGORITHM],
+    id_token_encryption_alg_values_supported: [ID_TOKEN_ENCRYPTION_ALGORITHM],
+    id_token_encryption_enc_values_supported: [ID_TOKEN_CONTENT_ENCRYPTION],
+    claims_parameter_supported: true,
+    authorization_response_iss_parameter_supported: true,
+    verified_claims_supported: true,
+    trust_frameworks_supported: [...TRUST_FRAMEWORKS],
+    evidence_supported: [...EVIDENCE_TYPES],
+    documents_supported: [...DOCUMENT_TYPES],
+    electronic_records_supported: [...ELECTRONIC_RECORD_TYPES],
+    claims_in_verified_claims_supported: [...CLAIM_NAMES],
+  };
+}
+
+/**
+ * Handles GET /.well-known/openid-configuration; cacheable for an hour, as the metadata only
+ * changes with a new deployment.
+ * @see spec part 4
+ */
+export function discoveryEndpoint(_request: Request, context: EmulatorContext): Promise<Response> {
+  return Promise.resolve(
+    Response.json(providerMetadata(context), { headers: { 'Cache-Control': 'public, max-age=3600' } }),
+  );
+}

@@ -1,0 +1,105 @@
+import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator } from '..';
+import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
+import { loadX509 } from '../tokens/x509';
+
+let client: TestClient;
+
+beforeAll(async () => {
+  client = await createTestClient();
+});
+
+describe('GET /.well-known/openid-configuration', () => {
+  it('describes exactly what the emulator enforces, cacheable for an hour', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const response = await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(await response.json()).toMatchObject({
+      issuer: TEST_BASE_URL,
+      authorization_endpoint: `${TEST_BASE_URL}/auth`,
+      pushed_authorization_request_endpoint: `${TEST_BASE_URL}/par`,
+      token_endpoint: `${TEST_BASE_URL}/token`,
+      jwks_uri: `${TEST_BASE_URL}/jwks`,
+      require_pushed_authorization_requests: true,
+      require_signed_request_object: true,
+      request_object_signing_alg_values_supported: ['ES256', 'PS256', 'EdDSA'],
+      token_endpoint_auth_methods_supported: ['private_key_jwt'],
+      token_endpoint_auth_signing_alg_values_supported: ['ES256', 'PS256', 'EdDSA'],
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code'],
+      code_challenge_methods_supported: ['S256'],
+      scopes_supported: ['openid'],
+      subject_types_supported: ['pairwise'],
+      id_token_signing_alg_values_supported: ['ES256'],
+      id_token_encryption_alg_values_supported: ['RSA-OAEP-256'],
+      id_token_encryption_enc_values_supported: ['A256GCM'],
+      claims_parameter_supported: true,
+      authorization_response_iss_parameter_supported: true,
+      verified_claims_supported: true,
+      trust_frameworks_supported: ['standard', 'standard_etsi'],
+      evidence_supported: ['document', 'electronic_record'],
+      documents_supported: ['passport', 'idcard'],
+      electronic_records_supported: ['population_register'],
+      claims_in_verified_claims_supported: ['name', 'given_name', 'family_name', 'picture', 'gender', 'birthdate', 'nationalities'],
+    });
+  });
+
+  it('is found under the base path whatever origin the request came through (a proxy)', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const response = await emulator.handle(new Request('http://10.0.0.7:8080/emulator/.well-known/openid-configuration'));
+    expect(response.status).toBe(200);
+    expect((await response.json()).issuer).toBe(TEST_BASE_URL);
+  });
+});
+
+describe('GET /jwks (spec 2.7, 4.4)', () => {
+  it('publishes the ES256 signing key with kid = certificate serial and an x5c chain that verifies', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const response = await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
+
+    const { keys } = (await response.json()) as { keys: Array<JWK & { x5c: string[] }> };
+    expect(keys).toHaveLength(1);
+    const [key] = keys as [JWK & { x5c: string[] }];
+    expect(Object.keys(key).sort()).toEqual(['alg', 'crv', 'kid', 'kty', 'use', 'x', 'x5c', 'y']);
+    expect(key).toMatchObject({ kty: 'EC', crv: 'P-256', use: 'sig', alg: 'ES256' });
+    expect(key.x5c).toHaveLength(2);
+    for (const certificate of key.x5c) expect(certificate).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+
+    const x509 = await loadX509();
+    const [signing, ca] = key.x5c.map((der) => new x509.X509Certificate(der)) as [InstanceType<typeof x509.X509Certificate>, InstanceType<typeof x509.X509Certificate>];
+    expect(key.kid).toBe(signing.serialNumber.toLowerCase());
+    expect(key.kid).toMatch(/^[0-7][0-9a-f]{31}$/);
+    expect(signing.subject).toBe('CN=IDV Emulator ID Token Signing');
+    expect(signing.issuer).toBe('CN=IDV Emulator Root CA');
+    expect(ca.subject).toBe('CN=IDV Emulator Root CA');
+
+    // The chain: the CA is self-signed, and it signed the signing certificate.
+    expect(await ca.verify({ publicKey: ca.publicKey, signatureOnly: true })).toBe(true);
+    expect(await signing.verify({ publicKey: ca.publicKey, signatureOnly: true })).toBe(true);
+    expect(await signing.verify({ publicKey: signing.publicKey, signatureOnly: true })).toBe(false);
+    const basicConstraints = ca.getExtension(x509.BasicConstraintsExtension);
+    expect(basicConstraints?.ca).toBe(true);
+    const keyUsage = signing.getExtension(x509.KeyUsagesExtension);
+    expect(keyUsage?.usages).toBe(x509.KeyUsageFlags.digitalSignature);
+
+    // The certificate's public key is the JWK.
+    const certificateJwk = await exportJWK(await signing.publicKey.export({ name: 'ECDSA', namedCurve: 'P-256' }, ['verify']));
+    expect(await calculateJwkThumbprint(certificateJwk)).toBe(await calculateJwkThumbprint(key));
+  });
+
+  it('keeps the same key for the instance lifetime, and a new instance has its own', async () => {
+    const first = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const second = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const kid = async (emulator: typeof first) =>
+      ((await (await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).json()) as { keys: JWK[] }).keys[0]!.kid;
+    const [a, b] = await Promise.all([kid(first), kid(first)]);
+    expect(a).toBe(b);
+    expect(await kid(second)).not.toBe(a);
+  });
+});

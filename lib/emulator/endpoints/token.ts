@@ -1,0 +1,85 @@
+/**
+ * POST /token: exchanges an authorization code for the encrypted ID token.
+ * @see spec 2.5, 4.3, 5.1; RFC 6749 §4.1.3, §5; RFC 7636 §4.6
+ */
+import { authenticateClient } from '../checks/client-authentication';
+import { LIFETIMES } from '../config';
+import type { EmulatorContext } from '../context';
+import { InvalidGrant, InvalidRequest, ServerError, UnsupportedGrantType, describeValue } from '../errors';
+import { TOKEN_TIMEOUT_DELAY_MS, holdResponse } from '../qa/faults';
+import { readFormBody } from '../checks/request-parameters';
+import { issueIdToken } from '../tokens/id-token';
+import { findPersona } from '../personas/personas';
+import { isCodeVerifier, verifyCodeVerifier } from '../checks/pkce';
+
+/** 4.3: every parameter is required. */
+const REQUIRED_PARAMETERS = [
+  'client_id',
+  'client_assertion_type',
+  'client_assertion',
+  'grant_type',
+  'code',
+  'code_verifier',
+  'redirect_uri',
+] as const;
+
+/**
+ * Handles POST /token. Success: 200 `{ id_token, expires_in }` (the two members of 2.5).
+ * The code is consumed as soon as an authenticated client presents it, so a failed attempt
+ * cannot be followed by a corrected one (RFC 6749 §4.1.2: a code is used at most once).
+ * Armed token endpoint faults (faults.ts) apply only once every check has passed.
+ * @see spec 2.5, 4.3
+ */
+export async function tokenEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
+  const parameters = await readFormBody(request);
+  for (const name of REQUIRED_PARAMETERS) parameters.require(name);
+  const grantType = parameters.require('grant_type');
+  const code = parameters.require('code');
+  const codeVerifier = parameters.require('code_verifier');
+  const redirectUri = parameters.require('redirect_uri');
+
+  const client = await authenticateClient(parameters, context);
+
+  if (grantType !== 'authorization_code') {
+    throw new UnsupportedGrantType(`grant_type must be 'authorization_code', not ${describeValue(grantType)}`);
+  }
+  if (!isCodeVerifier(codeVerifier)) {
+    throw new InvalidRequest("code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_' and '~'");
+  }
+
+  const grant = context.authorizationCodes.take(code);
+  if (!grant) {
+    throw new InvalidGrant(
+      context.authorizationCodes.wasTaken(code) ? 'the authorization code has already been used' : 'the authorization code is unknown or has expired',
+    );
+  }
+  if (grant.clientId !== client.clientId) {
+    throw new InvalidGrant(`the authorization code was not issued to client '${client.clientId}'`);
+  }
+  if (grant.redirectUri !== redirectUri) {
+    throw new InvalidGrant('redirect_uri does not match the redirect_uri of the authorization request');
+  }
+  if (!(await verifyCodeVerifier(codeVerifier, grant.codeChallenge))) {
+    throw new InvalidGrant('code_verifier does not match the code_challenge of the authorization request');
+  }
+
+  const persona = findPersona(grant.personaId);
+  if (!persona) throw new Error(`persona '${grant.personaId}' of a stored code no longer exists`);
+
+  // faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed.
+  const faults = context.faults.take('token_endpoint', client.clientId);
+  if (faults.has('token_error')) {
+    throw new ServerError("injected fault 'token_error' (emulator QA panel): the token endpoint failed on purpose");
+  }
+  if (faults.has('token_timeout') && !(await holdResponse(TOKEN_TIMEOUT_DELAY_MS, request.signal))) {
+    // The client gave up (as it should, after its own timeout). Nobody reads this answer, and no
+    // ID token is minted, so armed ID token faults stay armed for a flow that will see them.
+    throw new ServerError("injected fault 'token_timeout' (emulator QA panel): the client closed the request while it was held");
+  }
+
+  const idToken = await issueIdToken(context, client, grant, persona);
+  return Response.json(
+    { id_token: idToken, expires_in: LIFETIMES.idToken },
+    { status: 200, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } },
+  );
+}

@@ -1,0 +1,216 @@
+/**
+ * The simulated mobile identity app: GET and POST {base}/app/<interaction id>. Five screens,
+ * each a server-rendered page whose buttons are plain form posts (no JavaScript):
+ * choose the persona's document, scan it, read its chip, check the face, consent.
+ *
+ * Progress is kept in the interaction on the server (app-steps.ts): a request for a later step
+ * than the progress allows is redirected back (GET) or refused with 409 (POST), so nobody can
+ * skip to "share". The final Share / Cancel use the authorization endpoint's decision logic.
+ *
+ * Opened with the browser secret (the "Use the app on this device" link), the app redirects this
+ * browser to the client at the end. Opened without it (from the QR code, on a phone), it keeps
+ * the decision for the starting browser and tells the user to return to the computer.
+ * @see spec part 1 (steps 4–6), 4.2
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { furthestStep, isAppStep, stepNumber, type AppStepId } from './steps';
+import {
+  completeInteraction,
+  decide,
+  interactionClient,
+  requireStartingBrowser,
+  withErrorPage,
+} from '../endpoints/authorization';
+import { appDonePage, appFinishedPage, appScreenPage } from '../views/app-pages';
+import type { EmulatorContext, Interaction } from '../context';
+import { InvalidRequest, describeValue } from '../errors';
+import { queryParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
+import { appLink, type AppMode } from './links';
+import { seeOther } from '../views/page-shell';
+import { findPersona } from '../personas/personas';
+
+/** The app's step actions (form field `action`) and the step each one needs to be reachable. */
+const ACTIONS = {
+  'choose-document': 'document',
+  'scan-document': 'scan',
+  'read-chip': 'chip',
+  'check-face': 'face',
+} as const satisfies Record<string, AppStepId>;
+
+type Action = keyof typeof ACTIONS;
+
+function isAction(value: string): value is Action {
+  return Object.hasOwn(ACTIONS, value);
+}
+
+function sameSecret(expected: string, presented: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(expected), digest(presented));
+}
+
+/**
+ * This device (a valid `browser`), the phone bound to this verification (a valid `device`), or a
+ * phone opening the QR link for the first time (`unbound`). Anything else is refused: the QR code
+ * can be seen by anyone near the screen, so only the first device to open it may use it.
+ */
+function appMode(interaction: Interaction, parameters: RequestParameters): AppMode | 'unbound' {
+  const browser = parameters.get('browser');
+  if (browser !== undefined) {
+    requireStartingBrowser(interaction, browser);
+    return { sameDevice: true, browserSecret: browser };
+  }
+  const bound = interaction.app.deviceSecret;
+  const device = parameters.get('device');
+  if (bound === undefined) {
+    if (device !== undefined) throw new InvalidRequest('this device link is not valid for this verification', 403);
+    return 'unbound';
+  }
+  if (device === undefined || !sameSecret(bound, device)) {
+    throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409);
+  }
+  return { sameDevice: false, deviceSecret: bound };
+}
+
+/**
+ * The open interaction, or the response for one that is not open: the "finished" screen once it
+ * has been completed (a phone reloading after the computer continued), else the error page.
+ */
+function openInteraction(context: EmulatorContext, interactionId: string, method: 'GET' | 'POST'): Interaction | Response {
+  const interaction = context.interactions.get(interactionId);
+  if (interaction) return interaction;
+  if (context.interactions.wasTaken(interactionId)) {
+    if (method === 'GET') return appFinishedPage(context);
+    throw new InvalidRequest('this verification has already been completed');
+  }
+  throw new InvalidRequest('this verification is unknown or has expired; start again from the application');
+}
+
+/**
+ * Handles GET /app/<id>?step=…[&browser=…]: shows a step (by default the furthest one the
+ * progress allows); a later step than allowed is answered with 303 to the allowed one. After the
+ * app decided, every step shows the "done" screen.
+ */
+export function appScreenEndpoint(request: Request, context: EmulatorContext, interactionId: string): Promise<Response> {
+  return withErrorPage(context, async () => {
+    const parameters = queryParameters(new URL(request.url));
+    const open = openInteraction(context, interactionId, 'GET');
+    if (open instanceof Response) return open;
+    const interaction = open;
+    const requested = parameters.get('step');
+    if (requested !== undefined && !isAppStep(requested)) {
+      throw new InvalidRequest(`step ${describeValue(requested)} is not a step of the app`);
+    }
+    // HEAD (a link preview, a prefetch) must not change anything: no binding, no "opened".
+    const safe = request.method.toUpperCase() === 'HEAD';
+    let mode = appMode(interaction, parameters);
+    if (mode === 'unbound') {
+      if (safe) return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });
+      // The first device to open the QR link gets its own secret; the link it continues with carries it.
+      const deviceSecret = randomBytes(32).toString('base64url');
+      interaction.app.deviceSecret = deviceSecret;
+      mode = { sameDevice: false, deviceSecret };
+      return seeOther(appLink(context, interactionId, mode, requested));
+    }
+    const client = interactionClient(context, interaction);
+    if (interaction.decision) return appDonePage(context, { interactionId, interaction, client, mode });
+
+    // The starting browser polls for this: the phone has opened the app.
+    if (!mode.sameDevice && !safe) interaction.app.openedElsewhere = true;
+
+    const furthest = furthestStep(interaction.app);
+    const step = requested ?? furthest;
+    if (stepNumber(step) > stepNumber(furthest)) return seeOther(appLink(context, interactionId, mode, furthest));
+    return appScreenPage(context, { interactionId, interaction, client, mode, step });
+  });
+}
+
+/**
+ * Handles POST /app/<id>, the app's buttons: `action` (choose-document with `persona`,
+ * scan-document, read-chip, check-face) advances the progress and answers 303 to the next
+ * screen; `outcome` (approve, cancel) decides. An action or approval whose step is not reached
+ * yet is refused (409, with the allowed screen); malformed input is 400.
+ * @see spec part 1, 4.2
+ */
+export function appActionEndpoint(request: Request, context: EmulatorContext, interactionId: string): Promise<Response> {
+  return withErrorPage(context, async () => {
+    const parameters = await readFormBody(request);
+    const open = openInteraction(context, interactionId, 'POST');
+    if (open instanceof Response) return open;
+    const interaction = open;
+    const mode = appMode(interaction, parameters);
+    if (mode === 'unbound') throw new InvalidRequest('open the app from its link first', 403);
+    const client = interactionClient(context, interaction);
+    const progress = interaction.app;
+    if (interaction.decision) return seeOther(appLink(context, interactionId, mode));
+
+    const furthest = furthestStep(progress);
+    const refuse = (message: string, status: number, step: AppStepId = furthest) =>
+      appScreenPage(context, { interactionId, interaction, client, mode, step, message, status });
+
+    const action = parameters.get('action');
+    const outcome = parameters.get('outcome');
+    if (action !== undefined && outcome !== undefined) return refuse('Send either an action or an outcome, not both.', 400);
+
+    if (outcome !== undefined) {
+      if (outcome === 'cancel') return finish(context, interactionId, interaction, mode, { outcome: 'cancel' });
+      if (outcome !== 'approve') return refuse(`Unknown outcome ${describeValue(outcome)}.`, 400);
+      const persona = progress.personaId === undefined ? undefined : findPersona(progress.personaId);
+      // Approval needs every step done. A failed face check ends at the face step: finishing
+      // there reports the failure, since that persona can never reach consent.
+      const faceFailed = persona?.faceCheck === 'fail' && progress.faceChecked && furthest === 'face';
+      if (!persona || (furthest !== 'consent' && !faceFailed)) {
+        return refuse('Finish this step first: every step comes before sharing.', 409);
+      }
+      // Consent is to the document the screen showed: if the progress changed since (another
+      // tab chose another document), the approval is not for this one.
+      if (parameters.get('persona') !== persona.id) {
+        return refuse('The document changed since this screen was shown; check what will be shared and try again.', 409);
+      }
+      return finish(context, interactionId, interaction, mode, { outcome: 'approve', persona });
+    }
+
+    if (action === undefined || !isAction(action)) {
+      return refuse(action === undefined ? 'Choose what to do.' : `Unknown action ${describeValue(action)}.`, 400);
+    }
+    if (stepNumber(ACTIONS[action]) > stepNumber(furthest)) return refuse('Finish this step first.', 409);
+
+    switch (action) {
+      case 'choose-document': {
+        const personaId = parameters.get('persona');
+        const persona = personaId === undefined ? undefined : findPersona(personaId);
+        if (!persona) return refuse(personaId === undefined ? 'Choose a document.' : 'That persona does not exist; choose one from the list.', 400, 'document');
+        // Another document starts the checks again.
+        interaction.app = { ...progress, personaId: persona.id, documentScanned: false, chipRead: false, faceChecked: false };
+        return seeOther(appLink(context, interactionId, mode, 'scan'));
+      }
+      case 'scan-document':
+        progress.documentScanned = true;
+        return seeOther(appLink(context, interactionId, mode, 'chip'));
+      case 'read-chip':
+        progress.chipRead = true;
+        // The chip screen again, now with the result of active authentication.
+        return seeOther(appLink(context, interactionId, mode, 'chip'));
+      case 'check-face':
+        progress.faceChecked = true;
+        return seeOther(appLink(context, interactionId, mode, 'face'));
+    }
+  });
+}
+
+/**
+ * The end of the app: the shared decision logic, then on this device the redirect to the
+ * client, on another device the decision kept for the starting browser and the "done" screen.
+ */
+function finish(
+  context: EmulatorContext,
+  interactionId: string,
+  interaction: Interaction,
+  mode: AppMode,
+  choice: Parameters<typeof decide>[2],
+): Response {
+  const decision = decide(context, interaction, choice);
+  // mode.sameDevice was proven by the browser secret (appMode), so the code may go to this browser.
+  if (mode.sameDevice) return completeInteraction(context, interactionId, decision);
+  interaction.decision = decision;
+  return seeOther(appLink(context, interactionId, mode));
+}

@@ -1,0 +1,117 @@
+/**
+ * Cross-device completion: the user started on one device (the browser at GET /auth) and
+ * verifies in the identity app on another (a phone, from the QR code). The phone's decision is
+ * kept in the interaction; the starting browser learns of it (GET /auth/status, polled by the
+ * page's script) and fetches the redirect to the client (GET /auth/continue).
+ *
+ * Both endpoints require the interaction's browser secret, which only the starting browser has:
+ * whoever sees the QR code can drive the app, but cannot receive the code. The interaction is
+ * taken by the continuation, so the redirect is delivered once.
+ * @see spec part 1 (steps 4–6), 4.2; compare RFC 8628 (device authorization grant) §3.4–3.5
+ */
+import { deviceStatus } from './steps';
+import { completeInteraction, findInteraction, interactionClient, requireStartingBrowser, withErrorPage } from '../endpoints/authorization';
+import { interactionPage } from '../views/authorization-page';
+import type { EmulatorContext } from '../context';
+import { queryParameters } from '../checks/request-parameters';
+
+/**
+ * Handles GET /auth/status?interaction=…&browser=…: where the app stands, as JSON
+ * `{ status: "waiting" | "in_progress" | "decided", step?, steps, message }`. Errors are RFC 6749
+ * JSON: 400 for an unknown, expired or completed interaction, 403 for a wrong browser secret.
+ * @see app-steps.ts `deviceStatus`
+ */
+export async function authorizationStatusEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
+  const parameters = queryParameters(new URL(request.url));
+  const interaction = findInteraction(context, parameters.require('interaction'));
+  requireStartingBrowser(interaction, parameters.require('browser'));
+  return Response.json(deviceStatus(interaction), { headers: { 'Cache-Control': 'no-store' } });
+}
+
+/**
+ * Handles GET /auth/continue?interaction=…&browser=…: once the app decided on another device,
+ * 303 to the client (code, state, iss; or access_denied), exactly once. Before that, the page
+ * again, saying so (409). Errors are pages: 400 unknown, expired or completed; 403 wrong secret.
+ * @see spec 4.2; RFC 6749 §4.1.2
+ */
+export function authorizationContinueEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
+  return withErrorPage(context, async () => {
+    const parameters = queryParameters(new URL(request.url));
+    const interactionId = parameters.require('interaction');
+    const interaction = findInteraction(context, interactionId);
+    requireStartingBrowser(interaction, parameters.require('browser'));
+    // HEAD is safe (RFC 9110 §9.2.1): it must not use up the one delivery of the code.
+    if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
+    if (!interaction.decision) {
+      return interactionPage(context, {
+        client: interactionClient(context, interaction),
+        interactionId,
+        interaction,
+        status: 409,
+        message: interaction.app.openedElsewhere
+          ? 'The app on your phone has not finished yet. Finish there, then choose "I\'ve finished on my phone" again.'
+          : 'The app has not been opened on a phone yet. Scan the QR code with your phone, or use the app on this device.',
+      });
+    }
+    return completeInteraction(context, interactionId, interaction.decision);
+  });
+}
+
+/**
+ * The authorization page's script. It only improves the page: without it, the button "I've
+ * finished on my phone" does the same. It polls the status URL in `data-status-url` (every 2 s
+ * while the page is visible), shows the message in the status line, and follows the page's
+ * continue link once the app has decided. It stops on an error (expired, completed).
+ */
+const AUTHORIZATION_PAGE_SCRIPT = `'use strict';
+(function () {
+  var root = document.querySelector('[data-status-url]');
+  var line = document.querySelector('[data-device-status]');
+  var next = document.querySelector('[data-continue]');
+  if (!root || !line || !next || !window.fetch) return;
+  var statusUrl = root.getAttribute('data-status-url');
+  var delay = 2000;
+
+  function show(text, state) {
+    if (line.textContent !== text) line.textContent = text;
+    line.setAttribute('data-state', state);
+  }
+
+  function later() {
+    window.setTimeout(poll, document.visibilityState === 'hidden' ? delay * 3 : delay);
+  }
+
+  function poll() {
+    fetch(statusUrl, { cache: 'no-store', headers: { Accept: 'application/json' } })
+      .then(function (response) {
+        return response.json().then(function (body) { return { ok: response.ok, body: body }; });
+      })
+      .then(function (result) {
+        if (!result.ok) {
+          show('This verification can no longer continue here: ' + (result.body.error_description || 'error') + '.', 'error');
+          return;
+        }
+        show(result.body.message, result.body.status);
+        if (result.body.status === 'decided') window.location.assign(next.href);
+        else later();
+      })
+      .catch(function () { later(); });
+  }
+
+  later();
+})();
+`;
+
+/** Handles GET /assets/auth-page.js. */
+export async function authorizationPageScriptEndpoint(): Promise<Response> {
+  return new Response(AUTHORIZATION_PAGE_SCRIPT, {
+    status: 200,
+    headers: {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      // Revalidated on every load, so a new emulator version is picked up at once.
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    },
+  });
+}
+

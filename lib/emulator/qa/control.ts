@@ -1,0 +1,96 @@
+/**
+ * The control API of one emulator instance, for QA and tests: rotate the signing keys, arm
+ * one-shot faults, change a client's population-register entitlement, and read what the
+ * instance holds. The fault panel (panel.ts) is a form over exactly these calls.
+ * @see spec 2.3 "Electronic record evidence element", 2.7, 4.4; faults.ts
+ */
+import { encryptionKeyOf } from '../clients';
+import type { EmulatorContext } from '../context';
+import type { FaultId, InjectedFault } from './faults';
+import type { SigningKeyStatus } from '../tokens/signing-keys';
+
+/** A registered client as the control API shows it: public information only. @see spec 5.3 */
+export interface ClientInfo {
+  clientId: string;
+  name?: string;
+  redirectUris: readonly string[];
+  /** the entitlement now (2.3), which may differ from the registration */
+  populationRegister: boolean;
+  /** the client's registered signing keys (5.2) */
+  signingKeys: readonly { kid: string; alg: string }[];
+  /** the RSA key ID tokens are encrypted to (5.6) */
+  encryptionKey: { kid: string; alg: string };
+}
+
+/** @see spec 2.7, 4.4 */
+export type SigningKeyInfo = SigningKeyStatus;
+
+/** What QA and tests may change in a running emulator. */
+export interface EmulatorControl {
+  /**
+   * Issues a new signing key from the instance's CA and makes it current; the previous key stays
+   * in the JWKS until the last ID token it signed has expired (3600 s).
+   * @returns the published keys after the rotation, current first
+   * @see spec 2.7, 4.4
+   */
+  rotateSigningKeys(): Promise<SigningKeyInfo[]>;
+  /** The published keys, current first. @see spec 2.7 */
+  signingKeys(): Promise<SigningKeyInfo[]>;
+  /**
+   * Arms a one-shot fault for the next matching response to `clientId`, or to any client
+   * (arming it again replaces the scope). @throws Error for an unknown id or client
+   */
+  armFault(id: FaultId, clientId?: string): void;
+  /** The client an armed fault waits for; undefined for any client (or when not armed). */
+  faultScope(id: FaultId): string | undefined;
+  /** @throws Error for an unknown id */
+  disarmFault(id: FaultId): void;
+  /** The armed faults, in the order of FAULTS. */
+  armedFaults(): FaultId[];
+  /** The most recently applied faults, newest first (at most 10). */
+  injectedFaults(): InjectedFault[];
+  /**
+   * Grants or withdraws `electronic_record` evidence for a client (2.3: "enabled per client"),
+   * for this instance only. @throws Error for a client that is not registered
+   */
+  setPopulationRegister(clientId: string, enabled: boolean): void;
+  /** The registered clients, in registration order. */
+  clients(): ClientInfo[];
+}
+
+/** The control API over one emulator instance's state. */
+export function createControl(context: EmulatorContext): EmulatorControl {
+  return {
+    async rotateSigningKeys() {
+      const ring = await context.signingKeys();
+      await ring.rotate();
+      return [...ring.status()];
+    },
+    async signingKeys() {
+      return [...(await context.signingKeys()).status()];
+    },
+    armFault: (id, clientId) => {
+      if (clientId !== undefined && !context.clients.has(clientId)) throw new Error(`unknown client '${clientId}'`);
+      context.faults.arm(id, clientId);
+    },
+    faultScope: (id) => context.faults.scope(id),
+    disarmFault: (id) => context.faults.disarm(id),
+    armedFaults: () => context.faults.armed(),
+    injectedFaults: () => [...context.faults.injected()],
+    setPopulationRegister: (clientId, enabled) => context.setPopulationRegister(clientId, enabled),
+    clients: () =>
+      [...context.clients.values()].map((client) => {
+        const encryptionKey = encryptionKeyOf(client);
+        return {
+          clientId: client.clientId,
+          ...(client.name === undefined ? {} : { name: client.name }),
+          redirectUris: [...client.redirectUris],
+          populationRegister: context.populationRegisterEnabled(client.clientId),
+          signingKeys: client.jwks.keys
+            .filter((key) => key !== encryptionKey)
+            .map((key) => ({ kid: key.kid!, alg: key.alg! })),
+          encryptionKey: { kid: encryptionKey.kid, alg: encryptionKey.alg },
+        };
+      }),
+  };
+}

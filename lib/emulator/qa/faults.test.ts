@@ -1,0 +1,404 @@
+import {
+  compactDecrypt,
+  createLocalJWKSet,
+  decodeJwt,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  type JWTPayload,
+} from 'jose';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FAULTS, type FaultId } from './faults';
+import { createEmulator, type Emulator } from '..';
+import {
+  TEST_BASE_URL,
+  authorize,
+  clientAuthentication,
+  createPkce,
+  createTestClient,
+  formPost,
+  redeemCode,
+  requestObjectClaims,
+  signAsClient,
+  type TestClient,
+} from '@/test/support/emulator';
+
+let client: TestClient;
+let other: TestClient;
+
+beforeAll(async () => {
+  client = await createTestClient();
+  other = await createTestClient({ clientId: 'other-client', alg: 'EdDSA' });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function newEmulator(): Emulator {
+  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered] });
+}
+
+/** Part 1 steps 1–7 for `as`: returns the token endpoint's response and the request's nonce. */
+async function runFlow(emulator: Emulator, as: TestClient = client) {
+  const authorized = await authorize(emulator, as);
+  const response = await redeemCode(emulator, as, authorized);
+  return { response, nonce: authorized.requestClaims.nonce as string };
+}
+
+/** Arms `fault` and runs a flow. */
+async function runFlowWith(emulator: Emulator, fault: FaultId) {
+  emulator.control.armFault(fault);
+  return runFlow(emulator);
+}
+
+/** The `id_token` of a 200 token response. */
+async function idTokenOf(response: Response): Promise<string> {
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { id_token: string }).id_token;
+}
+
+/** 5.6 step one: decrypts with the client's key, allowing only `algorithm` for key management. */
+async function decrypt(idToken: string, as: TestClient = client, algorithm = 'RSA-OAEP-256'): Promise<string> {
+  const key = algorithm === 'RSA-OAEP-256' ? as.encryptionKey.privateKey : await importJWK({ ...as.encryptionKey.privateJwk, alg: algorithm }, algorithm);
+  const { plaintext } = await compactDecrypt(idToken, key, { keyManagementAlgorithms: [algorithm], contentEncryptionAlgorithms: ['A256GCM'] });
+  return new TextDecoder().decode(plaintext);
+}
+
+async function jwksOf(emulator: Emulator) {
+  return createLocalJWKSet(await (await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).json());
+}
+
+/** Every check a correct relying party makes (5.6, 4.5): resolves only for a clean ID token. */
+async function acceptAsRelyingParty(emulator: Emulator, idToken: string, nonce: string, as: TestClient = client): Promise<JWTPayload> {
+  const { payload } = await jwtVerify(await decrypt(idToken, as), await jwksOf(emulator), {
+    algorithms: ['ES256'],
+    issuer: TEST_BASE_URL,
+    audience: as.clientId,
+  });
+  if (payload.nonce !== nonce) throw new Error('nonce differs');
+  return payload;
+}
+
+describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mints the token', () => {
+  it('wrong_nonce: the ID token carries another nonce, properly signed and encrypted', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('wrong_nonce');
+    const { response, nonce } = await runFlow(emulator);
+    const { payload } = await jwtVerify(await decrypt(await idTokenOf(response)), await jwksOf(emulator), {
+      issuer: TEST_BASE_URL,
+      audience: client.clientId,
+    });
+    expect(payload.nonce).toEqual(expect.any(String));
+    expect(payload.nonce).not.toBe(nonce);
+  });
+
+  it('wrong_issuer: iss names another issuer; the signature is the current key’s', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('wrong_issuer');
+    const { response, nonce } = await runFlow(emulator);
+    const { payload } = await jwtVerify(await decrypt(await idTokenOf(response)), await jwksOf(emulator), { audience: client.clientId });
+    expect(payload.iss).toBe('https://impostor.invalid');
+    expect(payload.nonce).toBe(nonce);
+  });
+
+  it('wrong_audience: aud is another client', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('wrong_audience');
+    const { response } = await runFlow(emulator);
+    const { payload } = await jwtVerify(await decrypt(await idTokenOf(response)), await jwksOf(emulator), { issuer: TEST_BASE_URL });
+    expect(payload.aud).toBe('another-client');
+  });
+
+  it('expired: exp is 10 minutes in the past and iat an ID token lifetime before it', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('expired');
+    const { response } = await runFlow(emulator);
+    const jws = await decrypt(await idTokenOf(response));
+    const payload = decodeJwt(jws);
+    const now = Math.floor(Date.now() / 1000);
+    expect(payload.exp).toBeLessThanOrEqual(now - 600);
+    expect(payload.exp).toBeGreaterThan(now - 660);
+    expect(payload.exp! - payload.iat!).toBe(3600);
+    expect(payload.auth_time).toBeLessThanOrEqual(payload.iat!);
+    await expect(jwtVerify(jws, await jwksOf(emulator))).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
+  });
+
+  it('unknown_signing_key: the kid is the published one, but the signature does not verify with it', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('unknown_signing_key');
+    const { response } = await runFlow(emulator);
+    const jws = await decrypt(await idTokenOf(response));
+    const published = (await emulator.control.signingKeys())[0]!;
+    expect(decodeProtectedHeader(jws)).toEqual({ alg: 'ES256', kid: published.kid, typ: 'JWT' });
+    await expect(jwtVerify(jws, await jwksOf(emulator))).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+  });
+
+  it('unknown_kid: signed under a kid, shaped like a serial number, that the JWKS does not have', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('unknown_kid');
+    const { response } = await runFlow(emulator);
+    const jws = await decrypt(await idTokenOf(response));
+    const { kid } = decodeProtectedHeader(jws);
+    expect(kid).toMatch(/^[0-7][0-9a-f]{31}$/);
+    expect((await emulator.control.signingKeys()).map((key) => key.kid)).not.toContain(kid);
+    await expect(jwtVerify(jws, await jwksOf(emulator))).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+  });
+
+  it('unencrypted: the token endpoint returns the bare JWS (three parts), validly signed', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('unencrypted');
+    const { response, nonce } = await runFlow(emulator);
+    const idToken = await idTokenOf(response);
+    expect(idToken.split('.')).toHaveLength(3);
+    const { payload } = await jwtVerify(idToken, await jwksOf(emulator), { issuer: TEST_BASE_URL, audience: client.clientId });
+    expect(payload.nonce).toBe(nonce);
+  });
+
+  it('wrong_jwe_algorithm: encrypted with RSA-OAEP (SHA-1) to the client’s key instead of RSA-OAEP-256', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('wrong_jwe_algorithm');
+    const { response, nonce } = await runFlow(emulator);
+    const idToken = await idTokenOf(response);
+    expect(decodeProtectedHeader(idToken)).toEqual({ alg: 'RSA-OAEP', enc: 'A256GCM', kid: client.encryptionKey.kid, cty: 'JWT' });
+    await expect(decrypt(idToken)).rejects.toMatchObject({ code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
+    const { payload } = await jwtVerify(await decrypt(idToken, client, 'RSA-OAEP'), await jwksOf(emulator), {
+      issuer: TEST_BASE_URL,
+      audience: client.clientId,
+    });
+    expect(payload.nonce).toBe(nonce);
+  });
+});
+
+describe('one-shot semantics', () => {
+  const idTokenFaults = FAULTS.filter((fault) => fault.target === 'id_token').map((fault) => fault.id);
+
+  it.each(idTokenFaults)('%s spoils exactly one ID token: it disarms itself and the next flow is clean', async (fault) => {
+    const emulator = newEmulator();
+    const spoiled = await runFlowWith(emulator, fault);
+    expect(emulator.control.armedFaults()).toEqual([]);
+    await expect(acceptAsRelyingParty(emulator, await idTokenOf(spoiled.response), spoiled.nonce)).rejects.toThrow();
+
+    const clean = await runFlow(emulator);
+    await expect(acceptAsRelyingParty(emulator, await idTokenOf(clean.response), clean.nonce)).resolves.toMatchObject({
+      iss: TEST_BASE_URL,
+    });
+  });
+
+  it('keeps one fault when the same one is armed twice', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('wrong_nonce');
+    emulator.control.armFault('wrong_nonce');
+    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    await runFlow(emulator);
+    const clean = await runFlow(emulator);
+    await expect(acceptAsRelyingParty(emulator, await idTokenOf(clean.response), clean.nonce)).resolves.toBeTruthy();
+  });
+
+  it('does not apply a disarmed fault', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('wrong_issuer');
+    emulator.control.disarmFault('wrong_issuer');
+    const { response, nonce } = await runFlow(emulator);
+    await expect(acceptAsRelyingParty(emulator, await idTokenOf(response), nonce)).resolves.toBeTruthy();
+  });
+
+  it('combines armed faults that change different parts of the token in one response', async () => {
+    const emulator = newEmulator();
+    for (const fault of ['unencrypted', 'wrong_issuer', 'wrong_nonce'] as const) emulator.control.armFault(fault);
+    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce', 'wrong_issuer', 'unencrypted']);
+    const { response, nonce } = await runFlow(emulator);
+    const idToken = await idTokenOf(response);
+    expect(idToken.split('.')).toHaveLength(3);
+    expect(decodeJwt(idToken)).toMatchObject({ iss: 'https://impostor.invalid', aud: client.clientId });
+    expect(decodeJwt(idToken).nonce).not.toBe(nonce);
+    expect(emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('applies faults that change the same part one response at a time, in table order', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('unknown_kid');
+    emulator.control.armFault('unknown_signing_key');
+    const published = async () => (await emulator.control.signingKeys()).map((key) => key.kid);
+
+    const first = decodeProtectedHeader(await decrypt(await idTokenOf((await runFlow(emulator)).response)));
+    expect(await published()).toContain(first.kid);
+    expect(emulator.control.armedFaults()).toEqual(['unknown_kid']);
+
+    const second = decodeProtectedHeader(await decrypt(await idTokenOf((await runFlow(emulator)).response)));
+    expect(await published()).not.toContain(second.kid);
+    expect(emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('applies to whichever client comes next, and records which one it was', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('wrong_audience');
+    const { response } = await runFlow(emulator, other);
+    expect(decodeJwt(await decrypt(await idTokenOf(response), other)).aud).toBe('another-client');
+    expect(emulator.control.injectedFaults()).toEqual([{ id: 'wrong_audience', clientId: other.clientId, at: expect.any(Number) }]);
+  });
+
+  it('leaves a fault armed when the emulator refuses the request anyway', async () => {
+    const emulator = newEmulator();
+    for (const fault of ['wrong_nonce', 'token_error', 'par_server_error'] as const) emulator.control.armFault(fault);
+
+    const badPar = await emulator.handle(formPost(`${TEST_BASE_URL}/par`, { ...(await clientAuthentication(client)), request: 'not-a-jwt' }));
+    expect(badPar.status).toBe(400);
+
+    emulator.control.disarmFault('par_server_error');
+    const authorized = await authorize(emulator, client);
+    const wrongVerifier = await redeemCode(emulator, client, { ...authorized, codeVerifier: 'x'.repeat(43) });
+    expect(((await wrongVerifier.json()) as { error: string }).error).toBe('invalid_grant');
+    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce', 'token_error']);
+    expect(emulator.control.injectedFaults()).toEqual([]);
+  });
+
+  it('refuses to arm a fault that does not exist', () => {
+    const emulator = newEmulator();
+    expect(() => emulator.control.armFault('no_such_fault' as FaultId)).toThrow(/unknown fault 'no_such_fault'/);
+    expect(() => emulator.control.armFault('__proto__' as FaultId)).toThrow(/unknown fault/);
+    expect(emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('keeps faults per emulator instance', async () => {
+    const one = newEmulator();
+    const two = newEmulator();
+    one.control.armFault('wrong_nonce');
+    expect(two.control.armedFaults()).toEqual([]);
+  });
+});
+
+describe('token endpoint faults (spec 4.3)', () => {
+  it('token_error: answers 500 server_error saying the fault was injected, mints no ID token, then answers normally', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('token_error');
+    emulator.control.armFault('wrong_nonce');
+    const authorized = await authorize(emulator, client);
+    const response = await redeemCode(emulator, client, authorized);
+
+    expect(response.status).toBe(500);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = (await response.json()) as { error: string; error_description: string };
+    expect(body.error).toBe('server_error');
+    expect(body.error_description).toMatch(/injected fault 'token_error'/);
+    // The ID token fault waits for a token that is actually issued: the next one.
+    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    const next = await runFlow(emulator);
+    expect(decodeJwt(await decrypt(await idTokenOf(next.response))).nonce).not.toBe(next.nonce);
+  });
+
+  it('token_error: the code was used up, as a code is once its request has been processed', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('token_error');
+    const authorized = await authorize(emulator, client);
+    expect((await redeemCode(emulator, client, authorized)).status).toBe(500);
+    const retry = await redeemCode(emulator, client, authorized);
+    expect(((await retry.json()) as { error: string }).error).toBe('invalid_grant');
+  });
+
+  it('token_timeout: holds the real answer for 15 s, longer than the relying party’s 10 s timeout', async () => {
+    const emulator = newEmulator();
+    const authorized = await authorize(emulator, client);
+    emulator.control.armFault('token_timeout');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+    let answered = false;
+    const pending = redeemCode(emulator, client, authorized).then((response) => {
+      answered = true;
+      return response;
+    });
+    await untilTimerIsSet();
+    await vi.advanceTimersByTimeAsync(14_999);
+    // Still held one millisecond before the 15 s are up.
+    expect(vi.getTimerCount()).toBe(1);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(vi.getTimerCount()).toBe(0);
+
+    const response = await pending;
+    const idToken = await idTokenOf(response);
+    await expect(acceptAsRelyingParty(emulator, idToken, authorized.requestClaims.nonce as string)).resolves.toBeTruthy();
+    expect(emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('token_timeout: stops waiting as soon as the client aborts, clears its timer, and mints no ID token', async () => {
+    const emulator = newEmulator();
+    const authorized = await authorize(emulator, client);
+    emulator.control.armFault('token_timeout');
+    emulator.control.armFault('wrong_nonce');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+    const controller = new AbortController();
+    const pending = redeemCode(emulator, client, authorized, { signal: controller.signal });
+    await untilTimerIsSet();
+    controller.abort();
+    const response = await pending;
+
+    expect(vi.getTimerCount()).toBe(0);
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { error_description: string }).error_description).toMatch(/token_timeout.*closed the request/);
+    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+  });
+});
+
+/** Lets the handler run (real crypto, real promises) until it has set its one timer. */
+async function untilTimerIsSet(): Promise<void> {
+  for (let turn = 0; turn < 10_000 && vi.getTimerCount() === 0; turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  expect(vi.getTimerCount()).toBe(1);
+}
+
+describe('PAR faults (spec 4.1, part 7)', () => {
+  async function push(emulator: Emulator): Promise<Response> {
+    const { codeChallenge } = await createPkce();
+    return emulator.handle(
+      formPost(`${TEST_BASE_URL}/par`, {
+        ...(await clientAuthentication(client)),
+        request: await signAsClient(client, requestObjectClaims(client, { codeChallenge })),
+      }),
+    );
+  }
+
+  it('par_server_error: answers 500 server_error, once', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('par_server_error');
+    const response = await push(emulator);
+    expect(response.status).toBe(500);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({
+      error: 'server_error',
+      error_description: expect.stringMatching(/injected fault 'par_server_error'/),
+    });
+    expect((await push(emulator)).status).toBe(201);
+  });
+
+  it('par_temporarily_unavailable: answers 503 temporarily_unavailable with Retry-After, once', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('par_temporarily_unavailable');
+    const response = await push(emulator);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('60');
+    expect(((await response.json()) as { error: string }).error).toBe('temporarily_unavailable');
+    expect((await push(emulator)).status).toBe(201);
+  });
+});
+
+describe('faults armed for one client', () => {
+  it('spoil only that client’s next response and wait for it, leaving other clients’ flows clean', async () => {
+    const { FaultSwitchboard } = await import('./faults');
+    const board = new FaultSwitchboard(() => 0);
+    board.arm('wrong_nonce', 'second-rp');
+    expect(board.take('id_token', 'demo-client').size).toBe(0);
+    expect(board.scope('wrong_nonce')).toBe('second-rp');
+    expect([...board.take('id_token', 'second-rp')]).toEqual(['wrong_nonce']);
+    expect(board.armed()).toEqual([]);
+  });
+
+  it('for any client when no client is named', async () => {
+    const { FaultSwitchboard } = await import('./faults');
+    const board = new FaultSwitchboard(() => 0);
+    board.arm('par_server_error');
+    expect([...board.take('par_endpoint', 'anyone')]).toEqual(['par_server_error']);
+  });
+});

@@ -1,0 +1,266 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FAULTS } from './faults';
+import { createEmulator, type Emulator } from '..';
+import { personas } from '../personas/personas';
+import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
+
+const PANEL_ACTION_URL = `${TEST_BASE_URL}/panel`;
+const ORIGIN = new URL(TEST_BASE_URL).origin;
+
+let client: TestClient;
+let oddlyNamed: TestClient;
+
+beforeAll(async () => {
+  client = await createTestClient({ populationRegister: true });
+  oddlyNamed = await createTestClient({ clientId: 'odd-client' });
+  oddlyNamed.registered.name = '<img src=x onerror=alert(1)> & "friends"';
+});
+
+function newEmulator(): Emulator {
+  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, oddlyNamed.registered] });
+}
+
+async function getPanel(emulator: Emulator, query = '') {
+  const response = await emulator.handle(new Request(`${TEST_BASE_URL}${query}`));
+  return { response, html: await response.text() };
+}
+
+/** A form post as the panel's own page sends it from a browser (same origin). */
+function panelPost(fields: Record<string, string>, headers: Record<string, string> = { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin' }) {
+  return new Request(PANEL_ACTION_URL, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+describe('GET {base}: the QA panel', () => {
+  it('renders every section, every fault id and every client id, with test ids', async () => {
+    const emulator = newEmulator();
+    const { response, html } = await getPanel(emulator);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+
+    for (const heading of ['Service', 'Registered clients', 'Signing keys', 'Faults', 'Personas']) {
+      expect(html).toContain(`-heading">${heading}</h2>`);
+    }
+    for (const fault of FAULTS) {
+      expect(html).toContain(`data-testid="fault-${fault.id}"`);
+      expect(html).toContain(`<code>${fault.expected}</code>`);
+    }
+    for (const id of [client.clientId, oddlyNamed.clientId]) expect(html).toContain(`data-testid="client-${id}"`);
+    expect(html.match(/data-testid="signing-key"/g)).toHaveLength(1);
+    for (const persona of personas) expect(html).toContain(`src="/emulator/portraits/${persona.id}.jpg"`);
+    expect(html).toContain(`href="${TEST_BASE_URL}/.well-known/openid-configuration"`);
+    expect(html).toContain(`href="${TEST_BASE_URL}/jwks"`);
+    expect(html).toContain('action="/emulator/panel"');
+  });
+
+  it('is also served at {base}/ and answers HEAD', async () => {
+    const emulator = newEmulator();
+    expect((await emulator.handle(new Request(`${TEST_BASE_URL}/`))).status).toBe(200);
+    const head = await emulator.handle(new Request(TEST_BASE_URL, { method: 'HEAD' }));
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
+  it('sends a strict CSP: no script, its own style by hash, same-origin images and form posts, no framing', async () => {
+    const { response, html } = await getPanel(newEmulator());
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+    expect(html).not.toMatch(/<script/i);
+    // The same policy in the document, for hosts that replace the header (frame-ancestors only works as a header).
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]?.replaceAll('&#39;', "'");
+    expect(`${meta}; frame-ancestors 'none'`).toBe(csp);
+    expect(html.indexOf('http-equiv="Content-Security-Policy"')).toBeLessThan(html.indexOf('<style>'));
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    // same-origin, not no-referrer: with no-referrer a browser would post `Origin: null`, which the CSRF check refuses.
+    expect(response.headers.get('referrer-policy')).toBe('same-origin');
+  });
+
+  it('escapes every value it shows', async () => {
+    const { html } = await getPanel(newEmulator());
+    expect(html).toContain('&#60;img src=x onerror=alert(1)&#62; &#38; &#34;friends&#34;');
+    expect(html).not.toContain('<img src=x');
+  });
+
+  it('shows only fixed confirmations, for known faults and clients: a crafted link cannot make it say anything', async () => {
+    const emulator = newEmulator();
+    for (const query of ['?done=<b>hi</b>', '?done=fault_armed&fault=<b>hi</b>', '?done=population_register_enabled&client_id=nobody', '?done=fault_armed&fault=__proto__']) {
+      const { response, html } = await getPanel(emulator, query);
+      expect(response.status).toBe(200);
+      expect(html).not.toContain('data-testid="panel-notice"');
+    }
+    const { html } = await getPanel(emulator, '?done=fault_armed&fault=wrong_nonce');
+    expect(html).toMatch(/data-testid="panel-notice">Armed &#34;Wrong nonce&#34; \(wrong_nonce\)/);
+  });
+});
+
+describe('POST {base}/panel: the panel’s actions', () => {
+  it('arm_fault arms the fault and answers 303 back to the panel, which shows it armed', async () => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'unknown_kid' }));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/emulator?done=fault_armed&fault=unknown_kid');
+    expect(emulator.control.armedFaults()).toEqual(['unknown_kid']);
+
+    const { html } = await getPanel(emulator, '?done=fault_armed&fault=unknown_kid');
+    expect(html).toMatch(/data-testid="fault-unknown_kid" data-armed="true">\s*<input type="hidden" name="action" value="disarm_fault">/);
+    expect(html).toMatch(/data-testid="fault-wrong_nonce" data-armed="false">\s*<input type="hidden" name="action" value="arm_fault">/);
+    expect(html).toContain('data-testid="panel-notice"');
+  });
+
+  it('disarm_fault disarms it', async () => {
+    const emulator = newEmulator();
+    emulator.control.armFault('token_error');
+    const response = await emulator.handle(panelPost({ action: 'disarm_fault', fault: 'token_error' }));
+    expect(response.status).toBe(303);
+    expect(emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('rotate_keys rotates the signing key; the panel lists the current and the retiring key', async () => {
+    const emulator = newEmulator();
+    const before = (await emulator.control.signingKeys())[0]!.kid;
+    const response = await emulator.handle(panelPost({ action: 'rotate_keys' }));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/emulator?done=keys_rotated');
+
+    const keys = await emulator.control.signingKeys();
+    expect(keys.map((key) => [key.kid === before, key.current])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+    const { html } = await getPanel(emulator, '?done=keys_rotated');
+    expect(html.match(/data-testid="signing-key"/g)).toHaveLength(2);
+    expect(html).toContain(`Signing key rotated: new ID tokens are signed with kid ${keys[0]!.kid}.`);
+  });
+
+  it('set_population_register withdraws and grants the entitlement', async () => {
+    const emulator = newEmulator();
+    const off = await emulator.handle(panelPost({ action: 'set_population_register', client_id: client.clientId, enabled: 'false' }));
+    expect(off.status).toBe(303);
+    expect(off.headers.get('location')).toBe(`/emulator?done=population_register_disabled&client_id=${client.clientId}`);
+    expect(emulator.control.clients()[0]!.populationRegister).toBe(false);
+    expect((await getPanel(emulator)).html).toContain(`data-testid="population-register-${client.clientId}">Disabled`);
+
+    await emulator.handle(panelPost({ action: 'set_population_register', client_id: client.clientId, enabled: 'true' }));
+    expect(emulator.control.clients()[0]!.populationRegister).toBe(true);
+  });
+
+  it.each([
+    ['no action', {}, /has no &#39;action&#39;/],
+    ['an unknown action', { action: 'drop_tables' }, /Unknown action &#39;drop_tables&#39;/],
+    ['arm_fault without a fault', { action: 'arm_fault' }, /has no &#39;fault&#39;/],
+    ['an unknown fault', { action: 'arm_fault', fault: 'meltdown' }, /Unknown fault &#39;meltdown&#39;/],
+    ['an Object.prototype name as fault', { action: 'disarm_fault', fault: 'constructor' }, /Unknown fault/],
+    ['an unknown client', { action: 'set_population_register', client_id: 'nobody', enabled: 'true' }, /No client &#39;nobody&#39; is registered/],
+    ['no client', { action: 'set_population_register', enabled: 'true' }, /has no &#39;client_id&#39;/],
+    ['enabled that is not a boolean', { action: 'set_population_register', client_id: 'demo-client', enabled: 'yes' }, /&#39;enabled&#39; must be &#39;true&#39; or &#39;false&#39;/],
+  ])('answers 400 with a page that says what is wrong for %s, and changes nothing', async (_name, fields, message) => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(panelPost(fields as Record<string, string>));
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await response.text();
+    expect(html).toMatch(message);
+    expect(html).toContain('data-testid="panel-error"');
+    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(emulator.control.clients()[0]!.populationRegister).toBe(true);
+  });
+
+  it('answers 400 pages, not 500s, for malformed bodies', async () => {
+    const emulator = newEmulator();
+    const json = await emulator.handle(
+      new Request(PANEL_ACTION_URL, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"action":"rotate_keys"}' }),
+    );
+    expect(json.status).toBe(400);
+    expect(await json.text()).toMatch(/Content-Type must be application\/x-www-form-urlencoded/);
+
+    const twice = await emulator.handle(
+      new Request(PANEL_ACTION_URL, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'action=arm_fault&fault=wrong_nonce&fault=expired',
+      }),
+    );
+    expect(twice.status).toBe(400);
+    expect(emulator.control.armedFaults()).toEqual([]);
+
+    const huge = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'x'.repeat(10_000) }));
+    expect(huge.status).toBe(413);
+    expect(huge.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  });
+
+  it('answers GET {base}/panel with 405', async () => {
+    const response = await newEmulator().handle(new Request(PANEL_ACTION_URL));
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('POST {base}/panel refuses cross-site posts (CSRF)', () => {
+  it.each([
+    ['another Origin', { Origin: 'https://evil.example' }],
+    ['an Origin on another port', { Origin: 'http://localhost:3001' }],
+    ['Origin null (an opaque origin)', { Origin: 'null' }],
+    ['Sec-Fetch-Site cross-site', { 'Sec-Fetch-Site': 'cross-site' }],
+    ['Sec-Fetch-Site same-site', { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-site' }],
+    ['Sec-Fetch-Site none (typed or bookmarked, never a form of the panel)', { 'Sec-Fetch-Site': 'none' }],
+  ])('refuses %s with a 403 page and changes nothing', async (_name, headers) => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'wrong_nonce' }, headers));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await response.text()).toContain('data-testid="panel-error"');
+    expect(emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('accepts a post without Origin or Sec-Fetch-Site (curl, a test script)', async () => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'wrong_nonce' }, {}));
+    expect(response.status).toBe(303);
+    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+  });
+
+  it('compares with the origin the request came through, so it works behind another host name', async () => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(
+      new Request('http://10.0.0.7:8080/emulator/panel', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://10.0.0.7:8080', 'Sec-Fetch-Site': 'same-origin' },
+        body: 'action=rotate_keys',
+      }),
+    );
+    expect(response.status).toBe(303);
+  });
+});
+
+describe('arming a fault for one client from the panel', () => {
+  it('offers the registered clients, arms for the chosen one and refuses an unknown one', async () => {
+    const { createEmulator } = await import('..');
+    const { createTestClient, TEST_BASE_URL } = await import('@/test/support/emulator');
+    const a = await createTestClient({ clientId: 'client-a' });
+    const b = await createTestClient({ clientId: 'client-b' });
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [a.registered, b.registered] });
+    const post = (body: Record<string, string>) =>
+      emulator.handle(
+        new Request(`${TEST_BASE_URL}/panel`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(TEST_BASE_URL).origin, 'sec-fetch-site': 'same-origin' },
+          body: new URLSearchParams(body),
+        }),
+      );
+
+    const page = await (await emulator.handle(new Request(TEST_BASE_URL))).text();
+    expect(page).toContain('<option value="client-b">client-b</option>');
+
+    expect((await post({ action: 'arm_fault', fault: 'wrong_nonce', client_id: 'client-b' })).status).toBe(303);
+    expect(emulator.control.faultScope('wrong_nonce')).toBe('client-b');
+    expect(await (await emulator.handle(new Request(TEST_BASE_URL))).text()).toContain('Armed for client-b');
+
+    expect((await post({ action: 'arm_fault', fault: 'expired', client_id: 'nobody' })).status).toBe(400);
+    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * The QA panel's HTTP surface: GET {base} shows it, POST {base}/panel performs one action of the
+ * control API and answers 303 back to it (post/redirect/get), with a confirmation chosen from a
+ * fixed list, never text taken from the request.
+ *
+ * The panel changes state without authentication (the embedded emulator is a development and QA
+ * tool), so the one thing it must refuse is a post made by another site in the user's browser:
+ * a present `Origin` must be the request's own, and a present `Sec-Fetch-Site` must be
+ * `same-origin`.
+ * @see control.ts, panel-page.ts; DECISIONS.md "QA panel"
+ */
+import { createControl, type EmulatorControl } from './control';
+import type { EmulatorContext } from '../context';
+import { OAuthError, describeValue } from '../errors';
+import { FAULTS, faultById, isFaultId } from './faults';
+import { readFormBody, type RequestParameters } from '../checks/request-parameters';
+import { panelErrorPage, panelPage, panelPath } from '../views/panel-page';
+
+export { PANEL_ACTION_PATH } from '../views/panel-page';
+
+/** The panel's forms carry a few short fields; anything larger is not one of them. */
+const MAX_PANEL_FORM_BYTES = 4 * 1024;
+
+/** The actions of the panel's forms, by their `action` field. */
+export const PANEL_ACTIONS = ['rotate_keys', 'arm_fault', 'disarm_fault', 'set_population_register'] as const;
+type PanelActionName = (typeof PANEL_ACTIONS)[number];
+
+/** The confirmations a redirect may ask for (`done`), each a fixed sentence. */
+type Done = 'keys_rotated' | 'fault_armed' | 'fault_disarmed' | 'population_register_enabled' | 'population_register_disabled';
+
+/** The issuer's path, "" for an origin; links and forms use it so they stay on the page's origin. */
+function basePathOf(context: EmulatorContext): string {
+  const { pathname } = new URL(context.issuer);
+  return pathname === '/' ? '' : pathname;
+}
+
+/** Handles GET {base} and GET {base}/: the panel, with the confirmation of the last action. */
+export async function panelEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
+  const control = createControl(context);
+  const signingKeys = await control.signingKeys();
+  return panelPage({
+    issuer: context.issuer,
+    basePath: basePathOf(context),
+    clients: control.clients(),
+    signingKeys,
+    armedFaults: control.armedFaults(),
+    faultScopes: Object.fromEntries(control.armedFaults().flatMap((id) => {
+      const scope = control.faultScope(id);
+      return scope === undefined ? [] : [[id, scope]];
+    })),
+    injectedFaults: control.injectedFaults(),
+    notice: confirmation(new URL(request.url).searchParams, control, signingKeys[0]?.kid),
+    now: context.now(),
+  });
+}
+
+/**
+ * Handles POST {base}/panel with `action` and its parameters:
+ * - `rotate_keys`
+ * - `arm_fault` / `disarm_fault` with `fault` (an id of FAULTS)
+ * - `set_population_register` with `client_id` and `enabled` (`true` or `false`)
+ *
+ * Success: 303 to the panel with `done` (and the fault or client it concerns). Bad input: 400
+ * page; cross-site post: 403 page.
+ */
+export async function panelActionEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
+  const basePath = basePathOf(context);
+  const crossSite = crossSiteReason(request);
+  if (crossSite) return panelErrorPage(basePath, 403, crossSite);
+
+  let parameters: RequestParameters;
+  try {
+    parameters = await readFormBody(request, MAX_PANEL_FORM_BYTES);
+  } catch (error) {
+    // A malformed body (wrong media type, too large, a field twice) is the sender's mistake.
+    if (error instanceof OAuthError && error.status < 500) return panelErrorPage(basePath, error.status, error.description);
+    throw error;
+  }
+
+  const control = createControl(context);
+  const outcome = await perform(parameters, control);
+  if ('refused' in outcome) return panelErrorPage(basePath, 400, outcome.refused);
+
+  const query = new URLSearchParams({ done: outcome.done, ...outcome.about });
+  return new Response(null, {
+    status: 303,
+    headers: { Location: `${panelPath(basePath)}?${query}`, 'Cache-Control': 'no-store' },
+  });
+}
+
+/** Why a post must be refused as cross-site, or undefined for a same-origin (or non-browser) post. */
+function crossSiteReason(request: Request): string | undefined {
+  const origin = request.headers.get('origin');
+  const ownOrigin = new URL(request.url).origin;
+  if (origin !== null && origin !== ownOrigin) {
+    return `This form post came from ${describeValue(origin)}, not from the panel's own origin ${ownOrigin}; it was refused as a possible cross-site request.`;
+  }
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null && site !== 'same-origin') {
+    return `This form post was sent from another site (Sec-Fetch-Site: ${describeValue(site)}); only the panel itself may post here.`;
+  }
+  return undefined;
+}
+
+/** Performs the action the form asks for, or says in words what is wrong with it. */
+async function perform(
+  parameters: RequestParameters,
+  control: EmulatorControl,
+): Promise<{ done: Done; about?: Record<string, string> } | { refused: string }> {
+  const action = parameters.get('action');
+  if (action === undefined) return { refused: `The form has no 'action'; expected one of ${PANEL_ACTIONS.join(', ')}.` };
+  if (!(PANEL_ACTIONS as readonly string[]).includes(action)) {
+    return { refused: `Unknown action ${describeValue(action)}; expected one of ${PANEL_ACTIONS.join(', ')}.` };
+  }
+
+  switch (action as PanelActionName) {
+    case 'rotate_keys':
+      await control.rotateSigningKeys();
+      return { done: 'keys_rotated' };
+
+    case 'arm_fault':
+    case 'disarm_fault': {
+      const fault = parameters.get('fault');
+      if (!isFaultId(fault)) {
+        return {
+          refused: `${fault === undefined ? "The form has no 'fault'" : `Unknown fault ${describeValue(fault)}`}; expected one of ${FAULTS.map((known) => known.id).join(', ')}.`,
+        };
+      }
+      if (action === 'disarm_fault') {
+        control.disarmFault(fault);
+        return { done: 'fault_disarmed', about: { fault } };
+      }
+      // An empty choice is "any client".
+      const clientId = parameters.get('client_id') || undefined;
+      if (clientId !== undefined && !control.clients().some((client) => client.clientId === clientId)) {
+        return { refused: `Unknown client ${describeValue(clientId)}; arm the fault for a registered client or for any.` };
+      }
+      control.armFault(fault, clientId);
+      return { done: 'fault_armed', about: { fault } };
+    }
+
+    case 'set_population_register': {
+      const clientId = parameters.get('client_id');
+      if (clientId === undefined || !control.clients().some((client) => client.clientId === clientId)) {
+        return {
+          refused: clientId === undefined ? "The form has no 'client_id'." : `No client ${describeValue(clientId)} is registered.`,
+        };
+      }
+      const enabled = parameters.get('enabled');
+      if (enabled !== 'true' && enabled !== 'false') {
+        return { refused: `'enabled' must be 'true' or 'false', not ${enabled === undefined ? 'absent' : describeValue(enabled)}.` };
+      }
+      control.setPopulationRegister(clientId, enabled === 'true');
+      return {
+        done: enabled === 'true' ? 'population_register_enabled' : 'population_register_disabled',
+        about: { client_id: clientId },
+      };
+    }
+  }
+}
+
+/**
+ * The sentence for `done`, built from known values only: a fault or client the query names is
+ * looked up, so a crafted link cannot make the panel say something of its own.
+ */
+function confirmation(query: URLSearchParams, control: EmulatorControl, currentKid: string | undefined): string | undefined {
+  const fault = query.get('fault');
+  const clientId = query.get('client_id');
+  const knownClient = clientId !== null && control.clients().some((client) => client.clientId === clientId);
+  switch (query.get('done')) {
+    case 'keys_rotated':
+      return currentKid ? `Signing key rotated: new ID tokens are signed with kid ${currentKid}.` : undefined;
+    case 'fault_armed':
+      return isFaultId(fault)
+        ? `Armed "${faultById(fault).label}" (${fault}): it applies once, to the next matching response.`
+        : undefined;
+    case 'fault_disarmed':
+      return isFaultId(fault) ? `Disarmed "${faultById(fault).label}" (${fault}).` : undefined;
+    case 'population_register_enabled':
+      return knownClient ? `Population register enabled for ${clientId}.` : undefined;
+    case 'population_register_disabled':
+      return knownClient ? `Population register disabled for ${clientId}.` : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,589 @@
+/**
+ * The screens of the simulated mobile identity app ("ID Check"): a phone-sized, server-rendered
+ * UI with an app bar, "Step n of 5" progress and large touch targets. Buttons are form posts to
+ * {base}/app/<id> (app-screens.ts); nothing needs JavaScript. On a wide screen the app is drawn
+ * inside a phone frame. Every interpolated value is escaped by `html`.
+ * @see spec part 1 (the mobile identity app), 2.3 (what it reads from the document)
+ */
+import { APP_STEPS, stepNumber, stepTitle, type AppStepId } from '../interaction/steps';
+import type { ClaimName, DocumentDetail, EvidenceRequest } from '../checks/claims-request';
+import type { RegisteredClient } from '../clients';
+import { ENDPOINT_PATHS } from '../config';
+import type { EmulatorContext, Interaction } from '../context';
+import { SafeHtml, html } from './html';
+import { appLink, continueLink, type AppMode } from '../interaction/links';
+import {
+  CLAIM_LABELS,
+  DETAIL_LABELS,
+  countryName,
+  documentExpired,
+  documentName,
+  documentTypeName,
+  personalNumberText,
+} from './labels';
+import { personaMachineReadableZone } from '../personas/mrz';
+import { pageResponse } from './page-shell';
+import { findPersona, personas, populationRegisterMatch, type Persona } from '../personas/personas';
+
+const STYLES = `
+:root { color-scheme: light; --ink: #17202c; --muted: #4a5565; --line: #d5dbe3; --accent: #1849a9; --accent-dark: #123b8c; --accent-soft: #eef3fd; --screen: #f5f7fa; --danger: #a4161a; --ok: #146c43; --focus: #b45309; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--screen); }
+.device { display: flex; flex-direction: column; min-height: 100vh; min-height: 100dvh; background: var(--screen); }
+.below { display: none; }
+@media (min-width: 34rem) {
+  body { padding: 2rem 1rem; background: radial-gradient(circle at 25% 15%, #e4eaf5, #c8d2e2 70%); }
+  .device { width: 24.375rem; min-height: 50rem; margin: 0 auto; border: .65rem solid #141a24; border-radius: 3rem; overflow: hidden; box-shadow: 0 2px 0 1px #2b3443, 0 30px 60px rgb(20 30 50 / 35%); }
+  .below { display: block; margin: 1rem auto 0; text-align: center; color: #2f3a4a; font-size: .8rem; }
+}
+.appbar { display: grid; grid-template-columns: 3rem 1fr 3rem; align-items: center; min-height: 3.5rem; padding: .25rem .5rem; background: #fff; border-bottom: 1px solid var(--line); }
+.app-name { display: flex; align-items: center; justify-content: center; gap: .45rem; margin: 0; font-weight: 700; }
+.mark { display: grid; place-items: center; width: 1.6rem; height: 1.6rem; border-radius: .5rem; background: var(--accent); }
+.icon { display: grid; place-items: center; width: 2.75rem; height: 2.75rem; border: 0; border-radius: 50%; background: transparent; color: var(--ink); cursor: pointer; text-decoration: none; }
+.icon:hover { background: var(--accent-soft); }
+.appbar form { margin: 0; justify-self: end; }
+.progress { margin-top: -.25rem; }
+.progress-label { margin: 0 0 .4rem; font-size: .8rem; font-weight: 600; color: var(--muted); }
+.progress-bar { display: grid; grid-template-columns: repeat(5, 1fr); gap: .3rem; margin: 0; padding: 0; list-style: none; }
+.progress-bar li { height: .3rem; border-radius: .2rem; background: #d5dbe3; }
+.progress-bar li.done { background: var(--accent); }
+.screen { display: flex; flex: 1; flex-direction: column; gap: 1rem; padding: 1rem 1.25rem 1.5rem; }
+h1 { margin: 0; font-size: 1.5rem; line-height: 1.2; }
+h2 { margin: 0 0 .5rem; font-size: 1rem; }
+p { margin: 0; }
+.lead { color: var(--muted); }
+.actions { display: grid; gap: .65rem; margin-top: auto; padding-top: .5rem; }
+.actions form { margin: 0; display: grid; }
+.btn { display: flex; align-items: center; justify-content: center; gap: .5rem; width: 100%; min-height: 3.25rem; padding: .75rem 1rem; border-radius: 1rem; border: 1px solid var(--accent); font: inherit; font-size: 1.05rem; font-weight: 600; text-align: center; text-decoration: none; cursor: pointer; }
+.btn.primary { background: var(--accent); color: #fff; }
+.btn.primary:hover { background: var(--accent-dark); }
+.btn.secondary { background: #fff; color: var(--accent); }
+.btn.secondary:hover { background: var(--accent-soft); }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.alert { padding: .75rem .9rem; border: 1px solid var(--danger); border-radius: .9rem; background: #fff5f5; color: var(--danger); }
+.toast { display: flex; gap: .6rem; align-items: center; padding: .6rem .8rem; border-radius: .9rem; background: #ecfdf3; color: var(--ok); font-weight: 600; font-size: .95rem; }
+.choices { display: grid; gap: .6rem; margin: 0; padding: 0; list-style: none; }
+.choice { display: flex; gap: .8rem; align-items: center; width: 100%; min-height: 4.75rem; padding: .6rem .75rem; border: 1px solid var(--line); border-radius: 1rem; background: #fff; color: var(--ink); font: inherit; text-align: left; cursor: pointer; }
+.choice:hover { border-color: #9aa9c1; }
+.choice[aria-current="true"] { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); background: var(--accent-soft); }
+.choice img { width: 3rem; height: 3.75rem; border-radius: .5rem; object-fit: cover; background: var(--line); flex: none; }
+.choice .text { display: grid; flex: 1; min-width: 0; }
+.choice strong { font-size: 1rem; }
+.choice .sub { color: var(--muted); font-size: .85rem; line-height: 1.35; }
+.choice .chevron { flex: none; color: var(--muted); }
+.tags { display: flex; flex-wrap: wrap; gap: .3rem; margin-top: .3rem; }
+.tag { padding: 0 .45rem; border-radius: .5rem; font-size: .75rem; border: 1px solid var(--line); color: var(--muted); background: #fff; }
+.tag.warn { border-color: #b45309; color: #7c2d12; background: #fff7ed; }
+.viewfinder { position: relative; padding: 1.6rem 1.1rem; border-radius: 1.25rem; background: #111827; overflow: hidden; }
+.viewfinder .corner { position: absolute; width: 1.6rem; height: 1.6rem; border: 3px solid #fff; opacity: .9; }
+.corner.tl { top: .6rem; left: .6rem; border-right: 0; border-bottom: 0; border-top-left-radius: .6rem; }
+.corner.tr { top: .6rem; right: .6rem; border-left: 0; border-bottom: 0; border-top-right-radius: .6rem; }
+.corner.bl { bottom: .6rem; left: .6rem; border-right: 0; border-top: 0; border-bottom-left-radius: .6rem; }
+.corner.br { bottom: .6rem; right: .6rem; border-left: 0; border-top: 0; border-bottom-right-radius: .6rem; }
+.scanline { position: absolute; left: .6rem; right: .6rem; top: 0; height: 2px; background: #60a5fa; box-shadow: 0 0 12px 2px rgb(96 165 250 / 70%); animation: scan 2.6s ease-in-out infinite alternate; }
+@keyframes scan { from { top: 8%; } to { top: 92%; } }
+.viewfinder-hint { margin-top: .8rem; color: #e5e7eb; font-size: .85rem; text-align: center; }
+.doc-frame { container-type: inline-size; }
+.doc { margin: 0; padding: 4cqi 4.5cqi; border-radius: 3cqi; color: #1f2937; box-shadow: 0 8px 22px rgb(0 0 0 / 45%); background: repeating-radial-gradient(circle at 85% 25%, rgb(24 73 169 / 5%) 0 1px, transparent 1px 5px), linear-gradient(135deg, #fdf2f8, #eef2ff 55%, #ecfeff); }
+.doc.idcard { background: repeating-radial-gradient(circle at 80% 30%, rgb(20 83 45 / 5%) 0 1px, transparent 1px 5px), linear-gradient(135deg, #ecfdf5, #eff6ff 60%, #fefce8); }
+.doc-head { display: flex; justify-content: space-between; gap: 2cqi; font-size: 3.3cqi; font-weight: 800; letter-spacing: .08em; text-transform: uppercase; color: #7f1d1d; }
+.doc.idcard .doc-head { color: #14532d; }
+.doc-body { display: flex; gap: 4cqi; margin-top: 3cqi; }
+.doc-photo { width: 25cqi; height: 32cqi; object-fit: cover; border-radius: 1.2cqi; flex: none; filter: saturate(.7); }
+.doc-fields { display: grid; grid-template-columns: 1fr 1fr; gap: 1.4cqi 3cqi; flex: 1; min-width: 0; margin: 0; align-content: start; }
+.doc-fields div { min-width: 0; }
+.doc-fields .wide { grid-column: span 2; }
+.doc-fields dt { font-size: 2.5cqi; letter-spacing: .04em; text-transform: uppercase; color: #4b5563; }
+.doc-fields dd { margin: 0; font-size: 3.3cqi; font-weight: 700; line-height: 1.25; overflow-wrap: anywhere; }
+.doc-mrz { display: grid; margin-top: 3.5cqi; font: 600 3.3cqi/1.4 ui-monospace, "OCR B", "DejaVu Sans Mono", monospace; white-space: pre; overflow: hidden; color: #111827; }
+.doc.idcard .doc-mrz { font-size: 4.85cqi; }
+.stage { display: grid; place-items: center; padding: 1rem; border-radius: 1.25rem; background: #fff; border: 1px solid var(--line); }
+.stage svg { width: 100%; max-width: 16rem; height: auto; }
+.wave { animation: wave 1.8s ease-in-out infinite; }
+.wave.w2 { animation-delay: .3s; }
+.wave.w3 { animation-delay: .6s; }
+@keyframes wave { 0%, 100% { opacity: .2; } 50% { opacity: 1; } }
+.checks { display: grid; gap: .5rem; margin: 0; padding: .9rem 1rem; list-style: none; border-radius: 1rem; background: #fff; border: 1px solid var(--line); }
+.checks li { display: flex; gap: .6rem; align-items: flex-start; }
+.checks .fine { display: block; margin-top: .15rem; line-height: 1.4; }
+.checks svg { flex: none; margin-top: .15rem; }
+.checks .value { font-weight: 600; }
+.oval-wrap { display: grid; place-items: center; padding: 1.25rem 0 .5rem; }
+.oval { position: relative; width: 12.5rem; height: 16rem; padding: .45rem; border-radius: 50%; border: 4px dashed #8a9bbb; }
+.oval img { display: block; width: 100%; height: 100%; border-radius: 50%; object-fit: cover; }
+.oval.pass { border: 4px solid var(--ok); }
+.oval.fail { border: 4px solid var(--danger); }
+.badge { position: absolute; right: .3rem; bottom: 1.2rem; display: grid; place-items: center; width: 2.75rem; height: 2.75rem; border-radius: 50%; border: 3px solid #fff; }
+.badge.pass { background: var(--ok); }
+.badge.fail { background: var(--danger); }
+.share { margin: 0; padding: 0; list-style: none; border-radius: 1rem; background: #fff; border: 1px solid var(--line); }
+.share li { display: flex; justify-content: space-between; align-items: baseline; gap: 1rem; padding: .65rem 1rem; border-top: 1px solid #e8ecf1; }
+.share li:first-child { border-top: 0; }
+.share .label { flex: 1 1 auto; min-width: 0; color: var(--muted); font-size: .9rem; }
+.share .value { flex: 0 1 auto; max-width: 65%; font-weight: 600; text-align: right; overflow-wrap: break-word; }
+.share li:has(img) { align-items: center; }
+.share .value.absent { font-weight: 400; color: var(--muted); font-style: italic; }
+.share img { width: 2.5rem; height: 3.1rem; border-radius: .4rem; object-fit: cover; }
+.fine { color: var(--muted); font-size: .85rem; }
+code { font: .9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #e9edf3; padding: 0 .3rem; border-radius: .3rem; }
+.result { display: grid; justify-items: center; gap: .9rem; margin: auto 0; padding: 2rem 0; text-align: center; }
+.result .circle { display: grid; place-items: center; width: 5.5rem; height: 5.5rem; border-radius: 50%; }
+.result .circle.ok { background: #dcfce7; }
+.result .circle.stop { background: #fee2e2; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (prefers-reduced-motion: reduce) { .scanline, .wave { animation: none; } }
+`;
+
+const MARK = new SafeHtml(
+  '<span class="mark" aria-hidden="true"><svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"><path d="M12 2.5 4.5 5.5v6c0 4.6 3.2 8.6 7.5 10 4.3-1.4 7.5-5.4 7.5-10v-6z"/><path d="m8.5 12 2.5 2.5 4.5-5"/></svg></span>',
+);
+const BACK_ICON = new SafeHtml(
+  '<svg width="24" height="24" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="m15 5-7 7 7 7"/></svg>',
+);
+const CLOSE_ICON = new SafeHtml(
+  '<svg width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" aria-hidden="true"><path d="M6 6l12 12M18 6 6 18"/></svg>',
+);
+const CHEVRON = new SafeHtml(
+  '<svg class="chevron" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="m9 5 7 7-7 7"/></svg>',
+);
+const CHECK = (color: string, size = 18) =>
+  new SafeHtml(
+    `<svg width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="${color}" stroke-width="3" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="m5 12.5 4.5 4.5L19 7.5"/></svg>`,
+  );
+const CROSS = (color: string, size = 18) =>
+  new SafeHtml(
+    `<svg width="${size}" height="${size}" viewBox="0 0 24 24" fill="none" stroke="${color}" stroke-width="3" stroke-linecap="round" aria-hidden="true"><path d="M6.5 6.5l11 11M17.5 6.5l-11 11"/></svg>`,
+  );
+
+/** Neither passed nor failed: a check that cannot be made for this document. */
+const NEUTRAL = new SafeHtml(
+  '<svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="#4a5565" stroke-width="3" stroke-linecap="round" aria-hidden="true"><path d="M6.5 12h11"/></svg>',
+);
+
+/** A phone held against a document: the chip illustration, drawn inline. */
+const NFC_ILLUSTRATION = new SafeHtml(`<svg viewBox="0 0 240 170" aria-hidden="true">
+<rect x="18" y="88" width="204" height="72" rx="10" fill="#eef3fd" stroke="#1849a9" stroke-width="2"/>
+<rect x="36" y="106" width="36" height="28" rx="5" fill="#f2c14e" stroke="#8a5a00" stroke-width="1.5"/>
+<path d="M36 120h36M54 106v28M46 106v8M62 126v8" stroke="#8a5a00" stroke-width="1.2" fill="none"/>
+<rect x="86" y="110" width="90" height="6" rx="3" fill="#b9c6e4"/><rect x="86" y="124" width="64" height="6" rx="3" fill="#b9c6e4"/>
+<g transform="rotate(-12 150 60)"><rect x="116" y="8" width="70" height="118" rx="13" fill="#fff" stroke="#17202c" stroke-width="3"/><rect x="124" y="22" width="54" height="88" rx="4" fill="#eef3fd"/><path d="m139 66 8 8 16-17" stroke="#1849a9" stroke-width="4" fill="none" stroke-linecap="round" stroke-linejoin="round"/></g>
+<path class="wave" d="M92 70a22 22 0 0 1 0 30" stroke="#1849a9" stroke-width="3.5" fill="none" stroke-linecap="round"/>
+<path class="wave w2" d="M80 60a36 36 0 0 1 0 50" stroke="#1849a9" stroke-width="3.5" fill="none" stroke-linecap="round"/>
+<path class="wave w3" d="M68 50a50 50 0 0 1 0 70" stroke="#1849a9" stroke-width="3.5" fill="none" stroke-linecap="round"/>
+</svg>`);
+
+interface ScreenOptions {
+  interactionId: string;
+  interaction: Interaction;
+  client: RegisteredClient;
+  mode: AppMode;
+}
+
+/** Where links and images of the app point: the base URL this device reached the app by. */
+function baseUrl(context: EmulatorContext, mode: AppMode): string {
+  return mode.sameDevice ? context.issuer : context.deviceBaseUrl;
+}
+
+function portraitUrl(context: EmulatorContext, mode: AppMode, persona: Persona): string {
+  return `${baseUrl(context, mode)}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg`;
+}
+
+/** A form posting to the app, carrying the browser secret only on this device. */
+function appForm(context: EmulatorContext, options: ScreenOptions, content: SafeHtml): SafeHtml {
+  const action = `${baseUrl(context, options.mode)}${ENDPOINT_PATHS.app}/${encodeURIComponent(options.interactionId)}`;
+  const secret = options.mode.sameDevice
+    ? html`<input type="hidden" name="browser" value="${options.mode.browserSecret}">`
+    : options.mode.deviceSecret
+      ? html`<input type="hidden" name="device" value="${options.mode.deviceSecret}">`
+      : '';
+  return html`<form method="post" action="${action}">${secret}${content}</form>`;
+}
+
+function clientName(client: RegisteredClient): string {
+  return client.name ?? client.clientId;
+}
+
+/** The app's page around a screen: app bar (back, name, cancel), progress, content. */
+function appPage(
+  context: EmulatorContext,
+  options: ScreenOptions & { status: number; title: string; step?: AppStepId; content: SafeHtml; cancellable: boolean },
+): Response {
+  const { step } = options;
+  const number = step ? stepNumber(step) : 0;
+  const previous = number > 1 ? APP_STEPS[number - 2]!.id : undefined;
+  const back = previous
+    ? html`<a class="icon" href="${appLink(context, options.interactionId, options.mode, previous)}" aria-label="Back to ${stepTitle(previous).toLowerCase()}">${BACK_ICON}</a>`
+    : html`<span></span>`;
+  const cancel = options.cancellable
+    ? appForm(
+        context,
+        options,
+        html`<button class="icon" type="submit" name="outcome" value="cancel" aria-label="Cancel verification" data-testid="cancel-verification">${CLOSE_ICON}</button>`,
+      )
+    : html`<span></span>`;
+  const progress = step
+    ? html`<div class="progress">
+<p class="progress-label" data-testid="app-step">Step ${number} of ${APP_STEPS.length}</p>
+<ol class="progress-bar" aria-hidden="true">${APP_STEPS.map(
+        (_, index) => html`<li class="${index < number ? 'done' : ''}"></li>`,
+      )}</ol>
+</div>`
+    : '';
+  const body = html`
+<div class="device">
+<header class="appbar">${back}<p class="app-name">${MARK}ID Check</p>${cancel}</header>
+<main class="screen">${progress}${options.content}</main>
+</div>
+<footer class="below">Simulated identity app for ${clientName(options.client)}. All people and documents are fictional.</footer>`;
+  const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
+  return pageResponse({
+    status: options.status,
+    title: `${options.title} – ID Check`,
+    styles: STYLES,
+    body,
+    layout: 'phone',
+    sources: { images: origins },
+  });
+}
+
+function alert(message: string | undefined): SafeHtml | string {
+  return message ? html`<p class="alert" role="alert">${message}</p>` : '';
+}
+
+function chosenPersona(interaction: Interaction): Persona {
+  const persona = interaction.app.personaId === undefined ? undefined : findPersona(interaction.app.personaId);
+  // Unreachable: app-screens.ts shows a step after "document" only once a persona is chosen.
+  if (!persona) throw new Error('a step after choosing the document was shown without a persona');
+  return persona;
+}
+
+/**
+ * One step of the app, as allowed by app-screens.ts (which checked the step is reachable).
+ * @param options.message a problem to show (with `status`)
+ */
+export function appScreenPage(
+  context: EmulatorContext,
+  options: ScreenOptions & { step: AppStepId; message?: string; status?: number },
+): Response {
+  const content = SCREENS[options.step](context, options);
+  return appPage(context, {
+    ...options,
+    status: options.status ?? 200,
+    title: stepTitle(options.step),
+    content,
+    cancellable: true,
+  });
+}
+
+type Screen = (context: EmulatorContext, options: ScreenOptions & { message?: string }) => SafeHtml;
+
+const SCREENS: Record<AppStepId, Screen> = {
+  document: documentScreen,
+  scan: scanScreen,
+  chip: chipScreen,
+  face: faceScreen,
+  consent: consentScreen,
+};
+
+/** Step 1: whose document to verify (the test personas). */
+function documentScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
+  const current = options.interaction.app.personaId;
+  const choices = personas.map((persona) => {
+    const tags = [
+      persona.faceCheck === 'fail' ? html`<span class="tag warn">Face check fails</span>` : '',
+      documentExpired(persona, context.now()) ? html`<span class="tag warn">Document expired</span>` : '',
+    ];
+    return html`<li><button class="choice" type="submit" name="persona" value="${persona.id}" data-testid="persona-${persona.id}"${
+      persona.id === current ? new SafeHtml(' aria-current="true"') : ''
+    }>
+<img src="${portraitUrl(context, options.mode, persona)}" alt="" width="48" height="60">
+<span class="text"><strong>${persona.label}</strong><span class="sub">${documentName(persona)}</span>${
+      tags.some((tag) => tag !== '') ? html`<span class="tags">${tags}</span>` : ''
+    }</span>${CHEVRON}</button></li>`;
+  });
+  return html`
+<h1>Choose your document</h1>
+<p class="lead">${clientName(options.client)} asks you to verify your identity. These are test people: choose whose passport or ID card to scan.</p>
+${alert(options.message)}
+${appForm(context, options, html`<input type="hidden" name="action" value="choose-document"><ul class="choices">${choices}</ul>`)}`;
+}
+
+/** The data page of a persona's document, drawn: printed fields, photo and MRZ. */
+function drawnDocument(context: EmulatorContext, mode: AppMode, persona: Persona): SafeHtml {
+  const { claims, document } = persona;
+  const date = (iso: string) => `${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;
+  const personalNumber = personalNumberText(persona);
+  const fields: Array<[string, string, boolean?]> = [
+    ['Surname', claims.family_name.toUpperCase(), true],
+    ['Given names', claims.given_name.toUpperCase(), true],
+    ['Nationality', claims.nationalities.join(' / ')],
+    ['Sex', claims.gender === 'male' ? 'M' : claims.gender === 'female' ? 'F' : 'X'],
+    ['Date of birth', date(claims.birthdate)],
+    ['Document no.', document.document_number],
+    ['Date of issue', date(document.date_of_issuance)],
+    ['Date of expiry', date(document.date_of_expiry)],
+    ['Authority', document.issuer.name, !personalNumber],
+  ];
+  if (personalNumber) fields.push(['Personal no.', personalNumber]);
+  return html`<div class="doc-frame"><figure class="doc ${document.type}">
+<figcaption class="doc-head"><span>${countryName(document.issuer.country_code)}</span><span>${document.type === 'passport' ? 'Passport' : 'Identity card'}</span></figcaption>
+<div class="doc-body">
+<img class="doc-photo" src="${portraitUrl(context, mode, persona)}" alt="Document photo of ${persona.label}">
+<dl class="doc-fields">${fields.map(
+    ([label, value, wide]) => html`<div${wide ? new SafeHtml(' class="wide"') : ''}><dt>${label}</dt><dd>${value}</dd></div>`,
+  )}</dl>
+</div>
+<div class="doc-mrz" aria-hidden="true">${personaMachineReadableZone(persona).map((line) => html`<span>${line}</span>`)}</div>
+</figure></div>`;
+}
+
+/** Step 2: the camera sees the document; "Scan document". */
+function scanScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
+  const persona = chosenPersona(options.interaction);
+  return html`
+<h1>Scan your document</h1>
+<p class="lead">Place ${persona.document.type === 'passport' ? 'the photo page of the passport' : 'the ID card'} inside the frame, in good light.</p>
+${alert(options.message)}
+<div class="viewfinder">
+<span class="corner tl"></span><span class="corner tr"></span><span class="corner bl"></span><span class="corner br"></span>
+<span class="scanline" aria-hidden="true"></span>
+${drawnDocument(context, options.mode, persona)}
+<p class="viewfinder-hint">Camera view (simulated)</p>
+</div>
+<div class="actions">${appForm(
+    context,
+    options,
+    html`<button class="btn primary" type="submit" name="action" value="scan-document" data-testid="scan-document">Scan document</button>`,
+  )}</div>`;
+}
+
+/** A row of a result list: a check mark, a cross, or a dash for a check that cannot be made. */
+function checkRow(result: 'passed' | 'failed' | 'not available', text: SafeHtml | string): SafeHtml {
+  const icon = result === 'passed' ? CHECK('#146c43') : result === 'failed' ? CROSS('#a4161a') : NEUTRAL;
+  return html`<li>${icon}<span>${text}</span></li>`;
+}
+
+/** Step 3: read the chip over NFC; then the result of active authentication. */
+function chipScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
+  const persona = chosenPersona(options.interaction);
+  const { document } = persona;
+  const kind = documentTypeName(document.type);
+  if (!options.interaction.app.chipRead) {
+    return html`
+<p class="toast" role="status">${CHECK('#146c43')}Document scanned: ${documentName(persona)}</p>
+<h1>Read the chip</h1>
+<p class="lead">Hold the top of your phone flat against the ${kind} and keep still until the chip has been read.</p>
+${alert(options.message)}
+<div class="stage">${NFC_ILLUSTRATION}</div>
+<div class="actions">${appForm(
+      context,
+      options,
+      html`<button class="btn primary" type="submit" name="action" value="read-chip" data-testid="read-chip">Read chip</button>`,
+    )}</div>`;
+  }
+  const activeAuthentication = document.active_authentication_result;
+  const issuerCheck = document.issuer_check?.valid;
+  return html`
+<h1>Chip read</h1>
+<p class="lead">The chip of the ${kind} answered and its data matches the printed page.</p>
+${alert(options.message)}
+<ul class="checks" data-testid="chip-result">
+${checkRow('passed', 'Chip data matches the printed data')}
+${checkRow(
+  activeAuthentication === undefined ? 'not available' : activeAuthentication === 'passed' ? 'passed' : 'failed',
+  html`Active authentication: <span class="value" data-testid="active-authentication">${activeAuthentication ?? 'not performed'}</span>`,
+)}
+${checkRow(
+  // Only Norwegian documents can be checked with their issuer (2.3): UNKNOWN is not a failure.
+  issuerCheck === 'VALID' ? 'passed' : issuerCheck === undefined || issuerCheck === 'UNKNOWN' ? 'not available' : 'failed',
+  html`Issuer check: <span class="value">${issuerCheck ?? 'not available'}</span>${
+    issuerCheck === 'VALID' ? '' : html`<span class="fine">Only Norwegian documents can be checked with their issuer.</span>`
+  }`,
+)}
+</ul>
+<div class="actions"><a class="btn primary" href="${appLink(context, options.interactionId, options.mode, 'face')}" data-testid="continue">Continue</a></div>`;
+}
+
+/** Step 4: the face check, against the document portrait; a failure ends the app here. */
+function faceScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
+  const persona = chosenPersona(options.interaction);
+  const portrait = portraitUrl(context, options.mode, persona);
+  if (!options.interaction.app.faceChecked) {
+    return html`
+<h1>Check your face</h1>
+<p class="lead">Look straight at the camera and keep your face inside the oval.</p>
+${alert(options.message)}
+<div class="oval-wrap"><div class="oval"><img src="${portrait}" alt="Camera view of ${persona.label}"></div></div>
+<div class="actions">${appForm(
+      context,
+      options,
+      html`<button class="btn primary" type="submit" name="action" value="check-face" data-testid="check-face">Start face check</button>`,
+    )}</div>`;
+  }
+  if (persona.faceCheck === 'fail') {
+    return html`
+<h1>Face check failed</h1>
+<div class="oval-wrap"><div class="oval fail"><img src="${portrait}" alt="Camera view of ${persona.label}"><span class="badge fail">${CROSS('#fff', 22)}</span></div></div>
+<p class="alert" role="alert" data-testid="face-check-failed">The face does not match the portrait on the document, so your identity cannot be verified.</p>
+${alert(options.message)}
+<p class="lead">Nothing will be shared. ${clientName(options.client)} will be told that the face check failed.</p>
+<div class="actions">${appForm(
+      context,
+      options,
+      // "approve" runs the shared decision logic, which turns a failed face check into
+      // access_denied with the reason, exactly as the quick test does.
+      html`<input type="hidden" name="persona" value="${persona.id}"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="end-verification">End verification</button>`,
+    )}</div>`;
+  }
+  return html`
+<h1>Face check passed</h1>
+<div class="oval-wrap"><div class="oval pass"><img src="${portrait}" alt="Camera view of ${persona.label}"><span class="badge pass">${CHECK('#fff', 22)}</span></div></div>
+${alert(options.message)}
+<ul class="checks" data-testid="face-result">${checkRow('passed', 'Your face matches the portrait on the document')}</ul>
+<div class="actions"><a class="btn primary" href="${appLink(context, options.interactionId, options.mode, 'consent')}" data-testid="continue">Continue</a></div>`;
+}
+
+function longDate(iso: string): string {
+  return new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
+
+/** A requested claim's value for the consent list; undefined when the persona has none. */
+function claimValue(context: EmulatorContext, mode: AppMode, persona: Persona, name: ClaimName): SafeHtml | string | undefined {
+  const { claims } = persona;
+  switch (name) {
+    case 'picture':
+      return html`<img src="${portraitUrl(context, mode, persona)}" alt="Portrait of ${persona.label}">`;
+    case 'gender':
+      return claims.gender.charAt(0).toUpperCase() + claims.gender.slice(1);
+    case 'birthdate':
+      return longDate(claims.birthdate);
+    case 'nationalities':
+      return claims.nationalities.map(countryName).join(', ');
+    default:
+      return claims[name];
+  }
+}
+
+/** A requested document detail's value for the consent list; undefined when the document has none. */
+function detailValue(context: EmulatorContext, persona: Persona, detail: DocumentDetail): string | undefined {
+  const { document } = persona;
+  switch (detail) {
+    case 'type':
+      return document.type === 'passport' ? 'Passport' : 'ID card';
+    case 'date_of_issuance':
+      return longDate(document.date_of_issuance);
+    case 'date_of_expiry':
+      return `${longDate(document.date_of_expiry)}${documentExpired(persona, context.now()) ? ' (expired)' : ''}`;
+    case 'issuer.country_code':
+      return `${countryName(document.issuer.country_code)} (${document.issuer.country_code})`;
+    case 'issuer.name':
+      return document.issuer.name;
+    case 'personal_number':
+      return personalNumberText(persona);
+    case 'issuer_check':
+      return document.issuer_check?.valid;
+    default:
+      return document[detail];
+  }
+}
+
+function shareRow(label: string, value: SafeHtml | string | undefined): SafeHtml {
+  return html`<li><span class="label">${label}</span>${
+    value === undefined ? html`<span class="value absent">Not available, left out</span>` : html`<span class="value">${value}</span>`
+  }</li>`;
+}
+
+function evidenceRows(context: EmulatorContext, persona: Persona, evidence: EvidenceRequest): SafeHtml {
+  if (evidence.type === 'document') return html`${evidence.details.map((detail) => shareRow(DETAIL_LABELS[detail], detailValue(context, persona, detail)))}`;
+  const match = populationRegisterMatch(persona, evidence.personalNumber);
+  return shareRow('Population register (Folkeregisteret)', match ? `Match for ${match}` : undefined);
+}
+
+/** Step 5: exactly what the client will receive (data minimisation), then Share or Cancel. */
+function consentScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
+  const persona = chosenPersona(options.interaction);
+  const { claims } = options.interaction.request;
+  const name = clientName(options.client);
+  const issuerCheck = persona.document.issuer_check?.valid;
+  const etsiRefusal = claims.trustFramework === 'standard_etsi' && issuerCheck !== 'VALID';
+  const evidenceDocument = claims.evidence.some((evidence) => evidence.type === 'document');
+  return html`
+<h1>Share with ${name}?</h1>
+<p class="lead">${name} will receive these verified details. Nothing else is shared.</p>
+${alert(options.message)}
+${
+  claims.claims.length > 0
+    ? html`<section aria-labelledby="share-identity"><h2 id="share-identity">Identity</h2><ul class="share" data-testid="share-claims">${claims.claims.map(
+        (claim) => shareRow(CLAIM_LABELS[claim.name], claimValue(context, options.mode, persona, claim.name)),
+      )}</ul></section>`
+    : ''
+}
+${
+  claims.evidence.length > 0
+    ? html`<section aria-labelledby="share-evidence"><h2 id="share-evidence">${evidenceDocument ? 'Document' : 'Evidence'}</h2><ul class="share">${claims.evidence.map(
+        (evidence) => evidenceRows(context, persona, evidence),
+      )}</ul></section>`
+    : ''
+}
+<p class="fine">Trust framework <code>${claims.trustFramework}</code>.</p>
+${
+  etsiRefusal
+    ? html`<p class="alert" role="alert">${name} asked for the <code>standard_etsi</code> trust framework, which needs a valid issuer check; this document’s is ${issuerCheck ?? 'not available'}, so ${name} will receive a refusal.</p>`
+    : ''
+}
+<div class="actions">${appForm(
+    context,
+    options,
+    html`<input type="hidden" name="persona" value="${persona.id}"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="share">Share</button>`,
+  )}${appForm(
+    context,
+    options,
+    html`<button class="btn secondary" type="submit" name="outcome" value="cancel" data-testid="cancel">Cancel</button>`,
+  )}</div>`;
+}
+
+/**
+ * After the app decided on another device: "Done — return to your computer". On the starting
+ * browser itself (it has the secret), a link continues to the client instead.
+ */
+export function appDonePage(context: EmulatorContext, options: ScreenOptions): Response {
+  const decision = options.interaction.decision;
+  const approved = decision?.outcome === 'approved';
+  const name = clientName(options.client);
+  const next = options.mode.sameDevice
+    ? html`<div class="actions"><a class="btn primary" href="${continueLink(context, options.interactionId, options.mode.browserSecret)}" data-testid="continue-to-client">Continue to ${name}</a></div>`
+    : '';
+  const content = html`
+<div class="result" data-testid="app-done">
+<span class="circle ${approved ? 'ok' : 'stop'}">${approved ? CHECK('#146c43', 44) : CROSS('#a4161a', 40)}</span>
+<h1>${options.mode.sameDevice ? 'Done' : 'Done — return to your computer'}</h1>
+<p class="lead">${
+    options.mode.sameDevice
+      ? `${approved ? `${name} receives your verified identity` : `${name} learns that the verification ended`} when you continue.`
+      : approved
+        ? `Continue on the computer where you started: ${name} receives your verified identity there.`
+        : `Nothing was shared. ${name} learns that the verification ended when you continue on the computer where you started.`
+  }</p>
+${decision?.outcome === 'denied' ? html`<p class="fine">Reason: ${decision.error.description}.</p>` : ''}
+${options.mode.sameDevice ? '' : html`<p class="fine">You can close the app.</p>`}
+</div>
+${next}`;
+  return appPage(context, { ...options, status: 200, title: 'Done', content, cancellable: false });
+}
+
+/** The app of an interaction that has been completed (e.g. a phone reloading afterwards). */
+export function appFinishedPage(context: EmulatorContext): Response {
+  const content = html`
+<div class="result" data-testid="app-finished">
+<span class="circle ok">${CHECK('#146c43', 44)}</span>
+<h1>This verification is complete</h1>
+<p class="lead">There is nothing more to do here. You can close the app.</p>
+</div>`;
+  const body = html`
+<div class="device">
+<header class="appbar"><span></span><p class="app-name">${MARK}ID Check</p><span></span></header>
+<main class="screen">${content}</main>
+</div>`;
+  const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
+  return pageResponse({ status: 200, title: 'Complete – ID Check', styles: STYLES, body, layout: 'phone', sources: { images: origins } });
+}

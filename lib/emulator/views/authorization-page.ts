@@ -1,0 +1,279 @@
+/**
+ * The pages of the authorization endpoint: the "continue in the app" page (part 1, step 4: the
+ * user is handed to the mobile identity app) and the error page shown when an error cannot go to
+ * a redirect URI (RFC 6749 §4.1.2.1).
+ *
+ * The page offers, in order of how real users meet it: a QR code that opens the app on a phone,
+ * a button that opens it on this device, and a secondary "quick test" form that decides in one
+ * step. Everything works without JavaScript; one external script (device-flow.ts) only saves
+ * the user a click when the phone finishes. Every interpolated value is escaped by `html`.
+ * @see spec part 1, 4.2
+ */
+import { deviceStatus } from '../interaction/steps';
+import type { EvidenceRequest } from '../checks/claims-request';
+import type { RegisteredClient } from '../clients';
+import { ENDPOINT_PATHS } from '../config';
+import { endpointUrl, type EmulatorContext, type Interaction } from '../context';
+import { SafeHtml, html } from './html';
+import { continueLink, appLink, qrCodeLink, statusLink } from '../interaction/links';
+import { CLAIM_LABELS, DETAIL_LABELS, documentExpired, documentSummary } from './labels';
+import { pageResponse } from './page-shell';
+import { personas, type Persona } from '../personas/personas';
+import { qrCodeSvg } from './qr';
+
+const STYLES = `
+:root { color-scheme: light; --ink: #17202c; --muted: #4a5565; --line: #d5dbe3; --accent: #1849a9; --accent-dark: #123b8c; --accent-soft: #eef3fd; --bg: #eef1f5; --danger: #a4161a; --ok: #146c43; --focus: #b45309; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--ink); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+.topbar { display: flex; align-items: center; gap: .6rem; max-width: 66rem; margin: 0 auto; padding: 1rem 1.25rem 0; }
+.mark { display: grid; place-items: center; width: 2.1rem; height: 2.1rem; border-radius: .65rem; background: var(--accent); flex: none; }
+.brand { font-weight: 700; letter-spacing: .01em; }
+.env { margin-left: auto; font-size: .75rem; font-weight: 600; padding: .15rem .55rem; border-radius: 1rem; color: #7c2d12; background: #fff7ed; border: 1px solid #fed7aa; }
+main { max-width: 66rem; margin: 0 auto; padding: 1.25rem 1.25rem 2.5rem; }
+.eyebrow { margin: 0; font-size: .8rem; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--muted); }
+h1 { font-size: clamp(1.45rem, 1.1rem + 1.3vw, 2rem); line-height: 1.2; margin: .3rem 0 .4rem; }
+h2 { font-size: 1.1rem; line-height: 1.3; margin: 0 0 .75rem; }
+p { margin: .25rem 0; }
+.muted { color: var(--muted); font-size: .9rem; }
+code { font: .9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f1f3f7; padding: 0 .3rem; border-radius: .3rem; }
+.grid { display: grid; gap: 1rem; margin-top: 1.25rem; }
+@media (min-width: 56rem) { .grid { grid-template-columns: minmax(0, 8fr) minmax(0, 5fr); align-items: start; } }
+.card { background: #fff; border-radius: 1rem; padding: 1.25rem; box-shadow: 0 1px 2px rgb(20 30 50 / 6%), 0 8px 24px rgb(20 30 50 / 7%); }
+@media (min-width: 40rem) { .card { padding: 1.5rem; } }
+.requested h3 { font-size: .95rem; margin: 1.1rem 0 .4rem; }
+ul.list { margin: 0; padding-left: 1.2rem; }
+ul.list li { margin-bottom: .2rem; }
+.tag { display: inline-block; margin-left: .4rem; padding: 0 .45rem; border-radius: .5rem; font-size: .75rem; border: 1px solid var(--line); color: var(--muted); vertical-align: .1em; }
+.tag.warn { border-color: #b45309; color: #7c2d12; background: #fff7ed; }
+.handoff { display: flex; flex-direction: column; }
+.by-phone { display: grid; gap: 1.25rem; }
+@media (min-width: 40rem) { .by-phone { grid-template-columns: 13.5rem minmax(0, 1fr); align-items: start; } }
+.qr { margin: 0; justify-self: center; width: 13.5rem; max-width: 100%; }
+.qr svg { display: block; width: 100%; height: auto; border: 1px solid var(--line); border-radius: .75rem; }
+.qr figcaption { margin-top: .4rem; font-size: .85rem; color: var(--muted); text-align: center; }
+ol.how { margin: 0 0 1rem; padding-left: 1.3rem; }
+ol.how li { margin-bottom: .35rem; }
+.status { display: flex; gap: .6rem; align-items: baseline; margin: 0 0 .9rem; padding: .6rem .8rem; border-radius: .75rem; background: var(--accent-soft); font-size: .95rem; }
+.status::before { content: ""; flex: none; width: .6rem; height: .6rem; border-radius: 50%; background: var(--accent); animation: pulse 1.6s ease-in-out infinite; }
+.status[data-state="decided"] { background: #ecfdf3; }
+.status[data-state="decided"]::before { background: var(--ok); animation: none; }
+.status[data-state="error"] { background: #fff5f5; color: var(--danger); }
+.status[data-state="error"]::before { background: var(--danger); animation: none; }
+@keyframes pulse { 50% { opacity: .25; } }
+@media (prefers-reduced-motion: reduce) { .status::before { animation: none; } }
+.device-url { margin-top: 1rem; font-size: .8rem; color: var(--muted); overflow-wrap: anywhere; }
+.device-url code { font-size: .78rem; }
+.divider { display: flex; align-items: center; gap: .75rem; margin: 1.25rem 0; color: var(--muted); font-size: .85rem; }
+.divider::before, .divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
+.here p { margin-bottom: .6rem; }
+@media (max-width: 39.99rem) { .here { order: 1; } .divider { order: 2; } .by-phone, .device-url { order: 3; } }
+.button { display: flex; align-items: center; justify-content: center; gap: .5rem; min-height: 3rem; padding: .7rem 1.1rem; border-radius: .75rem; border: 1px solid var(--accent); font: inherit; font-weight: 600; line-height: 1.25; text-align: center; text-decoration: none; cursor: pointer; }
+.button.primary, button.approve { background: var(--accent); color: #fff; }
+.button.primary:hover, button.approve:hover { background: var(--accent-dark); }
+.button.secondary, button.cancel { background: #fff; color: var(--accent); }
+.button.secondary:hover, button.cancel:hover { background: var(--accent-soft); }
+.quick { margin-top: 1rem; background: #f8fafc; box-shadow: none; border: 1px solid var(--line); }
+.quick h2 { margin-bottom: .25rem; }
+fieldset { border: 0; margin: 1rem 0 0; padding: 0; min-width: 0; }
+legend { font-weight: 600; margin-bottom: .5rem; padding: 0; }
+.personas { display: grid; gap: .5rem; }
+@media (min-width: 48rem) { .personas { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
+.persona { display: flex; gap: .75rem; align-items: center; padding: .6rem .75rem; border: 1px solid var(--line); border-radius: .9rem; background: #fff; cursor: pointer; }
+.persona:hover { border-color: #9aa9c1; }
+.persona:has(input:checked) { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); background: var(--accent-soft); }
+.persona input { width: 1.15rem; height: 1.15rem; accent-color: var(--accent); flex: none; margin: 0; }
+.persona img { width: 3rem; height: 3.75rem; object-fit: cover; border-radius: .5rem; background: var(--line); flex: none; }
+.persona strong, .persona .muted { display: block; }
+.persona .muted { font-size: .85rem; line-height: 1.35; }
+.persona .tag { margin: .3rem .3rem 0 0; }
+.actions { display: flex; gap: .75rem; margin-top: 1rem; }
+.actions button { flex: 1; min-height: 3rem; padding: .7rem 1rem; border-radius: .75rem; border: 1px solid var(--accent); font: inherit; font-weight: 600; cursor: pointer; }
+@media (min-width: 48rem) { .actions { max-width: 26rem; margin-left: auto; } }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.alert { margin: 1rem 0 0; padding: .7rem .9rem; border: 1px solid var(--danger); border-radius: .75rem; background: #fff5f5; color: var(--danger); }
+.error-card { max-width: 36rem; margin: 1.5rem auto 0; }
+footer { max-width: 66rem; margin: 0 auto; padding: 0 1.25rem 2rem; color: var(--muted); font-size: .8rem; }
+`;
+
+/** The app's mark: a shield with a check, drawn inline (the pages load nothing but portraits). */
+const MARK = new SafeHtml(
+  '<span class="mark" aria-hidden="true"><svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="#fff" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"><path d="M12 2.5 4.5 5.5v6c0 4.6 3.2 8.6 7.5 10 4.3-1.4 7.5-5.4 7.5-10v-6z"/><path d="m8.5 12 2.5 2.5 4.5-5"/></svg></span>',
+);
+
+function desktopPage(context: EmulatorContext, options: { status: number; title: string; body: SafeHtml; scripts?: { script: string; connect: string } }): Response {
+  const body = html`
+<header class="topbar">${MARK}<span class="brand">ID Check</span><span class="env">Emulator</span></header>
+<main>${options.body}</main>
+<footer>IDV emulator: a simulation of the identity verification service and its mobile app. All people and documents are fictional.</footer>`;
+  return pageResponse({
+    status: options.status,
+    title: options.title,
+    styles: STYLES,
+    body,
+    layout: 'desk',
+    sources: {
+      images: [new URL(context.issuer).origin],
+      scripts: options.scripts ? [options.scripts.script] : undefined,
+      connect: options.scripts ? [options.scripts.connect] : undefined,
+    },
+  });
+}
+
+function requestedEvidence(evidence: EvidenceRequest): SafeHtml {
+  if (evidence.type === 'document') {
+    return html`<li>Identity document (passport or ID card)${
+      evidence.details.length > 0 ? html`: ${evidence.details.map((detail) => DETAIL_LABELS[detail]).join(', ')}` : ''
+    }</li>`;
+  }
+  return html`<li>Match in the population register (Folkeregisteret)${
+    evidence.personalNumber ? html`, looked up by national number <code>${evidence.personalNumber}</code>` : ''
+  }</li>`;
+}
+
+/** Who asks for what: the part of the page that the app's consent step repeats in detail. */
+function requestedCard(interaction: Interaction): SafeHtml {
+  const { claims } = interaction.request;
+  return html`
+<section class="card requested" aria-labelledby="requested-heading">
+<h2 id="requested-heading">Requested</h2>
+<p>Trust framework <code>${claims.trustFramework}</code></p>
+<h3>Identity</h3>
+${
+  claims.claims.length > 0
+    ? html`<ul class="list">${claims.claims.map(
+        (claim) => html`<li>${CLAIM_LABELS[claim.name]}${claim.essential ? html`<span class="tag">essential</span>` : ''}</li>`,
+      )}</ul>`
+    : html`<p class="muted">No identity claims.</p>`
+}
+${claims.evidence.length > 0 ? html`<h3>Evidence</h3><ul class="list">${claims.evidence.map(requestedEvidence)}</ul>` : ''}
+</section>`;
+}
+
+function personaOption(persona: Persona, checked: boolean, context: EmulatorContext): SafeHtml {
+  const portrait = `${context.issuer}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg`;
+  const tags = [
+    persona.faceCheck === 'fail' ? { text: 'Face check fails', warn: true } : undefined,
+    documentExpired(persona, context.now()) ? { text: 'Document expired', warn: true } : undefined,
+    persona.populationRegister ? { text: 'In the population register', warn: false } : undefined,
+  ].filter((tag) => tag !== undefined);
+  return html`
+<label class="persona">
+<input type="radio" name="persona" value="${persona.id}"${checked ? new SafeHtml(' checked') : ''}>
+<img src="${portrait}" alt="" width="48" height="60">
+<span><strong>${persona.label}</strong>
+<span class="muted">${documentSummary(persona)}</span>
+<span class="muted">${persona.description}</span>
+${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}</span>`)}</span>
+</label>`;
+}
+
+/**
+ * The authorization page: who asks for what, a QR code that opens the identity app on a phone
+ * (at `deviceBaseUrl`), a link that opens it on this device, the waiting state with its
+ * continuation, and the quick test form (`interaction`, `browser`, `persona`, `outcome`, posted
+ * to the authorization endpoint). The browser secret is in this page only: in the same-device
+ * link, the status and continue links and the quick test form, never in the QR code.
+ * @param options.message a problem to show (with `status`, 400 unless given)
+ * @see spec part 1 (steps 4–5), 4.2
+ */
+export async function interactionPage(
+  context: EmulatorContext,
+  options: {
+    client: RegisteredClient;
+    interactionId: string;
+    interaction: Interaction;
+    selectedPersonaId?: string;
+    message?: string;
+    status?: number;
+  },
+): Promise<Response> {
+  const { client, interactionId, interaction, message } = options;
+  const secret = interaction.browserSecret;
+  const clientName = client.name ?? client.clientId;
+  const selected = personas.some((persona) => persona.id === options.selectedPersonaId)
+    ? options.selectedPersonaId
+    : personas[0]?.id;
+  const returnTo = new URL(interaction.request.redirectUri).host;
+  const phoneUrl = qrCodeLink(context, interactionId);
+  const phoneOrigin = new URL(context.deviceBaseUrl).origin;
+  const status = deviceStatus(interaction);
+  const qr = await qrCodeSvg(phoneUrl, 'QR code that opens the ID Check app on your phone');
+
+  const body = html`
+<p class="eyebrow">Identity verification</p>
+<h1>${clientName} wants to verify your identity</h1>
+<p class="muted">Client <code>${client.clientId}</code>; you will return to ${returnTo}.</p>
+${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
+<div class="grid">
+<section class="card handoff" aria-labelledby="handoff-heading" data-status-url="${statusLink(context, interactionId, secret)}">
+<h2 id="handoff-heading">Continue in the ID Check app</h2>
+<div class="by-phone">
+<figure class="qr">${qr}<figcaption>Scan with your phone’s camera</figcaption></figure>
+<div>
+<ol class="how">
+<li>Scan the QR code with your phone’s camera.</li>
+<li>In the app, scan your document, read its chip and check your face.</li>
+<li>Come back here: this page continues by itself, or choose “I've finished on my phone”.</li>
+</ol>
+<p class="status" role="status" data-device-status data-state="${status.status}" data-testid="device-status">${
+    status.status === 'decided' ? "Finished on your phone. Choose “I've finished on my phone” to continue." : status.message
+  }</p>
+<a class="button secondary" data-continue data-testid="continue-after-phone" href="${continueLink(context, interactionId, secret)}">I've finished on my phone</a>
+</div>
+</div>
+<p class="device-url">Phone link: <code data-testid="device-url">${phoneUrl}</code><br>
+Your phone must be on the same network as this computer and able to reach <code>${phoneOrigin}</code>.</p>
+<div class="divider" aria-hidden="true">or</div>
+<div class="here">
+<p class="muted">On a phone already, or no phone at hand?</p>
+<a class="button primary" data-testid="use-app-on-this-device" href="${appLink(context, interactionId, { sameDevice: true, browserSecret: secret })}">Use the app on this device</a>
+</div>
+</section>
+${requestedCard(interaction)}
+</div>
+<section class="card quick" aria-labelledby="quick-heading">
+<h2 id="quick-heading">Quick test without the app</h2>
+<p class="muted">Decide in one step as a test persona, without the document, chip and face steps. Works without JavaScript.</p>
+<form method="post" action="${endpointUrl(context, 'authorization')}">
+<input type="hidden" name="interaction" value="${interactionId}">
+<input type="hidden" name="browser" value="${secret}">
+<fieldset>
+<legend>Choose a test persona to scan a document and face as</legend>
+<div class="personas">
+${personas.map((persona) => personaOption(persona, persona.id === selected, context))}
+</div>
+</fieldset>
+<div class="actions">
+<button class="approve" type="submit" name="outcome" value="approve">Verify and share</button>
+<button class="cancel" type="submit" name="outcome" value="cancel">Cancel</button>
+</div>
+</form>
+</section>`;
+  return desktopPage(context, {
+    status: options.status ?? (message ? 400 : 200),
+    title: `Verify your identity for ${clientName}`,
+    body,
+    scripts: {
+      script: endpointUrl(context, 'authorizationPageScript'),
+      connect: endpointUrl(context, 'authorizationStatus'),
+    },
+  });
+}
+
+/**
+ * The error page for errors that must not be redirected (unknown client, bad request_uri,
+ * expired interaction, a wrong browser secret): the OAuth error code, visible and marked for
+ * tests, and what to do.
+ * @see RFC 6749 §4.1.2.1; RFC 9126 §4
+ */
+export function errorPage(context: EmulatorContext, error: { error: string; description: string; status: number }): Response {
+  const body = html`
+<section class="card error-card">
+<p class="eyebrow">Identity verification</p>
+<h1>This verification request cannot be handled</h1>
+<p>Error <code data-testid="error-code">${error.error}</code></p>
+<p role="alert">${error.description}</p>
+<p class="muted">Go back to the application that sent you here and start the verification again.</p>
+</section>`;
+  return desktopPage(context, { status: error.status, title: 'Verification request failed', body });
+}

@@ -1,0 +1,356 @@
+/**
+ * The QA fault panel at the emulator's base path: the service's endpoints, the registered
+ * clients, the signing keys, the personas and the one-shot faults, with plain HTML forms for
+ * every action of the control API. No JavaScript, no external assets; every interpolated value
+ * is escaped by the `html` tag, and a strict Content-Security-Policy allows only the page's own
+ * style, same-origin images and same-origin form posts.
+ * @see control.ts, faults.ts, panel.ts
+ */
+import { createHash } from 'node:crypto';
+import { ENDPOINT_PATHS } from '../config';
+import type { ClientInfo, SigningKeyInfo } from '../qa/control';
+import { FAULTS, type Fault, type FaultId, type FaultTarget, type InjectedFault } from '../qa/faults';
+import { html, SafeHtml } from './html';
+import { documentExpired, documentSummary } from './labels';
+import { personas, type Persona } from '../personas/personas';
+
+/** Everything the panel shows, read from the control API by panel.ts. */
+export interface PanelView {
+  /** the issuer = base URL */
+  issuer: string;
+  /** the issuer's path ("" at an origin's root): links and forms stay on the origin the page came from */
+  basePath: string;
+  clients: readonly ClientInfo[];
+  signingKeys: readonly SigningKeyInfo[];
+  armedFaults: readonly FaultId[];
+  /** the client an armed fault waits for, when it is not for any client */
+  faultScopes: Partial<Record<FaultId, string>>;
+  injectedFaults: readonly InjectedFault[];
+  /** a confirmation of the last action, if any */
+  notice?: string;
+  /** clock in ms */
+  now: number;
+}
+
+/** Where the panel's forms post. @see panel.ts */
+export const PANEL_ACTION_PATH = '/panel';
+
+const STYLES = `
+:root { color-scheme: light; --ink: #1c2430; --muted: #4a5565; --line: #d5dbe3; --accent: #1849a9; --accent-ink: #fff; --bg: #eef1f5; --danger: #a4161a; --ok: #166534; --warn-ink: #7c2d12; --warn-bg: #fff7ed; --warn-line: #b45309; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--ink); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 72rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 1.25rem; box-shadow: 0 10px 30px rgb(20 30 50 / 12%); }
+header { padding-bottom: .25rem; }
+.app { margin: 0; font-size: .8rem; letter-spacing: .06em; text-transform: uppercase; color: var(--muted); }
+h1 { font-size: 1.5rem; margin: .25rem 0 0; }
+h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
+h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
+p { margin: .25rem 0; }
+a { color: var(--accent); }
+nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .5rem 0 0; padding: 0; }
+section { border-top: 1px solid var(--line); padding-top: 1.25rem; margin-top: 1.5rem; }
+.muted { color: var(--muted); font-size: .9rem; }
+code { font: .9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #f1f3f7; padding: 0 .3rem; border-radius: .3rem; overflow-wrap: anywhere; }
+dl.endpoints { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0; }
+dl.endpoints dt { font-weight: 600; }
+dl.endpoints dd { margin: 0; overflow-wrap: anywhere; }
+.table { overflow-x: auto; }
+table { width: 100%; min-width: 40rem; border-collapse: collapse; font-size: .95rem; }
+th, td { text-align: left; vertical-align: top; padding: .5rem .6rem; border-bottom: 1px solid var(--line); }
+th { font-size: .8rem; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); }
+td ul { margin: 0; padding-left: 1rem; }
+.tag { display: inline-block; padding: 0 .45rem; border-radius: .5rem; font-size: .8rem; border: 1px solid var(--line); color: var(--muted); white-space: nowrap; }
+.tag.on { border-color: var(--ok); color: var(--ok); background: #f0fdf4; }
+.tag.warn { border-color: var(--warn-line); color: var(--warn-ink); background: var(--warn-bg); }
+form.inline { display: inline; margin-left: .5rem; }
+button { font: inherit; font-weight: 600; padding: .45rem .9rem; border-radius: .65rem; border: 1px solid var(--accent); background: #fff; color: var(--accent); cursor: pointer; }
+button.primary { background: var(--accent); color: var(--accent-ink); }
+button.danger { border-color: var(--danger); background: var(--danger); color: #fff; }
+:focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
+.notice { border: 1px solid var(--ok); color: var(--ok); background: #f0fdf4; border-radius: .75rem; padding: .6rem .8rem; margin-top: 1rem; }
+.alert { border: 1px solid var(--danger); color: var(--danger); background: #fff5f5; border-radius: .75rem; padding: .6rem .8rem; margin-top: 1rem; }
+.callout { border-left: 4px solid var(--warn-line); background: var(--warn-bg); color: var(--warn-ink); padding: .5rem .8rem; border-radius: .25rem; margin: .5rem 0 1rem; }
+fieldset { border: 1px solid var(--line); border-radius: .9rem; margin: 1rem 0 0; padding: .5rem 1rem 1rem; }
+legend { font-weight: 600; padding: 0 .35rem; }
+.fault { display: grid; grid-template-columns: 1fr auto; gap: .25rem 1rem; align-items: center; padding: .75rem 0; border-bottom: 1px solid var(--line); }
+.fault:last-child { border-bottom: 0; padding-bottom: 0; }
+.fault.armed { background: var(--warn-bg); margin: 0 -1rem; padding: .75rem 1rem; }
+.fault p { margin: .1rem 0; }
+.fault-actions { display: flex; align-items: center; gap: .5rem; flex-wrap: wrap; }
+.fault-actions select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--line); border-radius: .4rem; background: #fff; color: inherit; }
+.personas { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: .75rem; list-style: none; margin: 0; padding: 0; }
+.persona { display: flex; gap: .75rem; padding: .75rem; border: 1px solid var(--line); border-radius: .9rem; }
+.persona img { width: 4rem; height: 5rem; object-fit: cover; border-radius: .5rem; background: var(--line); flex: none; }
+.persona .tag { margin: .3rem .3rem 0 0; }
+footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; }
+@media (max-width: 40rem) {
+  main { margin: 0; border-radius: 0; padding: 1rem; }
+  dl.endpoints { grid-template-columns: 1fr; gap: 0; }
+  dl.endpoints dd { margin-bottom: .5rem; }
+  .fault { grid-template-columns: 1fr; }
+  .fault button { justify-self: start; }
+}
+`;
+
+const STYLE_HASH = createHash('sha256').update(STYLES).digest('base64');
+
+/** Everything but framing, which only a header can forbid (CSP3 §6.1: a meta policy ignores frame-ancestors). */
+const DOCUMENT_POLICY = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; img-src 'self'; form-action 'self'; base-uri 'none'`;
+
+/** What each target of FAULTS is called on the panel. */
+const TARGETS: Record<FaultTarget, { legend: string; when: string }> = {
+  id_token: { legend: 'ID token', when: 'the next ID token the token endpoint issues' },
+  token_endpoint: { legend: 'Token endpoint', when: 'the next token request that would succeed' },
+  par_endpoint: { legend: 'PAR endpoint', when: 'the next pushed authorization request that would succeed' },
+};
+
+/** "2026-01-31 12:00:00 UTC", with the machine-readable form in `datetime`. */
+function time(ms: number): SafeHtml {
+  const iso = new Date(ms).toISOString();
+  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+}
+
+/** The panel's own path; "/" when the issuer is an origin. */
+export function panelPath(basePath: string): string {
+  return basePath === '' ? '/' : basePath;
+}
+
+function pageResponse(status: number, title: string, body: SafeHtml): Response {
+  const document = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${DOCUMENT_POLICY}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>${new SafeHtml(STYLES)}</style>
+</head>
+<body>
+<main>${body}
+<footer>IDV emulator: a simulation of the identity verification service, for development and QA. All people and documents are fictional.</footer>
+</main>
+</body>
+</html>`;
+  return new Response(document.value, {
+    status,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      // Also in a <meta> element: a host app may replace this header with its own (Next.js lets
+      // next.config.mjs `headers()` override a route's), and the page keeps its policy anyway.
+      'Content-Security-Policy': `${DOCUMENT_POLICY}; frame-ancestors 'none'`,
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      // Not no-referrer: with it, browsers send `Origin: null` on the panel's own form posts,
+      // which the cross-site check of panel.ts would then refuse.
+      'Referrer-Policy': 'same-origin',
+    },
+  });
+}
+
+function serviceSection(view: PanelView): SafeHtml {
+  const url = (path: string) => view.issuer + path;
+  return html`
+<section id="service" aria-labelledby="service-heading">
+<h2 id="service-heading">Service</h2>
+<dl class="endpoints">
+<dt>Issuer (base URL)</dt><dd><code>${view.issuer}</code></dd>
+<dt>Discovery</dt><dd><a href="${url(ENDPOINT_PATHS.discovery)}">${url(ENDPOINT_PATHS.discovery)}</a></dd>
+<dt>JWKS</dt><dd><a href="${url(ENDPOINT_PATHS.jwks)}">${url(ENDPOINT_PATHS.jwks)}</a></dd>
+<dt>PAR</dt><dd><code>POST ${url(ENDPOINT_PATHS.par)}</code></dd>
+<dt>Authorization</dt><dd><code>GET ${url(ENDPOINT_PATHS.authorization)}</code></dd>
+<dt>Token</dt><dd><code>POST ${url(ENDPOINT_PATHS.token)}</code></dd>
+</dl>
+</section>`;
+}
+
+function actionForm(view: PanelView, fields: Record<string, string>, button: SafeHtml, className = ''): SafeHtml {
+  return html`<form method="post" action="${view.basePath}${PANEL_ACTION_PATH}"${className ? html` class="${className}"` : ''}>
+${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+${button}
+</form>`;
+}
+
+function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
+  const enabled = client.populationRegister;
+  const toggle = actionForm(
+    view,
+    { action: 'set_population_register', client_id: client.clientId, enabled: String(!enabled) },
+    html`<button type="submit" aria-label="${enabled ? 'Disable' : 'Enable'} population register for ${client.clientId}">${enabled ? 'Disable' : 'Enable'}</button>`,
+    'inline',
+  );
+  return html`
+<tr data-testid="client-${client.clientId}">
+<td><code>${client.clientId}</code></td>
+<td>${client.name ?? html`<span class="muted">none</span>`}</td>
+<td><ul>${client.redirectUris.map((uri) => html`<li><code>${uri}</code></li>`)}</ul></td>
+<td><ul>${client.signingKeys.map((key) => html`<li>${key.alg} <code>${key.kid}</code></li>`)}
+<li>${client.encryptionKey.alg} <code>${client.encryptionKey.kid}</code> <span class="muted">(encryption)</span></li></ul></td>
+<td><span class="tag${enabled ? ' on' : ''}" data-testid="population-register-${client.clientId}">${enabled ? 'Enabled' : 'Disabled'}</span>${toggle}</td>
+</tr>`;
+}
+
+function clientsSection(view: PanelView): SafeHtml {
+  return html`
+<section id="clients" aria-labelledby="clients-heading">
+<h2 id="clients-heading">Registered clients</h2>
+<p class="muted">Population-register evidence (<code>electronic_record</code>) is enabled per client (spec 2.3); a client without it gets <code>403 unauthorized_client</code> from PAR. Changes last until the app restarts.</p>
+<div class="table" role="region" aria-labelledby="clients-heading" tabindex="0">
+<table>
+<thead><tr><th scope="col">client_id</th><th scope="col">Name</th><th scope="col">Redirect URIs</th><th scope="col">Keys</th><th scope="col">Population register</th></tr></thead>
+<tbody>${view.clients.map((client) => clientRow(view, client))}</tbody>
+</table>
+</div>
+</section>`;
+}
+
+function signingKeysSection(view: PanelView): SafeHtml {
+  return html`
+<section id="signing-keys" aria-labelledby="signing-keys-heading">
+<h2 id="signing-keys-heading">Signing keys</h2>
+<p class="muted">ES256 keys in the JWKS, each with a certificate from this instance's root CA; <code>kid</code> is the certificate serial number (spec 2.7). Rotation makes a new key current at once; the old one stays published for an hour, until the last ID token it signed has expired.</p>
+<div class="table" role="region" aria-labelledby="signing-keys-heading" tabindex="0">
+<table>
+<thead><tr><th scope="col">kid</th><th scope="col">Created</th><th scope="col">Status</th></tr></thead>
+<tbody>${view.signingKeys.map(
+    (key) => html`
+<tr data-testid="signing-key" data-kid="${key.kid}">
+<td><code>${key.kid}</code></td>
+<td>${time(key.createdAt)}</td>
+<td>${
+      key.current
+        ? html`<span class="tag on">Current</span> signs new ID tokens`
+        : html`<span class="tag">Retiring</span> leaves the JWKS at ${key.retiresAt === undefined ? '' : time(key.retiresAt)}`
+    }</td>
+</tr>`,
+  )}</tbody>
+</table>
+</div>
+${actionForm(view, { action: 'rotate_keys' }, html`<button class="primary" type="submit">Rotate signing key</button>`)}
+</section>`;
+}
+
+/** When a fault is not armed: for which client to arm it (any, or one registered client). */
+function faultScopeChoice(view: PanelView, fault: Fault): SafeHtml {
+  if (view.clients.length < 2) return html``;
+  const id = `fault-${fault.id}-client`;
+  return html`<label class="muted" for="${id}">for</label> <select id="${id}" name="client_id"><option value="">any client</option>${view.clients.map(
+    (client) => html`<option value="${client.clientId}">${client.clientId}</option>`,
+  )}</select>`;
+}
+
+function faultRow(view: PanelView, fault: Fault): SafeHtml {
+  const armed = view.armedFaults.includes(fault.id);
+  const scope = view.faultScopes[fault.id];
+  const describedBy = `fault-${fault.id}-label`;
+  return html`
+<form method="post" action="${view.basePath}${PANEL_ACTION_PATH}" class="fault${armed ? ' armed' : ''}" data-testid="fault-${fault.id}" data-armed="${String(armed)}">
+<input type="hidden" name="action" value="${armed ? 'disarm_fault' : 'arm_fault'}">
+<input type="hidden" name="fault" value="${fault.id}">
+<div>
+<p id="${describedBy}"><strong>${fault.label}</strong> <code>${fault.id}</code> ${
+    armed ? html`<span class="tag warn">Armed${scope ? html` for ${scope}` : ''}</span>` : html`<span class="tag">Not armed</span>`
+  }</p>
+<p class="muted">${fault.effect}</p>
+<p class="muted">The relying party should answer <code>${fault.expected}</code>.</p>
+</div>
+<div class="fault-actions">${armed ? '' : faultScopeChoice(view, fault)}<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}">${armed ? 'Disarm' : 'Arm'}</button></div>
+</form>`;
+}
+
+function faultsSection(view: PanelView): SafeHtml {
+  const targets = Object.keys(TARGETS) as FaultTarget[];
+  const label = (id: FaultId) => FAULTS.find((fault) => fault.id === id)?.label ?? id;
+  return html`
+<section id="faults" aria-labelledby="faults-heading">
+<h2 id="faults-heading">Faults</h2>
+<p class="callout"><strong>One-shot.</strong> An armed fault spoils the next matching response of this emulator to the client you chose (or to whichever client comes next), and then disarms itself. Requests the emulator refuses anyway do not use it up. Several faults may be armed; faults that change the same part of a response (the signing key, the encryption, the status) apply one per response, in the order listed.</p>
+<p class="muted" data-testid="armed-faults">Armed now: ${
+    view.armedFaults.length > 0 ? view.armedFaults.map((id, index) => html`${index > 0 ? ', ' : ''}<code>${id}</code>`) : 'none'
+  }</p>
+${targets.map(
+  (target) => html`
+<fieldset>
+<legend>${TARGETS[target].legend}: applies to ${TARGETS[target].when}</legend>
+${FAULTS.filter((fault) => fault.target === target).map((fault) => faultRow(view, fault))}
+</fieldset>`,
+)}
+<h3>Recently injected</h3>
+${
+  view.injectedFaults.length > 0
+    ? html`<ul data-testid="injected-faults">${view.injectedFaults.map(
+        (injected) => html`<li>${time(injected.at)}: ${label(injected.id)} <code>${injected.id}</code> for client <code>${injected.clientId}</code></li>`,
+      )}</ul>`
+    : html`<p class="muted">No fault has been injected yet.</p>`
+}
+</section>`;
+}
+
+function personaCard(view: PanelView, persona: Persona): SafeHtml {
+  const tags = [
+    persona.faceCheck === 'fail' ? { text: 'Face check fails', warn: true } : undefined,
+    documentExpired(persona, view.now) ? { text: 'Document expired', warn: true } : undefined,
+    persona.populationRegister ? { text: 'In the population register', warn: false } : undefined,
+  ].filter((tag) => tag !== undefined);
+  return html`
+<li class="persona" data-testid="persona-${persona.id}">
+<img src="${view.basePath}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg" alt="Portrait of ${persona.label}" width="64" height="80">
+<div>
+<strong>${persona.label}</strong> <code>${persona.id}</code>
+<p class="muted">${documentSummary(persona)}</p>
+<p class="muted">${persona.description}</p>
+${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}</span>`)}
+</div>
+</li>`;
+}
+
+function personasSection(view: PanelView): SafeHtml {
+  return html`
+<section id="personas" aria-labelledby="personas-heading">
+<h2 id="personas-heading">Personas</h2>
+<p class="muted">The people the simulated identity app can verify as; all fictional.</p>
+<ul class="personas">${personas.map((persona) => personaCard(view, persona))}</ul>
+</section>`;
+}
+
+/**
+ * The panel: Service, Registered clients, Signing keys, Faults, Personas.
+ * @see control.ts
+ */
+export function panelPage(view: PanelView): Response {
+  const body = html`
+<header>
+<p class="app">IDV emulator</p>
+<h1>QA panel</h1>
+<p class="muted">Controls for this emulator instance. Everything here is in memory and resets when the app restarts.</p>
+<nav aria-label="Sections"><ul>
+<li><a href="#service">Service</a></li>
+<li><a href="#clients">Registered clients</a></li>
+<li><a href="#signing-keys">Signing keys</a></li>
+<li><a href="#faults">Faults</a></li>
+<li><a href="#personas">Personas</a></li>
+</ul></nav>
+</header>
+${view.notice ? html`<p class="notice" role="status" data-testid="panel-notice">${view.notice}</p>` : ''}
+${serviceSection(view)}
+${clientsSection(view)}
+${signingKeysSection(view)}
+${faultsSection(view)}
+${personasSection(view)}`;
+  return pageResponse(200, 'IDV emulator: QA panel', body);
+}
+
+/**
+ * The page for a refused panel action (bad input: 400, cross-site post: 403): the reason, and
+ * the way back.
+ */
+export function panelErrorPage(basePath: string, status: number, message: string): Response {
+  const body = html`
+<header>
+<p class="app">IDV emulator</p>
+<h1>The panel could not do that</h1>
+</header>
+<p class="alert" role="alert" data-testid="panel-error">${message}</p>
+<p><a href="${panelPath(basePath)}">Back to the QA panel</a></p>`;
+  return pageResponse(status, 'IDV emulator: action refused', body);
+}
