@@ -1,74 +1,15 @@
 /**
  * Everything one emulator instance holds: its issuer, clients, clock, keys and the in-memory
- * state of flows in progress. Handlers receive it instead of reaching for globals, so two
- * emulators (e.g. in tests) never share state.
+ * state of flows in progress (its shapes are in state.ts). Handlers receive it instead of
+ * reaching for globals, so two emulators (e.g. in tests) never share state.
  * @see spec part 3 (the objects a flow produces, in order)
  */
-import type { ClaimsRequest } from './checks/claims-request';
 import type { RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
-import type { AccessDenied } from './errors';
 import { FaultSwitchboard } from './qa/faults';
-import type { AuthorizationRequest } from './checks/request-object';
 import { createSigningKeyRing, type SigningKeyRing } from './tokens/signing-keys';
+import type { AuthorizationCodeGrant, Interaction, PushedRequest } from './state';
 import { TtlStore } from './store';
-
-/** A pushed authorization request, referenced by its `request_uri`. @see spec 2.4; RFC 9126 §2.2 */
-export interface PushedRequest {
-  clientId: string;
-  request: AuthorizationRequest;
-}
-
-/**
- * The user's session in the simulated identity app, from GET /auth until its decision reaches
- * the client. Its id is public (it is in the QR code); `browserSecret` is not.
- */
-export interface Interaction {
-  clientId: string;
-  request: AuthorizationRequest;
-  /**
-   * Random, only in the page GET /auth returned: proves that a request comes from the browser
-   * that started the verification, the only one the code may be redirected to (authorization.ts).
-   */
-  browserSecret: string;
-  /** progress through the app's steps (app-steps.ts); updated in place, so the expiry stays */
-  app: AppProgress;
-  /** a decision taken in the app on another device, until the starting browser continues */
-  decision?: InteractionDecision;
-}
-
-/** How far the user got in the simulated identity app. @see app-steps.ts */
-export interface AppProgress {
-  /** the test persona whose document is being verified */
-  personaId?: string;
-  documentScanned: boolean;
-  chipRead: boolean;
-  faceChecked: boolean;
-  /** the app was opened without the browser secret: on another device, from the QR code */
-  openedElsewhere: boolean;
-  /**
-   * The secret of the one device that opened the QR link first: the QR code can be seen by
-   * anyone near the screen, so later devices with the bare link are refused.
-   */
-  deviceSecret?: string;
-}
-
-/** The user's decision in the app, turned into a redirect to the client when delivered. */
-export type InteractionDecision =
-  | { outcome: 'approved'; personaId: string; /** seconds since the epoch */ authTime: number }
-  | { outcome: 'denied'; error: AccessDenied };
-
-/** What an authorization code stands for, checked and used by the token endpoint. @see spec 4.3 */
-export interface AuthorizationCodeGrant {
-  clientId: string;
-  redirectUri: string;
-  codeChallenge: string;
-  nonce: string;
-  claims: ClaimsRequest;
-  personaId: string;
-  /** seconds since the epoch */
-  authTime: number;
-}
 
 /** One emulator instance's configuration and state, passed to every handler. @see spec part 3, part 4 */
 export interface EmulatorContext {

@@ -6,22 +6,14 @@
  * Claims beyond the thirteen of 2.2 are ignored, except that an `nbf` is honoured (RFC 7519 §4.1.5).
  * @see spec 2.2, 2.3, 5.5, part 7
  */
-import { parseClaimsRequest, type ClaimsRequest } from './claims-request';
+import { parseClaimsRequest } from './claims-request';
 import { verifyClientJwt } from './client-jwt';
 import type { RegisteredClient } from '../clients';
 import { CLOCK_SKEW_SECONDS, LIFETIMES, MAX_STATE_OR_NONCE_LENGTH } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
 import { InvalidRequest, InvalidScope, UnauthorizedClient, describeValue } from '../errors';
+import type { AuthorizationRequest } from '../state';
 import { isCodeChallenge } from './pkce';
-
-/** The checked authorization request: what the rest of the flow needs from the request object. @see spec 2.2 */
-export interface AuthorizationRequest {
-  redirectUri: string;
-  state: string;
-  nonce: string;
-  codeChallenge: string;
-  claims: ClaimsRequest;
-}
 
 /** 2.2: the thirteen required claims, in the spec's order, with their JSON types. */
 const REQUIRED_CLAIMS = {

@@ -12,17 +12,14 @@
  * the decision for the starting browser and tells the user to return to the computer.
  * @see spec part 1 (steps 4–6), 4.2
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { furthestStep, isAppStep, stepNumber, type AppStepId } from './steps';
-import {
-  completeInteraction,
-  decide,
-  interactionClient,
-  requireStartingBrowser,
-  withErrorPage,
-} from '../endpoints/authorization';
+import { completeInteraction, decide } from './decision';
+import { interactionClient, requireStartingBrowser } from './interaction';
 import { appDonePage, appFinishedPage, appScreenPage } from '../views/app-pages';
-import type { EmulatorContext, Interaction } from '../context';
+import { withErrorPage } from '../views/authorization-page';
+import type { EmulatorContext } from '../context';
+import { randomToken, type Interaction } from '../state';
 import { InvalidRequest, describeValue } from '../errors';
 import { queryParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { appLink, type AppMode } from './links';
@@ -106,7 +103,7 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
     if (mode === 'unbound') {
       if (safe) return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });
       // The first device to open the QR link gets its own secret; the link it continues with carries it.
-      const deviceSecret = randomBytes(32).toString('base64url');
+      const deviceSecret = randomToken();
       interaction.app.deviceSecret = deviceSecret;
       mode = { sameDevice: false, deviceSecret };
       return seeOther(appLink(context, interactionId, mode, requested));

@@ -10,8 +10,9 @@
  * @see spec part 1 (steps 4–6), 4.2; compare RFC 8628 (device authorization grant) §3.4–3.5
  */
 import { deviceStatus } from './steps';
-import { completeInteraction, findInteraction, interactionClient, requireStartingBrowser, withErrorPage } from '../endpoints/authorization';
-import { interactionPage } from '../views/authorization-page';
+import { completeInteraction } from './decision';
+import { findInteraction, interactionClient, requireStartingBrowser } from './interaction';
+import { interactionPage, withErrorPage } from '../views/authorization-page';
 import type { EmulatorContext } from '../context';
 import { queryParameters } from '../checks/request-parameters';
 

@@ -4,7 +4,7 @@
  * interaction on the server, so a client cannot skip ahead by editing a URL or a form.
  * @see spec part 1 ("scanning an identity document and passing a facial check")
  */
-import type { AppProgress, Interaction } from '../context';
+import type { AppProgress, Interaction } from '../state';
 import { findPersona } from '../personas/personas';
 
 /** The app's five steps, in order. */

@@ -21,7 +21,8 @@ import {
   ID_TOKEN_SIGNING_ALGORITHM,
   LIFETIMES,
 } from '../config';
-import { nowSeconds, type AuthorizationCodeGrant, type EmulatorContext } from '../context';
+import { nowSeconds, type EmulatorContext } from '../context';
+import type { AuthorizationCodeGrant } from '../state';
 import { EXPIRED_SECONDS_AGO, FAULTY_AUDIENCE, FAULTY_ISSUER, type FaultId } from '../qa/faults';
 import { loadPortrait, populationRegisterMatch, type DocumentData, type Persona } from '../personas/personas';
 import { createUnpublishedSigningKey } from './signing-keys';

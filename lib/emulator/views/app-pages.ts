@@ -9,7 +9,8 @@ import { APP_STEPS, stepNumber, stepTitle, type AppStepId } from '../interaction
 import type { ClaimName, DocumentDetail, EvidenceRequest } from '../checks/claims-request';
 import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
-import type { EmulatorContext, Interaction } from '../context';
+import type { EmulatorContext } from '../context';
+import type { Interaction } from '../state';
 import { SafeHtml, html } from './html';
 import { appLink, continueLink, type AppMode } from '../interaction/links';
 import {

@@ -13,7 +13,9 @@ import { deviceStatus } from '../interaction/steps';
 import type { EvidenceRequest } from '../checks/claims-request';
 import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
-import { endpointUrl, type EmulatorContext, type Interaction } from '../context';
+import { endpointUrl, type EmulatorContext } from '../context';
+import { OAuthError } from '../errors';
+import type { Interaction } from '../state';
 import { SafeHtml, html } from './html';
 import { continueLink, appLink, qrCodeLink, statusLink } from '../interaction/links';
 import { CLAIM_LABELS, DETAIL_LABELS, documentExpired, documentSummary } from './labels';
@@ -276,4 +278,17 @@ export function errorPage(context: EmulatorContext, error: { error: string; desc
 <p class="muted">Go back to the application that sent you here and start the verification again.</p>
 </section>`;
   return desktopPage(context, { status: error.status, title: 'Verification request failed', body });
+}
+
+/**
+ * Turns an error into the error page; the router handles anything that is not an OAuthError
+ * (and 5xx errors, which are not the user's to fix).
+ */
+export async function withErrorPage(context: EmulatorContext, handler: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handler();
+  } catch (error) {
+    if (error instanceof OAuthError && !error.redirectable && error.status < 500) return errorPage(context, error);
+    throw error;
+  }
 }

@@ -1,0 +1,113 @@
+/**
+ * The end of an interaction: the user's decision (approve a persona, cancel, or a verification
+ * that fails) and its delivery to the client as a 303 to the registered redirect URI, with
+ * `code`, `state` and `iss` on approval and `error=access_denied` otherwise. Shared by the quick
+ * test of the authorization page and the simulated identity app.
+ * @see spec part 1, 4.2; RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 §2
+ */
+import { LIFETIMES } from '../config';
+import { nowSeconds, type EmulatorContext } from '../context';
+import { AccessDenied, InvalidRequest, type OAuthError } from '../errors';
+import type { Persona } from '../personas/personas';
+import { randomToken, type Interaction, type InteractionDecision } from '../state';
+
+/**
+ * The user's decision, checked: approving a persona whose verification passes is approval (at
+ * this moment, the `auth_time`); cancelling, or approving one whose verification fails, is
+ * `access_denied` with the reason.
+ * @see spec part 1, 2.6 `auth_time`; RFC 6749 §4.1.2.1
+ */
+export function decide(
+  context: EmulatorContext,
+  interaction: Interaction,
+  choice: { outcome: 'cancel' } | { outcome: 'approve'; persona: Persona },
+): InteractionDecision {
+  if (choice.outcome === 'cancel') {
+    return { outcome: 'denied', error: new AccessDenied('the user cancelled the verification') };
+  }
+  const failure = verificationFailure(choice.persona, interaction);
+  if (failure) return { outcome: 'denied', error: failure };
+  return { outcome: 'approved', personaId: choice.persona.id, authTime: nowSeconds(context) };
+}
+
+/**
+ * Why verification of this persona fails, if it does: the face check, and the issuer check that
+ * the standard_etsi trust framework requires (2.3: "The issuer check must be valid").
+ * @see spec part 1, 2.3 trust framework values
+ */
+export function verificationFailure(persona: Persona, interaction: Interaction): AccessDenied | undefined {
+  if (persona.faceCheck === 'fail') {
+    return new AccessDenied('the face check failed: the face did not match the portrait on the document');
+  }
+  const issuerCheck = persona.document.issuer_check?.valid;
+  if (interaction.request.claims.trustFramework === 'standard_etsi' && issuerCheck !== 'VALID') {
+    return new AccessDenied(
+      `the standard_etsi trust framework requires a valid issuer check, and the document's issuer check is ${issuerCheck ?? 'not available'}`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * Ends the interaction (once: a second call finds it taken) and delivers the decision to the
+ * client: a new one-time code on approval, `access_denied` otherwise. The caller has checked that
+ * the request comes from the starting browser.
+ * @throws InvalidRequest when the interaction was completed meanwhile
+ * @see spec 4.2; RFC 6749 §4.1.2
+ */
+export function completeInteraction(context: EmulatorContext, interactionId: string, decision: InteractionDecision): Response {
+  const interaction = context.interactions.get(interactionId);
+  if (!interaction) throw new InvalidRequest('this verification has already been completed');
+  if (decision.outcome === 'denied') {
+    context.interactions.take(interactionId);
+    return redirectToClient(context, interaction, { error: decision.error });
+  }
+
+  // Issued only now, at delivery: a decision taken on a phone may wait for the browser longer
+  // than a code lives (60 s). Stored before the interaction is closed, so a full code store
+  // (503) leaves the user able to try again.
+  const code = randomToken();
+  const { request: authorizationRequest } = interaction;
+  context.authorizationCodes.set(
+    code,
+    {
+      clientId: interaction.clientId,
+      redirectUri: authorizationRequest.redirectUri,
+      codeChallenge: authorizationRequest.codeChallenge,
+      nonce: authorizationRequest.nonce,
+      claims: authorizationRequest.claims,
+      personaId: decision.personaId,
+      authTime: decision.authTime,
+    },
+    LIFETIMES.authorizationCode,
+  );
+  context.interactions.take(interactionId);
+  return redirectToClient(context, interaction, { code });
+}
+
+/**
+ * 303 to the registered redirect URI of the request, keeping its own query (RFC 6749 §3.1.2),
+ * with `state` and `iss` (RFC 9207) on success and on error.
+ * @see spec 4.2; RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 §2
+ */
+function redirectToClient(
+  context: EmulatorContext,
+  interaction: Interaction,
+  result: { code: string } | { error: OAuthError },
+): Response {
+  const response = new URLSearchParams(
+    'code' in result
+      ? { code: result.code }
+      : { error: result.error.error, error_description: result.error.description },
+  );
+  response.set('state', interaction.request.state);
+  response.set('iss', context.issuer);
+
+  const location = new URL(interaction.request.redirectUri);
+  // Appended as text so the registered query is kept byte for byte.
+  location.search = location.search ? `${location.search}&${response}` : `?${response}`;
+  return new Response(null, {
+    status: 303,
+    headers: { Location: location.href, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * The stored shapes: what the emulator keeps between requests, in the order a flow produces it
+ * (a pushed request, then an interaction in the simulated identity app, then a code grant), and
+ * the unguessable identifiers and secrets that key and guard them. Only types and the one token
+ * maker live here, so every module can import them without importing each other.
+ * @see spec part 3 (the objects a flow produces, in order)
+ */
+import { base64url } from 'jose';
+import type { ClaimsRequest } from './checks/claims-request';
+import type { AccessDenied } from './errors';
+
+/** The checked authorization request: what the rest of the flow needs from the request object. @see spec 2.2 */
+export interface AuthorizationRequest {
+  redirectUri: string;
+  state: string;
+  nonce: string;
+  codeChallenge: string;
+  claims: ClaimsRequest;
+}
+
+/** A pushed authorization request, referenced by its `request_uri`. @see spec 2.4; RFC 9126 §2.2 */
+export interface PushedRequest {
+  clientId: string;
+  request: AuthorizationRequest;
+}
+
+/**
+ * The user's session in the simulated identity app, from GET /auth until its decision reaches
+ * the client. Its id is public (it is in the QR code); `browserSecret` is not.
+ */
+export interface Interaction {
+  clientId: string;
+  request: AuthorizationRequest;
+  /**
+   * Random, only in the page GET /auth returned: proves that a request comes from the browser
+   * that started the verification, the only one the code may be redirected to (authorization.ts).
+   */
+  browserSecret: string;
+  /** progress through the app's steps (app-steps.ts); updated in place, so the expiry stays */
+  app: AppProgress;
+  /** a decision taken in the app on another device, until the starting browser continues */
+  decision?: InteractionDecision;
+}
+
+/** How far the user got in the simulated identity app. @see app-steps.ts */
+export interface AppProgress {
+  /** the test persona whose document is being verified */
+  personaId?: string;
+  documentScanned: boolean;
+  chipRead: boolean;
+  faceChecked: boolean;
+  /** the app was opened without the browser secret: on another device, from the QR code */
+  openedElsewhere: boolean;
+  /**
+   * The secret of the one device that opened the QR link first: the QR code can be seen by
+   * anyone near the screen, so later devices with the bare link are refused.
+   */
+  deviceSecret?: string;
+}
+
+/** The user's decision in the app, turned into a redirect to the client when delivered. */
+export type InteractionDecision =
+  | { outcome: 'approved'; personaId: string; /** seconds since the epoch */ authTime: number }
+  | { outcome: 'denied'; error: AccessDenied };
+
+/** What an authorization code stands for, checked and used by the token endpoint. @see spec 4.3 */
+export interface AuthorizationCodeGrant {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  nonce: string;
+  claims: ClaimsRequest;
+  personaId: string;
+  /** seconds since the epoch */
+  authTime: number;
+}
+
+/**
+ * A random, unguessable identifier or secret: 32 bytes, base64url (RFC 6749 §10.10). Keys the
+ * interactions and codes, and makes the browser and device secrets that guard an interaction.
+ */
+export function randomToken(): string {
+  return base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+}
