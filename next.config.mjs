@@ -13,8 +13,8 @@ const securityHeaders = [
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
-  // lib/emulator reads its portrait files at run time; make sure they ship with the server build.
-  outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/personas/portraits/*.jpg'] },
+  // lib/emulator reads its portraits, stylesheets and script at run time; make sure they ship with the server build.
+  outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/personas/portraits/*.jpg', './lib/emulator/views/assets/*'] },
   serverExternalPackages: ['@peculiar/x509', 'reflect-metadata'],
   async headers() {
     // The embedded emulator sends its own headers (a strict CSP per page); Next.js would replace them.

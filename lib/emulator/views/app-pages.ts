@@ -15,7 +15,7 @@ import { SafeHtml, html } from './html';
 import { appLink, continueLink, type AppMode } from '../interaction/links';
 import {
   CLAIM_LABELS,
-  DETAIL_LABELS,
+  DOCUMENT_DETAIL_LABELS,
   countryName,
   documentExpired,
   documentName,
@@ -23,117 +23,9 @@ import {
   personalNumberText,
 } from './labels';
 import { personaMachineReadableZone } from '../personas/mrz';
+import { stylesheet } from './assets';
 import { pageResponse } from './page-shell';
 import { findPersona, personas, populationRegisterMatch, type Persona } from '../personas/personas';
-
-const STYLES = `
-:root { color-scheme: light; --ink: #17202c; --muted: #4a5565; --line: #d5dbe3; --accent: #1849a9; --accent-dark: #123b8c; --accent-soft: #eef3fd; --screen: #f5f7fa; --danger: #a4161a; --ok: #146c43; --focus: #b45309; }
-* { box-sizing: border-box; }
-body { margin: 0; color: var(--ink); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--screen); }
-.device { display: flex; flex-direction: column; min-height: 100vh; min-height: 100dvh; background: var(--screen); }
-.below { display: none; }
-@media (min-width: 34rem) {
-  body { padding: 2rem 1rem; background: radial-gradient(circle at 25% 15%, #e4eaf5, #c8d2e2 70%); }
-  .device { width: 24.375rem; min-height: 50rem; margin: 0 auto; border: .65rem solid #141a24; border-radius: 3rem; overflow: hidden; box-shadow: 0 2px 0 1px #2b3443, 0 30px 60px rgb(20 30 50 / 35%); }
-  .below { display: block; margin: 1rem auto 0; text-align: center; color: #2f3a4a; font-size: .8rem; }
-}
-.appbar { display: grid; grid-template-columns: 3rem 1fr 3rem; align-items: center; min-height: 3.5rem; padding: .25rem .5rem; background: #fff; border-bottom: 1px solid var(--line); }
-.app-name { display: flex; align-items: center; justify-content: center; gap: .45rem; margin: 0; font-weight: 700; }
-.mark { display: grid; place-items: center; width: 1.6rem; height: 1.6rem; border-radius: .5rem; background: var(--accent); }
-.icon { display: grid; place-items: center; width: 2.75rem; height: 2.75rem; border: 0; border-radius: 50%; background: transparent; color: var(--ink); cursor: pointer; text-decoration: none; }
-.icon:hover { background: var(--accent-soft); }
-.appbar form { margin: 0; justify-self: end; }
-.progress { margin-top: -.25rem; }
-.progress-label { margin: 0 0 .4rem; font-size: .8rem; font-weight: 600; color: var(--muted); }
-.progress-bar { display: grid; grid-template-columns: repeat(5, 1fr); gap: .3rem; margin: 0; padding: 0; list-style: none; }
-.progress-bar li { height: .3rem; border-radius: .2rem; background: #d5dbe3; }
-.progress-bar li.done { background: var(--accent); }
-.screen { display: flex; flex: 1; flex-direction: column; gap: 1rem; padding: 1rem 1.25rem 1.5rem; }
-h1 { margin: 0; font-size: 1.5rem; line-height: 1.2; }
-h2 { margin: 0 0 .5rem; font-size: 1rem; }
-p { margin: 0; }
-.lead { color: var(--muted); }
-.actions { display: grid; gap: .65rem; margin-top: auto; padding-top: .5rem; }
-.actions form { margin: 0; display: grid; }
-.btn { display: flex; align-items: center; justify-content: center; gap: .5rem; width: 100%; min-height: 3.25rem; padding: .75rem 1rem; border-radius: 1rem; border: 1px solid var(--accent); font: inherit; font-size: 1.05rem; font-weight: 600; text-align: center; text-decoration: none; cursor: pointer; }
-.btn.primary { background: var(--accent); color: #fff; }
-.btn.primary:hover { background: var(--accent-dark); }
-.btn.secondary { background: #fff; color: var(--accent); }
-.btn.secondary:hover { background: var(--accent-soft); }
-:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-.alert { padding: .75rem .9rem; border: 1px solid var(--danger); border-radius: .9rem; background: #fff5f5; color: var(--danger); }
-.toast { display: flex; gap: .6rem; align-items: center; padding: .6rem .8rem; border-radius: .9rem; background: #ecfdf3; color: var(--ok); font-weight: 600; font-size: .95rem; }
-.choices { display: grid; gap: .6rem; margin: 0; padding: 0; list-style: none; }
-.choice { display: flex; gap: .8rem; align-items: center; width: 100%; min-height: 4.75rem; padding: .6rem .75rem; border: 1px solid var(--line); border-radius: 1rem; background: #fff; color: var(--ink); font: inherit; text-align: left; cursor: pointer; }
-.choice:hover { border-color: #9aa9c1; }
-.choice[aria-current="true"] { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); background: var(--accent-soft); }
-.choice img { width: 3rem; height: 3.75rem; border-radius: .5rem; object-fit: cover; background: var(--line); flex: none; }
-.choice .text { display: grid; flex: 1; min-width: 0; }
-.choice strong { font-size: 1rem; }
-.choice .sub { color: var(--muted); font-size: .85rem; line-height: 1.35; }
-.choice .chevron { flex: none; color: var(--muted); }
-.tags { display: flex; flex-wrap: wrap; gap: .3rem; margin-top: .3rem; }
-.tag { padding: 0 .45rem; border-radius: .5rem; font-size: .75rem; border: 1px solid var(--line); color: var(--muted); background: #fff; }
-.tag.warn { border-color: #b45309; color: #7c2d12; background: #fff7ed; }
-.viewfinder { position: relative; padding: 1.6rem 1.1rem; border-radius: 1.25rem; background: #111827; overflow: hidden; }
-.viewfinder .corner { position: absolute; width: 1.6rem; height: 1.6rem; border: 3px solid #fff; opacity: .9; }
-.corner.tl { top: .6rem; left: .6rem; border-right: 0; border-bottom: 0; border-top-left-radius: .6rem; }
-.corner.tr { top: .6rem; right: .6rem; border-left: 0; border-bottom: 0; border-top-right-radius: .6rem; }
-.corner.bl { bottom: .6rem; left: .6rem; border-right: 0; border-top: 0; border-bottom-left-radius: .6rem; }
-.corner.br { bottom: .6rem; right: .6rem; border-left: 0; border-top: 0; border-bottom-right-radius: .6rem; }
-.scanline { position: absolute; left: .6rem; right: .6rem; top: 0; height: 2px; background: #60a5fa; box-shadow: 0 0 12px 2px rgb(96 165 250 / 70%); animation: scan 2.6s ease-in-out infinite alternate; }
-@keyframes scan { from { top: 8%; } to { top: 92%; } }
-.viewfinder-hint { margin-top: .8rem; color: #e5e7eb; font-size: .85rem; text-align: center; }
-.doc-frame { container-type: inline-size; }
-.doc { margin: 0; padding: 4cqi 4.5cqi; border-radius: 3cqi; color: #1f2937; box-shadow: 0 8px 22px rgb(0 0 0 / 45%); background: repeating-radial-gradient(circle at 85% 25%, rgb(24 73 169 / 5%) 0 1px, transparent 1px 5px), linear-gradient(135deg, #fdf2f8, #eef2ff 55%, #ecfeff); }
-.doc.idcard { background: repeating-radial-gradient(circle at 80% 30%, rgb(20 83 45 / 5%) 0 1px, transparent 1px 5px), linear-gradient(135deg, #ecfdf5, #eff6ff 60%, #fefce8); }
-.doc-head { display: flex; justify-content: space-between; gap: 2cqi; font-size: 3.3cqi; font-weight: 800; letter-spacing: .08em; text-transform: uppercase; color: #7f1d1d; }
-.doc.idcard .doc-head { color: #14532d; }
-.doc-body { display: flex; gap: 4cqi; margin-top: 3cqi; }
-.doc-photo { width: 25cqi; height: 32cqi; object-fit: cover; border-radius: 1.2cqi; flex: none; filter: saturate(.7); }
-.doc-fields { display: grid; grid-template-columns: 1fr 1fr; gap: 1.4cqi 3cqi; flex: 1; min-width: 0; margin: 0; align-content: start; }
-.doc-fields div { min-width: 0; }
-.doc-fields .wide { grid-column: span 2; }
-.doc-fields dt { font-size: 2.5cqi; letter-spacing: .04em; text-transform: uppercase; color: #4b5563; }
-.doc-fields dd { margin: 0; font-size: 3.3cqi; font-weight: 700; line-height: 1.25; overflow-wrap: anywhere; }
-.doc-mrz { display: grid; margin-top: 3.5cqi; font: 600 3.3cqi/1.4 ui-monospace, "OCR B", "DejaVu Sans Mono", monospace; white-space: pre; overflow: hidden; color: #111827; }
-.doc.idcard .doc-mrz { font-size: 4.85cqi; }
-.stage { display: grid; place-items: center; padding: 1rem; border-radius: 1.25rem; background: #fff; border: 1px solid var(--line); }
-.stage svg { width: 100%; max-width: 16rem; height: auto; }
-.wave { animation: wave 1.8s ease-in-out infinite; }
-.wave.w2 { animation-delay: .3s; }
-.wave.w3 { animation-delay: .6s; }
-@keyframes wave { 0%, 100% { opacity: .2; } 50% { opacity: 1; } }
-.checks { display: grid; gap: .5rem; margin: 0; padding: .9rem 1rem; list-style: none; border-radius: 1rem; background: #fff; border: 1px solid var(--line); }
-.checks li { display: flex; gap: .6rem; align-items: flex-start; }
-.checks .fine { display: block; margin-top: .15rem; line-height: 1.4; }
-.checks svg { flex: none; margin-top: .15rem; }
-.checks .value { font-weight: 600; }
-.oval-wrap { display: grid; place-items: center; padding: 1.25rem 0 .5rem; }
-.oval { position: relative; width: 12.5rem; height: 16rem; padding: .45rem; border-radius: 50%; border: 4px dashed #8a9bbb; }
-.oval img { display: block; width: 100%; height: 100%; border-radius: 50%; object-fit: cover; }
-.oval.pass { border: 4px solid var(--ok); }
-.oval.fail { border: 4px solid var(--danger); }
-.badge { position: absolute; right: .3rem; bottom: 1.2rem; display: grid; place-items: center; width: 2.75rem; height: 2.75rem; border-radius: 50%; border: 3px solid #fff; }
-.badge.pass { background: var(--ok); }
-.badge.fail { background: var(--danger); }
-.share { margin: 0; padding: 0; list-style: none; border-radius: 1rem; background: #fff; border: 1px solid var(--line); }
-.share li { display: flex; justify-content: space-between; align-items: baseline; gap: 1rem; padding: .65rem 1rem; border-top: 1px solid #e8ecf1; }
-.share li:first-child { border-top: 0; }
-.share .label { flex: 1 1 auto; min-width: 0; color: var(--muted); font-size: .9rem; }
-.share .value { flex: 0 1 auto; max-width: 65%; font-weight: 600; text-align: right; overflow-wrap: break-word; }
-.share li:has(img) { align-items: center; }
-.share .value.absent { font-weight: 400; color: var(--muted); font-style: italic; }
-.share img { width: 2.5rem; height: 3.1rem; border-radius: .4rem; object-fit: cover; }
-.fine { color: var(--muted); font-size: .85rem; }
-code { font: .9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #e9edf3; padding: 0 .3rem; border-radius: .3rem; }
-.result { display: grid; justify-items: center; gap: .9rem; margin: auto 0; padding: 2rem 0; text-align: center; }
-.result .circle { display: grid; place-items: center; width: 5.5rem; height: 5.5rem; border-radius: 50%; }
-.result .circle.ok { background: #dcfce7; }
-.result .circle.stop { background: #fee2e2; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-@media (prefers-reduced-motion: reduce) { .scanline, .wave { animation: none; } }
-`;
 
 const MARK = new SafeHtml(
   '<span class="mark" aria-hidden="true"><svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"><path d="M12 2.5 4.5 5.5v6c0 4.6 3.2 8.6 7.5 10 4.3-1.4 7.5-5.4 7.5-10v-6z"/><path d="m8.5 12 2.5 2.5 4.5-5"/></svg></span>',
@@ -240,7 +132,7 @@ function appPage(
   return pageResponse({
     status: options.status,
     title: `${options.title} – ID Check`,
-    styles: STYLES,
+    styles: stylesheet('app'),
     body,
     layout: 'phone',
     sources: { images: origins },
@@ -495,7 +387,7 @@ function shareRow(label: string, value: SafeHtml | string | undefined): SafeHtml
 }
 
 function evidenceRows(context: EmulatorContext, persona: Persona, evidence: EvidenceRequest): SafeHtml {
-  if (evidence.type === 'document') return html`${evidence.details.map((detail) => shareRow(DETAIL_LABELS[detail], detailValue(context, persona, detail)))}`;
+  if (evidence.type === 'document') return html`${evidence.details.map((detail) => shareRow(DOCUMENT_DETAIL_LABELS[detail], detailValue(context, persona, detail)))}`;
   const match = populationRegisterMatch(persona, evidence.personalNumber);
   return shareRow('Population register (Folkeregisteret)', match ? `Match for ${match}` : undefined);
 }
@@ -586,5 +478,5 @@ export function appFinishedPage(context: EmulatorContext): Response {
 <main class="screen">${content}</main>
 </div>`;
   const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
-  return pageResponse({ status: 200, title: 'Complete – ID Check', styles: STYLES, body, layout: 'phone', sources: { images: origins } });
+  return pageResponse({ status: 200, title: 'Complete – ID Check', styles: stylesheet('app'), body, layout: 'phone', sources: { images: origins } });
 }

@@ -18,84 +18,11 @@ import { OAuthError } from '../errors';
 import type { Interaction } from '../state';
 import { SafeHtml, html } from './html';
 import { continueLink, appLink, qrCodeLink, statusLink } from '../interaction/links';
-import { CLAIM_LABELS, DETAIL_LABELS, documentExpired, documentSummary } from './labels';
+import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS, documentExpired, documentSummary } from './labels';
+import { stylesheet } from './assets';
 import { pageResponse } from './page-shell';
 import { personas, type Persona } from '../personas/personas';
 import { qrCodeSvg } from './qr';
-
-const STYLES = `
-:root { color-scheme: light; --ink: #17202c; --muted: #4a5565; --line: #d5dbe3; --accent: #1849a9; --accent-dark: #123b8c; --accent-soft: #eef3fd; --bg: #eef1f5; --danger: #a4161a; --ok: #146c43; --focus: #b45309; }
-* { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--ink); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-.topbar { display: flex; align-items: center; gap: .6rem; max-width: 66rem; margin: 0 auto; padding: 1rem 1.25rem 0; }
-.mark { display: grid; place-items: center; width: 2.1rem; height: 2.1rem; border-radius: .65rem; background: var(--accent); flex: none; }
-.brand { font-weight: 700; letter-spacing: .01em; }
-.env { margin-left: auto; font-size: .75rem; font-weight: 600; padding: .15rem .55rem; border-radius: 1rem; color: #7c2d12; background: #fff7ed; border: 1px solid #fed7aa; }
-main { max-width: 66rem; margin: 0 auto; padding: 1.25rem 1.25rem 2.5rem; }
-.eyebrow { margin: 0; font-size: .8rem; font-weight: 600; letter-spacing: .06em; text-transform: uppercase; color: var(--muted); }
-h1 { font-size: clamp(1.45rem, 1.1rem + 1.3vw, 2rem); line-height: 1.2; margin: .3rem 0 .4rem; }
-h2 { font-size: 1.1rem; line-height: 1.3; margin: 0 0 .75rem; }
-p { margin: .25rem 0; }
-.muted { color: var(--muted); font-size: .9rem; }
-code { font: .9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f1f3f7; padding: 0 .3rem; border-radius: .3rem; }
-.grid { display: grid; gap: 1rem; margin-top: 1.25rem; }
-@media (min-width: 56rem) { .grid { grid-template-columns: minmax(0, 8fr) minmax(0, 5fr); align-items: start; } }
-.card { background: #fff; border-radius: 1rem; padding: 1.25rem; box-shadow: 0 1px 2px rgb(20 30 50 / 6%), 0 8px 24px rgb(20 30 50 / 7%); }
-@media (min-width: 40rem) { .card { padding: 1.5rem; } }
-.requested h3 { font-size: .95rem; margin: 1.1rem 0 .4rem; }
-ul.list { margin: 0; padding-left: 1.2rem; }
-ul.list li { margin-bottom: .2rem; }
-.tag { display: inline-block; margin-left: .4rem; padding: 0 .45rem; border-radius: .5rem; font-size: .75rem; border: 1px solid var(--line); color: var(--muted); vertical-align: .1em; }
-.tag.warn { border-color: #b45309; color: #7c2d12; background: #fff7ed; }
-.handoff { display: flex; flex-direction: column; }
-.by-phone { display: grid; gap: 1.25rem; }
-@media (min-width: 40rem) { .by-phone { grid-template-columns: 13.5rem minmax(0, 1fr); align-items: start; } }
-.qr { margin: 0; justify-self: center; width: 13.5rem; max-width: 100%; }
-.qr svg { display: block; width: 100%; height: auto; border: 1px solid var(--line); border-radius: .75rem; }
-.qr figcaption { margin-top: .4rem; font-size: .85rem; color: var(--muted); text-align: center; }
-ol.how { margin: 0 0 1rem; padding-left: 1.3rem; }
-ol.how li { margin-bottom: .35rem; }
-.status { display: flex; gap: .6rem; align-items: baseline; margin: 0 0 .9rem; padding: .6rem .8rem; border-radius: .75rem; background: var(--accent-soft); font-size: .95rem; }
-.status::before { content: ""; flex: none; width: .6rem; height: .6rem; border-radius: 50%; background: var(--accent); animation: pulse 1.6s ease-in-out infinite; }
-.status[data-state="decided"] { background: #ecfdf3; }
-.status[data-state="decided"]::before { background: var(--ok); animation: none; }
-.status[data-state="error"] { background: #fff5f5; color: var(--danger); }
-.status[data-state="error"]::before { background: var(--danger); animation: none; }
-@keyframes pulse { 50% { opacity: .25; } }
-@media (prefers-reduced-motion: reduce) { .status::before { animation: none; } }
-.device-url { margin-top: 1rem; font-size: .8rem; color: var(--muted); overflow-wrap: anywhere; }
-.device-url code { font-size: .78rem; }
-.divider { display: flex; align-items: center; gap: .75rem; margin: 1.25rem 0; color: var(--muted); font-size: .85rem; }
-.divider::before, .divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
-.here p { margin-bottom: .6rem; }
-@media (max-width: 39.99rem) { .here { order: 1; } .divider { order: 2; } .by-phone, .device-url { order: 3; } }
-.button { display: flex; align-items: center; justify-content: center; gap: .5rem; min-height: 3rem; padding: .7rem 1.1rem; border-radius: .75rem; border: 1px solid var(--accent); font: inherit; font-weight: 600; line-height: 1.25; text-align: center; text-decoration: none; cursor: pointer; }
-.button.primary, button.approve { background: var(--accent); color: #fff; }
-.button.primary:hover, button.approve:hover { background: var(--accent-dark); }
-.button.secondary, button.cancel { background: #fff; color: var(--accent); }
-.button.secondary:hover, button.cancel:hover { background: var(--accent-soft); }
-.quick { margin-top: 1rem; background: #f8fafc; box-shadow: none; border: 1px solid var(--line); }
-.quick h2 { margin-bottom: .25rem; }
-fieldset { border: 0; margin: 1rem 0 0; padding: 0; min-width: 0; }
-legend { font-weight: 600; margin-bottom: .5rem; padding: 0; }
-.personas { display: grid; gap: .5rem; }
-@media (min-width: 48rem) { .personas { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
-.persona { display: flex; gap: .75rem; align-items: center; padding: .6rem .75rem; border: 1px solid var(--line); border-radius: .9rem; background: #fff; cursor: pointer; }
-.persona:hover { border-color: #9aa9c1; }
-.persona:has(input:checked) { border-color: var(--accent); box-shadow: 0 0 0 1px var(--accent); background: var(--accent-soft); }
-.persona input { width: 1.15rem; height: 1.15rem; accent-color: var(--accent); flex: none; margin: 0; }
-.persona img { width: 3rem; height: 3.75rem; object-fit: cover; border-radius: .5rem; background: var(--line); flex: none; }
-.persona strong, .persona .muted { display: block; }
-.persona .muted { font-size: .85rem; line-height: 1.35; }
-.persona .tag { margin: .3rem .3rem 0 0; }
-.actions { display: flex; gap: .75rem; margin-top: 1rem; }
-.actions button { flex: 1; min-height: 3rem; padding: .7rem 1rem; border-radius: .75rem; border: 1px solid var(--accent); font: inherit; font-weight: 600; cursor: pointer; }
-@media (min-width: 48rem) { .actions { max-width: 26rem; margin-left: auto; } }
-:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-.alert { margin: 1rem 0 0; padding: .7rem .9rem; border: 1px solid var(--danger); border-radius: .75rem; background: #fff5f5; color: var(--danger); }
-.error-card { max-width: 36rem; margin: 1.5rem auto 0; }
-footer { max-width: 66rem; margin: 0 auto; padding: 0 1.25rem 2rem; color: var(--muted); font-size: .8rem; }
-`;
 
 /** The app's mark: a shield with a check, drawn inline (the pages load nothing but portraits). */
 const MARK = new SafeHtml(
@@ -110,7 +37,7 @@ function desktopPage(context: EmulatorContext, options: { status: number; title:
   return pageResponse({
     status: options.status,
     title: options.title,
-    styles: STYLES,
+    styles: stylesheet('authorization-page'),
     body,
     layout: 'desk',
     sources: {
@@ -124,7 +51,7 @@ function desktopPage(context: EmulatorContext, options: { status: number; title:
 function requestedEvidence(evidence: EvidenceRequest): SafeHtml {
   if (evidence.type === 'document') {
     return html`<li>Identity document (passport or ID card)${
-      evidence.details.length > 0 ? html`: ${evidence.details.map((detail) => DETAIL_LABELS[detail]).join(', ')}` : ''
+      evidence.details.length > 0 ? html`: ${evidence.details.map((detail) => DOCUMENT_DETAIL_LABELS[detail]).join(', ')}` : ''
     }</li>`;
   }
   return html`<li>Match in the population register (Folkeregisteret)${

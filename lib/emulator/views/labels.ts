@@ -18,7 +18,7 @@ export const CLAIM_LABELS: Record<ClaimName, string> = {
 };
 
 /** @see spec 2.3 "Document evidence element" */
-export const DETAIL_LABELS: Record<DocumentDetail, string> = {
+export const DOCUMENT_DETAIL_LABELS: Record<DocumentDetail, string> = {
   type: 'Document type',
   document_number: 'Document number',
   date_of_issuance: 'Date of issue',

@@ -1,7 +1,8 @@
 /**
- * The shell of the emulator's user-facing pages (the authorization page, the simulated identity
- * app, the error page): the HTML document around a body and its security headers. Bodies are
- * built with the escaping `html` tag of html.ts.
+ * The shell of every page the emulator serves (the authorization page and its error page, the
+ * simulated identity app, the QA panel): the HTML document around a body, its Content-Security-
+ * Policy and its security headers. Bodies are built with the escaping `html` tag of html.ts;
+ * stylesheets come from views/assets.
  * @see spec part 1 (steps 3–6), 4.2
  */
 import { createHash } from 'node:crypto';
@@ -24,8 +25,20 @@ export interface Page {
   styles: string;
   body: SafeHtml;
   sources: PageSources;
-  /** class of <body>: the desktop page or the phone-sized app */
-  layout: 'desk' | 'phone';
+  /** class of <body>: the desktop page, the phone-sized app or the QA panel */
+  layout: 'desk' | 'phone' | 'panel';
+  /**
+   * `'self'`: the page's forms may post only to this origin (CSP `form-action`). Left out where
+   * a form post is answered by a redirect to the client's redirect URI: browsers apply
+   * `form-action` to that redirect too.
+   */
+  formAction?: 'self';
+  /**
+   * Default `no-referrer`: interaction ids and browser secrets in URLs never leak to other
+   * sites. A page whose forms post to its own origin under a same-origin check needs
+   * `same-origin`, since with `no-referrer` browsers send `Origin: null`.
+   */
+  referrer?: 'no-referrer' | 'same-origin';
 }
 
 const styleHashes = new Map<string, string>();
@@ -39,35 +52,43 @@ function styleHash(styles: string): string {
   return hash;
 }
 
-/** The Content-Security-Policy of a page: nothing but its own stylesheet and what `sources` names. */
-export function contentSecurityPolicy(styles: string, sources: PageSources): string {
+/**
+ * The Content-Security-Policy of a page: nothing but its own stylesheet and what `sources` names.
+ * Without framing, which only a header can forbid (CSP3 §6.1: a `<meta>` policy ignores
+ * `frame-ancestors`); `pageResponse` adds it to the header.
+ */
+export function contentSecurityPolicy(page: Pick<Page, 'styles' | 'sources' | 'formAction'>): string {
+  const { sources } = page;
   const unique = (values: readonly string[]) => [...new Set(values)].join(' ');
   return [
     "default-src 'none'",
-    `style-src 'sha256-${styleHash(styles)}'`,
-    `img-src 'self' ${unique(sources.images)}`,
+    `style-src 'sha256-${styleHash(page.styles)}'`,
+    ["img-src 'self'", unique(sources.images)].filter(Boolean).join(' '),
     sources.scripts?.length ? `script-src ${unique(sources.scripts)}` : undefined,
     sources.connect?.length ? `connect-src ${unique(sources.connect)}` : undefined,
+    page.formAction ? `form-action '${page.formAction}'` : undefined,
     "base-uri 'none'",
-    "frame-ancestors 'none'",
   ]
     .filter((directive) => directive !== undefined)
     .join('; ');
 }
 
 /**
- * A complete HTML page, never cached. `form-action` is left out of the CSP on purpose: browsers
- * apply it to the redirect that follows a form post, which goes to the client's redirect URI.
- * `no-referrer` keeps interaction ids and browser secrets in URLs from leaking to other sites.
+ * A complete HTML page, never cached. Its policy is sent as a header and repeated in a `<meta>`
+ * element: a host app may replace a route's headers with its own (Next.js lets next.config.mjs
+ * `headers()` do so), and the page keeps its policy anyway.
  */
 export function pageResponse(page: Page): Response {
+  const policy = contentSecurityPolicy(page);
+  const referrer = page.referrer ?? 'no-referrer';
   const scripts = (page.sources.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`);
   const document = html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrer}">
 <meta name="color-scheme" content="light">
 <title>${page.title}</title>
 <style>${new SafeHtml(page.styles)}</style>
@@ -82,10 +103,10 @@ ${page.body}
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': contentSecurityPolicy(page.styles, page.sources),
+      'Content-Security-Policy': `${policy}; frame-ancestors 'none'`,
       'X-Frame-Options': 'DENY',
       'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
+      'Referrer-Policy': referrer,
     },
   });
 }

@@ -6,11 +6,12 @@
  * style, same-origin images and same-origin form posts.
  * @see control.ts, faults.ts, panel.ts
  */
-import { createHash } from 'node:crypto';
 import { ENDPOINT_PATHS } from '../config';
 import type { ClientInfo, SigningKeyInfo } from '../qa/control';
 import { FAULTS, type Fault, type FaultId, type FaultTarget, type InjectedFault } from '../qa/faults';
-import { html, SafeHtml } from './html';
+import { stylesheet } from './assets';
+import { html, type SafeHtml } from './html';
+import { pageResponse } from './page-shell';
 import { documentExpired, documentSummary } from './labels';
 import { personas, type Persona } from '../personas/personas';
 
@@ -35,68 +36,6 @@ export interface PanelView {
 /** Where the panel's forms post. @see panel.ts */
 export const PANEL_ACTION_PATH = '/panel';
 
-const STYLES = `
-:root { color-scheme: light; --ink: #1c2430; --muted: #4a5565; --line: #d5dbe3; --accent: #1849a9; --accent-ink: #fff; --bg: #eef1f5; --danger: #a4161a; --ok: #166534; --warn-ink: #7c2d12; --warn-bg: #fff7ed; --warn-line: #b45309; }
-* { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--ink); font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-main { max-width: 72rem; margin: 2rem auto; padding: 1.5rem; background: #fff; border-radius: 1.25rem; box-shadow: 0 10px 30px rgb(20 30 50 / 12%); }
-header { padding-bottom: .25rem; }
-.app { margin: 0; font-size: .8rem; letter-spacing: .06em; text-transform: uppercase; color: var(--muted); }
-h1 { font-size: 1.5rem; margin: .25rem 0 0; }
-h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
-h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
-p { margin: .25rem 0; }
-a { color: var(--accent); }
-nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: .5rem 0 0; padding: 0; }
-section { border-top: 1px solid var(--line); padding-top: 1.25rem; margin-top: 1.5rem; }
-.muted { color: var(--muted); font-size: .9rem; }
-code { font: .9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #f1f3f7; padding: 0 .3rem; border-radius: .3rem; overflow-wrap: anywhere; }
-dl.endpoints { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1rem; margin: 0; }
-dl.endpoints dt { font-weight: 600; }
-dl.endpoints dd { margin: 0; overflow-wrap: anywhere; }
-.table { overflow-x: auto; }
-table { width: 100%; min-width: 40rem; border-collapse: collapse; font-size: .95rem; }
-th, td { text-align: left; vertical-align: top; padding: .5rem .6rem; border-bottom: 1px solid var(--line); }
-th { font-size: .8rem; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); }
-td ul { margin: 0; padding-left: 1rem; }
-.tag { display: inline-block; padding: 0 .45rem; border-radius: .5rem; font-size: .8rem; border: 1px solid var(--line); color: var(--muted); white-space: nowrap; }
-.tag.on { border-color: var(--ok); color: var(--ok); background: #f0fdf4; }
-.tag.warn { border-color: var(--warn-line); color: var(--warn-ink); background: var(--warn-bg); }
-form.inline { display: inline; margin-left: .5rem; }
-button { font: inherit; font-weight: 600; padding: .45rem .9rem; border-radius: .65rem; border: 1px solid var(--accent); background: #fff; color: var(--accent); cursor: pointer; }
-button.primary { background: var(--accent); color: var(--accent-ink); }
-button.danger { border-color: var(--danger); background: var(--danger); color: #fff; }
-:focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
-.notice { border: 1px solid var(--ok); color: var(--ok); background: #f0fdf4; border-radius: .75rem; padding: .6rem .8rem; margin-top: 1rem; }
-.alert { border: 1px solid var(--danger); color: var(--danger); background: #fff5f5; border-radius: .75rem; padding: .6rem .8rem; margin-top: 1rem; }
-.callout { border-left: 4px solid var(--warn-line); background: var(--warn-bg); color: var(--warn-ink); padding: .5rem .8rem; border-radius: .25rem; margin: .5rem 0 1rem; }
-fieldset { border: 1px solid var(--line); border-radius: .9rem; margin: 1rem 0 0; padding: .5rem 1rem 1rem; }
-legend { font-weight: 600; padding: 0 .35rem; }
-.fault { display: grid; grid-template-columns: 1fr auto; gap: .25rem 1rem; align-items: center; padding: .75rem 0; border-bottom: 1px solid var(--line); }
-.fault:last-child { border-bottom: 0; padding-bottom: 0; }
-.fault.armed { background: var(--warn-bg); margin: 0 -1rem; padding: .75rem 1rem; }
-.fault p { margin: .1rem 0; }
-.fault-actions { display: flex; align-items: center; gap: .5rem; flex-wrap: wrap; }
-.fault-actions select { font: inherit; padding: .3rem .4rem; border: 1px solid var(--line); border-radius: .4rem; background: #fff; color: inherit; }
-.personas { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: .75rem; list-style: none; margin: 0; padding: 0; }
-.persona { display: flex; gap: .75rem; padding: .75rem; border: 1px solid var(--line); border-radius: .9rem; }
-.persona img { width: 4rem; height: 5rem; object-fit: cover; border-radius: .5rem; background: var(--line); flex: none; }
-.persona .tag { margin: .3rem .3rem 0 0; }
-footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; }
-@media (max-width: 40rem) {
-  main { margin: 0; border-radius: 0; padding: 1rem; }
-  dl.endpoints { grid-template-columns: 1fr; gap: 0; }
-  dl.endpoints dd { margin-bottom: .5rem; }
-  .fault { grid-template-columns: 1fr; }
-  .fault button { justify-self: start; }
-}
-`;
-
-const STYLE_HASH = createHash('sha256').update(STYLES).digest('base64');
-
-/** Everything but framing, which only a header can forbid (CSP3 §6.1: a meta policy ignores frame-ancestors). */
-const DOCUMENT_POLICY = `default-src 'none'; style-src 'sha256-${STYLE_HASH}'; img-src 'self'; form-action 'self'; base-uri 'none'`;
-
 /** What each target of FAULTS is called on the panel. */
 const TARGETS: Record<FaultTarget, { legend: string; when: string }> = {
   id_token: { legend: 'ID token', when: 'the next ID token the token endpoint issues' },
@@ -115,36 +54,21 @@ export function panelPath(basePath: string): string {
   return basePath === '' ? '/' : basePath;
 }
 
-function pageResponse(status: number, title: string, body: SafeHtml): Response {
-  const document = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${DOCUMENT_POLICY}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style>${new SafeHtml(STYLES)}</style>
-</head>
-<body>
-<main>${body}
-<footer>IDV emulator: a simulation of the identity verification service, for development and QA. All people and documents are fictional.</footer>
-</main>
-</body>
-</html>`;
-  return new Response(document.value, {
+/** A panel page on the emulator's page shell; its forms post to the panel itself and nowhere else. */
+function panelResponse(status: number, title: string, body: SafeHtml): Response {
+  return pageResponse({
     status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      // Also in a <meta> element: a host app may replace this header with its own (Next.js lets
-      // next.config.mjs `headers()` override a route's), and the page keeps its policy anyway.
-      'Content-Security-Policy': `${DOCUMENT_POLICY}; frame-ancestors 'none'`,
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      // Not no-referrer: with it, browsers send `Origin: null` on the panel's own form posts,
-      // which the cross-site check of panel.ts would then refuse.
-      'Referrer-Policy': 'same-origin',
-    },
+    title,
+    styles: stylesheet('panel'),
+    body: html`<main>${body}
+<footer>IDV emulator: a simulation of the identity verification service, for development and QA. All people and documents are fictional.</footer>
+</main>`,
+    layout: 'panel',
+    sources: { images: [] },
+    formAction: 'self',
+    // Not no-referrer: with it, browsers send `Origin: null` on the panel's own form posts,
+    // which the cross-site check of qa/panel.ts would then refuse.
+    referrer: 'same-origin',
   });
 }
 
@@ -337,7 +261,7 @@ ${clientsSection(view)}
 ${signingKeysSection(view)}
 ${faultsSection(view)}
 ${personasSection(view)}`;
-  return pageResponse(200, 'IDV emulator: QA panel', body);
+  return panelResponse(200, 'IDV emulator: QA panel', body);
 }
 
 /**
@@ -352,5 +276,5 @@ export function panelErrorPage(basePath: string, status: number, message: string
 </header>
 <p class="alert" role="alert" data-testid="panel-error">${message}</p>
 <p><a href="${panelPath(basePath)}">Back to the QA panel</a></p>`;
-  return pageResponse(status, 'IDV emulator: action refused', body);
+  return panelResponse(status, 'IDV emulator: action refused', body);
 }
