@@ -40,6 +40,105 @@ type RequestObjectClaims = {
       : string;
 };
 
+/** What a rule may look at besides the claims: the authenticated client, the emulator, and `nbf` (not one of the thirteen). */
+interface RuleInput {
+  client: RegisteredClient;
+  context: EmulatorContext;
+  nbf: unknown;
+}
+
+/** One rule of 2.2 over the request object's claims; throws the error part 7 gives for it. */
+type RequestObjectRule = (claims: RequestObjectClaims, input: RuleInput) => void;
+
+/** 5.5: "binds iss and sub to the client_id" (and `client_id` is the client's own). */
+const boundToClient: RequestObjectRule = (claims, { client: { clientId } }) => {
+  for (const name of ['iss', 'sub', 'client_id'] as const) {
+    if (claims[name] !== clientId) {
+      throw new InvalidRequest(`request object claim '${name}' must be the client_id '${clientId}', not ${describeValue(claims[name])}`);
+    }
+  }
+};
+
+/** 2.2 `aud`: the issuer (the base URL), as a string. */
+const audienceIsIssuer: RequestObjectRule = (claims, { context }) => {
+  if (claims.aud !== context.issuer) {
+    throw new InvalidRequest(`request object claim 'aud' must be the issuer '${context.issuer}', not ${describeValue(claims.aud)}`);
+  }
+};
+
+/** `exp` in the future and at most an hour ahead (FAPI 2.0 §5.3.1.1); `nbf`, when present, reached (RFC 7519 §4.1.5). */
+const withinLifetime: RequestObjectRule = (claims, { context, nbf }) => {
+  const now = nowSeconds(context);
+  const { exp } = claims;
+  if (exp <= now - CLOCK_SKEW_SECONDS) throw new InvalidRequest("request object has expired (claim 'exp' is in the past)");
+  if (exp > now + LIFETIMES.maxRequestObject + CLOCK_SKEW_SECONDS) {
+    throw new InvalidRequest(`request object claim 'exp' is more than ${LIFETIMES.maxRequestObject} seconds in the future`);
+  }
+  if (nbf === undefined) return;
+  if (typeof nbf !== 'number' || !Number.isFinite(nbf)) {
+    throw new InvalidRequest(`request object claim 'nbf' must be a number, not ${describeValue(nbf)}`);
+  }
+  if (nbf > now + CLOCK_SKEW_SECONDS) throw new InvalidRequest("request object is not valid yet (claim 'nbf' is in the future)");
+};
+
+/** 2.2 `response_type`: `code`. */
+const responseTypeCode: RequestObjectRule = (claims) => {
+  if (claims.response_type !== 'code') {
+    throw new InvalidRequest(`request object claim 'response_type' must be 'code', not ${describeValue(claims.response_type)}`);
+  }
+};
+
+/** A registered redirect URI, compared as an exact string (RFC 9700 §2.1). */
+const registeredRedirectUri: RequestObjectRule = (claims, { client }) => {
+  if (!client.redirectUris.includes(claims.redirect_uri)) {
+    throw new InvalidRequest(
+      `request object claim 'redirect_uri' ${describeValue(claims.redirect_uri)} is not registered for client '${client.clientId}'`,
+    );
+  }
+};
+
+/** 2.2 `scope`: `openid`, else `invalid_scope` (part 7). */
+const scopeOpenid: RequestObjectRule = (claims) => {
+  if (claims.scope !== 'openid') {
+    throw new InvalidScope(`request object claim 'scope' must be 'openid', not ${describeValue(claims.scope)}`);
+  }
+};
+
+/** `state` and `nonce` present and bounded: both are echoed into URLs and tokens. */
+const stateAndNonce: RequestObjectRule = (claims) => {
+  for (const name of ['state', 'nonce'] as const) {
+    if (claims[name] === '' || claims[name].length > MAX_STATE_OR_NONCE_LENGTH) {
+      throw new InvalidRequest(`request object claim '${name}' must be 1 to ${MAX_STATE_OR_NONCE_LENGTH} characters`);
+    }
+  }
+};
+
+/** 2.2 PKCE: an S256 `code_challenge` (RFC 7636 §4.2); `plain` is refused. */
+const s256CodeChallenge: RequestObjectRule = (claims) => {
+  if (!isCodeChallenge(claims.code_challenge)) {
+    throw new InvalidRequest("request object claim 'code_challenge' must be 43 base64url characters (BASE64URL(SHA-256(code_verifier)))");
+  }
+  if (claims.code_challenge_method !== 'S256') {
+    throw new InvalidRequest(`request object claim 'code_challenge_method' must be 'S256', not ${describeValue(claims.code_challenge_method)}`);
+  }
+};
+
+/**
+ * The rules over the thirteen claims, in the order they are checked (the first failure is the
+ * one reported). The `claims` parameter and the client's entitlement to what it asks for are
+ * checked after these, by claims-request.ts and `verifyRequestObject`.
+ */
+const REQUEST_OBJECT_RULES: readonly RequestObjectRule[] = [
+  boundToClient,
+  audienceIsIssuer,
+  withinLifetime,
+  responseTypeCode,
+  registeredRedirectUri,
+  scopeOpenid,
+  stateAndNonce,
+  s256CodeChallenge,
+];
+
 /**
  * Verifies the request object pushed by an authenticated client and returns the request it
  * carries. The client is the one authenticated by the PAR request's client assertion.
@@ -55,48 +154,15 @@ export async function verifyRequestObject(
     reject: (description) => new InvalidRequest(`request object: ${description}`),
   });
   const claims = checkClaimTypes(payload);
-  const { clientId } = client;
-
-  // 5.5: "binds iss and sub to the client_id".
-  for (const name of ['iss', 'sub', 'client_id'] as const) {
-    if (claims[name] !== clientId) {
-      throw new InvalidRequest(`request object claim '${name}' must be the client_id '${clientId}', not ${describeValue(claims[name])}`);
-    }
-  }
-  if (claims.aud !== context.issuer) {
-    throw new InvalidRequest(`request object claim 'aud' must be the issuer '${context.issuer}', not ${describeValue(claims.aud)}`);
-  }
-  checkLifetime(claims.exp, payload.nbf, context);
-
-  if (claims.response_type !== 'code') {
-    throw new InvalidRequest(`request object claim 'response_type' must be 'code', not ${describeValue(claims.response_type)}`);
-  }
-  // RFC 9700 §2.1: redirect URIs are compared as exact strings.
-  if (!client.redirectUris.includes(claims.redirect_uri)) {
-    throw new InvalidRequest(`request object claim 'redirect_uri' ${describeValue(claims.redirect_uri)} is not registered for client '${clientId}'`);
-  }
-  if (claims.scope !== 'openid') {
-    throw new InvalidScope(`request object claim 'scope' must be 'openid', not ${describeValue(claims.scope)}`);
-  }
-  for (const name of ['state', 'nonce'] as const) {
-    if (claims[name] === '' || claims[name].length > MAX_STATE_OR_NONCE_LENGTH) {
-      throw new InvalidRequest(`request object claim '${name}' must be 1 to ${MAX_STATE_OR_NONCE_LENGTH} characters`);
-    }
-  }
-  if (!isCodeChallenge(claims.code_challenge)) {
-    throw new InvalidRequest("request object claim 'code_challenge' must be 43 base64url characters (BASE64URL(SHA-256(code_verifier)))");
-  }
-  if (claims.code_challenge_method !== 'S256') {
-    throw new InvalidRequest(`request object claim 'code_challenge_method' must be 'S256', not ${describeValue(claims.code_challenge_method)}`);
-  }
+  for (const rule of REQUEST_OBJECT_RULES) rule(claims, { client, context, nbf: payload.nbf });
 
   const claimsRequest = parseClaimsRequest(claims.claims);
   // 2.3: population register evidence is "enabled per client" (as registered, or as set since).
   if (
     claimsRequest.evidence.some((evidence) => evidence.type === 'electronic_record') &&
-    !context.populationRegisterEnabled(clientId)
+    !context.populationRegisterEnabled(client.clientId)
   ) {
-    throw new UnauthorizedClient(`client '${clientId}' is not entitled to electronic_record evidence from the population register`);
+    throw new UnauthorizedClient(`client '${client.clientId}' is not entitled to electronic_record evidence from the population register`);
   }
 
   return {
@@ -124,18 +190,4 @@ function checkClaimTypes(payload: Record<string, unknown>): RequestObjectClaims 
     if (!ok) throw new InvalidRequest(`request object claim '${name}' must be a JSON ${type}, not ${describeValue(value)}`);
   }
   return payload as RequestObjectClaims;
-}
-
-/** `exp` in the future and at most an hour ahead (FAPI 2.0 §5.3.1.1); `nbf`, when present, reached. */
-function checkLifetime(exp: number, nbf: unknown, context: EmulatorContext): void {
-  const now = nowSeconds(context);
-  if (exp <= now - CLOCK_SKEW_SECONDS) throw new InvalidRequest("request object has expired (claim 'exp' is in the past)");
-  if (exp > now + LIFETIMES.maxRequestObject + CLOCK_SKEW_SECONDS) {
-    throw new InvalidRequest(`request object claim 'exp' is more than ${LIFETIMES.maxRequestObject} seconds in the future`);
-  }
-  if (nbf === undefined) return;
-  if (typeof nbf !== 'number' || !Number.isFinite(nbf)) {
-    throw new InvalidRequest(`request object claim 'nbf' must be a number, not ${describeValue(nbf)}`);
-  }
-  if (nbf > now + CLOCK_SKEW_SECONDS) throw new InvalidRequest("request object is not valid yet (claim 'nbf' is in the future)");
 }
