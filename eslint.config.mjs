@@ -7,6 +7,21 @@ const testSupport = { group: ['@/test/*', '**/test/support/*'], message: 'test/ 
 /** DESIGN.md: the core and the emulator are framework-free and never read the environment. */
 const frameworks = { group: ['next', 'next/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc and lib/emulator are framework-free.' };
 
+/** Folders of lib/emulator, from the base up (README "Architecture" says the same rules). */
+const emulator = (folder) => `./lib/emulator/${folder}`;
+const emulatorLayers = [
+  // the data and the rules know nothing of pages or handlers
+  { target: emulator('personas'), from: ['checks', 'tokens', 'views', 'interaction', 'qa', 'endpoints'].map(emulator) },
+  { target: emulator('checks'), from: ['tokens', 'views', 'interaction', 'qa', 'endpoints', 'personas'].map(emulator) },
+  { target: emulator('tokens'), from: ['views', 'interaction', 'endpoints'].map(emulator) },
+  // pages render what they are given; of interaction/ and qa/ they read the model, never a handler
+  { target: emulator('views'), from: emulator('endpoints') },
+  { target: emulator('views'), from: emulator('interaction'), except: ['./steps.ts', './links.ts'] },
+  { target: emulator('views'), from: emulator('qa'), except: ['./faults.ts', './control.ts'] },
+  // handlers of the simulated app and of QA never call an endpoint of part 4
+  { target: [emulator('interaction'), emulator('qa')], from: emulator('endpoints') },
+];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -20,6 +35,22 @@ export default defineConfig([
     files: ['app/**/*.{ts,tsx}', 'lib/**/*.ts', 'instrumentation.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [testSupport] }] },
+  },
+  {
+    files: ['lib/**/*.ts'],
+    rules: {
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            // lib/oidc is copied alone into other products; the emulator must not share its guesses.
+            { target: './lib/oidc', from: ['./lib/emulator', './lib/server', './lib/view', './app', './test'] },
+            { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/view', './app'] },
+            ...emulatorLayers,
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts'],

@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, parseRegisteredClients } from './index';
 import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
+import { createEmulator, parseRegisteredClients } from './index';
 
 let client: TestClient;
 let signingKey: JWK;

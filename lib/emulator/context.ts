@@ -7,9 +7,9 @@
 import type { RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
 import { FaultSwitchboard } from './qa/faults';
-import { createSigningKeyRing, type SigningKeyRing } from './tokens/signing-keys';
 import type { AuthorizationCodeGrant, Interaction, PushedRequest } from './state';
 import { TtlStore } from './store';
+import { createSigningKeyRing, type SigningKeyRing } from './tokens/signing-keys';
 
 /** One emulator instance's configuration and state, passed to every handler. @see spec part 3, part 4 */
 export interface EmulatorContext {
@@ -29,7 +29,7 @@ export interface EmulatorContext {
   populationRegisterEnabled(clientId: string): boolean;
   /** @throws Error for a client_id that is not registered */
   setPopulationRegister(clientId: string, enabled: boolean): void;
-  /** the one-shot faults armed for QA (faults.ts) */
+  /** the one-shot faults armed for QA (qa/faults.ts) */
   readonly faults: FaultSwitchboard;
   /** per-instance secret mixed into pairwise subject identifiers */
   readonly subjectSalt: Uint8Array;

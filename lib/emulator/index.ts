@@ -4,20 +4,20 @@
  * Framework-free: a Next.js route (or any server, or a test) passes requests to `handle`.
  * @see spec part 4; DESIGN.md "The emulator"
  */
-import { appActionEndpoint, appScreenEndpoint } from './interaction/app';
-import { authorizationDecisionEndpoint, authorizationEndpoint } from './endpoints/authorization';
 import { checkRegisteredClients, type RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
 import { createContext, type EmulatorContext } from './context';
-import { createControl, type EmulatorControl } from './qa/control';
-import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './interaction/hand-off';
+import { authorizationDecisionEndpoint, authorizationEndpoint } from './endpoints/authorization';
 import { discoveryEndpoint } from './endpoints/discovery';
-import { MethodNotAllowed, NotFound, OAuthError, ServerError } from './errors';
 import { jwksEndpoint } from './endpoints/jwks';
-import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
 import { pushedAuthorizationRequestEndpoint } from './endpoints/par';
-import { portraitEndpoint } from './interaction/portraits';
 import { tokenEndpoint } from './endpoints/token';
+import { MethodNotAllowed, NotFound, OAuthError, ServerError } from './errors';
+import { appActionEndpoint, appScreenEndpoint } from './interaction/app';
+import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './interaction/hand-off';
+import { portraitEndpoint } from './interaction/portraits';
+import { createControl, type EmulatorControl } from './qa/control';
+import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
 
 export { parseRegisteredClients, type RegisteredClient } from './clients';
 export { personas, type Persona } from './personas/personas';
@@ -50,7 +50,7 @@ export interface Emulator {
    * ignored, as the app may be reached through a proxy. Never throws.
    */
   handle(request: Request): Promise<Response>;
-  /** Rotate signing keys, arm one-shot faults, change entitlements: for QA and tests (control.ts). */
+  /** Rotate signing keys, arm one-shot faults, change entitlements: for QA and tests (qa/control.ts). */
   readonly control: EmulatorControl;
 }
 
@@ -65,11 +65,11 @@ const ROUTES = new Map<string, Methods>([
   [ENDPOINT_PATHS.par, { POST: pushedAuthorizationRequestEndpoint }],
   [ENDPOINT_PATHS.authorization, { GET: authorizationEndpoint, POST: authorizationDecisionEndpoint }],
   [ENDPOINT_PATHS.token, { POST: tokenEndpoint }],
-  // The identity app on another device, and the starting browser waiting for it (device-flow.ts).
+  // The identity app on another device, and the starting browser waiting for it (interaction/hand-off.ts).
   [ENDPOINT_PATHS.authorizationStatus, { GET: authorizationStatusEndpoint }],
   [ENDPOINT_PATHS.authorizationContinue, { GET: authorizationContinueEndpoint }],
   [ENDPOINT_PATHS.authorizationPageScript, { GET: authorizationPageScriptEndpoint }],
-  // The QA panel (panel.ts) at the base path itself, and where its forms post.
+  // The QA panel (qa/panel.ts) at the base path itself, and where its forms post.
   ['', { GET: panelEndpoint }],
   ['/', { GET: panelEndpoint }],
   [PANEL_ACTION_PATH, { POST: panelActionEndpoint }],

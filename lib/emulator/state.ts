@@ -33,16 +33,16 @@ export interface Interaction {
   request: AuthorizationRequest;
   /**
    * Random, only in the page GET /auth returned: proves that a request comes from the browser
-   * that started the verification, the only one the code may be redirected to (authorization.ts).
+   * that started the verification, the only one the code may be redirected to (interaction/interaction.ts).
    */
   browserSecret: string;
-  /** progress through the app's steps (app-steps.ts); updated in place, so the expiry stays */
+  /** progress through the app's steps (interaction/steps.ts); updated in place, so the expiry stays */
   app: AppProgress;
   /** a decision taken in the app on another device, until the starting browser continues */
   decision?: InteractionDecision;
 }
 
-/** How far the user got in the simulated identity app. @see app-steps.ts */
+/** How far the user got in the simulated identity app. @see interaction/steps.ts */
 export interface AppProgress {
   /** the test persona whose document is being verified */
   personaId?: string;

@@ -4,6 +4,8 @@
  * with one fault armed and must fail with the code the fault table promises.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '@/lib/emulator';
+import { FAULTS, TOKEN_TIMEOUT_DELAY_MS } from '@/lib/emulator/qa/faults';
 import {
   DEFAULT_SELECTION,
   DEFAULT_TIMEOUT_MS,
@@ -19,8 +21,6 @@ import {
   type HttpOptions,
   type RelyingParty,
 } from '@/lib/oidc';
-import { FAULTS, TOKEN_TIMEOUT_DELAY_MS } from '@/lib/emulator/qa/faults';
-import { createEmulator, type Emulator } from '@/lib/emulator';
 
 const ISSUER = 'https://idv.test/emulator';
 const REDIRECT_URI = 'https://rp.test/auth/callback';

@@ -5,10 +5,10 @@
  * @see spec 2.1, 2.2, 2.3, part 1 "Prerequisites for a client"
  */
 import { CompactSign, base64url, exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { RegisteredClient } from '@/lib/emulator/clients';
-import { CLIENT_ASSERTION_TYPE, type ClientSigningAlgorithm } from '@/lib/emulator/config';
 import { createEmulator, type Emulator } from '@/lib/emulator';
 import { s256CodeChallenge } from '@/lib/emulator/checks/pkce';
+import type { RegisteredClient } from '@/lib/emulator/clients';
+import { CLIENT_ASSERTION_TYPE, type ClientSigningAlgorithm } from '@/lib/emulator/config';
 
 export const TEST_BASE_URL = 'http://localhost:3000/emulator';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseClaimsRequest } from './claims-request';
 import { InvalidRequest } from '../errors';
+import { parseClaimsRequest } from './claims-request';
 
 const request = (verification: unknown, claims: unknown = {}) => ({ id_token: { verified_claims: { verification, claims } } });
 

@@ -1,7 +1,5 @@
 import { CompactSign, base64url, generateKeyPair } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ASSERTION_TYPE } from '../config';
-import { createEmulator, type Emulator } from '..';
 import {
   TEST_BASE_URL,
   clientAssertionClaims,
@@ -13,6 +11,8 @@ import {
   unsignedJwt,
   type TestClient,
 } from '@/test/support/emulator';
+import { createEmulator, type Emulator } from '..';
+import { CLIENT_ASSERTION_TYPE } from '../config';
 
 let client: TestClient;
 /** The same client id and kid as `client`, with different keys: its signatures must not verify. */

@@ -4,11 +4,11 @@
  * only missing parameters are `invalid_request`.
  * @see spec 2.1, part 5; RFC 7521 §4.2; RFC 7523 §3
  */
-import { CLIENT_ASSERTION_TYPE, CLOCK_SKEW_SECONDS, LIFETIMES } from '../config';
 import type { RegisteredClient } from '../clients';
-import { describeMemberMismatch, verifyClientJwt, type VerifiedClientJwt } from './client-jwt';
+import { CLIENT_ASSERTION_TYPE, CLOCK_SKEW_SECONDS, LIFETIMES } from '../config';
 import { endpointUrl, nowSeconds, type EmulatorContext } from '../context';
 import { InvalidClient, describeValue } from '../errors';
+import { describeMemberMismatch, verifyClientJwt, type VerifiedClientJwt } from './client-jwt';
 import type { RequestParameters } from './request-parameters';
 
 /** 2.1: the payload has exactly these four claims. */

@@ -6,13 +6,13 @@
  * Claims beyond the thirteen of 2.2 are ignored, except that an `nbf` is honoured (RFC 7519 §4.1.5).
  * @see spec 2.2, 2.3, 5.5, part 7
  */
-import { parseClaimsRequest } from './claims-request';
-import { verifyClientJwt } from './client-jwt';
 import type { RegisteredClient } from '../clients';
 import { CLOCK_SKEW_SECONDS, LIFETIMES, MAX_STATE_OR_NONCE_LENGTH } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
 import { InvalidRequest, InvalidScope, UnauthorizedClient, describeValue } from '../errors';
 import type { AuthorizationRequest } from '../state';
+import { parseClaimsRequest } from './claims-request';
+import { verifyClientJwt } from './client-jwt';
 import { isCodeChallenge } from './pkce';
 
 /** 2.2: the thirteen required claims, in the spec's order, with their JSON types. */
@@ -126,7 +126,7 @@ const s256CodeChallenge: RequestObjectRule = (claims) => {
 /**
  * The rules over the thirteen claims, in the order they are checked (the first failure is the
  * one reported). The `claims` parameter and the client's entitlement to what it asks for are
- * checked after these, by claims-request.ts and `verifyRequestObject`.
+ * checked after these, by checks/claims-request.ts and `verifyRequestObject`.
  */
 const REQUEST_OBJECT_RULES: readonly RequestObjectRule[] = [
   boundToClient,

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, personas, type Emulator } from '..';
 import {
   TEST_BASE_URL,
   authorizationPageFields,
@@ -12,6 +11,7 @@ import {
   signAsClient,
   type TestClient,
 } from '@/test/support/emulator';
+import { createEmulator, personas, type Emulator } from '..';
 
 let client: TestClient;
 let other: TestClient;

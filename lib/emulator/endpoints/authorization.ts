@@ -15,16 +15,16 @@
  * interaction id alone (it is in the QR code) is not enough to receive the redirect.
  * @see spec part 1 (steps 3–6), 4.2; RFC 9126 §4; RFC 9207
  */
-import { initialProgress } from '../interaction/steps';
-import { interactionPage, withErrorPage } from '../views/authorization-page';
+import { queryParameters, readFormBody } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
-import { randomToken, type Interaction } from '../state';
 import { InvalidRequest, InvalidRequestUri, describeValue } from '../errors';
-import { queryParameters, readFormBody } from '../checks/request-parameters';
 import { completeInteraction, decide } from '../interaction/decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from '../interaction/interaction';
+import { initialProgress } from '../interaction/steps';
 import { findPersona } from '../personas/personas';
+import { randomToken, type Interaction } from '../state';
+import { interactionPage, withErrorPage } from '../views/authorization-page';
 
 /**
  * Handles GET /auth?client_id=…&request_uri=…: the request_uri must exist, be unexpired and

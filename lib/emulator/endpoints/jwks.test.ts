@@ -1,7 +1,7 @@
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator } from '..';
 import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
+import { createEmulator } from '..';
 import { loadX509 } from '../tokens/x509';
 
 let client: TestClient;

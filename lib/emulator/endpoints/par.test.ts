@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator } from '..';
 import {
   BASIC_CLAIMS_REQUEST,
   TEST_BASE_URL,
@@ -12,6 +11,7 @@ import {
   unsignedJwt,
   type TestClient,
 } from '@/test/support/emulator';
+import { createEmulator } from '..';
 
 let client: TestClient;
 let entitled: TestClient;

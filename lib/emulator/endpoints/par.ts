@@ -3,11 +3,11 @@
  * @see spec 2.4, 4.1, part 7; RFC 9126 §2
  */
 import { authenticateClient } from '../checks/client-authentication';
+import { verifyRequestObject } from '../checks/request-object';
+import { readFormBody } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest, ServerError, TemporarilyUnavailable } from '../errors';
-import { readFormBody } from '../checks/request-parameters';
-import { verifyRequestObject } from '../checks/request-object';
 
 /** 2.4: `urn:ietf:params:oauth:request_uri:<uuid>` (RFC 9126 §2.2). */
 const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
@@ -18,7 +18,7 @@ const REQUIRED_PARAMETERS = ['client_id', 'client_assertion_type', 'client_asser
 /**
  * Handles POST /par: authenticates the client, verifies the request object and answers
  * 201 `{ request_uri, expires_in }`. The request_uri is valid for 600 s and for one use.
- * Armed PAR faults (faults.ts) apply only once every check has passed.
+ * Armed PAR faults (qa/faults.ts) apply only once every check has passed.
  * @see spec 2.4, 4.1
  */
 export async function pushedAuthorizationRequestEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
@@ -30,7 +30,7 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
   const client = await authenticateClient(parameters, context);
   const authorizationRequest = await verifyRequestObject(parameters.require('request'), client, context);
 
-  // faults.ts: a PAR fault armed for QA replaces this response, which would succeed; no
+  // qa/faults.ts: a PAR fault armed for QA replaces this response, which would succeed; no
   // request_uri is stored, as none was issued.
   const faults = context.faults.take('par_endpoint', client.clientId);
   if (faults.has('par_server_error')) {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '..';
 import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, formPost, type TestClient } from '@/test/support/emulator';
+import { createEmulator, type Emulator } from '..';
 
 let client: TestClient;
 let other: TestClient;

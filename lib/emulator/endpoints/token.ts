@@ -3,14 +3,14 @@
  * @see spec 2.5, 4.3, 5.1; RFC 6749 §4.1.3, §5; RFC 7636 §4.6
  */
 import { authenticateClient } from '../checks/client-authentication';
+import { isCodeVerifier, verifyCodeVerifier } from '../checks/pkce';
+import { readFormBody } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidGrant, InvalidRequest, ServerError, UnsupportedGrantType, describeValue } from '../errors';
-import { TOKEN_TIMEOUT_DELAY_MS, holdResponse } from '../qa/faults';
-import { readFormBody } from '../checks/request-parameters';
-import { issueIdToken } from '../tokens/id-token';
 import { findPersona } from '../personas/personas';
-import { isCodeVerifier, verifyCodeVerifier } from '../checks/pkce';
+import { TOKEN_TIMEOUT_DELAY_MS, holdResponse } from '../qa/faults';
+import { issueIdToken } from '../tokens/id-token';
 
 /** 4.3: every parameter is required. */
 const REQUIRED_PARAMETERS = [
@@ -27,7 +27,7 @@ const REQUIRED_PARAMETERS = [
  * Handles POST /token. Success: 200 `{ id_token, expires_in }` (the two members of 2.5).
  * The code is consumed as soon as an authenticated client presents it, so a failed attempt
  * cannot be followed by a corrected one (RFC 6749 §4.1.2: a code is used at most once).
- * Armed token endpoint faults (faults.ts) apply only once every check has passed.
+ * Armed token endpoint faults (qa/faults.ts) apply only once every check has passed.
  * @see spec 2.5, 4.3
  */
 export async function tokenEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
@@ -66,7 +66,7 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
   const persona = findPersona(grant.personaId);
   if (!persona) throw new Error(`persona '${grant.personaId}' of a stored code no longer exists`);
 
-  // faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed.
+  // qa/faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed.
   const faults = context.faults.take('token_endpoint', client.clientId);
   if (faults.has('token_error')) {
     throw new ServerError("injected fault 'token_error' (emulator QA panel): the token endpoint failed on purpose");

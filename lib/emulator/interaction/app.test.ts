@@ -1,6 +1,5 @@
 import { compactDecrypt, decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, personas, type Emulator } from '..';
 import {
   TEST_BASE_URL,
   TEST_DEVICE_BASE_URL,
@@ -12,6 +11,7 @@ import {
   redeemCode,
   type TestClient,
 } from '@/test/support/emulator';
+import { createEmulator, personas, type Emulator } from '..';
 
 const DEVICE_BASE_URL = TEST_DEVICE_BASE_URL;
 

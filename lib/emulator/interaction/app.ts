@@ -3,7 +3,7 @@
  * each a server-rendered page whose buttons are plain form posts (no JavaScript):
  * choose the persona's document, scan it, read its chip, check the face, consent.
  *
- * Progress is kept in the interaction on the server (app-steps.ts): a request for a later step
+ * Progress is kept in the interaction on the server (interaction/steps.ts): a request for a later step
  * than the progress allows is redirected back (GET) or refused with 409 (POST), so nobody can
  * skip to "share". The final Share / Cancel use the authorization endpoint's decision logic.
  *
@@ -13,18 +13,18 @@
  * @see spec part 1 (steps 4–6), 4.2
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { furthestStep, isAppStep, stepNumber, type AppStepId } from './steps';
-import { completeInteraction, decide } from './decision';
-import { interactionClient, requireStartingBrowser } from './interaction';
+import { queryParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
+import type { EmulatorContext } from '../context';
+import { InvalidRequest, describeValue } from '../errors';
+import { findPersona } from '../personas/personas';
+import { randomToken, type Interaction } from '../state';
 import { appDonePage, appFinishedPage, appScreenPage } from '../views/app-pages';
 import { withErrorPage } from '../views/authorization-page';
-import type { EmulatorContext } from '../context';
-import { randomToken, type Interaction } from '../state';
-import { InvalidRequest, describeValue } from '../errors';
-import { queryParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
-import { appLink, type AppMode } from './links';
 import { seeOther } from '../views/page-shell';
-import { findPersona } from '../personas/personas';
+import { completeInteraction, decide } from './decision';
+import { interactionClient, requireStartingBrowser } from './interaction';
+import { appLink, type AppMode } from './links';
+import { furthestStep, isAppStep, stepNumber, type AppStepId } from './steps';
 
 /** The app's step actions (form field `action`) and the step each one needs to be reachable. */
 const ACTIONS = {

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '..';
 import {
   TEST_BASE_URL,
   TEST_DEVICE_BASE_URL,
@@ -11,6 +10,7 @@ import {
   redeemCode,
   type TestClient,
 } from '@/test/support/emulator';
+import { createEmulator, type Emulator } from '..';
 
 const DEVICE_BASE_URL = TEST_DEVICE_BASE_URL;
 

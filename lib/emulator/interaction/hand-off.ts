@@ -9,19 +9,19 @@
  * taken by the continuation, so the redirect is delivered once.
  * @see spec part 1 (steps 4–6), 4.2; compare RFC 8628 (device authorization grant) §3.4–3.5
  */
-import { deviceStatus } from './steps';
-import { completeInteraction } from './decision';
-import { findInteraction, interactionClient, requireStartingBrowser } from './interaction';
+import { queryParameters } from '../checks/request-parameters';
+import type { EmulatorContext } from '../context';
 import { authorizationPageScript } from '../views/assets';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
-import type { EmulatorContext } from '../context';
-import { queryParameters } from '../checks/request-parameters';
+import { completeInteraction } from './decision';
+import { findInteraction, interactionClient, requireStartingBrowser } from './interaction';
+import { deviceStatus } from './steps';
 
 /**
  * Handles GET /auth/status?interaction=…&browser=…: where the app stands, as JSON
  * `{ status: "waiting" | "in_progress" | "decided", step?, steps, message }`. Errors are RFC 6749
  * JSON: 400 for an unknown, expired or completed interaction, 403 for a wrong browser secret.
- * @see app-steps.ts `deviceStatus`
+ * @see interaction/steps.ts `deviceStatus`
  */
 export async function authorizationStatusEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const parameters = queryParameters(new URL(request.url));

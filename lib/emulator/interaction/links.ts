@@ -7,9 +7,9 @@
  *   URL (where this browser already is) and carry the browser secret, which the QR code never does.
  * @see spec part 1 (steps 3–6), 4.2
  */
-import type { AppStepId } from './steps';
 import { ENDPOINT_PATHS } from '../config';
 import type { EmulatorContext } from '../context';
+import type { AppStepId } from './steps';
 
 /**
  * How the app was opened: on this device (with the browser secret) or on another device (the

@@ -4,8 +4,8 @@
  * interaction on the server, so a client cannot skip ahead by editing a URL or a form.
  * @see spec part 1 ("scanning an identity document and passing a facial check")
  */
-import type { AppProgress, Interaction } from '../state';
 import { findPersona } from '../personas/personas';
+import type { AppProgress, Interaction } from '../state';
 
 /** The app's five steps, in order. */
 export const APP_STEPS = [

@@ -4,8 +4,7 @@
  * the drawn documents look and add up like real ones.
  * @see ICAO Doc 9303 part 3 §4.9 (check digits), part 4 §4.2 (TD3), part 5 §4.2 (TD1)
  */
-import type { Persona } from './personas';
-import { personalNumberText } from '../views/labels';
+import { personalNumberText, type Persona } from './personas';
 
 export interface MrzFields {
   /** 'P' passport (TD3), 'I' identity card (TD1) */

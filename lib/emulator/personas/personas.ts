@@ -254,6 +254,12 @@ export function findPersona(id: string): Persona | undefined {
   return personas.find((persona) => persona.id === id);
 }
 
+/** The persona's national number as printed on the document, if it has one. @see spec 2.3 `personal_number` */
+export function personalNumberText(persona: Persona): string | undefined {
+  const number = persona.document.personal_number;
+  return typeof number === 'object' ? number.value : number;
+}
+
 /** The Norwegian national number (fødselsnummer or D-number) on the persona's document, if any. @see spec 2.3 `personal_number` */
 export function norwegianNationalNumber(persona: Persona): string | undefined {
   const number = persona.document.personal_number;

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '..';
 import {
   TEST_BASE_URL,
   clientAuthentication,
@@ -10,6 +9,7 @@ import {
   signAsClient,
   type TestClient,
 } from '@/test/support/emulator';
+import { createEmulator, type Emulator } from '..';
 
 let entitled: TestClient;
 let notEntitled: TestClient;

@@ -1,13 +1,13 @@
 /**
  * The control API of one emulator instance, for QA and tests: rotate the signing keys, arm
  * one-shot faults, change a client's population-register entitlement, and read what the
- * instance holds. The fault panel (panel.ts) is a form over exactly these calls.
- * @see spec 2.3 "Electronic record evidence element", 2.7, 4.4; faults.ts
+ * instance holds. The fault panel (qa/panel.ts) is a form over exactly these calls.
+ * @see spec 2.3 "Electronic record evidence element", 2.7, 4.4; qa/faults.ts
  */
 import { encryptionKeyOf } from '../clients';
 import type { EmulatorContext } from '../context';
-import type { FaultId, InjectedFault } from './faults';
 import type { SigningKeyStatus } from '../tokens/signing-keys';
+import type { FaultId, InjectedFault } from './faults';
 
 /** A registered client as the control API shows it: public information only. @see spec 5.3 */
 export interface ClientInfo {

@@ -8,8 +8,6 @@ import {
   type JWTPayload,
 } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FAULTS, type FaultId } from './faults';
-import { createEmulator, type Emulator } from '..';
 import {
   TEST_BASE_URL,
   authorize,
@@ -22,6 +20,8 @@ import {
   signAsClient,
   type TestClient,
 } from '@/test/support/emulator';
+import { createEmulator, type Emulator } from '..';
+import { FAULTS, type FaultId } from './faults';
 
 let client: TestClient;
 let other: TestClient;

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FAULTS } from './faults';
+import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
 import { createEmulator, type Emulator } from '..';
 import { personas } from '../personas/personas';
-import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
+import { FAULTS } from './faults';
 
 const PANEL_ACTION_URL = `${TEST_BASE_URL}/panel`;
 const ORIGIN = new URL(TEST_BASE_URL).origin;

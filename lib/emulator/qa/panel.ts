@@ -7,14 +7,14 @@
  * tool), so the one thing it must refuse is a post made by another site in the user's browser:
  * a present `Origin` must be the request's own, and a present `Sec-Fetch-Site` must be
  * `same-origin`.
- * @see control.ts, panel-page.ts; DECISIONS.md "QA panel"
+ * @see qa/control.ts, views/panel-page.ts; DECISIONS.md "QA panel"
  */
-import { createControl, type EmulatorControl } from './control';
+import { readFormBody, type RequestParameters } from '../checks/request-parameters';
 import type { EmulatorContext } from '../context';
 import { OAuthError, describeValue } from '../errors';
-import { FAULTS, faultById, isFaultId } from './faults';
-import { readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { panelErrorPage, panelPage, panelPath } from '../views/panel-page';
+import { createControl, type EmulatorControl } from './control';
+import { FAULTS, faultById, isFaultId } from './faults';
 
 export { PANEL_ACTION_PATH } from '../views/panel-page';
 

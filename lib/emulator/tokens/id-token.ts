@@ -22,9 +22,9 @@ import {
   LIFETIMES,
 } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
-import type { AuthorizationCodeGrant } from '../state';
-import { EXPIRED_SECONDS_AGO, FAULTY_AUDIENCE, FAULTY_ISSUER, type FaultId } from '../qa/faults';
 import { loadPortrait, populationRegisterMatch, type DocumentData, type Persona } from '../personas/personas';
+import { EXPIRED_SECONDS_AGO, FAULTY_AUDIENCE, FAULTY_ISSUER, type FaultId } from '../qa/faults';
+import type { AuthorizationCodeGrant } from '../state';
 import { createUnpublishedSigningKey } from './signing-keys';
 
 /** Response syntax of an evidence element. @see spec 2.6 `verified_claims.verification.evidence` */
@@ -108,9 +108,9 @@ export async function pairwiseSubject(context: EmulatorContext, clientId: string
  * Issues the ID token for a redeemed authorization code: the payload of 2.6, signed (JWS, ES256,
  * header {alg, kid, typ}) and encrypted (JWE, header {alg, enc, kid, cty: "JWT"}).
  *
- * The ID token faults armed for QA (faults.ts) are taken here, where the real token is made,
+ * The ID token faults armed for QA (qa/faults.ts) are taken here, where the real token is made,
  * and each changes exactly one thing: a claim, the signing key, or the encryption.
- * @see spec 2.5, 2.6, 5.6; faults.ts
+ * @see spec 2.5, 2.6, 5.6; qa/faults.ts
  */
 export async function issueIdToken(
   context: EmulatorContext,

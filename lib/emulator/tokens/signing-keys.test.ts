@@ -1,7 +1,7 @@
 import { compactDecrypt, createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '..';
 import { TEST_BASE_URL, authorize, createTestClient, redeemCode, type TestClient } from '@/test/support/emulator';
+import { createEmulator, type Emulator } from '..';
 import { loadX509 } from './x509';
 
 type PublishedKey = JWK & { kid: string; x5c: string[] };

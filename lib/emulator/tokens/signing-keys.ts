@@ -121,7 +121,7 @@ export async function createSigningKeyRing(now: () => number): Promise<SigningKe
 }
 
 /**
- * A key pair that is never published, for the fault injection of faults.ts: a token signed with
+ * A key pair that is never published, for the fault injection of qa/faults.ts: a token signed with
  * it fails verification whichever `kid` it names. The `kid` is shaped like a real one (a random
  * serial number) but belongs to no certificate.
  */

@@ -1,18 +1,21 @@
 /**
  * The screens of the simulated mobile identity app ("ID Check"): a phone-sized, server-rendered
  * UI with an app bar, "Step n of 5" progress and large touch targets. Buttons are form posts to
- * {base}/app/<id> (app-screens.ts); nothing needs JavaScript. On a wide screen the app is drawn
+ * {base}/app/<id> (interaction/app.ts); nothing needs JavaScript. On a wide screen the app is drawn
  * inside a phone frame. Every interpolated value is escaped by `html`.
  * @see spec part 1 (the mobile identity app), 2.3 (what it reads from the document)
  */
-import { APP_STEPS, stepNumber, stepTitle, type AppStepId } from '../interaction/steps';
 import type { ClaimName, DocumentDetail, EvidenceRequest } from '../checks/claims-request';
 import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
 import type { EmulatorContext } from '../context';
-import type { Interaction } from '../state';
-import { SafeHtml, html } from './html';
 import { appLink, continueLink, type AppMode } from '../interaction/links';
+import { APP_STEPS, stepNumber, stepTitle, type AppStepId } from '../interaction/steps';
+import { personaMachineReadableZone } from '../personas/mrz';
+import { findPersona, personalNumberText, personas, populationRegisterMatch, type Persona } from '../personas/personas';
+import type { Interaction } from '../state';
+import { stylesheet } from './assets';
+import { SafeHtml, html } from './html';
 import {
   CLAIM_LABELS,
   DOCUMENT_DETAIL_LABELS,
@@ -20,12 +23,8 @@ import {
   documentExpired,
   documentName,
   documentTypeName,
-  personalNumberText,
 } from './labels';
-import { personaMachineReadableZone } from '../personas/mrz';
-import { stylesheet } from './assets';
 import { pageResponse } from './page-shell';
-import { findPersona, personas, populationRegisterMatch, type Persona } from '../personas/personas';
 
 const MARK = new SafeHtml(
   '<span class="mark" aria-hidden="true"><svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"><path d="M12 2.5 4.5 5.5v6c0 4.6 3.2 8.6 7.5 10 4.3-1.4 7.5-5.4 7.5-10v-6z"/><path d="m8.5 12 2.5 2.5 4.5-5"/></svg></span>',
@@ -145,13 +144,13 @@ function alert(message: string | undefined): SafeHtml | string {
 
 function chosenPersona(interaction: Interaction): Persona {
   const persona = interaction.app.personaId === undefined ? undefined : findPersona(interaction.app.personaId);
-  // Unreachable: app-screens.ts shows a step after "document" only once a persona is chosen.
+  // Unreachable: interaction/app.ts shows a step after "document" only once a persona is chosen.
   if (!persona) throw new Error('a step after choosing the document was shown without a persona');
   return persona;
 }
 
 /**
- * One step of the app, as allowed by app-screens.ts (which checked the step is reachable).
+ * One step of the app, as allowed by interaction/app.ts (which checked the step is reachable).
  * @param options.message a problem to show (with `status`)
  */
 export function appScreenPage(

@@ -5,23 +5,23 @@
  *
  * The page offers, in order of how real users meet it: a QR code that opens the app on a phone,
  * a button that opens it on this device, and a secondary "quick test" form that decides in one
- * step. Everything works without JavaScript; one external script (device-flow.ts) only saves
+ * step. Everything works without JavaScript; one external script (interaction/hand-off.ts) only saves
  * the user a click when the phone finishes. Every interpolated value is escaped by `html`.
  * @see spec part 1, 4.2
  */
-import { deviceStatus } from '../interaction/steps';
 import type { EvidenceRequest } from '../checks/claims-request';
 import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
 import { endpointUrl, type EmulatorContext } from '../context';
 import { OAuthError } from '../errors';
-import type { Interaction } from '../state';
-import { SafeHtml, html } from './html';
 import { continueLink, appLink, qrCodeLink, statusLink } from '../interaction/links';
-import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS, documentExpired, documentSummary } from './labels';
-import { stylesheet } from './assets';
-import { pageResponse } from './page-shell';
+import { deviceStatus } from '../interaction/steps';
 import { personas, type Persona } from '../personas/personas';
+import type { Interaction } from '../state';
+import { stylesheet } from './assets';
+import { SafeHtml, html } from './html';
+import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS, documentExpired, documentSummary } from './labels';
+import { pageResponse } from './page-shell';
 import { qrCodeSvg } from './qr';
 
 /** The app's mark: a shield with a check, drawn inline (the pages load nothing but portraits). */

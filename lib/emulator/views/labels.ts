@@ -67,9 +67,3 @@ export function documentSummary(persona: Persona): string {
 export function documentExpired(persona: Persona, now: number): boolean {
   return persona.document.date_of_expiry < new Date(now).toISOString().slice(0, 10);
 }
-
-/** The persona's national number as printed on the document, if it has one. @see spec 2.3 `personal_number` */
-export function personalNumberText(persona: Persona): string | undefined {
-  const number = persona.document.personal_number;
-  return typeof number === 'object' ? number.value : number;
-}

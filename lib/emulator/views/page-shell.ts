@@ -1,7 +1,7 @@
 /**
  * The shell of every page the emulator serves (the authorization page and its error page, the
  * simulated identity app, the QA panel): the HTML document around a body, its Content-Security-
- * Policy and its security headers. Bodies are built with the escaping `html` tag of html.ts;
+ * Policy and its security headers. Bodies are built with the escaping `html` tag of views/html.ts;
  * stylesheets come from views/assets.
  * @see spec part 1 (steps 3–6), 4.2
  */

@@ -4,18 +4,18 @@
  * every action of the control API. No JavaScript, no external assets; every interpolated value
  * is escaped by the `html` tag, and a strict Content-Security-Policy allows only the page's own
  * style, same-origin images and same-origin form posts.
- * @see control.ts, faults.ts, panel.ts
+ * @see qa/control.ts, qa/faults.ts, qa/panel.ts
  */
 import { ENDPOINT_PATHS } from '../config';
+import { personas, type Persona } from '../personas/personas';
 import type { ClientInfo, SigningKeyInfo } from '../qa/control';
 import { FAULTS, type Fault, type FaultId, type FaultTarget, type InjectedFault } from '../qa/faults';
 import { stylesheet } from './assets';
 import { html, type SafeHtml } from './html';
-import { pageResponse } from './page-shell';
 import { documentExpired, documentSummary } from './labels';
-import { personas, type Persona } from '../personas/personas';
+import { pageResponse } from './page-shell';
 
-/** Everything the panel shows, read from the control API by panel.ts. */
+/** Everything the panel shows, read from the control API by qa/panel.ts. */
 export interface PanelView {
   /** the issuer = base URL */
   issuer: string;
@@ -33,7 +33,7 @@ export interface PanelView {
   now: number;
 }
 
-/** Where the panel's forms post. @see panel.ts */
+/** Where the panel's forms post. @see qa/panel.ts */
 export const PANEL_ACTION_PATH = '/panel';
 
 /** What each target of FAULTS is called on the panel. */
@@ -239,7 +239,7 @@ function personasSection(view: PanelView): SafeHtml {
 
 /**
  * The panel: Service, Registered clients, Signing keys, Faults, Personas.
- * @see control.ts
+ * @see qa/control.ts
  */
 export function panelPage(view: PanelView): Response {
   const body = html`

@@ -4,13 +4,13 @@
  * the authorization page's form.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '../emulator';
-import { clientPublicJwks, generateClientKeys } from './client-keys';
-import { DEFAULT_SELECTION } from './claims-request';
-import { DiscoveryCache } from './discovery';
-import { completeAuthorization, startAuthorization, type RelyingParty } from './flow';
-import { JwksCache } from './jwks';
-import type { FetchLike, Selection } from './types';
+import { createEmulator, type Emulator } from '@/lib/emulator';
+import { DEFAULT_SELECTION } from '@/lib/oidc/claims-request';
+import { clientPublicJwks, generateClientKeys } from '@/lib/oidc/client-keys';
+import { DiscoveryCache } from '@/lib/oidc/discovery';
+import { completeAuthorization, startAuthorization, type RelyingParty } from '@/lib/oidc/flow';
+import { JwksCache } from '@/lib/oidc/jwks';
+import type { FetchLike, Selection } from '@/lib/oidc/types';
 
 const ISSUER = 'https://idv.test/emulator';
 const REDIRECT_URI = 'https://rp.test/auth/callback';
@@ -127,7 +127,7 @@ describe('the core against the emulator', () => {
 
 describe('the protocol trace', () => {
   it('records every exchange of a flow in order, and notes what the caches answered', async () => {
-    const { ProtocolTrace } = await import('./trace');
+    const { ProtocolTrace } = await import('@/lib/oidc/trace');
     const fresh: RelyingParty = { ...rp, discovery: new DiscoveryCache({ fetch: emulatorFetch }), jwks: new JwksCache({ fetch: emulatorFetch }) };
     const trace = new ProtocolTrace();
     const started = await startAuthorization(fresh, DEFAULT_SELECTION, { trace });
@@ -151,7 +151,7 @@ describe('the protocol trace', () => {
   });
 
   it('records a failing exchange with its status, up to the failure', async () => {
-    const { ProtocolTrace } = await import('./trace');
+    const { ProtocolTrace } = await import('@/lib/oidc/trace');
     const trace = new ProtocolTrace();
     const started = await startAuthorization(rp, DEFAULT_SELECTION, { trace });
     expect(trace.events[0]).toMatchObject({ type: 'note', step: 'discovery', fromCache: true });
@@ -171,7 +171,7 @@ describe('mix-up and forged callbacks', () => {
   });
 
   it('records only the parameter names of a callback whose state is not ours', async () => {
-    const { ProtocolTrace } = await import('./trace');
+    const { ProtocolTrace } = await import('@/lib/oidc/trace');
     const trace = new ProtocolTrace();
     const forged = new URLSearchParams({ error: 'access_denied', error_description: 'Call +1 555 0100 to unlock', state: 'forged', iss: ISSUER });
     await expect(completeAuthorization(rp, forged, undefined, { trace })).rejects.toMatchObject({ code: 'state_mismatch' });
