@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
-import { createEmulator, parseRegisteredClients } from './index';
+import { createTestClient, type TestClient } from '@/test/support/emulator';
+import { parseRegisteredClients } from './clients';
 
 let client: TestClient;
 let signingKey: JWK;
@@ -68,34 +68,8 @@ describe('parseRegisteredClients', () => {
   });
 });
 
-describe('createEmulator', () => {
-  it('checks the clients passed in code with the same rules', () => {
-    const broken = { ...client.registered, redirectUris: ['not a url'] };
-    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [broken] })).toThrow(
-      'clients[0].redirectUris[0]: must be an absolute http(s) URL',
-    );
-  });
-
-  it.each([
-    ['a trailing slash', `${TEST_BASE_URL}/`, /must not end with a slash/],
-    ['a relative URL', '/emulator', /must be an absolute http\(s\) URL/],
-    ['a query', `${TEST_BASE_URL}?x=1`, /must not have a query or fragment/],
-    ['a non-normal form', 'HTTP://LOCALHOST:3000/emulator', /must be in normal form/],
-  ])('refuses a baseUrl with %s', (_name, baseUrl, message) => {
-    expect(() => createEmulator({ baseUrl, clients: [client.registered] })).toThrow(message);
-  });
-
-  it('accepts an origin as baseUrl and serves endpoints at its root', async () => {
-    const emulator = createEmulator({ baseUrl: 'https://idv.example', clients: [client.registered] });
-    const response = await emulator.handle(new Request('https://idv.example/.well-known/openid-configuration'));
-    expect((await response.json()).token_endpoint).toBe('https://idv.example/token');
-  });
-});
-
 describe('key material', () => {
   it('refuses an RSA encryption key whose modulus only looks long enough, and an EC point off the curve', async () => {
-    const { parseRegisteredClients } = await import('./clients');
-    const { createTestClient } = await import('@/test/support/emulator');
     const [signing, encryption] = (await createTestClient()).registered.jwks.keys as [Record<string, unknown>, Record<string, unknown>];
     const register = (keys: unknown[]) =>
       parseRegisteredClients(JSON.stringify([{ client_id: 'c', redirect_uris: ['https://rp.example/cb'], population_register: false, jwks: { keys } }]));

@@ -255,31 +255,8 @@ describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
   });
 });
 
-describe('GET /portraits/<id>.jpg', () => {
-  it('serves each persona portrait as a JPEG', async () => {
-    const emulator = newEmulator();
-    for (const persona of personas) {
-      const response = await emulator.handle(new Request(`${TEST_BASE_URL}/portraits/${persona.id}.jpg`));
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('image/jpeg');
-      const bytes = new Uint8Array(await response.arrayBuffer());
-      expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
-    }
-  });
-
-  it.each(['/portraits/nobody.jpg', '/portraits/..%2F..%2Fpackage.json', '/portraits/../index.ts', '/portraits/ingrid-haugen.png'])(
-    'answers 404 for %s',
-    async (path) => {
-      const response = await newEmulator().handle(new Request(`${TEST_BASE_URL}${path}`));
-      expect(response.status).toBe(404);
-    },
-  );
-});
-
 describe('HEAD on the authorization endpoint', () => {
   it('does not use up the request_uri (a link preview or prefetch must be harmless)', async () => {
-    const { createEmulator } = await import('..');
-    const { createTestClient, clientAuthentication, formPost, signAsClient, requestObjectClaims, createPkce, TEST_BASE_URL } = await import('@/test/support/emulator');
     const client = await createTestClient();
     const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
     const { codeChallenge } = await createPkce();

@@ -13,7 +13,6 @@ import {
 } from '@/test/support/emulator';
 import { createEmulator, personas, type Emulator } from '..';
 
-const DEVICE_BASE_URL = TEST_DEVICE_BASE_URL;
 
 let client: TestClient;
 
@@ -40,7 +39,7 @@ function appUrl(interaction: string, options: Holder & { step?: string } = {}): 
   if (options.browser) query.set('browser', options.browser);
   if (options.device) query.set('device', options.device);
   if (options.step) query.set('step', options.step);
-  const base = options.browser ? TEST_BASE_URL : DEVICE_BASE_URL;
+  const base = options.browser ? TEST_BASE_URL : TEST_DEVICE_BASE_URL;
   return `${base}/app/${interaction}${query.size > 0 ? `?${query}` : ''}`;
 }
 
@@ -62,7 +61,7 @@ function get(emulator: Emulator, url: string): Promise<Response> {
 function press(emulator: Emulator, interaction: string, fields: Record<string, string>, holder: Holder = {}): Promise<Response> {
   const { browser, device } = holder;
   const secrets = { ...(browser ? { browser } : {}), ...(device ? { device } : {}) };
-  return emulator.handle(formPost(`${device ? DEVICE_BASE_URL : TEST_BASE_URL}/app/${interaction}`, { ...fields, ...secrets }));
+  return emulator.handle(formPost(`${device ? TEST_DEVICE_BASE_URL : TEST_BASE_URL}/app/${interaction}`, { ...fields, ...secrets }));
 }
 
 async function expectSeeOther(response: Response, location: string): Promise<void> {
@@ -260,7 +259,7 @@ describe('bad input to the app is a 4xx page, never a 500', () => {
   ])('GET with %s is a 400 error page', async (_name, query, status, description) => {
     const emulator = newEmulator();
     const { interaction } = await openAuthorizationPage(emulator, client);
-    await expectErrorPage(await get(emulator, `${DEVICE_BASE_URL}/app/${interaction}?${new URLSearchParams(query)}`), status, description);
+    await expectErrorPage(await get(emulator, `${TEST_DEVICE_BASE_URL}/app/${interaction}?${new URLSearchParams(query)}`), status, description);
   });
 
   it.each([
@@ -289,7 +288,7 @@ describe('bad input to the app is a 4xx page, never a 500', () => {
   it('shows a 400 error page for an unknown interaction and for one past its 600 s lifetime', async () => {
     let clock = Date.now();
     const emulator = newEmulator(() => clock);
-    await expectErrorPage(await get(emulator, `${DEVICE_BASE_URL}/app/forged`), 400, /unknown or has expired/);
+    await expectErrorPage(await get(emulator, `${TEST_DEVICE_BASE_URL}/app/forged`), 400, /unknown or has expired/);
     await expectErrorPage(await press(emulator, 'forged', { action: 'scan-document' }), 400, /unknown or has expired/);
     const { interaction, browser } = await openAuthorizationPage(emulator, client, { now: clock });
     clock += 600_000;
@@ -330,7 +329,7 @@ describe('the app pages', () => {
     const { interaction, browser } = await openAuthorizationPage(emulator, hostile);
     await walkToConsent(emulator, interaction, 'ingrid-haugen', { browser });
     for (const step of ['document', 'consent']) {
-      const html = await (await get(emulator, appUrl(interaction, { browser, step }).replace(DEVICE_BASE_URL, TEST_BASE_URL))).text();
+      const html = await (await get(emulator, appUrl(interaction, { browser, step }).replace(TEST_DEVICE_BASE_URL, TEST_BASE_URL))).text();
       expect(html).not.toContain('<img src=x');
       expect(html).toContain('&#60;img src=x onerror=&#34;alert(1)&#34;&#62;');
     }
@@ -351,8 +350,8 @@ describe('the app pages', () => {
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">');
     expect(html).not.toContain('<script');
     // Opened from the QR code: everything points at the device URL.
-    expect(html).toContain(`<img src="${DEVICE_BASE_URL}/portraits/ingrid-haugen.jpg"`);
-    expect(html).toContain(`<form method="post" action="${DEVICE_BASE_URL}/app/${interaction}"><input type="hidden" name="device" value="${device}">`);
+    expect(html).toContain(`<img src="${TEST_DEVICE_BASE_URL}/portraits/ingrid-haugen.jpg"`);
+    expect(html).toContain(`<form method="post" action="${TEST_DEVICE_BASE_URL}/app/${interaction}"><input type="hidden" name="device" value="${device}">`);
   });
 });
 
@@ -429,7 +428,7 @@ describe('the app on a phone (opened from the QR code)', () => {
     const emulator = newEmulator();
     const { interaction, browser } = await openAuthorizationPage(emulator, client);
     const device = await openOnPhone(emulator, interaction);
-    const deviceForm = `<form method="post" action="${DEVICE_BASE_URL}/app/${interaction}"><input type="hidden" name="device" value="${device}">`;
+    const deviceForm = `<form method="post" action="${TEST_DEVICE_BASE_URL}/app/${interaction}"><input type="hidden" name="device" value="${device}">`;
     const screen = async (step: string): Promise<string> => {
       const response = await get(emulator, appUrl(interaction, { device, step }));
       expect(response.status).toBe(200);

@@ -10,9 +10,8 @@ import {
   redeemCode,
   type TestClient,
 } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import type { Emulator } from '..';
 
-const DEVICE_BASE_URL = TEST_DEVICE_BASE_URL;
 
 let client: TestClient;
 
@@ -44,7 +43,7 @@ function get(emulator: Emulator, url: string, method = 'GET'): Promise<Response>
 
 /** What the QR code encodes: the app at the device URL, with nothing but the interaction id. */
 function qrUrl(interaction: string): string {
-  return `${DEVICE_BASE_URL}/app/${interaction}`;
+  return `${TEST_DEVICE_BASE_URL}/app/${interaction}`;
 }
 
 /** The app on the phone bound to the verification: the QR link with the phone's device secret. */
@@ -110,7 +109,7 @@ describe('the authorization page hands the user to the app (spec part 1, step 4)
   it('shows a QR code (inline SVG) for the app at the device URL, prints that URL, and names the address a phone must reach', async () => {
     const emulator = newEmulator();
     const { html, interaction } = await openAuthorizationPage(emulator, client);
-    const phoneUrl = `${DEVICE_BASE_URL}/app/${interaction}`;
+    const phoneUrl = `${TEST_DEVICE_BASE_URL}/app/${interaction}`;
     expect(html).toMatch(/<svg role="img" aria-label="QR code that opens the ID Check app on your phone" focusable="false" xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+" shape-rendering="crispEdges"><path /);
     expect(html).toContain(`<code data-testid="device-url">${phoneUrl}</code>`);
     expect(html).toContain('able to reach <code>http://192.168.1.20:3000</code>');
@@ -120,7 +119,7 @@ describe('the authorization page hands the user to the app (spec part 1, step 4)
     const emulator = newEmulator();
     const { html, interaction, browser } = await openAuthorizationPage(emulator, client);
     expect(attribute(html, 'device-url', 'data-testid')).toBe('device-url');
-    expect(html).toContain(`<code data-testid="device-url">${DEVICE_BASE_URL}/app/${interaction}</code>`);
+    expect(html).toContain(`<code data-testid="device-url">${TEST_DEVICE_BASE_URL}/app/${interaction}</code>`);
     expect(attribute(html, 'use-app-on-this-device', 'href')).toBe(`${TEST_BASE_URL}/app/${interaction}?browser=${browser}`);
     expect(attribute(html, 'continue-after-phone', 'href')).toBe(continueUrl(interaction, browser));
     expect(/data-status-url="([^"]+)"/.exec(html)![1]!.replaceAll('&#38;', '&')).toBe(statusUrl(interaction, browser));
@@ -431,22 +430,5 @@ describe('an interaction past its 600 s lifetime', () => {
     const expired = await get(emulator, statusUrl(interaction, browser));
     expect(expired.status).toBe(400);
     expect((await expired.json()).error_description).toMatch(/unknown or has expired/);
-  });
-});
-
-describe('createEmulator deviceBaseUrl', () => {
-  it('defaults to the base URL', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
-    const { html, interaction } = await openAuthorizationPage(emulator, client);
-    expect(html).toContain(`<code data-testid="device-url">${TEST_BASE_URL}/app/${interaction}</code>`);
-  });
-
-  it.each([
-    ['a different path', 'http://192.168.1.20:3000/other', /must have the same path as baseUrl \('\/emulator'\)/],
-    ['a trailing slash', 'http://192.168.1.20:3000/emulator/', /deviceBaseUrl must not end with a slash/],
-    ['no scheme', '192.168.1.20:3000/emulator', /deviceBaseUrl must be an/],
-    ['a query', 'http://192.168.1.20:3000/emulator?x=1', /deviceBaseUrl must not have a query/],
-  ])('refuses %s', (_name, deviceBaseUrl, message) => {
-    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, deviceBaseUrl, clients: [client.registered] })).toThrow(message);
   });
 });

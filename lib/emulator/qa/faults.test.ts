@@ -21,7 +21,7 @@ import {
   type TestClient,
 } from '@/test/support/emulator';
 import { createEmulator, type Emulator } from '..';
-import { FAULTS, type FaultId } from './faults';
+import { FAULTS, FaultSwitchboard, type FaultId } from './faults';
 
 let client: TestClient;
 let other: TestClient;
@@ -386,7 +386,6 @@ describe('PAR faults (spec 4.1, part 7)', () => {
 
 describe('faults armed for one client', () => {
   it('spoil only that client’s next response and wait for it, leaving other clients’ flows clean', async () => {
-    const { FaultSwitchboard } = await import('./faults');
     const board = new FaultSwitchboard(() => 0);
     board.arm('wrong_nonce', 'second-rp');
     expect(board.take('id_token', 'demo-client').size).toBe(0);
@@ -396,7 +395,6 @@ describe('faults armed for one client', () => {
   });
 
   it('for any client when no client is named', async () => {
-    const { FaultSwitchboard } = await import('./faults');
     const board = new FaultSwitchboard(() => 0);
     board.arm('par_server_error');
     expect([...board.take('par_endpoint', 'anyone')]).toEqual(['par_server_error']);

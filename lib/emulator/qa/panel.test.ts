@@ -239,8 +239,6 @@ describe('POST {base}/panel refuses cross-site posts (CSRF)', () => {
 
 describe('arming a fault for one client from the panel', () => {
   it('offers the registered clients, arms for the chosen one and refuses an unknown one', async () => {
-    const { createEmulator } = await import('..');
-    const { createTestClient, TEST_BASE_URL } = await import('@/test/support/emulator');
     const a = await createTestClient({ clientId: 'client-a' });
     const b = await createTestClient({ clientId: 'client-b' });
     const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [a.registered, b.registered] });

@@ -1,0 +1,54 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
+import { createEmulator } from '..';
+
+let client: TestClient;
+
+beforeAll(async () => {
+  client = await createTestClient();
+});
+
+describe('GET /.well-known/openid-configuration', () => {
+  it('describes exactly what the emulator enforces, cacheable for an hour', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const response = await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=3600');
+    expect(await response.json()).toMatchObject({
+      issuer: TEST_BASE_URL,
+      authorization_endpoint: `${TEST_BASE_URL}/auth`,
+      pushed_authorization_request_endpoint: `${TEST_BASE_URL}/par`,
+      token_endpoint: `${TEST_BASE_URL}/token`,
+      jwks_uri: `${TEST_BASE_URL}/jwks`,
+      require_pushed_authorization_requests: true,
+      require_signed_request_object: true,
+      request_object_signing_alg_values_supported: ['ES256', 'PS256', 'EdDSA'],
+      token_endpoint_auth_methods_supported: ['private_key_jwt'],
+      token_endpoint_auth_signing_alg_values_supported: ['ES256', 'PS256', 'EdDSA'],
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code'],
+      code_challenge_methods_supported: ['S256'],
+      scopes_supported: ['openid'],
+      subject_types_supported: ['pairwise'],
+      id_token_signing_alg_values_supported: ['ES256'],
+      id_token_encryption_alg_values_supported: ['RSA-OAEP-256'],
+      id_token_encryption_enc_values_supported: ['A256GCM'],
+      claims_parameter_supported: true,
+      authorization_response_iss_parameter_supported: true,
+      verified_claims_supported: true,
+      trust_frameworks_supported: ['standard', 'standard_etsi'],
+      evidence_supported: ['document', 'electronic_record'],
+      documents_supported: ['passport', 'idcard'],
+      electronic_records_supported: ['population_register'],
+      claims_in_verified_claims_supported: ['name', 'given_name', 'family_name', 'picture', 'gender', 'birthdate', 'nationalities'],
+    });
+  });
+
+  it('is found under the base path whatever origin the request came through (a proxy)', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const response = await emulator.handle(new Request('http://10.0.0.7:8080/emulator/.well-known/openid-configuration'));
+    expect(response.status).toBe(200);
+    expect((await response.json()).issuer).toBe(TEST_BASE_URL);
+  });
+});
