@@ -46,6 +46,9 @@ export default defineConfig([
             // lib/oidc is copied alone into other products; the emulator must not share its guesses.
             { target: './lib/oidc', from: ['./lib/emulator', './lib/server', './lib/view', './app', './test'] },
             { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/view', './app'] },
+            // view models are pure: they never reach the server glue or the pages
+            { target: './lib/view', from: ['./lib/server', './app'] },
+            { target: './lib/server', from: './app' },
             ...emulatorLayers,
           ],
         },

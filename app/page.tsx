@@ -1,29 +1,16 @@
-import { DEFAULT_SELECTION, TRUST_FRAMEWORKS } from '@/lib/oidc';
+import { DEFAULT_SELECTION } from '@/lib/oidc';
 import { services } from '@/lib/server/services';
+import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
 import { PRESETS } from '@/lib/view/presets';
 import { ModeBadge } from './_components/mode-badge';
 import { Picker } from './_components/picker';
 
 export const dynamic = 'force-dynamic';
 
-/** The trust frameworks the service lists in discovery; the spec's two when it lists none or cannot be reached. */
-async function trustFrameworks(): Promise<{ values: string[]; discoveryError?: string }> {
-  const { relyingParty } = await services();
-  try {
-    const metadata = await relyingParty.discovery.get(relyingParty.issuer);
-    const listed = Array.isArray(metadata.trust_frameworks_supported)
-      ? metadata.trust_frameworks_supported.filter((value): value is string => typeof value === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(value))
-      : [];
-    return { values: listed.length > 0 ? listed : [...TRUST_FRAMEWORKS] };
-  } catch (error) {
-    return { values: [...TRUST_FRAMEWORKS], discoveryError: (error as Error).message };
-  }
-}
-
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { config } = await services();
   const signedOut = (await searchParams).signed_out === '1';
-  const frameworks = await trustFrameworks();
+  const frameworks = await offeredTrustFrameworks();
 
   return (
     <div className="space-y-8">

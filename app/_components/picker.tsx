@@ -5,7 +5,7 @@ import { buildClaimsRequest, selectionProblems } from '@/lib/oidc/claims-request
 import { requestObjectClaims } from '@/lib/oidc/request-object';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
 import type { Preset } from '@/lib/view/presets';
-import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from './labels';
+import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from '@/lib/view/labels';
 
 interface PickerProps {
   trustFrameworks: string[];

@@ -1,21 +1,17 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { getFailure, type FailureCode } from '@/lib/server/verification';
-import { FAILURE_EXPLANATIONS } from '../_components/failure-explanations';
+import { getFailure } from '@/lib/server/verification';
+import { FAILURE_EXPLANATIONS, knownFailureCode, type FailureCode } from '@/lib/view/failure-explanations';
 import { ProtocolTrace } from '../_components/protocol-trace';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verification failed' };
 
-function knownCode(value: unknown): FailureCode | undefined {
-  return typeof value === 'string' && Object.hasOwn(FAILURE_EXPLANATIONS, value) ? (value as FailureCode) : undefined;
-}
-
 export default async function FailurePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const failure = typeof params.id === 'string' ? await getFailure(params.id) : undefined;
   // The recorded failure is the truth; the query's code only stands in once the record expired.
-  const code: FailureCode = failure?.code ?? knownCode(params.code) ?? 'internal_error';
+  const code: FailureCode = failure?.code ?? knownFailureCode(params.code) ?? 'internal_error';
   const explanation = FAILURE_EXPLANATIONS[code];
 
   return (

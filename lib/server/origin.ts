@@ -1,13 +1,26 @@
 import 'server-only';
 /**
- * DESIGN.md: POST /auth/start is same-origin only. Browsers send `Origin` on every form POST and
+ * DESIGN.md: POST /auth/start (and /auth/signout) are same-origin only. Browsers send `Origin` on every form POST and
  * `Sec-Fetch-Site` on every request; a cross-site form (login CSRF into our flow) is refused.
  * A request with neither comes from a script, not a browser, and cannot ride a user's cookies.
  */
+import { IdvError } from '@/lib/oidc';
+import { serverConfig } from './env';
+
+/** Whether a request may change state for this app: no foreign `Origin`, no cross-site `Sec-Fetch-Site`. */
 export function isSameOriginRequest(headers: Headers, appUrl: string): boolean {
   const origin = headers.get('origin');
   if (origin !== null && origin !== new URL(appUrl).origin) return false;
   const site = headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') return false;
   return true;
+}
+
+/**
+ * Refuses a cross-site request to a state-changing route with `forbidden_origin`.
+ * @param refusal what the failure page says, e.g. "Sign-out can only be requested from this app’s own pages"
+ */
+export async function requireSameOrigin(request: Request, refusal: string): Promise<void> {
+  const { appUrl } = await serverConfig();
+  if (!isSameOriginRequest(request.headers, appUrl)) throw new IdvError('forbidden_origin', refusal);
 }

@@ -7,6 +7,11 @@ export function redirect303(location: string | URL): Response {
   return new Response(null, { status: 303, headers: { location: location.toString(), 'cache-control': 'no-store' } });
 }
 
+/** 303 to a page of this app (`path` with its query, resolved against APP_URL). */
+export async function redirectToPage(path: string): Promise<Response> {
+  return redirect303(new URL(path, (await serverConfig()).appUrl));
+}
+
 /** Records the failure and sends the browser to the failure page, which shows its code. */
 export async function failureRedirect(error: unknown): Promise<Response> {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION } from '@/lib/oidc';
-import { parseSelectionForm } from './selection-form';
+import { parseSelectionForm, readSelectionForm } from './selection-form';
 
 describe('parseSelectionForm', () => {
   it('treats an empty form as the default selection', () => {
@@ -35,5 +35,25 @@ describe('parseSelectionForm', () => {
   it('sends a selection that breaks the service’s rules when QA asks for it', () => {
     const selection = parseSelectionForm(new URLSearchParams('trust_framework=standard_etsi&claim=birthdate&send_anyway=1'));
     expect(selection.trustFramework).toBe('standard_etsi');
+  });
+});
+
+describe('readSelectionForm (POST /auth/start)', () => {
+  const post = (body: string, contentType?: string) =>
+    new Request('http://localhost:3000/auth/start', { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });
+
+  it('reads an urlencoded form, and an empty body of any type as the default selection', async () => {
+    expect((await readSelectionForm(post('trust_framework=standard&claim=birthdate', 'application/x-www-form-urlencoded'))).claims).toEqual({
+      birthdate: { essential: false },
+    });
+    expect(await readSelectionForm(post('', 'text/plain'))).toBe(DEFAULT_SELECTION);
+  });
+
+  it('refuses a body of another type and a body over 16 KiB with invalid_selection', async () => {
+    await expect(readSelectionForm(post('{"claim":"name"}', 'application/json'))).rejects.toMatchObject({ code: 'invalid_selection' });
+    await expect(readSelectionForm(post(`claim=${'x'.repeat(17 * 1024)}`, 'application/x-www-form-urlencoded'))).rejects.toMatchObject({
+      code: 'invalid_selection',
+      message: 'The start form is too large',
+    });
   });
 });

@@ -18,7 +18,11 @@ import {
   type DocumentDetail,
   type Selection,
 } from '@/lib/oidc';
+import { readBoundedText } from '@/lib/oidc/http';
 import { findPreset } from '@/lib/view/presets';
+
+/** The picker's form is a few hundred bytes; anything near this is not from it. */
+const MAX_FORM_BYTES = 16 * 1024;
 
 const FIELDS = new Set(['trust_framework', 'claim', 'essential', 'evidence', 'document_detail', 'personal_number', 'send_anyway', 'preset']);
 
@@ -69,4 +73,19 @@ export function parseSelectionForm(form: URLSearchParams): Selection {
     if (problem) throw invalid(problem);
   }
   return selection;
+}
+
+/**
+ * Reads the start form from a POST /auth/start request: at most 16 KiB, urlencoded (an empty
+ * body, whatever its type, is the default selection).
+ * @throws IdvError `invalid_selection` for a body too large, of another type, or not a valid selection
+ */
+export async function readSelectionForm(request: Request): Promise<Selection> {
+  const contentType = request.headers.get('content-type') ?? '';
+  const body = await readBoundedText(request, MAX_FORM_BYTES);
+  if (body === undefined) throw invalid('The start form is too large');
+  if (body.length > 0 && !contentType.startsWith('application/x-www-form-urlencoded')) {
+    throw invalid('The start form must be sent as application/x-www-form-urlencoded');
+  }
+  return parseSelectionForm(new URLSearchParams(body));
 }

@@ -8,7 +8,7 @@ import { createEmulator, type Emulator } from '@/lib/emulator';
 import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '@/lib/oidc';
 import { serverConfig, type ServerConfig } from './env';
 import { MemoryResultStore, type ResultStore } from './result-store';
-import type { FailureRecord, PendingFlow, VerificationResult } from './verification';
+import type { FailureRecord, PendingFlow, VerificationResult } from './state';
 
 interface Services {
   config: ServerConfig;

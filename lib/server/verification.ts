@@ -10,59 +10,18 @@ import {
   ProtocolTrace,
   randomToken,
   startAuthorization,
-  type IdvErrorCode,
   type PendingAuthorization,
-  type TraceEvent,
   type Selection,
-  type ValidatedIdToken,
-  type VerifiedClaims,
 } from '@/lib/oidc';
-import { presentTrace, type CertificateSummary, type TraceEntryView } from '@/lib/view/trace-view';
+import { presentTrace, type CertificateSummary } from '@/lib/view/trace-view';
 import { describeCertificate } from './certificate';
-import { addPending, getSession, PENDING_TTL_MS, takePending } from './session';
 import { services } from './services';
+import { addPending, getSession, PENDING_TTL_MS, takePending } from './session';
+import type { FailureRecord, VerificationResult } from './state';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
 export const RESULT_TTL_SECONDS = 15 * 60;
 const FAILURE_TTL_SECONDS = 15 * 60;
-
-export interface VerificationResult {
-  id: string;
-  createdAt: number;
-  expiresAt: number;
-  mode: 'emulator' | 'provider';
-  issuer: string;
-  clientId: string;
-  selection: Selection;
-  verifiedClaims: VerifiedClaims[];
-  idToken: ValidatedIdToken;
-  tokenExpiresIn: number | undefined;
-  /** every exchange of the flow, decoded and with secrets masked */
-  trace: TraceEntryView[];
-  /** the certificate of the key that verified the signature (`x5c[0]` of its JWKS entry) */
-  signingCertificate: CertificateSummary | undefined;
-}
-
-/** What a flow asked for and its trace so far, kept server-side (by state) until its callback. */
-export interface PendingFlow {
-  issuer: string;
-  selection: Selection;
-  trace: TraceEvent[];
-}
-
-/** Codes of the app itself, beyond the core's. */
-export type FailureCode = IdvErrorCode | 'internal_error';
-
-export interface FailureRecord {
-  id: string;
-  code: FailureCode;
-  message: string;
-  /** the service's own error_description, verbatim, when it sent one */
-  description?: string;
-  createdAt: number;
-  /** the exchanges up to the failure (never identity data: the ID token is only traced once valid) */
-  trace: TraceEntryView[];
-}
 
 /** The certificate in a JWKS entry's `x5c[0]`, if it has one that parses. */
 async function certificateOf(jwk: unknown): Promise<CertificateSummary | undefined> {

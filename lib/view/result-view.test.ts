@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, type Selection, type VerifiedClaims } from '@/lib/oidc';
-import { ageOn, buildChecks, buildResultView, buildVerificationView, formatNumericDate } from './result-view';
+import { ageOn, buildChecks, buildResultView, buildVerificationView, formatNumericDate, keptUntilText } from './result-view';
 
 const verified: VerifiedClaims = {
   trustFramework: 'standard',
@@ -119,5 +119,11 @@ describe('buildVerificationView and buildChecks', () => {
     expect(checks.find((c) => c.label === 'Signature verified')?.detail).toContain('abc123 from the JWKS; certificate CN=Signer, issued by CN=CA, serial number = kid');
     expect(checks.find((c) => c.label === 'Decrypted with our key')?.detail).toBe('JWE RSA-OAEP-256 / A256GCM, key enc-1');
     expect(checks.find((c) => c.label === 'Not expired')?.detail).toContain('2023-11-14 23:13:20 UTC');
+  });
+});
+
+describe('keptUntilText', () => {
+  it('gives the UTC time of day a result expires', () => {
+    expect(keptUntilText(Date.UTC(2026, 10, 23, 14, 5, 59))).toBe('14:05');
   });
 });

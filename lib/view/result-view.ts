@@ -183,6 +183,11 @@ export function formatNumericDate(seconds: unknown): string | undefined {
   return `${new Date(seconds * 1000).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }
 
+/** The time of day (UTC) until which a result is kept, e.g. "14:05". */
+export function keptUntilText(expiresAt: number): string {
+  return new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' }).format(new Date(expiresAt));
+}
+
 function valueField(text: string | undefined): Field {
   return text === undefined || text === '' ? { state: 'not_provided' } : { state: 'value', text };
 }

@@ -1,4 +1,11 @@
-import type { FailureCode } from '@/lib/server/verification';
+/**
+ * What each failure code means to the person in front of the failure page: a title, one
+ * sentence, and what to try next. Codes stay as the core and the spec write them.
+ */
+import type { IdvErrorCode } from '@/lib/oidc';
+
+/** Every code a failure can carry: the core's, and the app's own `internal_error`. */
+export type FailureCode = IdvErrorCode | 'internal_error';
 
 export interface Explanation {
   title: string;
@@ -62,3 +69,8 @@ export const FAILURE_EXPLANATIONS: Record<FailureCode, Explanation> = {
   result_not_found: { title: 'No result', sentence: 'There is no verification result in this session.', next: retry },
   internal_error: { title: 'Something went wrong', sentence: 'The app failed unexpectedly; the details are in the server log.', next: retry },
 };
+
+/** The code as a known failure code, or undefined (a query parameter may say anything). */
+export function knownFailureCode(value: unknown): FailureCode | undefined {
+  return typeof value === 'string' && Object.hasOwn(FAILURE_EXPLANATIONS, value) ? (value as FailureCode) : undefined;
+}

@@ -1,0 +1,130 @@
+/**
+ * The cards of the result page: the person, the identity document, the population register, the
+ * verification and the checks performed. Each renders a view model of lib/view/result-view and
+ * says "not provided" or "not requested" rather than guess.
+ */
+import type { Check, DocumentView, IdentityView, PopulationRegisterView, VerificationView } from '@/lib/view/result-view';
+import { Card } from './card';
+import { FieldRow } from './field-row';
+
+export function PersonCard({ identity }: { identity: IdentityView }) {
+  return (
+    <Card title="Person" id="person-heading">
+      <div className="mt-4 flex flex-col gap-5 sm:flex-row">
+        <div className="w-36 shrink-0">
+          {identity.portrait.state === 'value' ? (
+            // A data: URI from the verified token; next/image adds nothing for it.
+            // eslint-disable-next-line @next/next/no-img-element
+            <img
+              src={identity.portrait.src}
+              alt={`Portrait from the identity document${identity.name.state === 'value' ? ` of ${identity.name.text}` : ''}`}
+              width={144}
+              height={192}
+              className="aspect-[3/4] w-36 rounded-lg border border-slate-200 bg-slate-100 object-cover"
+              data-testid="portrait"
+            />
+          ) : (
+            <div className="grid aspect-[3/4] w-36 place-items-center rounded-lg border border-dashed border-slate-300 bg-slate-50 p-3 text-center text-sm text-slate-600">
+              Portrait {identity.portrait.state === 'not_provided' ? 'not provided' : 'not requested'}
+            </div>
+          )}
+        </div>
+        <dl className="min-w-0 flex-1 divide-y divide-slate-100">
+          <FieldRow label="Full name" field={identity.name} />
+          <FieldRow label="Given name" field={identity.givenName} />
+          <FieldRow label="Family name" field={identity.familyName} />
+          <FieldRow label="Date of birth" field={identity.birthdate} />
+          <FieldRow label="Gender" field={identity.gender} />
+          <FieldRow label="Nationalities" field={identity.nationalities} />
+        </dl>
+      </div>
+    </Card>
+  );
+}
+
+export function DocumentCard({ document }: { document: DocumentView }) {
+  return (
+    <Card title="Identity document" id="document-heading">
+      {!document.requested ? (
+        <p className="mt-3 text-sm text-slate-600">Document evidence was not requested.</p>
+      ) : !document.provided ? (
+        <p className="mt-3 text-sm italic text-amber-800">Document evidence was requested but not provided.</p>
+      ) : (
+        <dl className="mt-2 divide-y divide-slate-100">
+          <FieldRow label="Type" field={document.type} />
+          <FieldRow label="Number" field={document.number} mono />
+          <FieldRow label="Issuing country" field={document.issuingCountry} />
+          <FieldRow label="Issuing authority" field={document.issuingAuthority} />
+          <FieldRow label="Date of issue" field={document.dateOfIssuance} />
+          <div className="grid grid-cols-[minmax(8rem,40%)_1fr] gap-3 py-2.5">
+            <dt className="text-sm text-slate-600">Date of expiry</dt>
+            <dd className="flex flex-wrap items-center gap-2">
+              {document.dateOfExpiry.state === 'value' ? (
+                <span className="font-medium text-slate-900">{document.dateOfExpiry.text}</span>
+              ) : (
+                <span className="text-sm text-slate-500">{document.dateOfExpiry.state === 'not_provided' ? 'Not provided' : 'Not requested'}</span>
+              )}
+              {document.expired !== undefined && (
+                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${document.expired ? 'bg-red-50 text-red-800' : 'bg-emerald-50 text-emerald-800'}`}>
+                  {document.expired ? 'Expired' : 'Valid'}
+                </span>
+              )}
+            </dd>
+          </div>
+          <FieldRow label="National identity number" field={document.personalNumber} masked />
+          <FieldRow label="Chip authentication" field={document.chipAuthentication} />
+          <FieldRow label="Issuer check" field={document.issuerCheck} />
+        </dl>
+      )}
+    </Card>
+  );
+}
+
+export function PopulationRegisterCard({ register }: { register: PopulationRegisterView }) {
+  return (
+    <Card title="Population register" id="register-heading">
+      {register.provided ? (
+        <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">
+          <FieldRow label="Register" field={register.source} />
+          <FieldRow label="Matched national identity number" field={register.personalNumber} masked />
+        </dl>
+      ) : (
+        <p className="mt-3 text-sm italic text-amber-800" data-testid="register-not-provided">
+          Not provided: the register returned no match{register.lookedUp ? ` for ${register.lookedUp}` : ' for the document'}, or this client is not entitled to register data.
+        </p>
+      )}
+    </Card>
+  );
+}
+
+export function VerificationCard({ verification }: { verification: VerificationView }) {
+  return (
+    <Card title="Verification" id="verification-heading">
+      <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">
+        <FieldRow label="Trust framework" field={verification.trustFramework} mono />
+        <FieldRow label="Authentication context (acr)" field={verification.acr} mono />
+        <FieldRow label="Methods (amr)" field={verification.amr} mono />
+        <FieldRow label="Authenticated at (auth_time)" field={verification.authTime} />
+        <FieldRow label="Subject (sub)" field={verification.subject} mono />
+      </dl>
+    </Card>
+  );
+}
+
+export function ChecksCard({ checks }: { checks: Check[] }) {
+  return (
+    <Card title="Checks performed" id="checks-heading">
+      <ol className="mt-3 space-y-2" data-testid="checks">
+        {checks.map((check) => (
+          <li key={check.label} className="flex gap-3">
+            <span aria-hidden="true" className="mt-0.5 grid size-5 shrink-0 place-items-center rounded-full bg-emerald-100 text-xs font-bold text-emerald-800">✓</span>
+            <div className="min-w-0">
+              <p className="font-medium text-slate-900">{check.label}</p>
+              <p className="break-words font-mono text-xs text-slate-600">{check.detail}</p>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}

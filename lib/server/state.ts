@@ -1,0 +1,44 @@
+/**
+ * The stored shapes: what the app keeps server-side between requests (DESIGN.md "State, and
+ * several instances"): a pending flow until its callback, a verified result until the user
+ * signs out or it expires, a failure record for the failure page. Types only, so the stores,
+ * the flow glue and the pages import them without importing each other.
+ */
+import type { Selection, TraceEvent, ValidatedIdToken, VerifiedClaims } from '@/lib/oidc';
+import type { FailureCode } from '@/lib/view/failure-explanations';
+import type { CertificateSummary, TraceEntryView } from '@/lib/view/trace-view';
+
+export interface VerificationResult {
+  id: string;
+  createdAt: number;
+  expiresAt: number;
+  mode: 'emulator' | 'provider';
+  issuer: string;
+  clientId: string;
+  selection: Selection;
+  verifiedClaims: VerifiedClaims[];
+  idToken: ValidatedIdToken;
+  tokenExpiresIn: number | undefined;
+  /** every exchange of the flow, decoded and with secrets masked */
+  trace: TraceEntryView[];
+  /** the certificate of the key that verified the signature (`x5c[0]` of its JWKS entry) */
+  signingCertificate: CertificateSummary | undefined;
+}
+
+/** What a flow asked for and its trace so far, kept server-side (by state) until its callback. */
+export interface PendingFlow {
+  issuer: string;
+  selection: Selection;
+  trace: TraceEvent[];
+}
+
+export interface FailureRecord {
+  id: string;
+  code: FailureCode;
+  message: string;
+  /** the service's own error_description, verbatim, when it sent one */
+  description?: string;
+  createdAt: number;
+  /** the exchanges up to the failure (never identity data: the ID token is only traced once valid) */
+  trace: TraceEntryView[];
+}
