@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildAuthorizationUrl } from './authorization-url';
 import { processParResponse } from './par';
-import { processTokenResponse } from './token';
-import type { ProviderMetadata } from './types';
 
 describe('processParResponse (4.1, 2.4)', () => {
   it('returns request_uri and expires_in from a 201', async () => {
@@ -35,34 +32,5 @@ describe('processParResponse (4.1, 2.4)', () => {
   it('rejects a 201 without request_uri or expires_in', async () => {
     await expect(processParResponse(Response.json({ expires_in: 600 }, { status: 201 }))).rejects.toMatchObject({ code: 'invalid_response' });
     await expect(processParResponse(Response.json({ request_uri: 'x' }, { status: 201 }))).rejects.toMatchObject({ code: 'invalid_response' });
-  });
-});
-
-describe('processTokenResponse (4.3, 2.5)', () => {
-  it('returns id_token and expires_in from a 200', async () => {
-    await expect(processTokenResponse(Response.json({ id_token: 'a.b.c.d.e', expires_in: 3600 }))).resolves.toEqual({
-      idToken: 'a.b.c.d.e',
-      expiresIn: 3600,
-    });
-  });
-
-  it('turns an invalid_grant body into invalid_grant', async () => {
-    await expect(processTokenResponse(Response.json({ error: 'invalid_grant' }, { status: 400 }))).rejects.toMatchObject({ code: 'invalid_grant' });
-  });
-
-  it('rejects a 200 without id_token', async () => {
-    await expect(processTokenResponse(Response.json({ access_token: 'x' }))).rejects.toMatchObject({ code: 'id_token_missing' });
-  });
-});
-
-describe('buildAuthorizationUrl (4.2)', () => {
-  it('carries only client_id and request_uri', () => {
-    const metadata = { authorization_endpoint: 'https://flow.idv.example/auth' } as ProviderMetadata;
-    const url = new URL(buildAuthorizationUrl(metadata, 'client-1', 'urn:ietf:params:oauth:request_uri:abc'));
-    expect(url.origin + url.pathname).toBe('https://flow.idv.example/auth');
-    expect([...url.searchParams]).toEqual([
-      ['client_id', 'client-1'],
-      ['request_uri', 'urn:ietf:params:oauth:request_uri:abc'],
-    ]);
   });
 });
