@@ -6,6 +6,15 @@ export const metadata: Metadata = {
   title: { default: 'Identity verification — relying party', template: '%s · Identity verification' },
   description: 'Reference relying party for an OpenID Connect for Identity Assurance verification service.',
   referrer: 'same-origin',
+  // public/: the header's "ID" mark, drawn by scripts/generate-icons.mjs
+  icons: {
+    icon: [
+      { url: '/favicon.ico', sizes: '16x16 32x32 48x48' },
+      { url: '/icon.svg', type: 'image/svg+xml' },
+    ],
+    apple: '/apple-touch-icon.png',
+  },
+  manifest: '/manifest.webmanifest',
 };
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1, themeColor: '#312e81' };
