@@ -2,9 +2,10 @@
  * One-shot faults for QA: armed from the control API or the panel, each one spoils the next
  * response of its kind, so a tester can watch the relying party refuse it (spec 4.5, 5.6, part 7).
  *
- * A fault is injected where the real response is produced (tokens/id-token.ts, endpoints/token.ts, endpoints/par.ts), into
- * a response that would otherwise have succeeded: a request the emulator refuses anyway leaves
- * the fault armed. Faults are per emulator instance and apply to whichever client comes next.
+ * A fault is injected where the real response is produced (tokens/id-token.ts,
+ * endpoints/token.ts, endpoints/par.ts), into a response that would otherwise have succeeded: a
+ * request the emulator refuses anyway leaves the fault armed. Faults are per emulator instance
+ * and apply to the client they were armed for, or to whichever client comes next.
  * @see spec 4.5 (client checks), 5.6, part 7; DECISIONS.md "Faults"
  */
 
