@@ -4,8 +4,8 @@ import nextTs from 'eslint-config-next/typescript';
 
 /** Test support (test/support) is for tests only: product code never imports it. */
 const testSupport = { group: ['@/test/*', '**/test/support/*'], message: 'test/ is for tests; product code never imports it.' };
-/** DESIGN.md: the core and the emulator are framework-free and never read the environment. */
-const frameworks = { group: ['next', 'next/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc and lib/emulator are framework-free.' };
+/** DESIGN.md: the core, the emulator and the store are framework-free and never read the environment. */
+const frameworks = { group: ['next', 'next/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc, lib/emulator and lib/store are framework-free.' };
 
 /** Folders of lib/emulator, from the base up (README "Architecture" says the same rules). */
 const emulator = (folder) => `./lib/emulator/${folder}`;
@@ -46,6 +46,8 @@ export default defineConfig([
             // lib/oidc is copied alone into other products; the emulator must not share its guesses.
             { target: './lib/oidc', from: ['./lib/emulator', './lib/server', './lib/view', './app', './test'] },
             { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/view', './app'] },
+            // the state layer serves the app and the emulator alike
+            { target: './lib/store', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/view', './app'] },
             // view models are pure: they never reach the server glue or the pages
             { target: './lib/view', from: ['./lib/server', './app'] },
             { target: './lib/server', from: './app' },
@@ -56,14 +58,14 @@ export default defineConfig([
     },
   },
   {
-    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts'],
+    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [frameworks] }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only lib/server/env.ts reads process.env.' }],
     },
   },
   {
-    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts'],
+    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [frameworks, testSupport] }] },
   },

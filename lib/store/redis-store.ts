@@ -1,0 +1,162 @@
+/**
+ * The Redis store, for several instances behind a balancer or a serverless host where any request
+ * may land on any instance. Uses node-redis (`@redis/client`, maintained by Redis itself): no
+ * protocol code of our own. TTLs are Redis's own (`SET … PX`); `take` is `GETDEL` and
+ * `setIfAbsent` is `SET … NX`, each one atomic command, so two instances racing on one key cannot
+ * both win. Every key is written under a prefix, so deployments can share a Redis.
+ *
+ * An outage never hangs a request: commands are not queued while disconnected and time out after
+ * two seconds, failing with `store_unavailable`; the client reconnects in the background, so the
+ * first request after Redis returns works without a restart.
+ */
+import { createClient } from '@redis/client';
+import { StoreError, checkTtl, serialise, type Store } from './store';
+
+/** How long a command may take before the request it serves gets `store_unavailable`. */
+const COMMAND_TIMEOUT_MS = 2000;
+/** How long start-up waits for the first connection. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+export interface RedisStoreOptions {
+  /** `redis://` or `rediss://` URL (user, password and database number as Redis URLs carry them) */
+  url: string;
+  /** prefix of every key, e.g. "idv:" */
+  prefix: string;
+}
+
+/** The URL without its password, for messages and the readiness check. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/**
+ * Checks the form of a Redis URL.
+ * @returns a sentence saying what is wrong, or undefined when it is fine
+ */
+export function redisUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'must be a redis:// or rediss:// URL';
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return `must use redis:// or rediss://, not ${parsed.protocol}//`;
+  if (!parsed.hostname) return 'must name a host';
+  if (parsed.pathname !== '' && parsed.pathname !== '/' && !/^\/\d{1,2}$/.test(parsed.pathname)) return 'may only carry a database number as its path (e.g. /0)';
+  return undefined;
+}
+
+function createRedisClient(url: string) {
+  return createClient({
+    url,
+    // While disconnected, fail at once instead of queueing (a queued command would hang its request).
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      // Keep trying in the background, at most every two seconds, for as long as the server runs.
+      reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000),
+    },
+  });
+}
+
+type Client = ReturnType<typeof createRedisClient>;
+
+export class RedisStore implements Store {
+  readonly description: string;
+  readonly #client: Client;
+  readonly #commands: ReturnType<Client['withCommandOptions']>;
+  readonly #prefix: string;
+  #lastErrorLogAt = 0;
+
+  private constructor(client: Client, options: RedisStoreOptions) {
+    this.#client = client;
+    this.#commands = client.withCommandOptions({ timeout: COMMAND_TIMEOUT_MS });
+    this.#prefix = options.prefix;
+    this.description = `Redis at ${redactRedisUrl(options.url)} (keys under '${options.prefix}'; shared by every instance)`;
+  }
+
+  /**
+   * Connects, and fails if Redis cannot be reached within five seconds.
+   * @throws Error whose message names the URL without its password
+   */
+  static async connect(options: RedisStoreOptions): Promise<RedisStore> {
+    const client = createRedisClient(options.url);
+    const store = new RedisStore(client, options);
+    client.on('error', (error: unknown) => store.#logError(error));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        client.connect(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+        }),
+      ]);
+      await client.ping();
+    } catch (error) {
+      client.destroy();
+      throw new Error(`cannot connect to Redis at ${redactRedisUrl(options.url)}: ${(error as Error).message}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+    return store;
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const text = await this.#run(() => this.#commands.get(this.#prefix + key));
+    return text === null ? undefined : (JSON.parse(String(text)) as T);
+  }
+
+  async set(key: string, value: unknown, ttlSeconds: number): Promise<void> {
+    const text = serialise(value);
+    const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
+    await this.#run(() => this.#commands.set(this.#prefix + key, text, { expiration: { type: 'PX', value: ms } }));
+  }
+
+  async setIfAbsent(key: string, value: unknown, ttlSeconds: number): Promise<boolean> {
+    const text = serialise(value);
+    const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
+    const reply = await this.#run(() =>
+      this.#commands.set(this.#prefix + key, text, { expiration: { type: 'PX', value: ms }, condition: 'NX' }),
+    );
+    return reply === 'OK';
+  }
+
+  async take<T>(key: string): Promise<T | undefined> {
+    const text = await this.#run(() => this.#commands.getDel(this.#prefix + key));
+    return text === null ? undefined : (JSON.parse(String(text)) as T);
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.#run(() => this.#commands.del(this.#prefix + key));
+  }
+
+  async ping(): Promise<void> {
+    await this.#run(() => this.#commands.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.#client.isOpen) await this.#client.close().catch(() => this.#client.destroy());
+  }
+
+  async #run<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw new StoreError('store_unavailable', `the shared store (Redis) did not answer: ${(error as Error).message}`, 5, { cause: error });
+    }
+  }
+
+  /** Connection errors repeat while Redis is down: one line every ten seconds is enough. */
+  #logError(error: unknown): void {
+    const now = Date.now();
+    if (now - this.#lastErrorLogAt < 10_000) return;
+    this.#lastErrorLogAt = now;
+    console.error(`[idv] Redis: ${(error as Error).message ?? error}`);
+  }
+}

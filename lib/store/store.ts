@@ -1,0 +1,79 @@
+/**
+ * The state layer shared by the app and the embedded emulator (DESIGN.md "State, and several
+ * instances"): a key-value store whose entries expire, with the two atomic operations one-time
+ * items need (`take` and `setIfAbsent`). Two implementations keep the same contract: in memory
+ * (one instance, nothing to install) and Redis (several instances, or a serverless host).
+ *
+ * Values are JSON: both implementations store the serialised text, so a value read back is a
+ * copy, never the object that was stored, whichever store runs.
+ */
+
+/**
+ * A key-value store with time-to-live. A store that cannot serve rejects with `StoreError`; a
+ * value JSON cannot hold or a TTL that is not positive is a programming error (TypeError,
+ * RangeError).
+ */
+export interface Store {
+  /** What is stored under `key`, or undefined when nothing is (never stored, expired, deleted or taken). */
+  get<T>(key: string): Promise<T | undefined>;
+  /** Stores `value` under `key` for `ttlSeconds` (fractions allowed), replacing what was there. */
+  set(key: string, value: unknown, ttlSeconds: number): Promise<void>;
+  /**
+   * Stores `value` only if nothing is stored under `key`; true when it was stored. Of callers
+   * racing on one key (in one process or in several), exactly one gets true.
+   */
+  setIfAbsent(key: string, value: unknown, ttlSeconds: number): Promise<boolean>;
+  /**
+   * Returns what is stored under `key` and deletes it, in one atomic step: of callers racing on
+   * one key, exactly one gets the value.
+   */
+  take<T>(key: string): Promise<T | undefined>;
+  delete(key: string): Promise<void>;
+  /** Resolves when the store answers (the readiness check). */
+  ping(): Promise<void>;
+  /** Releases connections; the store is not used afterwards. */
+  close(): Promise<void>;
+  /** What the start-up line and the readiness check say about it, without secrets. */
+  readonly description: string;
+}
+
+/**
+ * - `store_full`: the in-memory store has reached its memory budget and refuses new entries
+ *   (it never evicts one); retry later. HTTP 503.
+ * - `store_unavailable`: the shared store cannot be reached or did not answer in time. HTTP 503.
+ */
+export type StoreErrorCode = 'store_full' | 'store_unavailable';
+
+/** A store that cannot do what was asked now; nothing stored was lost. */
+export class StoreError extends Error {
+  /** Recognised across copies of this module (Next.js may bundle one per route), like `isStoreError`. */
+  readonly brand = 'StoreError';
+
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    /** seconds after which trying again makes sense (the `Retry-After` of a 503) */
+    readonly retryAfterSeconds: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+export function isStoreError(error: unknown): error is StoreError {
+  return error instanceof StoreError || (typeof error === 'object' && error !== null && (error as { brand?: unknown }).brand === 'StoreError');
+}
+
+/** Refuses a TTL that is not a positive, finite number of seconds (a programming error, not input). */
+export function checkTtl(ttlSeconds: number): number {
+  if (!Number.isFinite(ttlSeconds) || ttlSeconds <= 0) throw new RangeError(`ttlSeconds must be a positive number, not ${ttlSeconds}`);
+  return ttlSeconds;
+}
+
+/** The JSON text of a value; `undefined` (which JSON cannot hold) is refused. */
+export function serialise(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError('a store value must be JSON-serialisable');
+  return text;
+}

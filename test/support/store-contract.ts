@@ -1,0 +1,108 @@
+/**
+ * The store contract (lib/store/store.ts), one suite run against every implementation: what the
+ * app and the emulator rely on, above all that of callers racing on one key exactly one wins.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Store } from '@/lib/store/store';
+
+export interface StoreUnderTest {
+  /** a store, and a second client of the same backing state (another instance) */
+  open(): Promise<{ store: Store; other: Store }>;
+  close(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let counter = 0;
+/** A key no other test uses (the stores outlive a test). */
+const freshKey = (name: string) => `${name}:${process.pid}:${(counter += 1)}`;
+
+export function storeContract(name: string, subject: StoreUnderTest): void {
+  describe(`${name}: the store contract`, () => {
+    let store: Store;
+    let other: Store;
+
+    beforeAll(async () => {
+      ({ store, other } = await subject.open());
+    });
+    afterAll(() => subject.close());
+
+    it('reads back a JSON value as stored, as a copy', async () => {
+      const key = freshKey('roundtrip');
+      const value = { name: 'Ingrid Solberg Haugen', nested: { list: [1, 'two', null, true] }, unicode: 'ØÆÅ ✓' };
+      await store.set(key, value, 60);
+      const read = await other.get<typeof value>(key);
+      expect(read).toEqual(value);
+      expect(read).not.toBe(value);
+    });
+
+    it('answers undefined for a key never stored, and replaces on set', async () => {
+      const key = freshKey('replace');
+      expect(await store.get(key)).toBeUndefined();
+      await store.set(key, 'first', 60);
+      await other.set(key, 'second', 60);
+      expect(await store.get(key)).toBe('second');
+    });
+
+    it('forgets an entry when its time-to-live has passed', async () => {
+      const key = freshKey('ttl');
+      await store.set(key, 'short-lived', 0.3);
+      expect(await other.get(key)).toBe('short-lived');
+      await sleep(450);
+      expect(await store.get(key)).toBeUndefined();
+      expect(await other.take(key)).toBeUndefined();
+    });
+
+    it('take returns the value once and deletes it', async () => {
+      const key = freshKey('take');
+      await store.set(key, { code: 'abc' }, 60);
+      expect(await other.take(key)).toEqual({ code: 'abc' });
+      expect(await store.take(key)).toBeUndefined();
+      expect(await store.get(key)).toBeUndefined();
+    });
+
+    it('of twenty takes racing on one key from two clients, exactly one gets the value', async () => {
+      const key = freshKey('race-take');
+      await store.set(key, 'one-time', 60);
+      const results = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? store : other).take<string>(key)));
+      expect(results.filter((result) => result !== undefined)).toEqual(['one-time']);
+    });
+
+    it('of twenty setIfAbsent racing on one key from two clients, exactly one stores', async () => {
+      const key = freshKey('race-set');
+      const results = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? store : other).setIfAbsent(key, index, 60)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await store.get(key)).toBe(results.indexOf(true));
+    });
+
+    it('setIfAbsent stores again once the entry expired or was deleted', async () => {
+      const key = freshKey('absent-again');
+      expect(await store.setIfAbsent(key, 'a', 0.2)).toBe(true);
+      expect(await other.setIfAbsent(key, 'b', 60)).toBe(false);
+      await sleep(350);
+      expect(await other.setIfAbsent(key, 'c', 60)).toBe(true);
+      await store.delete(key);
+      expect(await store.setIfAbsent(key, 'd', 60)).toBe(true);
+      expect(await other.get(key)).toBe('d');
+    });
+
+    it('delete removes an entry, and deleting a missing key is harmless', async () => {
+      const key = freshKey('delete');
+      await store.set(key, 1, 60);
+      await other.delete(key);
+      expect(await store.get(key)).toBeUndefined();
+      await expect(store.delete(freshKey('never'))).resolves.toBeUndefined();
+    });
+
+    it('refuses a value JSON cannot hold and a time-to-live that is not positive', async () => {
+      await expect(store.set(freshKey('bad'), undefined, 60)).rejects.toThrow(TypeError);
+      await expect(store.set(freshKey('bad'), 1, 0)).rejects.toThrow(RangeError);
+      await expect(store.setIfAbsent(freshKey('bad'), 1, Number.NaN)).rejects.toThrow(RangeError);
+    });
+
+    it('answers ping and describes itself without secrets', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+      expect(store.description).not.toMatch(/password|secret/i);
+    });
+  });
+}
