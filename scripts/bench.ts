@@ -109,9 +109,9 @@ async function main(): Promise<void> {
   figure('ID token size (JWE, portrait included)', `${(idToken.length / 1024).toFixed(1)} KiB`);
 
   // 3. memory per stored result
-  const { MemoryResultStore } = await import('../lib/server/result-store');
+  const { MemoryStore } = await import('../lib/store/memory-store');
   const validated = await processIdToken(idToken, expectations);
-  const store = new MemoryResultStore<unknown>(10_000);
+  const store = new MemoryStore({ budgetBytes: 1024 * 1024 * 1024 });
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const before = process.memoryUsage().heapUsed;

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { getFailure } from '@/lib/server/verification';
-import { FAILURE_EXPLANATIONS, knownFailureCode, type FailureCode } from '@/lib/view/failure-explanations';
+import { isStoreError } from '@/lib/store/store';
+import { knownFailureCode, type FailureCode } from '@/lib/view/failure-explanations';
+import { FailurePanel } from '../_components/failure-panel';
 import { ProtocolTrace } from '../_components/protocol-trace';
 
 export const dynamic = 'force-dynamic';
@@ -9,42 +10,20 @@ export const metadata: Metadata = { title: 'Verification failed' };
 
 export default async function FailurePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const failure = typeof params.id === 'string' ? await getFailure(params.id) : undefined;
+  // An unreachable store only loses the record's detail: the query's code still says what failed.
+  const failure =
+    typeof params.id === 'string'
+      ? await getFailure(params.id).catch((error: unknown) => {
+          if (isStoreError(error)) return undefined;
+          throw error;
+        })
+      : undefined;
   // The recorded failure is the truth; the query's code only stands in once the record expired.
   const code: FailureCode = failure?.code ?? knownFailureCode(params.code) ?? 'internal_error';
-  const explanation = FAILURE_EXPLANATIONS[code];
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <section aria-labelledby="failure-heading" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8">
-        <p className="text-sm font-semibold uppercase tracking-wide text-red-700">Verification failed</p>
-        <h1 id="failure-heading" className="mt-2 text-2xl font-bold text-slate-900">{explanation.title}</h1>
-        <p className="mt-3 text-slate-700">{explanation.sentence}</p>
-        <dl className="mt-6 space-y-3 rounded-xl bg-slate-50 p-4 text-sm">
-          <div className="flex flex-wrap gap-x-3">
-            <dt className="text-slate-600">Error code</dt>
-            <dd><code data-testid="error-code" className="font-mono font-semibold text-red-800">{code}</code></dd>
-          </div>
-          {failure?.description && (
-            <div>
-              <dt className="text-slate-600">The service said</dt>
-              <dd className="mt-1 font-mono break-words text-slate-900" data-testid="error-description">{failure.description}</dd>
-            </div>
-          )}
-          {failure && !failure.description && (
-            <div>
-              <dt className="text-slate-600">Detail</dt>
-              <dd className="mt-1 break-words text-slate-900">{failure.message}</dd>
-            </div>
-          )}
-        </dl>
-        <p className="mt-6 text-slate-700"><span className="font-semibold">What to try: </span>{explanation.next}</p>
-        <div className="mt-6">
-          <Link href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">
-            Back to the start
-          </Link>
-        </div>
-      </section>
+      <FailurePanel code={code} description={failure?.description} detail={failure?.message} />
       {failure && <ProtocolTrace entries={failure.trace} fileName="failed-verification-trace.json" />}
     </div>
   );

@@ -2,7 +2,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { services } from '@/lib/server/services';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
+import { isStoreError } from '@/lib/store/store';
 import { buildChecks, buildResultView, buildVerificationView, keptUntilText } from '@/lib/view/result-view';
+import { FailurePanel } from '../_components/failure-panel';
 import { ModeBadge } from '../_components/mode-badge';
 import { ProtocolTrace } from '../_components/protocol-trace';
 import { ChecksCard, DocumentCard, PersonCard, PopulationRegisterCard, VerificationCard } from '../_components/result-cards';
@@ -12,7 +14,17 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verified identity' };
 
 export default async function ResultPage() {
-  const result = await currentResult();
+  let result;
+  try {
+    result = await currentResult();
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+    return (
+      <div className="mx-auto max-w-3xl">
+        <FailurePanel code={error.code} eyebrow="Result not available" />
+      </div>
+    );
+  }
   if (!result) {
     return (
       <div className="mx-auto max-w-xl space-y-4 text-center">

@@ -72,8 +72,28 @@ describe('loadServerConfig', () => {
     ['IDV_SIGNING_KEY', { ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","kid":"k"}' }, /^IDV_SIGNING_KEY: must be a private key/],
     ['IDV_ENCRYPTION_KEY', { ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ kty: 'EC', kid: 'k', d: 'x' }) }, /^IDV_ENCRYPTION_KEY: must be an RSA key/],
     ['EMULATOR_CLIENTS', { EMULATOR_CLIENTS: '[{"client_id": 3}]' }, /^EMULATOR_CLIENTS: /],
+    ['REDIS_URL', { REDIS_URL: 'http://cache.example:6379', SESSION_SECRET: 's'.repeat(32) }, /^REDIS_URL: must use redis:\/\/ or rediss:\/\//],
+    ['REDIS_URL', { REDIS_URL: 'cache.example', SESSION_SECRET: 's'.repeat(32) }, /^REDIS_URL: /],
+    ['IDV_REDIS_PREFIX', { REDIS_URL: 'redis://cache.example', IDV_REDIS_PREFIX: 'has space', SESSION_SECRET: 's'.repeat(32) }, /^IDV_REDIS_PREFIX: /],
+    ['IDV_REDIS_PREFIX', { IDV_REDIS_PREFIX: 'idv:' }, /^IDV_REDIS_PREFIX: is used only with REDIS_URL/],
+    ['SESSION_SECRET', { REDIS_URL: 'redis://cache.example' }, /^SESSION_SECRET: is required when REDIS_URL is set/],
   ])('names the variable that is wrong (%s)', async (_variable, env, message) => {
     await expect(load(env)).rejects.toThrow(message);
+  });
+
+  it('keeps state in memory by default, and in Redis under the default prefix with REDIS_URL', async () => {
+    expect((await load({})).state).toEqual({ store: 'memory' });
+    const config = await load({ REDIS_URL: 'rediss://default:pw@cache.example:6380/1', SESSION_SECRET: 's'.repeat(32) });
+    expect(config.state).toEqual({ store: 'redis', url: 'rediss://default:pw@cache.example:6380/1', prefix: 'idv:' });
+  });
+
+  it('never repeats a Redis password in a configuration error', async () => {
+    const error = await load({ REDIS_URL: 'http://user:hunter2@cache.example', SESSION_SECRET: 's'.repeat(32) }).then(
+      () => undefined,
+      (thrown: Error) => thrown,
+    );
+    expect(error?.message).toMatch(/^REDIS_URL: /);
+    expect(error?.message).not.toContain('hunter2');
   });
 
   it('accepts plain http only for a loopback provider', async () => {

@@ -9,6 +9,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
 import { CLIENT_SIGNING_ALGORITHMS, type ClientConfig, type ClientSigningAlgorithm } from '@/lib/oidc';
 import { parseRegisteredClients, type RegisteredClient } from '@/lib/emulator';
+import { redisUrlProblem } from '@/lib/store/redis-store';
 import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
 
 /** The client_id of the app's own registration with the embedded emulator. */
@@ -37,6 +38,8 @@ export interface ServerConfig {
   dataDir: string;
   /** what was generated into the data folder rather than configured, for the start-up log */
   generated: string[];
+  /** where state lives: this process's memory (one instance), or a Redis shared by every instance */
+  state: { store: 'memory' } | { store: 'redis'; url: string; prefix: string };
 }
 
 export class ConfigurationError extends Error {
@@ -178,6 +181,23 @@ async function parseClientKeys(env: Env, dataDir: string, generated: string[]): 
   return { signingKey, encryptionKey };
 }
 
+/** REDIS_URL and IDV_REDIS_PREFIX; a message never repeats the URL (it may carry a password). */
+function parseState(env: Env): ServerConfig['state'] {
+  const url = value(env, 'REDIS_URL');
+  const rawPrefix = value(env, 'IDV_REDIS_PREFIX');
+  if (!url) {
+    if (rawPrefix) throw new ConfigurationError('IDV_REDIS_PREFIX', 'is used only with REDIS_URL, which is not set');
+    return { store: 'memory' };
+  }
+  const problem = redisUrlProblem(url);
+  if (problem) throw new ConfigurationError('REDIS_URL', problem);
+  const prefix = rawPrefix ?? 'idv:';
+  if (!/^[A-Za-z0-9:_.-]{1,64}$/.test(prefix)) {
+    throw new ConfigurationError('IDV_REDIS_PREFIX', 'must be 1 to 64 letters, digits or : _ . - (e.g. "idv:" or "staging:idv:")');
+  }
+  return { store: 'redis', url, prefix };
+}
+
 /**
  * Reads and validates the whole configuration. Missing secrets are generated once into the data
  * folder (IDV_DATA_DIR, default `.data`), except where DESIGN.md requires them.
@@ -191,6 +211,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const mode = rawIssuer ? 'provider' : 'emulator';
   const issuer = rawIssuer ? parseIssuer(rawIssuer) : `${appUrl}/emulator`;
   const production = env.NODE_ENV === 'production';
+  const state = parseState(env);
 
   let clientId = value(env, 'IDV_CLIENT_ID');
   if (!clientId) {
@@ -205,6 +226,9 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   if (!sessionSecret) {
     if (mode === 'provider' && production) {
       throw new ConfigurationError('SESSION_SECRET', 'is required in provider mode under NODE_ENV=production (32+ random characters)');
+    }
+    if (state.store === 'redis') {
+      throw new ConfigurationError('SESSION_SECRET', 'is required when REDIS_URL is set: every instance must seal and open the same cookies (32+ random characters)');
     }
     sessionSecret = await loadOrCreateSessionSecret(dataDir);
     generated.push('SESSION_SECRET');
@@ -234,6 +258,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     secureCookies: appUrl.startsWith('https:'),
     dataDir,
     generated,
+    state,
   };
 }
 

@@ -1,7 +1,9 @@
 import 'server-only';
 /** How route handlers answer: 303 See Other after a state change, and failures to /error. */
+import { isStoreError, type StoreError } from '@/lib/store/store';
+import { FAILURE_EXPLANATIONS } from '@/lib/view/failure-explanations';
 import { serverConfig } from './env';
-import { recordFailure } from './verification';
+import { failureCodeOf, recordFailure } from './verification';
 
 export function redirect303(location: string | URL): Response {
   return new Response(null, { status: 303, headers: { location: location.toString(), 'cache-control': 'no-store' } });
@@ -12,14 +14,65 @@ export async function redirectToPage(path: string): Promise<Response> {
   return redirect303(new URL(path, (await serverConfig()).appUrl));
 }
 
-/** Records the failure and sends the browser to the failure page, which shows its code. */
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+
+/**
+ * A store that cannot take new work (full, or unreachable) answers 503 with `Retry-After` and a
+ * page of its own: the failure page could not be recorded, and nothing was lost.
+ */
+export function storeRefusal(error: StoreError): Response {
+  const explanation = FAILURE_EXPLANATIONS[error.code];
+  const page = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(explanation.title)} · Identity verification</title>
+<style>
+body { margin: 0; background: #f8fafc; color: #0f172a; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 40rem; margin: 4rem auto; padding: 2rem; background: #fff; border: 1px solid #fecaca; border-radius: 1rem; }
+.eyebrow { margin: 0; font-size: .85rem; font-weight: 600; letter-spacing: .05em; text-transform: uppercase; color: #b91c1c; }
+code { font: .95em ui-monospace, SFMono-Regular, Menlo, monospace; font-weight: 600; color: #991b1b; }
+a { display: inline-block; margin-top: 1rem; padding: .6rem 1.2rem; border-radius: .5rem; background: #4338ca; color: #fff; font-weight: 600; text-decoration: none; }
+</style>
+</head>
+<body>
+<main>
+<p class="eyebrow">Verification not started</p>
+<h1>${escapeHtml(explanation.title)}</h1>
+<p>${escapeHtml(explanation.sentence)}</p>
+<p>Error code <code data-testid="error-code">${escapeHtml(error.code)}</code></p>
+<p><strong>What to try:</strong> ${escapeHtml(explanation.next)}</p>
+<a href="/">Back to the start</a>
+</main>
+</body>
+</html>
+`;
+  return new Response(page, {
+    status: 503,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': String(error.retryAfterSeconds), 'cache-control': 'no-store' },
+  });
+}
+
+/**
+ * Records the failure and sends the browser to the failure page, which shows its code. A store
+ * refusal is answered at once (503); a failure that cannot be recorded because the store refuses
+ * still reaches the failure page with its code, without the record's detail and trace.
+ */
 export async function failureRedirect(error: unknown): Promise<Response> {
+  if (isStoreError(error)) return storeRefusal(error);
   try {
     const { appUrl } = await serverConfig();
-    const failure = await recordFailure(error);
     const url = new URL('/error', appUrl);
-    url.searchParams.set('code', failure.code);
-    url.searchParams.set('id', failure.id);
+    try {
+      const failure = await recordFailure(error);
+      url.searchParams.set('code', failure.code);
+      url.searchParams.set('id', failure.id);
+    } catch (storeError) {
+      if (!isStoreError(storeError)) throw storeError;
+      url.searchParams.set('code', failureCodeOf(error));
+    }
     return redirect303(url);
   } catch (configError) {
     // The configuration itself is broken: there is no app URL to send anyone to.

@@ -1,29 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryResultStore } from './result-store';
+import { MemoryStore } from '@/lib/store/memory-store';
+import { recordStore } from './result-store';
 
-describe('MemoryResultStore', () => {
-  it('returns a value until its time-to-live passes', async () => {
-    let now = 0;
-    const store = new MemoryResultStore<string>(10, () => now);
-    await store.set('a', 'A', 60);
-    now = 59_999;
-    expect(await store.get('a')).toBe('A');
-    now = 60_000;
-    expect(await store.get('a')).toBeUndefined();
+describe('recordStore', () => {
+  it('keeps each kind of record apart in one store', async () => {
+    const store = new MemoryStore();
+    const results = recordStore<string>(store, 'result');
+    const failures = recordStore<string>(store, 'failure');
+    await results.set('same-id', 'a result', 60);
+    await failures.set('same-id', 'a failure', 60);
+    expect(await results.get('same-id')).toBe('a result');
+    expect(await failures.take('same-id')).toBe('a failure');
+    expect(await failures.get('same-id')).toBeUndefined();
+    expect(await store.get('result:same-id')).toBe('a result');
   });
 
-  it('take returns the value once', async () => {
-    const store = new MemoryResultStore<string>();
-    await store.set('a', 'A', 60);
-    expect(await store.take('a')).toBe('A');
-    expect(await store.take('a')).toBeUndefined();
-  });
-
-  it('evicts the oldest entries beyond its bound', async () => {
-    const store = new MemoryResultStore<number>(3);
-    for (let i = 0; i < 5; i++) await store.set(`k${i}`, i, 60);
-    expect(store.size).toBe(3);
-    expect(await store.get('k0')).toBeUndefined();
-    expect(await store.get('k4')).toBe(4);
+  it('take returns a record once; delete removes it', async () => {
+    const flows = recordStore<{ issuer: string }>(new MemoryStore(), 'flow');
+    await flows.set('state-1', { issuer: 'https://idv.example' }, 60);
+    expect(await flows.take('state-1')).toEqual({ issuer: 'https://idv.example' });
+    expect(await flows.take('state-1')).toBeUndefined();
+    await flows.set('state-2', { issuer: 'x' }, 60);
+    await flows.delete('state-2');
+    expect(await flows.get('state-2')).toBeUndefined();
   });
 });

@@ -7,17 +7,33 @@ import 'server-only';
 import { createEmulator, type Emulator } from '@/lib/emulator';
 import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '@/lib/oidc';
 import { serverConfig, type ServerConfig } from './env';
-import { MemoryResultStore, type ResultStore } from './result-store';
+import { MemoryStore } from '@/lib/store/memory-store';
+import { RedisStore } from '@/lib/store/redis-store';
+import type { Store } from '@/lib/store/store';
+import { ConfigurationError } from './env';
+import { recordStore, type RecordStore } from './result-store';
 import type { FailureRecord, PendingFlow, VerificationResult } from './state';
 
 interface Services {
   config: ServerConfig;
   relyingParty: RelyingParty;
   emulator: Emulator | null;
-  results: ResultStore<VerificationResult>;
-  failures: ResultStore<FailureRecord>;
+  /** the state layer: memory (one instance) or Redis (several) */
+  store: Store;
+  results: RecordStore<VerificationResult>;
+  failures: RecordStore<FailureRecord>;
   /** what each pending flow asked for and its trace so far, by state, until its callback */
-  flows: ResultStore<PendingFlow>;
+  flows: RecordStore<PendingFlow>;
+}
+
+/** The configured store; an unreachable Redis stops the start-up with a message naming REDIS_URL. */
+async function openStore(state: ServerConfig['state']): Promise<Store> {
+  if (state.store === 'memory') return new MemoryStore();
+  try {
+    return await RedisStore.connect({ url: state.url, prefix: state.prefix });
+  } catch (error) {
+    throw new ConfigurationError('REDIS_URL', (error as Error).message);
+  }
 }
 
 const globalForServices = globalThis as typeof globalThis & { __idvServices?: Promise<Services> };
@@ -53,14 +69,17 @@ async function build(): Promise<Services> {
     console.warn(`[idv] using generated development values from ${config.dataDir} for: ${config.generated.join(', ')}`);
   }
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
-  if (emulator) console.info('[idv] the embedded emulator keeps its state in memory; it resets on restart');
+  const store = await openStore(config.state);
+  console.info(`[idv] state: ${store.description}`);
+  if (emulator) console.info('[idv] the embedded emulator keeps its own state in this instance\'s memory; it resets on restart');
   return {
     config,
     relyingParty,
     emulator,
-    results: new MemoryResultStore<VerificationResult>(),
-    failures: new MemoryResultStore<FailureRecord>(),
-    flows: new MemoryResultStore<PendingFlow>(),
+    store,
+    results: recordStore<VerificationResult>(store, 'result'),
+    failures: recordStore<FailureRecord>(store, 'failure'),
+    flows: recordStore<PendingFlow>(store, 'flow'),
   };
 }
 

@@ -18,6 +18,7 @@ import { describeCertificate } from './certificate';
 import { services } from './services';
 import { addPending, getSession, PENDING_TTL_MS, takePending } from './session';
 import type { FailureRecord, VerificationResult } from './state';
+import type { FailureCode } from '@/lib/view/failure-explanations';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
 export const RESULT_TTL_SECONDS = 15 * 60;
@@ -104,6 +105,12 @@ export async function signOut(): Promise<void> {
   const session = await getSession();
   if (session.resultId) await (await services()).results.delete(session.resultId);
   session.destroy();
+}
+
+/** The code the failure page shows for what was thrown. */
+export function failureCodeOf(thrown: unknown): FailureCode {
+  const error = thrown instanceof TracedFailure ? thrown.error : thrown;
+  return isIdvError(error) ? error.code : 'internal_error';
 }
 
 /** Records a failure for the failure page; never includes identity data. */

@@ -3,9 +3,10 @@
  * sentence, and what to try next. Codes stay as the core and the spec write them.
  */
 import type { IdvErrorCode } from '@/lib/oidc';
+import type { StoreErrorCode } from '@/lib/store/store';
 
-/** Every code a failure can carry: the core's, and the app's own `internal_error`. */
-export type FailureCode = IdvErrorCode | 'internal_error';
+/** Every code a failure can carry: the core's, the state layer's, and the app's own `internal_error`. */
+export type FailureCode = IdvErrorCode | StoreErrorCode | 'internal_error';
 
 export interface Explanation {
   title: string;
@@ -67,6 +68,8 @@ export const FAILURE_EXPLANATIONS: Record<FailureCode, Explanation> = {
   forbidden_origin: { title: 'Blocked cross-site request', sentence: 'The request came from another site, so it was refused.', next: 'Start from this app’s own home page.' },
   session_expired: { title: 'Session expired', sentence: 'Your session has expired.', next: retry },
   result_not_found: { title: 'No result', sentence: 'There is no verification result in this session.', next: retry },
+  store_full: { title: 'Busy: try again shortly', sentence: 'This instance is holding as many verifications as its memory budget allows, so it did not start another; nothing in progress was lost.', next: 'Try again in half a minute. To hold more, run several instances on a shared Redis (REDIS_URL).' },
+  store_unavailable: { title: 'State store unavailable', sentence: 'The shared store (Redis) that keeps verifications in progress did not answer.', next: 'Try again in a few seconds; if it persists, check that Redis at REDIS_URL is running.' },
   internal_error: { title: 'Something went wrong', sentence: 'The app failed unexpectedly; the details are in the server log.', next: retry },
 };
 

@@ -1,0 +1,41 @@
+import Link from 'next/link';
+import { FAILURE_EXPLANATIONS, type FailureCode } from '@/lib/view/failure-explanations';
+
+/**
+ * A failure: its stable code (`data-testid="error-code"`), a sentence, what to try next and, when
+ * the failure was recorded, the service's own words or our detail.
+ */
+export function FailurePanel({ code, description, detail, eyebrow = 'Verification failed' }: { code: FailureCode; description?: string; detail?: string; eyebrow?: string }) {
+  const explanation = FAILURE_EXPLANATIONS[code];
+  return (
+    <section aria-labelledby="failure-heading" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8">
+      <p className="text-sm font-semibold uppercase tracking-wide text-red-700">{eyebrow}</p>
+      <h1 id="failure-heading" className="mt-2 text-2xl font-bold text-slate-900">{explanation.title}</h1>
+      <p className="mt-3 text-slate-700">{explanation.sentence}</p>
+      <dl className="mt-6 space-y-3 rounded-xl bg-slate-50 p-4 text-sm">
+        <div className="flex flex-wrap gap-x-3">
+          <dt className="text-slate-600">Error code</dt>
+          <dd><code data-testid="error-code" className="font-mono font-semibold text-red-800">{code}</code></dd>
+        </div>
+        {description && (
+          <div>
+            <dt className="text-slate-600">The service said</dt>
+            <dd className="mt-1 font-mono break-words text-slate-900" data-testid="error-description">{description}</dd>
+          </div>
+        )}
+        {!description && detail && (
+          <div>
+            <dt className="text-slate-600">Detail</dt>
+            <dd className="mt-1 break-words text-slate-900">{detail}</dd>
+          </div>
+        )}
+      </dl>
+      <p className="mt-6 text-slate-700"><span className="font-semibold">What to try: </span>{explanation.next}</p>
+      <div className="mt-6">
+        <Link href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">
+          Back to the start
+        </Link>
+      </div>
+    </section>
+  );
+}
