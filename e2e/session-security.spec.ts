@@ -2,7 +2,7 @@
  * The session binds a flow to the browser that started it; state-changing routes refuse other sites.
  */
 import { expect, test } from '@playwright/test';
-import { startDefaultVerification } from './flows';
+import { decideInEmulatedApp, startDefaultVerification } from './flows';
 
 const APP = 'http://localhost:3100';
 
@@ -67,4 +67,17 @@ test('a tampered session cookie does not lock the browser out', async ({ page, c
   await context.addCookies([{ name: 'idv_rp_session', value: '*******~2', url: APP }]);
   await startDefaultVerification(page, APP);
   await expect(page).toHaveURL(/\/emulator\/auth\?/);
+});
+
+test('two tabs that start verifications at the same moment both complete', async ({ context }) => {
+  const tabs = [await context.newPage(), await context.newPage()];
+  await Promise.all(tabs.map((tab) => tab.goto(`${APP}/`)));
+  // Both start before either response arrives: neither can see the other's flow in a cookie.
+  await Promise.all(tabs.map((tab) => tab.getByRole('button', { name: 'Start verification' }).click()));
+  for (const tab of tabs) await expect(tab).toHaveURL(/\/emulator\/auth\?/);
+  await Promise.all(tabs.map((tab) => decideInEmulatedApp(tab, 'ingrid-haugen', 'approve')));
+  for (const tab of tabs) {
+    await expect(tab).toHaveURL(`${APP}/result`);
+    await expect(tab.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+  }
 });

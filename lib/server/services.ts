@@ -22,8 +22,10 @@ interface Services {
   store: Store;
   results: RecordStore<VerificationResult>;
   failures: RecordStore<FailureRecord>;
-  /** what each pending flow asked for and its trace so far, by state, until its callback */
+  /** each pending flow (its secrets, what it asked for, its trace so far), by state, until its callback */
   flows: RecordStore<PendingFlow>;
+  /** the id of each browser's newest result, by session binding */
+  resultOfBrowser: RecordStore<string>;
 }
 
 /** The configured store; an unreachable Redis stops the start-up with a message naming REDIS_URL. */
@@ -80,6 +82,7 @@ async function build(): Promise<Services> {
     results: recordStore<VerificationResult>(store, 'result'),
     failures: recordStore<FailureRecord>(store, 'failure'),
     flows: recordStore<PendingFlow>(store, 'flow'),
+    resultOfBrowser: recordStore<string>(store, 'browser-result'),
   };
 }
 

@@ -1,34 +1,26 @@
 import 'server-only';
 /**
- * The session cookie (iron-session): only the secrets of pending authorizations (nonce and PKCE
- * verifier, keyed by state so two tabs can run flows at once) and the id of a stored result.
- * Never identity data, and nothing large: what a flow asked for waits server-side (DESIGN.md).
+ * The session cookie (iron-session) holds one thing: a random browser binding, set once and never
+ * changed. Flow secrets (nonce, PKCE verifier) and the pointer to this browser's result live in
+ * the store, bound to it (DESIGN.md "State, and several instances"). So no response rewrites
+ * anything another response needs: two tabs, or a callback delivered twice, cannot lose each
+ * other's flow to the last cookie written, and any instance can serve any request.
  */
 import { cookies } from 'next/headers';
-import { getIronSession, type IronSession, type SessionOptions } from 'iron-session';
+import { getIronSession, sealData, type IronSession, type SessionOptions } from 'iron-session';
+import { randomToken } from '@/lib/oidc';
 import { serverConfig } from './env';
 
-/** What the callback needs from the browser's own session to finish one flow. */
-export interface PendingSecrets {
-  nonce: string;
-  codeVerifier: string;
-  /** ms since the epoch */
-  createdAt: number;
-}
-
 export interface SessionData {
-  /** by state */
-  pending?: Record<string, PendingSecrets>;
-  resultId?: string;
+  /** 32 random bytes, base64url: binds pending flows and the result to this browser */
+  browser?: string;
 }
 
 const COOKIE_NAME = 'idv_rp_session';
 /** A pending authorization outlives the request_uri (600 s) by a little, then goes. */
 export const PENDING_TTL_MS = 15 * 60 * 1000;
-/** Enough for a few tabs while the sealed cookie stays far below the browsers' 4 KB. */
-export const MAX_PENDING = 5;
-/** The session (pending flows and the pointer to a result) lasts an hour. */
-const SESSION_TTL_SECONDS = 60 * 60;
+/** The binding lasts a day of use; a flow or result outliving it is simply not found. */
+const SESSION_TTL_SECONDS = 24 * 60 * 60;
 
 export function sessionOptions(password: string, secure: boolean): SessionOptions {
   return {
@@ -54,19 +46,35 @@ export async function getSession(): Promise<IronSession<SessionData>> {
   }
 }
 
-/** Keeps a new flow's secrets, dropping expired flows and the oldest beyond the limit. */
-export function addPending(session: SessionData, state: string, secrets: PendingSecrets, now = Date.now()): void {
-  const kept = Object.entries(session.pending ?? {})
-    .filter(([, p]) => now - p.createdAt < PENDING_TTL_MS)
-    .sort(([, a], [, b]) => a.createdAt - b.createdAt)
-    .slice(-(MAX_PENDING - 1));
-  session.pending = Object.fromEntries([...kept, [state, secrets]]);
+/** This browser's binding; a request that comes without one gets one (and the cookie that carries it). */
+export async function bindBrowser(session: IronSession<SessionData>): Promise<string> {
+  if (!session.browser) {
+    session.browser = randomToken(32);
+    await session.save();
+  }
+  return session.browser;
 }
 
-/** Removes and returns a flow's secrets: each flow can be completed once. */
-export function takePending(session: SessionData, state: string | null, now = Date.now()): PendingSecrets | undefined {
-  if (!state || !session.pending || !Object.hasOwn(session.pending, state)) return undefined;
-  const pending = session.pending[state];
-  delete session.pending[state];
-  return pending && now - pending.createdAt < PENDING_TTL_MS ? pending : undefined;
+/**
+ * The Set-Cookie value of a new binding, for proxy.ts: the home page hands one out before any
+ * form is posted, so two tabs that start at the same moment start under the same binding.
+ * Sealed as iron-session seals, so `getSession` reads it.
+ */
+export async function newBindingCookie(): Promise<BindingCookie> {
+  const config = await serverConfig();
+  return bindingCookie(config.sessionSecret, config.secureCookies);
+}
+
+export interface BindingCookie {
+  name: string;
+  value: string;
+  options: NonNullable<SessionOptions['cookieOptions']> & { maxAge: number };
+}
+
+/** A new binding, sealed with `password`, with the session cookie's name and attributes. */
+export async function bindingCookie(password: string, secure: boolean): Promise<BindingCookie> {
+  const options = sessionOptions(password, secure);
+  const value = await sealData({ browser: randomToken(32) } satisfies SessionData, { password, ttl: SESSION_TTL_SECONDS });
+  // iron-session lets the cookie expire a minute before its seal does; so do we.
+  return { name: options.cookieName, value, options: { ...options.cookieOptions, maxAge: SESSION_TTL_SECONDS - 60 } };
 }

@@ -25,10 +25,19 @@ export interface VerificationResult {
   signingCertificate: CertificateSummary | undefined;
 }
 
-/** What a flow asked for and its trace so far, kept server-side (by state) until its callback. */
+/**
+ * A flow between its start and its callback, kept server-side by `state`: what it asked for, its
+ * secrets, its trace so far, and the browser it belongs to (only that browser may complete it).
+ */
 export interface PendingFlow {
+  /** the session binding of the browser that started it */
+  browser: string;
   issuer: string;
   selection: Selection;
+  nonce: string;
+  codeVerifier: string;
+  /** ms since the epoch */
+  createdAt: number;
   trace: TraceEvent[];
 }
 

@@ -16,8 +16,9 @@ import {
 import { presentTrace, type CertificateSummary } from '@/lib/view/trace-view';
 import { describeCertificate } from './certificate';
 import { services } from './services';
-import { addPending, getSession, PENDING_TTL_MS, takePending } from './session';
-import type { FailureRecord, VerificationResult } from './state';
+import { bindBrowser, getSession, PENDING_TTL_MS } from './session';
+import type { RecordStore } from './result-store';
+import type { FailureRecord, PendingFlow, VerificationResult } from './state';
 import type { FailureCode } from '@/lib/view/failure-explanations';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
@@ -40,33 +41,40 @@ class TracedFailure extends Error {
 /** Starts the flow and returns the authorization URL to redirect the browser to. */
 export async function beginVerification(selection: Selection): Promise<string> {
   const { relyingParty, flows } = await services();
+  const browser = await bindBrowser(await getSession());
   const trace = new ProtocolTrace();
   const started = await startAuthorization(relyingParty, selection, { trace }).catch((error: unknown) => {
     throw new TracedFailure(error, trace);
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
-  // The cookie keeps only the secrets; the rest waits server-side as long as the flow may.
-  await flows.set(state, { issuer, selection, trace: trace.events }, PENDING_TTL_MS / 1000);
-  const session = await getSession();
-  addPending(session, state, { nonce, codeVerifier, createdAt });
-  await session.save();
+  // Everything waits server-side, bound to this browser, as long as the flow may.
+  await flows.set(state, { browser, issuer, selection, nonce, codeVerifier, createdAt, trace: trace.events }, PENDING_TTL_MS / 1000);
   return started.authorizationUrl;
+}
+
+/**
+ * The pending flow of this callback, consumed, if this browser started it. A callback opened in
+ * another browser finds nothing and leaves the flow to its owner; of two deliveries of one
+ * callback, one gets the flow (the store's take is atomic).
+ */
+async function takeOwnFlow(flows: RecordStore<PendingFlow>, browser: string | undefined, state: string | null): Promise<PendingAuthorization & { trace: PendingFlow['trace'] } | undefined> {
+  if (!browser || !state) return undefined;
+  const stored = await flows.get(state);
+  if (!stored || stored.browser !== browser) return undefined;
+  const flow = await flows.take(state);
+  if (!flow || flow.browser !== browser) return undefined;
+  const { nonce, codeVerifier, createdAt, issuer, selection, trace } = flow;
+  return { state, nonce, codeVerifier, createdAt, issuer, selection, trace };
 }
 
 /** Completes the flow for a callback; the pending authorization is consumed whatever happens. */
 export async function finishVerification(params: URLSearchParams): Promise<VerificationResult> {
-  const { relyingParty, results, config, flows } = await services();
-  const session = await getSession();
-  const state = params.get('state');
-  const secrets = takePending(session, state);
-  await session.save();
-
+  const { relyingParty, results, resultOfBrowser, config, flows } = await services();
+  const { browser } = await getSession();
   // Only a flow this browser started continues; a forged callback finds nothing and starts an
-  // empty trace. (Both halves are needed: the cookie's secrets and the server's record.)
-  const flow = secrets && state ? await flows.take(state) : undefined;
-  const pending: PendingAuthorization | undefined =
-    secrets && flow && state ? { state, ...secrets, issuer: flow.issuer, selection: flow.selection } : undefined;
-  const trace = new ProtocolTrace(flow?.trace ?? []);
+  // empty trace.
+  const pending = await takeOwnFlow(flows, browser, params.get('state'));
+  const trace = new ProtocolTrace(pending?.trace ?? []);
   const completed = await completeAuthorization(relyingParty, params, pending, { trace }).catch((error: unknown) => {
     throw new TracedFailure(error, trace);
   });
@@ -87,23 +95,30 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
     signingCertificate,
   };
   await results.set(result.id, result, RESULT_TTL_SECONDS);
-  if (session.resultId) await results.delete(session.resultId);
-  session.resultId = result.id;
-  await session.save();
+  // The browser sees its newest result; the one it replaces goes at once.
+  const previous = await resultOfBrowser.get(browser!);
+  await resultOfBrowser.set(browser!, result.id, RESULT_TTL_SECONDS);
+  if (previous && previous !== result.id) await results.delete(previous);
   return result;
 }
 
 /** The result of this browser's last verification, if it is still kept. */
 export async function currentResult(): Promise<VerificationResult | undefined> {
-  const session = await getSession();
-  if (!session.resultId) return undefined;
-  return (await services()).results.get(session.resultId);
+  const { browser } = await getSession();
+  if (!browser) return undefined;
+  const { results, resultOfBrowser } = await services();
+  const id = await resultOfBrowser.get(browser);
+  return id === undefined ? undefined : results.get(id);
 }
 
 /** Sign-out: deletes the stored result and the whole session. */
 export async function signOut(): Promise<void> {
   const session = await getSession();
-  if (session.resultId) await (await services()).results.delete(session.resultId);
+  if (session.browser) {
+    const { results, resultOfBrowser } = await services();
+    const id = await resultOfBrowser.take(session.browser);
+    if (id !== undefined) await results.delete(id);
+  }
   session.destroy();
 }
 
