@@ -1,0 +1,40 @@
+import 'server-only';
+/**
+ * The health endpoints (DESIGN.md "Operations"): `GET /healthz` says the process is alive;
+ * `GET /readyz` says whether it can serve verifications: the configuration is valid and the
+ * store answers. Their JSON carries no secrets: no URLs, keys or client identifiers.
+ */
+import { isStoreError, type Store } from '@/lib/store/store';
+import { ConfigurationError, type ServerConfig } from './env';
+import { services } from './services';
+
+export interface Readiness {
+  status: 'ready' | 'not_ready';
+  /** which checks passed, or the stable code of the one that failed */
+  checks: { configuration: 'ok' | 'invalid'; store: 'ok' | 'store_unavailable' | 'not_checked' };
+  /** where state lives, once known */
+  store?: 'memory' | 'redis';
+  mode?: 'emulator' | 'provider';
+}
+
+type ReadinessInputs = { config: Pick<ServerConfig, 'mode' | 'state'>; store: Pick<Store, 'ping'> };
+
+/** Runs the readiness checks on the services (`load`, the process's own by default); never throws. */
+export async function readiness(load: () => Promise<ReadinessInputs> = services): Promise<Readiness> {
+  let built;
+  try {
+    built = await load();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) console.error('[idv] readiness: the services cannot be built', error);
+    return { status: 'not_ready', checks: { configuration: 'invalid', store: 'not_checked' } };
+  }
+  const { config, store } = built;
+  const base = { store: config.state.store, mode: config.mode } as const;
+  try {
+    await store.ping();
+    return { status: 'ready', checks: { configuration: 'ok', store: 'ok' }, ...base };
+  } catch (error) {
+    if (!isStoreError(error)) console.error('[idv] readiness: the store check failed unexpectedly', error);
+    return { status: 'not_ready', checks: { configuration: 'ok', store: 'store_unavailable' }, ...base };
+  }
+}
