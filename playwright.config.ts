@@ -70,6 +70,8 @@ export default defineConfig({
       env: {
         PORT: '3100',
         APP_URL: EMULATOR_APP,
+        // The whole suite starts its verifications from one address, faster than a person would.
+        IDV_START_LIMIT_PER_ADDRESS: '1000',
         IDV_DATA_DIR: '.data/e2e-emulator',
         // The "phone" of the QR test is another browser context on this machine.
         EMULATOR_DEVICE_URL: EMULATOR_APP,
@@ -93,6 +95,8 @@ export default defineConfig({
       env: {
         PORT: '3101',
         APP_URL: PROVIDER_APP,
+        // Low, so e2e/operations.spec.ts can reach it (from an address of its own).
+        IDV_START_LIMIT_PER_ADDRESS: '5',
         IDV_DATA_DIR: '.data/e2e-provider',
         IDV_BASE_URL: `${EMULATOR_APP}/emulator`,
         IDV_CLIENT_ID: 'second-rp',

@@ -77,12 +77,20 @@ describe('loadServerConfig', () => {
     ['IDV_REDIS_PREFIX', { REDIS_URL: 'redis://cache.example', IDV_REDIS_PREFIX: 'has space', SESSION_SECRET: 's'.repeat(32) }, /^IDV_REDIS_PREFIX: /],
     ['IDV_REDIS_PREFIX', { IDV_REDIS_PREFIX: 'idv:' }, /^IDV_REDIS_PREFIX: is used only with REDIS_URL/],
     ['SESSION_SECRET', { REDIS_URL: 'redis://cache.example' }, /^SESSION_SECRET: is required when REDIS_URL is set/],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }, /^TRUST_PROXY: must be the number of proxies/],
+    ['TRUST_PROXY', { TRUST_PROXY: '11' }, /^TRUST_PROXY: /],
+    ['IDV_START_LIMIT_PER_ADDRESS', { IDV_START_LIMIT_PER_ADDRESS: '0' }, /^IDV_START_LIMIT_PER_ADDRESS: must be a whole number/],
+    ['IDV_START_LIMIT_OVERALL', { IDV_START_LIMIT_OVERALL: 'many' }, /^IDV_START_LIMIT_OVERALL: /],
   ])('names the variable that is wrong (%s)', async (_variable, env, message) => {
     await expect(load(env)).rejects.toThrow(message);
   });
 
   it('keeps state in memory by default, and in Redis under the default prefix with REDIS_URL', async () => {
     expect((await load({})).state).toEqual({ store: 'memory' });
+    expect((await load({})).trustedProxies).toBe(0);
+    expect((await load({ TRUST_PROXY: '2' })).trustedProxies).toBe(2);
+    expect((await load({})).startLimits).toEqual({ perAddress: 20, overall: 300 });
+    expect((await load({ IDV_START_LIMIT_PER_ADDRESS: '5', IDV_START_LIMIT_OVERALL: '50' })).startLimits).toEqual({ perAddress: 5, overall: 50 });
     const config = await load({ REDIS_URL: 'rediss://default:pw@cache.example:6380/1', SESSION_SECRET: 's'.repeat(32) });
     expect(config.state).toEqual({ store: 'redis', url: 'rediss://default:pw@cache.example:6380/1', prefix: 'idv:' });
   });

@@ -38,6 +38,10 @@ export interface ServerConfig {
   dataDir: string;
   /** what was generated into the data folder rather than configured, for the start-up log */
   generated: string[];
+  /** how many proxies in front of the app to trust for X-Forwarded-For (rate limits); TRUST_PROXY */
+  trustedProxies: number;
+  /** verifications that may start per minute, per client address and overall */
+  startLimits: { perAddress: number; overall: number };
   /** where state lives: this process's memory (one instance), or a Redis shared by every instance */
   state: { store: 'memory' } | { store: 'redis'; url: string; prefix: string };
 }
@@ -181,6 +185,16 @@ async function parseClientKeys(env: Env, dataDir: string, generated: string[]): 
   return { signingKey, encryptionKey };
 }
 
+/** A whole number from 1 to 100000, or the default when unset. */
+function parseLimit(env: Env, name: string, fallback: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d{1,6}$/.test(raw) || Number(raw) < 1 || Number(raw) > 100_000) {
+    throw new ConfigurationError(name, `must be a whole number of verifications per minute, 1 to 100000, not "${raw.slice(0, 20)}"`);
+  }
+  return Number(raw);
+}
+
 /** REDIS_URL and IDV_REDIS_PREFIX; a message never repeats the URL (it may carry a password). */
 function parseState(env: Env): ServerConfig['state'] {
   const url = value(env, 'REDIS_URL');
@@ -212,6 +226,10 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const issuer = rawIssuer ? parseIssuer(rawIssuer) : `${appUrl}/emulator`;
   const production = env.NODE_ENV === 'production';
   const state = parseState(env);
+  const rawTrustProxy = value(env, 'TRUST_PROXY') ?? '0';
+  if (!/^\d{1,2}$/.test(rawTrustProxy) || Number(rawTrustProxy) > 10) {
+    throw new ConfigurationError('TRUST_PROXY', `must be the number of proxies in front of the app, 0 to 10, not "${rawTrustProxy.slice(0, 20)}"`);
+  }
 
   let clientId = value(env, 'IDV_CLIENT_ID');
   if (!clientId) {
@@ -258,6 +276,11 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     secureCookies: appUrl.startsWith('https:'),
     dataDir,
     generated,
+    trustedProxies: Number(rawTrustProxy),
+    startLimits: {
+      perAddress: parseLimit(env, 'IDV_START_LIMIT_PER_ADDRESS', 20),
+      overall: parseLimit(env, 'IDV_START_LIMIT_OVERALL', 300),
+    },
     state,
   };
 }

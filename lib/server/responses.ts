@@ -1,8 +1,9 @@
 import 'server-only';
 /** How route handlers answer: 303 See Other after a state change, and failures to /error. */
 import { isStoreError, type StoreError } from '@/lib/store/store';
-import { FAILURE_EXPLANATIONS } from '@/lib/view/failure-explanations';
+import { FAILURE_EXPLANATIONS, type FailureCode } from '@/lib/view/failure-explanations';
 import { serverConfig } from './env';
+import { isRateLimited, type RateLimited } from './rate-limits';
 import { failureCodeOf, recordFailure } from './verification';
 
 export function redirect303(location: string | URL): Response {
@@ -22,7 +23,17 @@ const escapeHtml = (text: string) =>
  * page of its own: the failure page could not be recorded, and nothing was lost.
  */
 export function storeRefusal(error: StoreError): Response {
-  const explanation = FAILURE_EXPLANATIONS[error.code];
+  return refusalPage(error.code, 503, error.retryAfterSeconds);
+}
+
+/** A start over a rate limit: 429 with `Retry-After`, and nothing stored for it. */
+export function rateLimitRefusal(error: RateLimited): Response {
+  return refusalPage('rate_limited', 429, error.retryAfterSeconds);
+}
+
+/** A request refused before any work: the failure page's content, with its status and `Retry-After`. */
+function refusalPage(code: FailureCode, status: number, retryAfterSeconds: number): Response {
+  const explanation = FAILURE_EXPLANATIONS[code];
   const page = `<!doctype html>
 <html lang="en">
 <head>
@@ -42,7 +53,7 @@ a { display: inline-block; margin-top: 1rem; padding: .6rem 1.2rem; border-radiu
 <p class="eyebrow">Verification not started</p>
 <h1>${escapeHtml(explanation.title)}</h1>
 <p>${escapeHtml(explanation.sentence)}</p>
-<p>Error code <code data-testid="error-code">${escapeHtml(error.code)}</code></p>
+<p>Error code <code data-testid="error-code">${escapeHtml(code)}</code></p>
 <p><strong>What to try:</strong> ${escapeHtml(explanation.next)}</p>
 <a href="/">Back to the start</a>
 </main>
@@ -50,8 +61,8 @@ a { display: inline-block; margin-top: 1rem; padding: .6rem 1.2rem; border-radiu
 </html>
 `;
   return new Response(page, {
-    status: 503,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': String(error.retryAfterSeconds), 'cache-control': 'no-store' },
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': String(retryAfterSeconds), 'cache-control': 'no-store' },
   });
 }
 
@@ -62,6 +73,7 @@ a { display: inline-block; margin-top: 1rem; padding: .6rem 1.2rem; border-radiu
  */
 export async function failureRedirect(error: unknown): Promise<Response> {
   if (isStoreError(error)) return storeRefusal(error);
+  if (isRateLimited(error)) return rateLimitRefusal(error);
   try {
     const { appUrl } = await serverConfig();
     const url = new URL('/error', appUrl);

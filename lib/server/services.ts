@@ -11,6 +11,7 @@ import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import type { Store } from '@/lib/store/store';
 import { ConfigurationError } from './env';
+import { createStartLimiter, type StartLimiter } from './rate-limits';
 import { recordStore, type RecordStore } from './result-store';
 import type { FailureRecord, PendingFlow, VerificationResult } from './state';
 
@@ -26,6 +27,8 @@ interface Services {
   flows: RecordStore<PendingFlow>;
   /** the id of each browser's newest result, by session binding */
   resultOfBrowser: RecordStore<string>;
+  /** rate limits of POST /auth/start, counted in the same store */
+  startLimiter: StartLimiter;
 }
 
 /** The configured store; an unreachable Redis stops the start-up with a message naming REDIS_URL. */
@@ -83,6 +86,10 @@ async function build(): Promise<Services> {
     failures: recordStore<FailureRecord>(store, 'failure'),
     flows: recordStore<PendingFlow>(store, 'flow'),
     resultOfBrowser: recordStore<string>(store, 'browser-result'),
+    startLimiter: createStartLimiter(
+      store instanceof RedisStore && config.state.store === 'redis' ? { kind: 'redis', store, prefix: config.state.prefix } : { kind: 'memory' },
+      { ...config.startLimits, windowSeconds: 60 },
+    ),
   };
 }
 

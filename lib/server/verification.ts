@@ -15,6 +15,7 @@ import {
 } from '@/lib/oidc';
 import { presentTrace, type CertificateSummary } from '@/lib/view/trace-view';
 import { describeCertificate } from './certificate';
+import { clientAddress } from './client-address';
 import { services } from './services';
 import { bindBrowser, getSession, PENDING_TTL_MS } from './session';
 import type { RecordStore } from './result-store';
@@ -38,9 +39,14 @@ class TracedFailure extends Error {
   }
 }
 
-/** Starts the flow and returns the authorization URL to redirect the browser to. */
-export async function beginVerification(selection: Selection): Promise<string> {
-  const { relyingParty, flows } = await services();
+/**
+ * Starts the flow and returns the authorization URL to redirect the browser to. Counted against
+ * the start rate limits first (the request's headers give the client address).
+ * @throws RateLimited over a limit, StoreError when the store refuses, TracedFailure from the core
+ */
+export async function beginVerification(selection: Selection, headers: Headers): Promise<string> {
+  const { relyingParty, flows, startLimiter, config } = await services();
+  await startLimiter.consume(clientAddress(headers, config.trustedProxies));
   const browser = await bindBrowser(await getSession());
   const trace = new ProtocolTrace();
   const started = await startAuthorization(relyingParty, selection, { trace }).catch((error: unknown) => {

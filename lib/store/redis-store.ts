@@ -107,6 +107,14 @@ export class RedisStore implements Store {
     return store;
   }
 
+  /**
+   * The connection, for rate-limiter-flexible's RateLimiterRedis (it runs its own atomic Lua
+   * script), so rate limits are counted in the same Redis as everything else.
+   */
+  get rateLimiterClient(): Client {
+    return this.#client;
+  }
+
   async get<T>(key: string): Promise<T | undefined> {
     const text = await this.#run(() => this.#commands.get(this.#prefix + key));
     return text === null ? undefined : (JSON.parse(String(text)) as T);

@@ -5,8 +5,8 @@
 import type { IdvErrorCode } from '@/lib/oidc';
 import type { StoreErrorCode } from '@/lib/store/store';
 
-/** Every code a failure can carry: the core's, the state layer's, and the app's own `internal_error`. */
-export type FailureCode = IdvErrorCode | StoreErrorCode | 'internal_error';
+/** Every code a failure can carry: the core's, the state layer's, and the app's own. */
+export type FailureCode = IdvErrorCode | StoreErrorCode | 'rate_limited' | 'internal_error';
 
 export interface Explanation {
   title: string;
@@ -68,6 +68,7 @@ export const FAILURE_EXPLANATIONS: Record<FailureCode, Explanation> = {
   forbidden_origin: { title: 'Blocked cross-site request', sentence: 'The request came from another site, so it was refused.', next: 'Start from this app’s own home page.' },
   session_expired: { title: 'Session expired', sentence: 'Your session has expired.', next: retry },
   result_not_found: { title: 'No result', sentence: 'There is no verification result in this session.', next: retry },
+  rate_limited: { title: 'Too many verifications', sentence: 'Too many verifications were started from this address, or from everywhere at once, in the last minute.', next: 'Wait a minute, then start again.' },
   store_full: { title: 'Busy: try again shortly', sentence: 'This instance is holding as many verifications as its memory budget allows, so it did not start another; nothing in progress was lost.', next: 'Try again in half a minute. To hold more, run several instances on a shared Redis (REDIS_URL).' },
   store_unavailable: { title: 'State store unavailable', sentence: 'The shared store (Redis) that keeps verifications in progress did not answer.', next: 'Try again in a few seconds; if it persists, check that Redis at REDIS_URL is running.' },
   internal_error: { title: 'Something went wrong', sentence: 'The app failed unexpectedly; the details are in the server log.', next: retry },

@@ -8,7 +8,7 @@ export async function POST(request: Request): Promise<Response> {
   try {
     await requireSameOrigin(request, 'A verification can only be started from this app’s own pages');
     const selection = await readSelectionForm(request);
-    return redirect303(await beginVerification(selection));
+    return redirect303(await beginVerification(selection, request.headers));
   } catch (error) {
     return failureRedirect(error);
   }
