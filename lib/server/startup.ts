@@ -1,11 +1,16 @@
 import 'server-only';
+import { RedisStore } from '@/lib/store/redis-store';
 import { ConfigurationError } from './env';
 import { services } from './services';
 
-/** Loads the configuration and builds the services; exits the process on a configuration error. */
+/**
+ * Start-up: loads the configuration and builds the services; exits the process on a
+ * configuration error (DESIGN.md "Configuration contract"). Then prepares the shutdown.
+ */
 export async function validateConfigurationAtStartup(): Promise<void> {
   try {
-    await services();
+    const { store } = await services();
+    prepareShutdown(store);
   } catch (error) {
     if (error instanceof ConfigurationError) {
       console.error(`\n[idv] configuration error: ${error.message}\n`);
@@ -13,4 +18,18 @@ export async function validateConfigurationAtStartup(): Promise<void> {
     }
     throw error;
   }
+}
+
+/**
+ * Graceful shutdown. On SIGTERM (or SIGINT) Next.js's own server stops accepting connections,
+ * lets the requests in flight finish, and exits; nothing here may close the store before that,
+ * since those requests still use it. So the store is released when the process exits.
+ */
+function prepareShutdown(store: unknown): void {
+  const announce = (signal: string) => console.info(`[idv] ${signal}: finishing the requests in flight, then closing the store`);
+  process.once('SIGTERM', () => announce('SIGTERM'));
+  process.once('SIGINT', () => announce('SIGINT'));
+  process.once('exit', () => {
+    if (store instanceof RedisStore) store.destroy();
+  });
 }

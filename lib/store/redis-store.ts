@@ -152,6 +152,11 @@ export class RedisStore implements Store {
     if (this.#client.isOpen) await this.#client.close().catch(() => this.#client.destroy());
   }
 
+  /** Drops the connection at once (for a process that is exiting and can no longer wait). */
+  destroy(): void {
+    if (this.#client.isOpen) this.#client.destroy();
+  }
+
   async #run<T>(command: () => Promise<T>): Promise<T> {
     try {
       return await command();
