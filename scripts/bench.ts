@@ -4,6 +4,9 @@
  *   1. processing one ID token (decrypt RSA-OAEP-256/A256GCM, verify ES256, validate claims)
  *   2. whole flows of the core against the emulator's handlers (PAR → app → token → ID token)
  *   3. memory held by the in-memory result store per verified identity (portrait included)
+ *   4. the store's work for one verification (a pending flow set and taken, a result and its
+ *      pointer stored, the result read back), in memory and on Redis (a redis-server the bench
+ *      starts on a free port), with the ratio between them
  *
  * `npm run bench` runs it with `--expose-gc` (steadier memory figures) and the `react-server`
  * condition (lib/server modules are marked server-only).
@@ -120,6 +123,37 @@ async function main(): Promise<void> {
   gc?.();
   const perResult = (process.memoryUsage().heapUsed - before) / results;
   figure(`result store, ${results} results held`, `${(perResult / 1024).toFixed(1)} KiB/result${gc ? '' : ' (no --expose-gc: rough)'}`);
+
+  // 4. the store's share of a verification, memory against Redis
+  const { RedisStore } = await import('../lib/store/redis-store');
+  const { startRedisServer } = await import('../test/support/redis-server');
+  const pendingFlow = { browser: 'b'.repeat(43), issuer: ISSUER, selection: DEFAULT_SELECTION, nonce: 'n'.repeat(43), codeVerifier: 'v'.repeat(43), createdAt: Date.now(), trace: [] };
+  const verification = async (target: import('../lib/store/store').Store, i: number) => {
+    await target.set(`flow:${i}`, pendingFlow, 900);
+    await target.take(`flow:${i}`);
+    await target.set(`result:${i}`, validated, 900);
+    await target.set(`browser-result:${i}`, `result:${i}`, 900);
+    await target.get(`result:${i}`);
+  };
+  const timeStore = async (target: import('../lib/store/store').Store) => {
+    for (let i = 0; i < 50; i++) await verification(target, i); // warm-up
+    const rounds = 1000;
+    const started = performance.now();
+    for (let i = 0; i < rounds; i++) await verification(target, i);
+    return (performance.now() - started) / rounds;
+  };
+  const memoryMs = await timeStore(new MemoryStore({ budgetBytes: 1024 * 1024 * 1024 }));
+  figure('store per verification, in memory', `${memoryMs.toFixed(3)} ms (${(1000 / memoryMs).toFixed(0)} verifications/s)`);
+  const redis = await startRedisServer();
+  const shared = await RedisStore.connect({ url: redis.url, prefix: 'bench:' });
+  try {
+    const redisMs = await timeStore(shared);
+    figure('store per verification, Redis on loopback', `${redisMs.toFixed(3)} ms (${(1000 / redisMs).toFixed(0)} verifications/s), ${(redisMs / memoryMs).toFixed(1)}× memory`);
+    figure('  … against a whole flow', `${((redisMs / flowMs) * 100).toFixed(1)} % of one flow's time`);
+  } finally {
+    await shared.close();
+    await redis.close();
+  }
 }
 
 await main();
