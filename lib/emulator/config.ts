@@ -63,6 +63,3 @@ export const MAX_FORM_BYTES = 64 * 1024;
 
 /** Upper bound for `state` and `nonce`, which are echoed into URLs and tokens. */
 export const MAX_STATE_OR_NONCE_LENGTH = 512;
-
-/** Upper bound for entries in each in-memory store, so state cannot grow without limit. */
-export const MAX_STORE_ENTRIES = 10_000;

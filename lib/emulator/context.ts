@@ -4,11 +4,14 @@
  * reaching for globals, so two emulators (e.g. in tests) never share state.
  * @see spec part 3 (the objects a flow produces, in order)
  */
+import { base64url } from 'jose';
+import { MemoryStore } from '../store/memory-store';
+import type { Store } from '../store/store';
 import type { RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
 import { FaultSwitchboard } from './qa/faults';
 import type { AuthorizationCodeGrant, Interaction, PushedRequest } from './state';
-import { TtlStore } from './store';
+import { Records } from './store';
 import { createSigningKeyRing, type SigningKeyRing } from './tokens/signing-keys';
 
 /** One emulator instance's configuration and state, passed to every handler. @see spec part 3, part 4 */
@@ -31,14 +34,19 @@ export interface EmulatorContext {
   setPopulationRegister(clientId: string, enabled: boolean): void;
   /** the one-shot faults armed for QA (qa/faults.ts) */
   readonly faults: FaultSwitchboard;
-  /** per-instance secret mixed into pairwise subject identifiers */
-  readonly subjectSalt: Uint8Array;
-  readonly pushedRequests: TtlStore<PushedRequest>;
-  readonly interactions: TtlStore<Interaction>;
-  readonly authorizationCodes: TtlStore<AuthorizationCodeGrant>;
+  /** the secret mixed into pairwise subject identifiers: one per state store, so every instance sharing it agrees */
+  subjectSalt(): Promise<Uint8Array>;
+  readonly pushedRequests: Records<PushedRequest>;
+  readonly interactions: Records<Interaction>;
+  /** the secret of the one device bound to an interaction's QR link, claimed once (setIfAbsent) */
+  readonly interactionDevices: Records<string>;
+  readonly authorizationCodes: Records<AuthorizationCodeGrant>;
   /** replay detection for client assertions (spec 2.1: a new assertion for each request) */
-  readonly usedClientAssertions: TtlStore<true>;
+  readonly usedClientAssertions: Records<true>;
 }
+
+/** The subject salt lives as long as any instance may run: pairwise `sub` values must not change. */
+const SUBJECT_SALT_TTL_SECONDS = 10 * 365 * 24 * 3600;
 
 /** Creates the state of one emulator instance. */
 export function createContext(options: {
@@ -46,8 +54,12 @@ export function createContext(options: {
   deviceBaseUrl?: string;
   clients: readonly RegisteredClient[];
   now: () => number;
+  /** where flows in progress are kept; default: this instance's memory */
+  store?: Store;
 }): EmulatorContext {
   const { issuer, now } = options;
+  const store = options.store ?? new MemoryStore({ now });
+  let subjectSalt: Promise<Uint8Array> | undefined;
   let signingKeys: Promise<SigningKeyRing> | undefined;
   const clients = new Map(options.clients.map((client) => [client.clientId, client]));
   const populationRegister = new Map(options.clients.map((client) => [client.clientId, client.populationRegister]));
@@ -70,11 +82,25 @@ export function createContext(options: {
       populationRegister.set(clientId, enabled);
     },
     faults: new FaultSwitchboard(now),
-    subjectSalt: crypto.getRandomValues(new Uint8Array(32)),
-    pushedRequests: new TtlStore(now),
-    interactions: new TtlStore(now),
-    authorizationCodes: new TtlStore(now),
-    usedClientAssertions: new TtlStore(now),
+    subjectSalt() {
+      subjectSalt ??= (async () => {
+        // The first instance to ask makes it; the others read that one.
+        const made = base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+        await store.setIfAbsent('subject-salt', made, SUBJECT_SALT_TTL_SECONDS);
+        const salt = await store.get<string>('subject-salt');
+        if (salt === undefined) throw new Error('the subject salt vanished from the store');
+        return base64url.decode(salt);
+      })().catch((error: unknown) => {
+        subjectSalt = undefined;
+        throw error;
+      });
+      return subjectSalt;
+    },
+    pushedRequests: new Records(store, 'par', now),
+    interactions: new Records(store, 'interaction', now),
+    interactionDevices: new Records(store, 'interaction-device', now),
+    authorizationCodes: new Records(store, 'code', now),
+    usedClientAssertions: new Records(store, 'assertion', now),
   };
 }
 

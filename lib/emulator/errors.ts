@@ -120,8 +120,8 @@ export class AccessDenied extends OAuthError {
 
 /** Part 7: 503. Raised when in-memory state is full rather than growing without bound. */
 export class TemporarilyUnavailable extends OAuthError {
-  constructor(description: string) {
-    super('temporarily_unavailable', 503, description, { headers: { 'Retry-After': '60' } });
+  constructor(description: string, retryAfterSeconds = 60) {
+    super('temporarily_unavailable', 503, description, { headers: { 'Retry-After': String(retryAfterSeconds) } });
   }
 }
 

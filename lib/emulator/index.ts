@@ -12,7 +12,8 @@ import { discoveryEndpoint } from './endpoints/discovery';
 import { jwksEndpoint } from './endpoints/jwks';
 import { pushedAuthorizationRequestEndpoint } from './endpoints/par';
 import { tokenEndpoint } from './endpoints/token';
-import { MethodNotAllowed, NotFound, OAuthError, ServerError } from './errors';
+import { isStoreError, type Store } from '../store/store';
+import { MethodNotAllowed, NotFound, OAuthError, ServerError, TemporarilyUnavailable } from './errors';
 import { appActionEndpoint, appScreenEndpoint } from './interaction/app';
 import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './interaction/hand-off';
 import { portraitEndpoint } from './interaction/portraits';
@@ -40,6 +41,12 @@ export interface EmulatorOptions {
   clients: RegisteredClient[];
   /** clock in ms, for tests (default `Date.now`) */
   now?: () => number;
+  /**
+   * Where flows in progress are kept (pushed requests, interactions, codes, seen client
+   * assertions, the subject salt). Default: this instance's memory. Pass a shared store (Redis)
+   * and every instance serves every step of a flow, one-time items consumed once across them.
+   */
+  store?: Store;
 }
 
 /** @see spec part 4 */
@@ -80,8 +87,9 @@ const PORTRAIT_PATH = new RegExp(`^${ENDPOINT_PATHS.portraits}/([a-z0-9-]{1,64})
 const APP_PATH = new RegExp(`^${ENDPOINT_PATHS.app}/([^/]{1,256})$`);
 
 /**
- * Creates an emulator for the given issuer and registered clients. Signing keys are generated
- * on first use and kept for the instance's lifetime; all state is in memory.
+ * Creates an emulator for the given issuer and registered clients. Flows in progress live in
+ * `options.store` (default: memory); signing keys, armed faults and entitlements are still
+ * this instance's own, generated on first use and kept for its lifetime.
  * @throws Error when `baseUrl` is not an absolute http(s) URL without trailing slash, query or
  *   fragment, or a client registration is invalid (the message names the problem)
  * @see spec part 4
@@ -97,6 +105,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     deviceBaseUrl,
     clients: checkRegisteredClients(options.clients),
     now: options.now ?? Date.now,
+    store: options.store,
   });
 
   return {
@@ -107,6 +116,11 @@ export function createEmulator(options: EmulatorOptions): Emulator {
         return await route(request, context, basePath);
       } catch (error) {
         if (error instanceof OAuthError) return error.toResponse();
+        // The state store is full or unreachable: nothing was changed; the client may retry.
+        if (isStoreError(error)) {
+          const why = error.code === 'store_full' ? 'the emulator holds as many flows as it can' : 'the emulator’s state store did not answer';
+          return new TemporarilyUnavailable(`${why}; try again later`, error.retryAfterSeconds).toResponse();
+        }
         // Unreachable by input: every check raises an OAuthError. Logged, and hidden from the caller.
         console.error('IDV emulator: unexpected error', error);
         return new ServerError().toResponse();

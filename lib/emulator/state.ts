@@ -7,7 +7,6 @@
  */
 import { base64url } from 'jose';
 import type { ClaimsRequest } from './checks/claims-request';
-import type { AccessDenied } from './errors';
 
 /** The checked authorization request: what the rest of the flow needs from the request object. @see spec 2.2 */
 export interface AuthorizationRequest {
@@ -36,7 +35,9 @@ export interface Interaction {
    * that started the verification, the only one the code may be redirected to (interaction/interaction.ts).
    */
   browserSecret: string;
-  /** progress through the app's steps (interaction/steps.ts); updated in place, so the expiry stays */
+  /** when the interaction expires (ms since the epoch); changes are written back until then */
+  expiresAt: number;
+  /** progress through the app's steps (interaction/steps.ts) */
   app: AppProgress;
   /** a decision taken in the app on another device, until the starting browser continues */
   decision?: InteractionDecision;
@@ -61,7 +62,13 @@ export interface AppProgress {
 /** The user's decision in the app, turned into a redirect to the client when delivered. */
 export type InteractionDecision =
   | { outcome: 'approved'; personaId: string; /** seconds since the epoch */ authTime: number }
-  | { outcome: 'denied'; error: AccessDenied };
+  | { outcome: 'denied'; error: ErrorBody };
+
+/** An error as it is stored and redirected: the RFC 6749 §4.1.2.1 `error` and `error_description`. */
+export interface ErrorBody {
+  error: string;
+  description: string;
+}
 
 /** What an authorization code stands for, checked and used by the token endpoint. @see spec 4.3 */
 export interface AuthorizationCodeGrant {

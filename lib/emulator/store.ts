@@ -1,78 +1,77 @@
 /**
- * In-memory state with a time-to-live: pushed requests, interactions, authorization codes and
- * seen client assertions. One instance per kind of state, per emulator.
+ * The emulator's state in a `Store` (lib/store): pushed requests, interactions, authorization
+ * codes and seen client assertions, each kind under its own key prefix. In memory by default;
+ * the app passes its own store, so with Redis every instance sees the same state and one-time
+ * items are consumed once across all of them (the store's `take` and `setIfAbsent` are atomic).
  * @see spec part 3 (objects produced in flow order), part 8 (lifetimes)
  */
-import { MAX_STORE_ENTRIES } from './config';
-import { TemporarilyUnavailable } from './errors';
+import type { Store } from '../store/store';
 
+/** What is stored: the value and when it expires (ms), so a consumed item's tombstone can outlive it exactly. */
 interface Entry<T> {
   value: T;
   expiresAt: number;
-  /** set by `take`: the entry stays as a tombstone until it expires, so reuse can be told apart */
-  taken: boolean;
 }
 
 /**
- * A map whose entries expire. `take` is the one-time read of RFC 9126 §7.3 and RFC 6749 §4.1.2:
- * the value is returned once, and `wasTaken` remembers that it was until it would have expired.
- * @see spec part 3
+ * One kind of item with a time-to-live. `take` is the one-time read of RFC 9126 §7.3 and RFC 6749
+ * §4.1.2: the value is returned once, and `wasTaken` remembers that it was until it would have
+ * expired (so "already used" can be told from "unknown or expired").
  */
-export class TtlStore<T> {
-  private readonly entries = new Map<string, Entry<T>>();
-  private nextSweepAt = 0;
-
-  /** @param now clock in ms */
+export class Records<T> {
+  /**
+   * @param kind key prefix, e.g. "par"
+   * @param now clock in ms (the emulator's)
+   */
   constructor(
+    private readonly store: Store,
+    private readonly kind: string,
     private readonly now: () => number,
-    private readonly maxEntries = MAX_STORE_ENTRIES,
   ) {}
 
-  /** Adds a value for `ttlSeconds`; refuses with 503 rather than grow past the bound. */
-  set(key: string, value: T, ttlSeconds: number): void {
-    this.sweep(this.entries.size >= this.maxEntries);
-    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
-      throw new TemporarilyUnavailable('too many pending requests; try again later');
-    }
-    this.entries.set(key, { value, expiresAt: this.now() + ttlSeconds * 1000, taken: false });
+  /** Stores a value for `ttlSeconds`, replacing one stored under the key. */
+  async set(key: string, value: T, ttlSeconds: number): Promise<void> {
+    await this.store.set(this.#key(key), { value, expiresAt: this.now() + ttlSeconds * 1000 } satisfies Entry<T>, ttlSeconds);
   }
 
-  /** The value if present, not expired and not taken. */
-  get(key: string): T | undefined {
-    const entry = this.live(key);
-    return entry && !entry.taken ? entry.value : undefined;
+  /** Stores a value only if none is stored under the key; true when it was stored. */
+  async setIfAbsent(key: string, value: T, ttlSeconds: number): Promise<boolean> {
+    return this.store.setIfAbsent(this.#key(key), { value, expiresAt: this.now() + ttlSeconds * 1000 } satisfies Entry<T>, ttlSeconds);
   }
 
-  /** Returns the value and marks it used, atomically (no await in between). */
-  take(key: string): T | undefined {
-    const entry = this.live(key);
-    if (!entry || entry.taken) return undefined;
-    entry.taken = true;
+  /** Writes back a changed value, keeping the expiry it was stored with (false once it is gone). */
+  async update(key: string, value: T): Promise<boolean> {
+    const entry = await this.store.get<Entry<T>>(this.#key(key));
+    const remaining = entry ? (entry.expiresAt - this.now()) / 1000 : 0;
+    if (!entry || remaining <= 0) return false;
+    await this.store.set(this.#key(key), { value, expiresAt: entry.expiresAt } satisfies Entry<T>, remaining);
+    return true;
+  }
+
+  /** The value if present and not expired or taken. */
+  async get(key: string): Promise<T | undefined> {
+    return (await this.store.get<Entry<T>>(this.#key(key)))?.value;
+  }
+
+  /** Returns the value and removes it, atomically: of callers racing on one key, one gets it. */
+  async take(key: string): Promise<T | undefined> {
+    const entry = await this.store.take<Entry<T>>(this.#key(key));
+    if (!entry) return undefined;
+    const remaining = (entry.expiresAt - this.now()) / 1000;
+    if (remaining > 0) await this.store.set(this.#tombstone(key), true, remaining);
     return entry.value;
   }
 
   /** Whether `take` already returned this key's value (and it has not expired since). */
-  wasTaken(key: string): boolean {
-    return this.live(key)?.taken ?? false;
+  async wasTaken(key: string): Promise<boolean> {
+    return (await this.store.get<boolean>(this.#tombstone(key))) === true;
   }
 
-  private live(key: string): Entry<T> | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry;
+  #key(key: string): string {
+    return `${this.kind}:${key}`;
   }
 
-  /** Drops expired entries at most once a second (or when full), so each call stays cheap. */
-  private sweep(force: boolean): void {
-    const now = this.now();
-    if (!force && now < this.nextSweepAt) return;
-    this.nextSweepAt = now + 1000;
-    for (const [key, entry] of this.entries) {
-      if (entry.expiresAt <= now) this.entries.delete(key);
-    }
+  #tombstone(key: string): string {
+    return `${this.kind}-taken:${key}`;
   }
 }

@@ -9,7 +9,7 @@ import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '
 import { serverConfig, type ServerConfig } from './env';
 import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
-import type { Store } from '@/lib/store/store';
+import { namespaced, type Store } from '@/lib/store/store';
 import { ConfigurationError } from './env';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
 import { recordStore, type RecordStore } from './result-store';
@@ -53,9 +53,12 @@ async function build(): Promise<Services> {
     jwks: new JwksCache(http),
     http,
   };
+  const store = await openStore(config.state);
   const emulator =
     config.mode === 'emulator'
       ? createEmulator({
+          // Its own keys in the same store: with Redis, every instance serves every step of a flow.
+          store: namespaced(store, 'emulator:'),
           baseUrl: config.issuer,
           deviceBaseUrl: config.emulatorDeviceUrl,
           clients: [
@@ -74,9 +77,12 @@ async function build(): Promise<Services> {
     console.warn(`[idv] using generated development values from ${config.dataDir} for: ${config.generated.join(', ')}`);
   }
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
-  const store = await openStore(config.state);
   console.info(`[idv] state: ${store.description}`);
-  if (emulator) console.info('[idv] the embedded emulator keeps its own state in this instance\'s memory; it resets on restart');
+  if (emulator) {
+    console.info(
+      `[idv] the embedded emulator keeps flows in progress in the same store; its signing keys, armed faults and entitlements are this instance's own, reset on restart`,
+    );
+  }
   return {
     config,
     relyingParty,

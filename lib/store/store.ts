@@ -77,3 +77,20 @@ export function serialise(value: unknown): string {
   if (text === undefined) throw new TypeError('a store value must be JSON-serialisable');
   return text;
 }
+
+/**
+ * The same store with every key under `prefix`: the app and its embedded emulator share one
+ * store (one Redis) without sharing keys. Closing the view closes nothing; the owner closes.
+ */
+export function namespaced(store: Store, prefix: string): Store {
+  return {
+    description: `${store.description}, under '${prefix}'`,
+    get: (key) => store.get(prefix + key),
+    set: (key, value, ttlSeconds) => store.set(prefix + key, value, ttlSeconds),
+    setIfAbsent: (key, value, ttlSeconds) => store.setIfAbsent(prefix + key, value, ttlSeconds),
+    take: (key) => store.take(prefix + key),
+    delete: (key) => store.delete(prefix + key),
+    ping: () => store.ping(),
+    close: async () => {},
+  };
+}

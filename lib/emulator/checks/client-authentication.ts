@@ -95,11 +95,12 @@ async function consumeAssertion(jwt: VerifiedClientJwt, exp: number, context: Em
   bytes.set(signature, content.length);
   const key = Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('base64url');
 
-  if (context.usedClientAssertions.get(key)) {
+  const ttlSeconds = Math.max(1, exp + CLOCK_SKEW_SECONDS - nowSeconds(context));
+  // Remembered and checked in one atomic step: of two requests with one assertion (even on two
+  // instances sharing a store), one is served.
+  if (!(await context.usedClientAssertions.setIfAbsent(key, true, ttlSeconds))) {
     throw new InvalidClient('client_assertion has already been used; build a new one for each request');
   }
-  const ttlSeconds = Math.max(1, exp + CLOCK_SKEW_SECONDS - nowSeconds(context));
-  context.usedClientAssertions.set(key, true, ttlSeconds);
 }
 
 /** Order of the P-256 group. */

@@ -41,10 +41,10 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
     const client = context.clients.get(clientId);
     if (!client) throw new InvalidRequest(`client_id ${describeValue(clientId)} is not registered`);
 
-    const pushed = context.pushedRequests.get(requestUri);
+    const pushed = await context.pushedRequests.get(requestUri);
     if (!pushed) {
       throw new InvalidRequestUri(
-        context.pushedRequests.wasTaken(requestUri)
+        (await context.pushedRequests.wasTaken(requestUri))
           ? 'request_uri has already been used; push a new authorization request'
           : 'request_uri is unknown or has expired; push a new authorization request',
       );
@@ -57,16 +57,20 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
     if (request.method.toUpperCase() === 'HEAD') {
       return new Response(null, { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
     }
-    context.pushedRequests.take(requestUri);
+    // Consumed atomically: of two requests racing with one request_uri, one opens the interaction.
+    if (!(await context.pushedRequests.take(requestUri))) {
+      throw new InvalidRequestUri('request_uri has already been used; push a new authorization request');
+    }
 
     const interactionId = randomToken();
     const interaction: Interaction = {
       clientId,
       request: pushed.request,
       browserSecret: randomToken(),
+      expiresAt: context.now() + LIFETIMES.interaction * 1000,
       app: initialProgress(),
     };
-    context.interactions.set(interactionId, interaction, LIFETIMES.interaction);
+    await context.interactions.set(interactionId, interaction, LIFETIMES.interaction);
     return interactionPage(context, { client, interactionId, interaction });
   });
 }
@@ -83,7 +87,7 @@ export function authorizationDecisionEndpoint(request: Request, context: Emulato
   return withErrorPage(context, async () => {
     const parameters = await readFormBody(request);
     const interactionId = parameters.require('interaction');
-    const interaction = findInteraction(context, interactionId);
+    const interaction = await findInteraction(context, interactionId);
     requireStartingBrowser(interaction, parameters.require('browser'));
     const client = interactionClient(context, interaction);
 
@@ -95,12 +99,12 @@ export function authorizationDecisionEndpoint(request: Request, context: Emulato
     if (interaction.decision) {
       return rerender('You already finished in the identity app on your phone. Choose "I\'ve finished on my phone" to continue.', 409);
     }
-    if (outcome === 'cancel') return completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'cancel' }));
+    if (outcome === 'cancel') return await completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'cancel' }));
     if (outcome !== 'approve') return rerender('Choose "Verify and share" or "Cancel".');
 
     const persona = personaId === undefined ? undefined : findPersona(personaId);
     if (!persona) return rerender(personaId === undefined ? 'Choose a persona.' : 'That persona does not exist; choose one from the list.');
-    return completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'approve', persona }));
+    return await completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'approve', persona }));
   });
 }
 

@@ -43,7 +43,7 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
   }
 
   const requestUri = REQUEST_URI_PREFIX + crypto.randomUUID();
-  context.pushedRequests.set(requestUri, { clientId: client.clientId, request: authorizationRequest }, LIFETIMES.requestUri);
+  await context.pushedRequests.set(requestUri, { clientId: client.clientId, request: authorizationRequest }, LIFETIMES.requestUri);
   return Response.json(
     { request_uri: requestUri, expires_in: LIFETIMES.requestUri },
     { status: 201, headers: { 'Cache-Control': 'no-store' } },

@@ -47,10 +47,10 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
     throw new InvalidRequest("code_verifier must be 43 to 128 characters of A-Z, a-z, 0-9, '-', '.', '_' and '~'");
   }
 
-  const grant = context.authorizationCodes.take(code);
+  const grant = await context.authorizationCodes.take(code);
   if (!grant) {
     throw new InvalidGrant(
-      context.authorizationCodes.wasTaken(code) ? 'the authorization code has already been used' : 'the authorization code is unknown or has expired',
+      (await context.authorizationCodes.wasTaken(code)) ? 'the authorization code has already been used' : 'the authorization code is unknown or has expired',
     );
   }
   if (grant.clientId !== client.clientId) {

@@ -72,10 +72,10 @@ function appMode(interaction: Interaction, parameters: RequestParameters): AppMo
  * The open interaction, or the response for one that is not open: the "finished" screen once it
  * has been completed (a phone reloading after the computer continued), else the error page.
  */
-function openInteraction(context: EmulatorContext, interactionId: string, method: 'GET' | 'POST'): Interaction | Response {
-  const interaction = context.interactions.get(interactionId);
+async function openInteraction(context: EmulatorContext, interactionId: string, method: 'GET' | 'POST'): Promise<Interaction | Response> {
+  const interaction = await context.interactions.get(interactionId);
   if (interaction) return interaction;
-  if (context.interactions.wasTaken(interactionId)) {
+  if (await context.interactions.wasTaken(interactionId)) {
     if (method === 'GET') return appFinishedPage(context);
     throw new InvalidRequest('this verification has already been completed');
   }
@@ -90,7 +90,7 @@ function openInteraction(context: EmulatorContext, interactionId: string, method
 export function appScreenEndpoint(request: Request, context: EmulatorContext, interactionId: string): Promise<Response> {
   return withErrorPage(context, async () => {
     const parameters = queryParameters(new URL(request.url));
-    const open = openInteraction(context, interactionId, 'GET');
+    const open = await openInteraction(context, interactionId, 'GET');
     if (open instanceof Response) return open;
     const interaction = open;
     const requested = parameters.get('step');
@@ -102,9 +102,15 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
     let mode = appMode(interaction, parameters);
     if (mode === 'unbound') {
       if (safe) return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });
-      // The first device to open the QR link gets its own secret; the link it continues with carries it.
+      // The first device to open the QR link gets its own secret; the link it continues with
+      // carries it. Claimed atomically: of two phones opening it at once, one is bound.
       const deviceSecret = randomToken();
+      const ttlSeconds = (interaction.expiresAt - context.now()) / 1000;
+      if (ttlSeconds <= 0 || !(await context.interactionDevices.setIfAbsent(interactionId, deviceSecret, ttlSeconds))) {
+        throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409);
+      }
       interaction.app.deviceSecret = deviceSecret;
+      await context.interactions.update(interactionId, interaction);
       mode = { sameDevice: false, deviceSecret };
       return seeOther(appLink(context, interactionId, mode, requested));
     }
@@ -112,7 +118,10 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
     if (interaction.decision) return appDonePage(context, { interactionId, interaction, client, mode });
 
     // The starting browser polls for this: the phone has opened the app.
-    if (!mode.sameDevice && !safe) interaction.app.openedElsewhere = true;
+    if (!mode.sameDevice && !safe && !interaction.app.openedElsewhere) {
+      interaction.app.openedElsewhere = true;
+      await context.interactions.update(interactionId, interaction);
+    }
 
     const furthest = furthestStep(interaction.app);
     const step = requested ?? furthest;
@@ -131,13 +140,18 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
 export function appActionEndpoint(request: Request, context: EmulatorContext, interactionId: string): Promise<Response> {
   return withErrorPage(context, async () => {
     const parameters = await readFormBody(request);
-    const open = openInteraction(context, interactionId, 'POST');
+    const open = await openInteraction(context, interactionId, 'POST');
     if (open instanceof Response) return open;
     const interaction = open;
     const mode = appMode(interaction, parameters);
     if (mode === 'unbound') throw new InvalidRequest('open the app from its link first', 403);
     const client = interactionClient(context, interaction);
     const progress = interaction.app;
+    /** Writes the progress back (it lives in the store), then shows the next screen. */
+    const saveThen = async (location: string) => {
+      if (!(await context.interactions.update(interactionId, interaction))) throw new InvalidRequest('this verification has already been completed');
+      return seeOther(location);
+    };
     if (interaction.decision) return seeOther(appLink(context, interactionId, mode));
 
     const furthest = furthestStep(progress);
@@ -178,18 +192,18 @@ export function appActionEndpoint(request: Request, context: EmulatorContext, in
         if (!persona) return refuse(personaId === undefined ? 'Choose a document.' : 'That persona does not exist; choose one from the list.', 400, 'document');
         // Another document starts the checks again.
         interaction.app = { ...progress, personaId: persona.id, documentScanned: false, chipRead: false, faceChecked: false };
-        return seeOther(appLink(context, interactionId, mode, 'scan'));
+        return saveThen(appLink(context, interactionId, mode, 'scan'));
       }
       case 'scan-document':
         progress.documentScanned = true;
-        return seeOther(appLink(context, interactionId, mode, 'chip'));
+        return saveThen(appLink(context, interactionId, mode, 'chip'));
       case 'read-chip':
         progress.chipRead = true;
         // The chip screen again, now with the result of active authentication.
-        return seeOther(appLink(context, interactionId, mode, 'chip'));
+        return saveThen(appLink(context, interactionId, mode, 'chip'));
       case 'check-face':
         progress.faceChecked = true;
-        return seeOther(appLink(context, interactionId, mode, 'face'));
+        return saveThen(appLink(context, interactionId, mode, 'face'));
     }
   });
 }
@@ -198,16 +212,17 @@ export function appActionEndpoint(request: Request, context: EmulatorContext, in
  * The end of the app: the shared decision logic, then on this device the redirect to the
  * client, on another device the decision kept for the starting browser and the "done" screen.
  */
-function finish(
+async function finish(
   context: EmulatorContext,
   interactionId: string,
   interaction: Interaction,
   mode: AppMode,
   choice: Parameters<typeof decide>[2],
-): Response {
+): Promise<Response> {
   const decision = decide(context, interaction, choice);
   // mode.sameDevice was proven by the browser secret (appMode), so the code may go to this browser.
   if (mode.sameDevice) return completeInteraction(context, interactionId, decision);
   interaction.decision = decision;
+  if (!(await context.interactions.update(interactionId, interaction))) throw new InvalidRequest('this verification has already been completed');
   return seeOther(appLink(context, interactionId, mode));
 }

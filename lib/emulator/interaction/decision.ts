@@ -7,9 +7,9 @@
  */
 import { LIFETIMES } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
-import { AccessDenied, InvalidRequest, type OAuthError } from '../errors';
+import { AccessDenied, InvalidRequest } from '../errors';
 import type { Persona } from '../personas/personas';
-import { randomToken, type Interaction, type InteractionDecision } from '../state';
+import { randomToken, type ErrorBody, type Interaction, type InteractionDecision } from '../state';
 
 /**
  * The user's decision, checked: approving a persona whose verification passes is approval (at
@@ -55,11 +55,11 @@ export function verificationFailure(persona: Persona, interaction: Interaction):
  * @throws InvalidRequest when the interaction was completed meanwhile
  * @see spec 4.2; RFC 6749 §4.1.2
  */
-export function completeInteraction(context: EmulatorContext, interactionId: string, decision: InteractionDecision): Response {
-  const interaction = context.interactions.get(interactionId);
+export async function completeInteraction(context: EmulatorContext, interactionId: string, decision: InteractionDecision): Promise<Response> {
+  const interaction = await context.interactions.get(interactionId);
   if (!interaction) throw new InvalidRequest('this verification has already been completed');
   if (decision.outcome === 'denied') {
-    context.interactions.take(interactionId);
+    if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed');
     return redirectToClient(context, interaction, { error: decision.error });
   }
 
@@ -68,7 +68,7 @@ export function completeInteraction(context: EmulatorContext, interactionId: str
   // (503) leaves the user able to try again.
   const code = randomToken();
   const { request: authorizationRequest } = interaction;
-  context.authorizationCodes.set(
+  await context.authorizationCodes.set(
     code,
     {
       clientId: interaction.clientId,
@@ -81,7 +81,12 @@ export function completeInteraction(context: EmulatorContext, interactionId: str
     },
     LIFETIMES.authorizationCode,
   );
-  context.interactions.take(interactionId);
+  // Closed atomically: of two deliveries racing (two tabs, two instances), one redirects with a
+  // code; the other's code is withdrawn before anyone could see it.
+  if (!(await context.interactions.take(interactionId))) {
+    await context.authorizationCodes.take(code);
+    throw new InvalidRequest('this verification has already been completed');
+  }
   return redirectToClient(context, interaction, { code });
 }
 
@@ -93,7 +98,7 @@ export function completeInteraction(context: EmulatorContext, interactionId: str
 function redirectToClient(
   context: EmulatorContext,
   interaction: Interaction,
-  result: { code: string } | { error: OAuthError },
+  result: { code: string } | { error: ErrorBody },
 ): Response {
   const response = new URLSearchParams(
     'code' in result

@@ -25,7 +25,7 @@ import { deviceStatus } from './steps';
  */
 export async function authorizationStatusEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const parameters = queryParameters(new URL(request.url));
-  const interaction = findInteraction(context, parameters.require('interaction'));
+  const interaction = await findInteraction(context, parameters.require('interaction'));
   requireStartingBrowser(interaction, parameters.require('browser'));
   return Response.json(deviceStatus(interaction), { headers: { 'Cache-Control': 'no-store' } });
 }
@@ -40,7 +40,7 @@ export function authorizationContinueEndpoint(request: Request, context: Emulato
   return withErrorPage(context, async () => {
     const parameters = queryParameters(new URL(request.url));
     const interactionId = parameters.require('interaction');
-    const interaction = findInteraction(context, interactionId);
+    const interaction = await findInteraction(context, interactionId);
     requireStartingBrowser(interaction, parameters.require('browser'));
     // HEAD is safe (RFC 9110 §9.2.1): it must not use up the one delivery of the code.
     if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
@@ -55,7 +55,7 @@ export function authorizationContinueEndpoint(request: Request, context: Emulato
           : 'The app has not been opened on a phone yet. Scan the QR code with your phone, or use the app on this device.',
       });
     }
-    return completeInteraction(context, interactionId, interaction.decision);
+    return await completeInteraction(context, interactionId, interaction.decision);
   });
 }
 

@@ -15,11 +15,11 @@ import type { Interaction } from '../state';
  * The open interaction with this id.
  * @throws InvalidRequest (400) when it is unknown, expired or already completed
  */
-export function findInteraction(context: EmulatorContext, interactionId: string): Interaction {
-  const interaction = context.interactions.get(interactionId);
+export async function findInteraction(context: EmulatorContext, interactionId: string): Promise<Interaction> {
+  const interaction = await context.interactions.get(interactionId);
   if (!interaction) {
     throw new InvalidRequest(
-      context.interactions.wasTaken(interactionId)
+      (await context.interactions.wasTaken(interactionId))
         ? 'this verification has already been completed'
         : 'this verification is unknown or has expired; start again from the application',
     );

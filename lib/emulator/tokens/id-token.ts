@@ -98,9 +98,10 @@ function documentDetails(document: DocumentData, requested: readonly DocumentDet
  */
 export async function pairwiseSubject(context: EmulatorContext, clientId: string, personaId: string): Promise<string> {
   const input = new TextEncoder().encode(`${clientId}\u0000${personaId}`);
-  const bytes = new Uint8Array(context.subjectSalt.length + input.length);
-  bytes.set(context.subjectSalt);
-  bytes.set(input, context.subjectSalt.length);
+  const salt = await context.subjectSalt();
+  const bytes = new Uint8Array(salt.length + input.length);
+  bytes.set(salt);
+  bytes.set(input, salt.length);
   return base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 

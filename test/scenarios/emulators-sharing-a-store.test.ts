@@ -1,0 +1,135 @@
+/**
+ * Two emulator instances on one Redis, as behind a round-robin balancer: each step of a flow may
+ * land on either, and one-time items (request_uri, client assertions, codes, the interaction)
+ * are consumed once across both.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEmulator, type Emulator } from '@/lib/emulator';
+import { RedisStore } from '@/lib/store/redis-store';
+import { namespaced } from '@/lib/store/store';
+import {
+  TEST_BASE_URL,
+  authorizationPageFields,
+  clientAuthentication,
+  createPkce,
+  createTestClient,
+  formPost,
+  requestObjectClaims,
+  signAsClient,
+  type TestClient,
+} from '@/test/support/emulator';
+import { startRedisServer, type RedisServer } from '@/test/support/redis-server';
+
+let server: RedisServer;
+const stores: RedisStore[] = [];
+let client: TestClient;
+let a: Emulator;
+let b: Emulator;
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = await createTestClient();
+  const instance = async () => {
+    const store = await RedisStore.connect({ url: server.url, prefix: 'idv:' });
+    stores.push(store);
+    return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store: namespaced(store, 'emulator:') });
+  };
+  [a, b] = [await instance(), await instance()];
+});
+
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  await server.close();
+});
+
+async function push(on: Emulator): Promise<{ requestUri: string; codeVerifier: string }> {
+  const { codeVerifier, codeChallenge } = await createPkce();
+  const response = await on.handle(
+    formPost(`${TEST_BASE_URL}/par`, {
+      ...(await clientAuthentication(client)),
+      request: await signAsClient(client, requestObjectClaims(client, { codeChallenge })),
+    }),
+  );
+  expect(response.status).toBe(201);
+  return { requestUri: (await response.json()).request_uri, codeVerifier };
+}
+
+const authorizationUrl = (requestUri: string) => `${TEST_BASE_URL}/auth?${new URLSearchParams({ client_id: client.clientId, request_uri: requestUri })}`;
+
+describe('two emulator instances sharing one store', () => {
+  it('complete a flow whose steps alternate between them', async () => {
+    const { requestUri, codeVerifier } = await push(a);
+    const page = await b.handle(new Request(authorizationUrl(requestUri)));
+    expect(page.status).toBe(200);
+    const { interaction, browser } = authorizationPageFields(await page.text());
+    const decision = await a.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+    expect(decision.status).toBe(303);
+    const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
+    const token = await b.handle(
+      formPost(`${TEST_BASE_URL}/token`, {
+        ...(await clientAuthentication(client)),
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: codeVerifier,
+        redirect_uri: client.redirectUri,
+      }),
+    );
+    expect(token.status).toBe(200);
+    expect((await token.json()).id_token.split('.')).toHaveLength(5);
+  });
+
+  it('let a request_uri be used once, whichever instance sees it first', async () => {
+    const { requestUri } = await push(a);
+    const [one, two] = await Promise.all([a.handle(new Request(authorizationUrl(requestUri))), b.handle(new Request(authorizationUrl(requestUri)))]);
+    expect([one.status, two.status].sort()).toEqual([200, 400]);
+    const again = await a.handle(new Request(authorizationUrl(requestUri)));
+    expect(await again.text()).toContain('request_uri has already been used');
+  });
+
+  it('refuse a client assertion replayed at the other instance', async () => {
+    const authentication = await clientAuthentication(client);
+    const { codeChallenge } = await createPkce();
+    const request = await signAsClient(client, requestObjectClaims(client, { codeChallenge }));
+    expect((await a.handle(formPost(`${TEST_BASE_URL}/par`, { ...authentication, request }))).status).toBe(201);
+    const replay = await b.handle(formPost(`${TEST_BASE_URL}/par`, { ...authentication, request }));
+    expect(replay.status).toBe(401);
+    expect((await replay.json()).error_description).toContain('has already been used');
+  });
+
+  it('redeem a code once, whichever instance sees it first', async () => {
+    const { requestUri, codeVerifier } = await push(b);
+    const page = await a.handle(new Request(authorizationUrl(requestUri)));
+    const { interaction, browser } = authorizationPageFields(await page.text());
+    const decision = await b.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+    const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
+    const redeem = async (on: Emulator) =>
+      on.handle(
+        formPost(`${TEST_BASE_URL}/token`, {
+          ...(await clientAuthentication(client)),
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: codeVerifier,
+          redirect_uri: client.redirectUri,
+        }),
+      );
+    const statuses = (await Promise.all([redeem(a), redeem(b)])).map((response) => response.status).sort();
+    expect(statuses).toEqual([200, 400]);
+  });
+
+  it('give a persona the same pairwise subject on both instances', async () => {
+    const subjectOn = async (first: Emulator, second: Emulator) => {
+      const { requestUri, codeVerifier } = await push(first);
+      const page = await second.handle(new Request(authorizationUrl(requestUri)));
+      const { interaction, browser } = authorizationPageFields(await page.text());
+      const decision = await second.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+      const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
+      const token = await second.handle(
+        formPost(`${TEST_BASE_URL}/token`, { ...(await clientAuthentication(client)), grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: client.redirectUri }),
+      );
+      const { compactDecrypt, decodeJwt } = await import('jose');
+      const { plaintext } = await compactDecrypt((await token.json()).id_token, client.encryptionKey.privateKey);
+      return decodeJwt(new TextDecoder().decode(plaintext)).sub;
+    };
+    expect(await subjectOn(a, a)).toBe(await subjectOn(b, b));
+  });
+});
