@@ -12,7 +12,7 @@ import { ENDPOINT_PATHS } from './config';
 import { FaultSwitchboard } from './qa/faults';
 import type { AuthorizationCodeGrant, Interaction, PushedRequest } from './state';
 import { Records } from './store';
-import { createSigningKeyRing, type SigningKeyRing } from './tokens/signing-keys';
+import { openSigningKeyRing, type SigningKeyCache, type SigningKeyRing } from './tokens/signing-keys';
 
 /** One emulator instance's configuration and state, passed to every handler. @see spec part 3, part 4 */
 export interface EmulatorContext {
@@ -23,7 +23,7 @@ export interface EmulatorContext {
   readonly clients: ReadonlyMap<string, RegisteredClient>;
   /** clock in ms */
   now(): number;
-  /** the signing keys, created on first use */
+  /** the signing keys, read from the store (created there on first use, shared by every instance on it) */
   signingKeys(): Promise<SigningKeyRing>;
   /**
    * 2.3: population-register evidence is "enabled per client". Starts as registered and may be
@@ -60,7 +60,7 @@ export function createContext(options: {
   const { issuer, now } = options;
   const store = options.store ?? new MemoryStore({ now });
   let subjectSalt: Promise<Uint8Array> | undefined;
-  let signingKeys: Promise<SigningKeyRing> | undefined;
+  const signingKeyCache: SigningKeyCache = new Map();
   const clients = new Map(options.clients.map((client) => [client.clientId, client]));
   const populationRegister = new Map(options.clients.map((client) => [client.clientId, client.populationRegister]));
   return {
@@ -68,14 +68,7 @@ export function createContext(options: {
     deviceBaseUrl: options.deviceBaseUrl ?? issuer,
     clients,
     now,
-    signingKeys() {
-      signingKeys ??= createSigningKeyRing(now).catch((error: unknown) => {
-        // Let the next request try again instead of caching the failure for the instance's life.
-        signingKeys = undefined;
-        throw error;
-      });
-      return signingKeys;
-    },
+    signingKeys: () => openSigningKeyRing(store, now, signingKeyCache),
     populationRegisterEnabled: (clientId) => populationRegister.get(clientId) ?? false,
     setPopulationRegister(clientId, enabled) {
       if (!clients.has(clientId)) throw new Error(`client '${clientId}' is not registered`);

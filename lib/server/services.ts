@@ -80,7 +80,7 @@ async function build(): Promise<Services> {
   console.info(`[idv] state: ${store.description}`);
   if (emulator) {
     console.info(
-      `[idv] the embedded emulator keeps flows in progress in the same store; its signing keys, armed faults and entitlements are this instance's own, reset on restart`,
+      `[idv] the embedded emulator keeps its flows in progress and signing keys in the same store; its armed faults and entitlements are this instance's own, reset on restart`,
     );
   }
   return {

@@ -133,3 +133,46 @@ describe('two emulator instances sharing one store', () => {
     expect(await subjectOn(a, a)).toBe(await subjectOn(b, b));
   });
 });
+
+describe('two emulator instances sharing one store: signing keys', () => {
+  const jwks = async (on: Emulator) => (await (await on.handle(new Request(`${TEST_BASE_URL}/jwks`))).json()) as { keys: { kid: string }[] };
+
+  it('publish the same JWKS', async () => {
+    expect(await jwks(a)).toEqual(await jwks(b));
+  });
+
+  it('see a key rotated on one instance on the other at once, which then signs with it', async () => {
+    const before = (await b.control.signingKeys())[0]!.kid;
+    const [rotated] = await a.control.rotateSigningKeys();
+    expect(rotated!.kid).not.toBe(before);
+    const onB = await b.control.signingKeys();
+    expect(onB.map((key) => [key.kid, key.current])).toEqual([
+      [rotated!.kid, true],
+      [before, false],
+    ]);
+    expect((await jwks(b)).keys.map((key) => key.kid)).toEqual([rotated!.kid, before]);
+
+    // A token minted by B carries the key rotated on A.
+    const { requestUri, codeVerifier } = await push(b);
+    const page = await b.handle(new Request(authorizationUrl(requestUri)));
+    const { interaction, browser } = authorizationPageFields(await page.text());
+    const decision = await b.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+    const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
+    const token = await b.handle(
+      formPost(`${TEST_BASE_URL}/token`, { ...(await clientAuthentication(client)), grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: client.redirectUri }),
+    );
+    const { compactDecrypt, decodeProtectedHeader } = await import('jose');
+    const { plaintext } = await compactDecrypt((await token.json()).id_token, client.encryptionKey.privateKey);
+    expect(decodeProtectedHeader(new TextDecoder().decode(plaintext)).kid).toBe(rotated!.kid);
+  });
+
+  it('lose no rotation when both rotate at once', async () => {
+    const before = (await a.control.signingKeys()).map((key) => key.kid);
+    await Promise.all([a.control.rotateSigningKeys(), b.control.rotateSigningKeys()]);
+    const after = (await a.control.signingKeys()).map((key) => key.kid);
+    // Two new keys, then the newest of the old ones (at most three are published).
+    expect(after).toHaveLength(3);
+    expect(after.slice(0, 2).some((kid) => before.includes(kid))).toBe(false);
+    expect(after[2]).toBe(before[0]);
+  });
+});

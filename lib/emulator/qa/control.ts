@@ -62,9 +62,9 @@ export interface EmulatorControl {
 export function createControl(context: EmulatorContext): EmulatorControl {
   return {
     async rotateSigningKeys() {
-      const ring = await context.signingKeys();
-      await ring.rotate();
-      return [...ring.status()];
+      await (await context.signingKeys()).rotate();
+      // The ring as stored now (read afresh: a ring read before the rotation is a snapshot).
+      return [...(await context.signingKeys()).status()];
     },
     async signingKeys() {
       return [...(await context.signingKeys()).status()];

@@ -174,7 +174,7 @@ async function signingKeyFor(
     return { kid: current.kid, privateKey: (await createUnpublishedSigningKey()).privateKey };
   }
   if (faults.has('unknown_kid')) return createUnpublishedSigningKey();
-  return current;
+  return { kid: current.kid, privateKey: await current.privateKey() };
 }
 
 type EncryptionAlgorithm = typeof ID_TOKEN_ENCRYPTION_ALGORITHM | typeof FAULTY_ENCRYPTION_ALGORITHM;

@@ -3,13 +3,14 @@
  * certificate issued by the emulator's own root CA. The `kid` is the certificate serial number,
  * and the JWKS entry carries the chain in `x5c`.
  *
- * Keys live in a ring with one root CA: one `current` key signs, every key in the ring is
- * published. Rotation adds a key and makes it current at once (OpenID Connect Core §10.1.1: the
+ * Keys live in a ring with one root CA, kept in the emulator's state store (so instances sharing
+ * it share the ring): one `current` key signs, every key in the ring is published. Rotation adds a key and makes it current at once (OpenID Connect Core §10.1.1: the
  * new `kid` tells verifiers to fetch the JWKS again); the old key stays published until every
  * token it signed has expired, then it is dropped.
  * @see spec 2.7, 4.4, 5.6
  */
-import { exportJWK, type JWK } from 'jose';
+import { exportJWK, importJWK, type JWK } from 'jose';
+import type { Store } from '../../store/store';
 import { ID_TOKEN_SIGNING_ALGORITHM, LIFETIMES } from '../config';
 import { loadX509 } from './x509';
 
@@ -17,7 +18,8 @@ import { loadX509 } from './x509';
 export interface SigningKey {
   /** the certificate serial number, lowercase hex (spec 2.7: "Key ID; the certificate serial number") */
   kid: string;
-  privateKey: CryptoKey;
+  /** imported on first use, once per instance */
+  privateKey(): Promise<CryptoKey>;
   /** the JWKS entry: kty, crv, x, y, use, alg, kid, x5c */
   publicJwk: JWK & { kid: string };
   /** ms since the epoch */
@@ -70,54 +72,129 @@ const DAY_MS = 86_400_000;
 
 type X509Module = Awaited<ReturnType<typeof loadX509>>;
 
-interface CertificateAuthority {
-  keys: CryptoKeyPair;
-  certificate: InstanceType<X509Module['X509Certificate']>;
+/** The root CA as the ring keeps it: what issuing a signing certificate needs. */
+interface StoredAuthority {
+  privateJwk: JWK;
+  publicJwk: JWK;
+  /** the CA certificate, DER in standard base64 (the second entry of every `x5c`) */
+  certificate: string;
+  subject: string;
+  /** ms since the epoch */
+  notAfter: number;
 }
 
-interface RingEntry {
-  key: SigningKey;
+/** A signing key as the ring keeps it. */
+interface StoredKey {
+  kid: string;
+  privateJwk: JWK;
+  publicJwk: JWK & { kid: string };
+  /** ms since the epoch */
+  createdAt: number;
   /** set when a newer key became current; ms since the epoch */
   retiresAt?: number;
 }
 
+/** The whole ring, as one stored value: its CA and its keys, newest (current) first. */
+interface StoredRing {
+  authority: StoredAuthority;
+  keys: StoredKey[];
+}
+
+const RING_KEY = 'signing-keys';
+const ROTATION_LOCK_KEY = 'signing-keys-rotation';
+/** The ring lives as long as its CA certificate. */
+const RING_TTL_SECONDS = 10 * 365 * 24 * 3600;
+
+/** Imported private keys by kid, per emulator instance, so a stored ring is imported once. */
+export type SigningKeyCache = Map<string, Promise<CryptoKey>>;
+
 /**
- * Creates the ring: its root CA and a first signing key issued by it.
+ * The ring kept in `store`: created by the first instance that needs it (the others read that
+ * one), so every instance sharing the store publishes the same JWKS and signs with the same
+ * current key. Each call reads the stored ring afresh (a rotation on another instance shows at
+ * once); private keys are imported once per instance (`cache`).
  * @param now clock in ms; certificates are valid from a minute before their creation
- * @see spec 2.7
+ * @see spec 2.7, 4.4
  */
-export async function createSigningKeyRing(now: () => number): Promise<SigningKeyRing> {
+export async function openSigningKeyRing(store: Store, now: () => number, cache: SigningKeyCache): Promise<SigningKeyRing> {
+  const stored = (await store.get<StoredRing>(RING_KEY)) ?? (await createStoredRing(store, now));
+  return ringOf(stored, store, now, cache);
+}
+
+/** Creates a ring with its CA and a first key, unless another instance stored one first. */
+async function createStoredRing(store: Store, now: () => number): Promise<StoredRing> {
   const x509 = await loadX509();
   const authority = await createCertificateAuthority(x509, now());
-  // Newest first: entries[0] is the current key.
-  let entries: RingEntry[] = [{ key: await issueSigningKey(x509, authority, now()) }];
+  const ring: StoredRing = { authority, keys: [await issueSigningKey(x509, authority, now())] };
+  if (await store.setIfAbsent(RING_KEY, ring, RING_TTL_SECONDS)) return ring;
+  const winner = await store.get<StoredRing>(RING_KEY);
+  if (!winner) throw new Error('the signing key ring vanished from the store');
+  return winner;
+}
 
-  /** Drops retired keys whose publication period is over. */
-  const live = (): RingEntry[] => {
-    const at = now();
-    entries = entries.filter((entry) => entry.retiresAt === undefined || entry.retiresAt > at);
-    return entries;
-  };
-
+function ringOf(stored: StoredRing, store: Store, now: () => number, cache: SigningKeyCache): SigningKeyRing {
+  const at = now();
+  const live = stored.keys.filter((key) => key.retiresAt === undefined || key.retiresAt > at);
+  const signingKey = (key: StoredKey): SigningKey => ({
+    kid: key.kid,
+    publicJwk: key.publicJwk,
+    createdAt: key.createdAt,
+    privateKey: () => importPrivateKey(cache, key),
+  });
   return {
-    current: () => entries[0]!.key,
-    published: () => live().map((entry) => entry.key),
+    current: () => signingKey(stored.keys[0]!),
+    published: () => live.map(signingKey),
     status: () =>
-      live().map((entry, index) => ({
-        kid: entry.key.kid,
-        createdAt: entry.key.createdAt,
+      live.map((key, index) => ({
+        kid: key.kid,
+        createdAt: key.createdAt,
         current: index === 0,
-        ...(entry.retiresAt === undefined ? {} : { retiresAt: entry.retiresAt }),
+        ...(key.retiresAt === undefined ? {} : { retiresAt: key.retiresAt }),
       })),
-    async rotate() {
-      const key = await issueSigningKey(x509, authority, now());
-      // No await from here on: the ring changes in one step, even with rotations in parallel.
-      const retiresAt = now() + RETIRED_KEY_PUBLICATION_SECONDS * 1000;
-      const retired = live().map((entry) => ({ key: entry.key, retiresAt: entry.retiresAt ?? retiresAt }));
-      entries = [{ key }, ...retired].slice(0, MAX_PUBLISHED_SIGNING_KEYS);
-      return key;
-    },
+    rotate: () => rotateStoredRing(store, now, cache),
   };
+}
+
+function importPrivateKey(cache: SigningKeyCache, key: StoredKey): Promise<CryptoKey> {
+  let imported = cache.get(key.kid);
+  if (!imported) {
+    imported = importJWK(key.privateJwk, ID_TOKEN_SIGNING_ALGORITHM) as Promise<CryptoKey>;
+    cache.set(key.kid, imported);
+  }
+  return imported;
+}
+
+/**
+ * Issues a new key from the ring's CA and makes it current; the previous keys stay published
+ * until their tokens have expired (at most MAX_PUBLISHED_SIGNING_KEYS in all). Rotations are
+ * serialised across instances by a short lock in the store, so none is lost.
+ */
+async function rotateStoredRing(store: Store, now: () => number, cache: SigningKeyCache): Promise<SigningKey> {
+  await acquireRotationLock(store);
+  try {
+    const stored = (await store.get<StoredRing>(RING_KEY)) ?? (await createStoredRing(store, now));
+    const x509 = await loadX509();
+    const key = await issueSigningKey(x509, stored.authority, now());
+    const at = now();
+    const retiresAt = at + RETIRED_KEY_PUBLICATION_SECONDS * 1000;
+    const retired = stored.keys
+      .filter((entry) => entry.retiresAt === undefined || entry.retiresAt > at)
+      .map((entry) => ({ ...entry, retiresAt: entry.retiresAt ?? retiresAt }));
+    const ring: StoredRing = { authority: stored.authority, keys: [key, ...retired].slice(0, MAX_PUBLISHED_SIGNING_KEYS) };
+    await store.set(RING_KEY, ring, RING_TTL_SECONDS);
+    return ringOf(ring, store, now, cache).current();
+  } finally {
+    await store.delete(ROTATION_LOCK_KEY);
+  }
+}
+
+async function acquireRotationLock(store: Store): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    // Expires by itself, so an instance that dies mid-rotation cannot block rotations for long.
+    if (await store.setIfAbsent(ROTATION_LOCK_KEY, true, 10)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('another rotation of the signing keys is taking too long');
 }
 
 /**
@@ -131,8 +208,9 @@ export async function createUnpublishedSigningKey(): Promise<{ kid: string; priv
 }
 
 /** The self-signed root CA (P-256, pathLen 0) that issues every signing certificate of a ring. */
-async function createCertificateAuthority(x509: X509Module, now: number): Promise<CertificateAuthority> {
-  const keys = await crypto.subtle.generateKey(EC_P256, false, ['sign', 'verify']);
+async function createCertificateAuthority(x509: X509Module, now: number): Promise<StoredAuthority> {
+  // Extractable: the ring is stored (as JWK) so that every instance sharing the store uses it.
+  const keys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: randomSerialNumber(),
     name: CA_NAME,
@@ -146,27 +224,35 @@ async function createCertificateAuthority(x509: X509Module, now: number): Promis
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return { keys, certificate };
+  return {
+    privateJwk: await exportJWK(keys.privateKey),
+    publicJwk: await exportJWK(keys.publicKey),
+    certificate: certificate.toString('base64'),
+    subject: certificate.subject,
+    notAfter: certificate.notAfter.getTime(),
+  };
 }
 
 /** A new ES256 key with a one-year certificate from `authority`, and its JWKS entry. @see spec 2.7 */
-async function issueSigningKey(x509: X509Module, authority: CertificateAuthority, now: number): Promise<SigningKey> {
-  const keys = await crypto.subtle.generateKey(EC_P256, false, ['sign', 'verify']);
+async function issueSigningKey(x509: X509Module, authority: StoredAuthority, now: number): Promise<StoredKey> {
+  const keys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
+  const authorityPrivateKey = (await importJWK(authority.privateJwk, 'ES256')) as CryptoKey;
+  const authorityPublicKey = (await importJWK(authority.publicJwk, 'ES256')) as CryptoKey;
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: randomSerialNumber(),
     subject: SIGNING_CERTIFICATE_NAME,
-    issuer: authority.certificate.subject,
+    issuer: authority.subject,
     notBefore: new Date(now - 60_000),
     // RFC 5280 §6.1.3: a certificate outliving its issuer would not validate.
-    notAfter: new Date(Math.min(now + 365 * DAY_MS, authority.certificate.notAfter.getTime())),
+    notAfter: new Date(Math.min(now + 365 * DAY_MS, authority.notAfter)),
     signingAlgorithm: EC_P256,
     publicKey: keys.publicKey,
-    signingKey: authority.keys.privateKey,
+    signingKey: authorityPrivateKey,
     extensions: [
       new x509.BasicConstraintsExtension(false, undefined, true),
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
-      await x509.AuthorityKeyIdentifierExtension.create(authority.keys.publicKey),
+      await x509.AuthorityKeyIdentifierExtension.create(authorityPublicKey),
     ],
   });
 
@@ -179,9 +265,9 @@ async function issueSigningKey(x509: X509Module, authority: CertificateAuthority
     use: 'sig',
     alg: ID_TOKEN_SIGNING_ALGORITHM,
     // RFC 7517 §4.7: standard base64 DER, the key's own certificate first.
-    x5c: [certificate.toString('base64'), authority.certificate.toString('base64')],
+    x5c: [certificate.toString('base64'), authority.certificate],
   };
-  return { kid, privateKey: keys.privateKey, publicJwk, createdAt: now };
+  return { kid, privateJwk: await exportJWK(keys.privateKey), publicJwk, createdAt: now };
 }
 
 /**
