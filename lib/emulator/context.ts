@@ -29,9 +29,9 @@ export interface EmulatorContext {
    * 2.3: population-register evidence is "enabled per client". Starts as registered and may be
    * changed at run time (control API); the registration objects themselves stay untouched.
    */
-  populationRegisterEnabled(clientId: string): boolean;
+  populationRegisterEnabled(clientId: string): Promise<boolean>;
   /** @throws Error for a client_id that is not registered */
-  setPopulationRegister(clientId: string, enabled: boolean): void;
+  setPopulationRegister(clientId: string, enabled: boolean): Promise<void>;
   /** the one-shot faults armed for QA (qa/faults.ts) */
   readonly faults: FaultSwitchboard;
   /** the secret mixed into pairwise subject identifiers: one per state store, so every instance sharing it agrees */
@@ -44,6 +44,9 @@ export interface EmulatorContext {
   /** replay detection for client assertions (spec 2.1: a new assertion for each request) */
   readonly usedClientAssertions: Records<true>;
 }
+
+/** A changed entitlement holds for a month, then the registration applies again. */
+const ENTITLEMENT_TTL_SECONDS = 30 * 24 * 3600;
 
 /** The subject salt lives as long as any instance may run: pairwise `sub` values must not change. */
 const SUBJECT_SALT_TTL_SECONDS = 10 * 365 * 24 * 3600;
@@ -62,19 +65,22 @@ export function createContext(options: {
   let subjectSalt: Promise<Uint8Array> | undefined;
   const signingKeyCache: SigningKeyCache = new Map();
   const clients = new Map(options.clients.map((client) => [client.clientId, client]));
-  const populationRegister = new Map(options.clients.map((client) => [client.clientId, client.populationRegister]));
+  const registeredEntitlement = new Map(options.clients.map((client) => [client.clientId, client.populationRegister]));
   return {
     issuer,
     deviceBaseUrl: options.deviceBaseUrl ?? issuer,
     clients,
     now,
     signingKeys: () => openSigningKeyRing(store, now, signingKeyCache),
-    populationRegisterEnabled: (clientId) => populationRegister.get(clientId) ?? false,
-    setPopulationRegister(clientId, enabled) {
-      if (!clients.has(clientId)) throw new Error(`client '${clientId}' is not registered`);
-      populationRegister.set(clientId, enabled);
+    // Kept in the store, so a change on one instance's panel holds on every instance.
+    async populationRegisterEnabled(clientId) {
+      return (await store.get<boolean>(`entitlement:${clientId}`)) ?? registeredEntitlement.get(clientId) ?? false;
     },
-    faults: new FaultSwitchboard(now),
+    async setPopulationRegister(clientId, enabled) {
+      if (!clients.has(clientId)) throw new Error(`client '${clientId}' is not registered`);
+      await store.set(`entitlement:${clientId}`, enabled, ENTITLEMENT_TTL_SECONDS);
+    },
+    faults: new FaultSwitchboard(store, now),
     subjectSalt() {
       subjectSalt ??= (async () => {
         // The first instance to ask makes it; the others read that one.

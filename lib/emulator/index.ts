@@ -42,10 +42,10 @@ export interface EmulatorOptions {
   /** clock in ms, for tests (default `Date.now`) */
   now?: () => number;
   /**
-   * Where flows in progress (pushed requests, interactions, codes, seen client assertions, the
-   * subject salt) and the signing key ring are kept. Default: this instance's memory. Pass a
-   * shared store (Redis) and every instance serves every step of a flow, one-time items consumed
-   * once across them, with one JWKS.
+   * Where all state is kept: flows in progress (pushed requests, interactions, codes, seen client
+   * assertions, the subject salt), the signing key ring, armed faults and changed entitlements.
+   * Default: this instance's memory. Pass a shared store (Redis) and every instance serves every
+   * step of a flow, one-time items consumed once across them, with one JWKS and one set of faults.
    */
   store?: Store;
 }
@@ -88,9 +88,9 @@ const PORTRAIT_PATH = new RegExp(`^${ENDPOINT_PATHS.portraits}/([a-z0-9-]{1,64})
 const APP_PATH = new RegExp(`^${ENDPOINT_PATHS.app}/([^/]{1,256})$`);
 
 /**
- * Creates an emulator for the given issuer and registered clients. Flows in progress and the
- * signing key ring live in `options.store` (default: memory; the ring is made on first use);
- * armed faults and entitlements are still this instance's own, kept for its lifetime.
+ * Creates an emulator for the given issuer and registered clients. All its state (flows in
+ * progress, the signing key ring, armed faults, changed entitlements) lives in `options.store`
+ * (default: this instance's memory); the ring is made on first use.
  * @throws Error when `baseUrl` is not an absolute http(s) URL without trailing slash, query or
  *   fragment, or a client registration is invalid (the message names the problem)
  * @see spec part 4

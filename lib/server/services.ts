@@ -78,11 +78,7 @@ async function build(): Promise<Services> {
   }
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
   console.info(`[idv] state: ${store.description}`);
-  if (emulator) {
-    console.info(
-      `[idv] the embedded emulator keeps its flows in progress and signing keys in the same store; its armed faults and entitlements are this instance's own, reset on restart`,
-    );
-  }
+  if (emulator) console.info('[idv] the embedded emulator keeps its state (flows, signing keys, faults, entitlements) in the same store');
   return {
     config,
     relyingParty,

@@ -176,3 +176,24 @@ describe('two emulator instances sharing one store: signing keys', () => {
     expect(after[2]).toBe(before[0]);
   });
 });
+
+describe('two emulator instances sharing one store: QA state', () => {
+  it('serve a fault armed on one instance from the other, once', async () => {
+    await a.control.armFault('par_server_error', client.clientId);
+    expect(await b.control.armedFaults()).toContain('par_server_error');
+    const { codeChallenge } = await createPkce();
+    const pushTo = async (on: Emulator) =>
+      on.handle(formPost(`${TEST_BASE_URL}/par`, { ...(await clientAuthentication(client)), request: await signAsClient(client, requestObjectClaims(client, { codeChallenge })) }));
+    expect((await pushTo(b)).status).toBe(500);
+    expect((await pushTo(a)).status).toBe(201);
+    expect(await a.control.armedFaults()).toEqual([]);
+    expect((await a.control.injectedFaults())[0]).toMatchObject({ id: 'par_server_error', clientId: client.clientId });
+  });
+
+  it('apply an entitlement changed on one instance on the other', async () => {
+    await b.control.setPopulationRegister(client.clientId, false);
+    expect((await a.control.clients())[0]!.populationRegister).toBe(false);
+    await a.control.setPopulationRegister(client.clientId, true);
+    expect((await b.control.clients())[0]!.populationRegister).toBe(true);
+  });
+});

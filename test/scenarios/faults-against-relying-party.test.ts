@@ -105,9 +105,9 @@ describe('the relying-party core refuses every fault with the code the fault tab
     '%s → %s, and the next flow succeeds',
     async (id, expected) => {
       const { emulator, rp } = setUp();
-      emulator.control.armFault(id);
+      await emulator.control.armFault(id);
       await expect(verify(emulator, rp)).rejects.toMatchObject({ name: 'IdvError', code: expected });
-      expect(emulator.control.armedFaults()).toEqual([]);
+      expect(await emulator.control.armedFaults()).toEqual([]);
 
       const clean = await verify(emulator, rp);
       expect(clean.verifiedClaims[0]?.claims.given_name).toBe('Ingrid Solberg');
@@ -118,9 +118,9 @@ describe('the relying-party core refuses every fault with the code the fault tab
     expect(TOKEN_TIMEOUT_DELAY_MS).toBeGreaterThan(DEFAULT_TIMEOUT_MS);
     // The same race as in production (10 s against 15 s), shortened so the test runs in a second.
     const { emulator, rp } = setUp({ timeoutMs: 1_000 });
-    emulator.control.armFault('token_timeout');
+    await emulator.control.armFault('token_timeout');
     await expect(verify(emulator, rp)).rejects.toMatchObject({ name: 'IdvError', code: 'timeout' });
-    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual([]);
   });
 });
 

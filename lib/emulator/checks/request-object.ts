@@ -160,7 +160,7 @@ export async function verifyRequestObject(
   // 2.3: population register evidence is "enabled per client" (as registered, or as set since).
   if (
     claimsRequest.evidence.some((evidence) => evidence.type === 'electronic_record') &&
-    !context.populationRegisterEnabled(client.clientId)
+    !(await context.populationRegisterEnabled(client.clientId))
   ) {
     throw new UnauthorizedClient(`client '${client.clientId}' is not entitled to electronic_record evidence from the population register`);
   }

@@ -55,41 +55,41 @@ describe('population-register entitlement at run time (spec 2.3 "enabled per cli
     const emulator = newEmulator();
     expect((await pushRegisterRequest(emulator, entitled)).status).toBe(201);
 
-    emulator.control.setPopulationRegister(entitled.clientId, false);
+    await emulator.control.setPopulationRegister(entitled.clientId, false);
     const refused = await pushRegisterRequest(emulator, entitled);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('unauthorized_client');
 
-    emulator.control.setPopulationRegister(entitled.clientId, true);
+    await emulator.control.setPopulationRegister(entitled.clientId, true);
     expect((await pushRegisterRequest(emulator, entitled)).status).toBe(201);
   });
 
   it('grants it to a client registered without it', async () => {
     const emulator = newEmulator();
     expect((await pushRegisterRequest(emulator, notEntitled)).body.error).toBe('unauthorized_client');
-    emulator.control.setPopulationRegister(notEntitled.clientId, true);
+    await emulator.control.setPopulationRegister(notEntitled.clientId, true);
     expect((await pushRegisterRequest(emulator, notEntitled)).status).toBe(201);
   });
 
-  it('changes this instance only, and leaves the registration object as it was', async () => {
+  it('changes this emulator’s store only, and leaves the registration object as it was', async () => {
     const changed = newEmulator();
     const untouched = newEmulator();
-    changed.control.setPopulationRegister(entitled.clientId, false);
+    await changed.control.setPopulationRegister(entitled.clientId, false);
 
     expect(entitled.registered.populationRegister).toBe(true);
     expect((await pushRegisterRequest(untouched, entitled)).status).toBe(201);
-    expect(untouched.control.clients().find((client) => client.clientId === entitled.clientId)?.populationRegister).toBe(true);
-    expect(changed.control.clients().find((client) => client.clientId === entitled.clientId)?.populationRegister).toBe(false);
+    expect((await untouched.control.clients()).find((client) => client.clientId === entitled.clientId)?.populationRegister).toBe(true);
+    expect((await changed.control.clients()).find((client) => client.clientId === entitled.clientId)?.populationRegister).toBe(false);
   });
 
-  it('refuses a client that is not registered', () => {
-    expect(() => newEmulator().control.setPopulationRegister('nobody', true)).toThrow(/client 'nobody' is not registered/);
+  it('refuses a client that is not registered', async () => {
+    await expect(newEmulator().control.setPopulationRegister('nobody', true)).rejects.toThrow(/client 'nobody' is not registered/);
   });
 });
 
 describe('emulator.control.clients()', () => {
-  it('lists each client with its redirect URIs, key ids and algorithms, and entitlement', () => {
-    expect(newEmulator().control.clients()).toEqual([
+  it('lists each client with its redirect URIs, key ids and algorithms, and entitlement', async () => {
+    expect(await newEmulator().control.clients()).toEqual([
       {
         clientId: 'entitled-client',
         name: 'Test client entitled-client',
@@ -109,11 +109,11 @@ describe('emulator.control.clients()', () => {
     ]);
   });
 
-  it('hands out copies: changing them changes nothing in the emulator', () => {
+  it('hands out copies: changing them changes nothing in the emulator', async () => {
     const emulator = newEmulator();
-    const [first] = emulator.control.clients();
+    const [first] = await emulator.control.clients();
     (first!.redirectUris as string[]).push('https://evil.example/callback');
-    expect(emulator.control.clients()[0]!.redirectUris).toEqual([entitled.redirectUri]);
+    expect((await emulator.control.clients())[0]!.redirectUris).toEqual([entitled.redirectUri]);
     expect(entitled.registered.redirectUris).toEqual([entitled.redirectUri]);
   });
 });

@@ -40,22 +40,22 @@ export interface EmulatorControl {
    * Arms a one-shot fault for the next matching response to `clientId`, or to any client
    * (arming it again replaces the scope). @throws Error for an unknown id or client
    */
-  armFault(id: FaultId, clientId?: string): void;
+  armFault(id: FaultId, clientId?: string): Promise<void>;
   /** The client an armed fault waits for; undefined for any client (or when not armed). */
-  faultScope(id: FaultId): string | undefined;
+  faultScope(id: FaultId): Promise<string | undefined>;
   /** @throws Error for an unknown id */
-  disarmFault(id: FaultId): void;
+  disarmFault(id: FaultId): Promise<void>;
   /** The armed faults, in the order of FAULTS. */
-  armedFaults(): FaultId[];
+  armedFaults(): Promise<FaultId[]>;
   /** The most recently applied faults, newest first (at most 10). */
-  injectedFaults(): InjectedFault[];
+  injectedFaults(): Promise<InjectedFault[]>;
   /**
    * Grants or withdraws `electronic_record` evidence for a client (2.3: "enabled per client"),
-   * for this instance only. @throws Error for a client that is not registered
+   * on every instance sharing the store. @throws Error for a client that is not registered
    */
-  setPopulationRegister(clientId: string, enabled: boolean): void;
+  setPopulationRegister(clientId: string, enabled: boolean): Promise<void>;
   /** The registered clients, in registration order. */
-  clients(): ClientInfo[];
+  clients(): Promise<ClientInfo[]>;
 }
 
 /** The control API over one emulator instance's state. */
@@ -69,28 +69,28 @@ export function createControl(context: EmulatorContext): EmulatorControl {
     async signingKeys() {
       return [...(await context.signingKeys()).status()];
     },
-    armFault: (id, clientId) => {
+    async armFault(id, clientId) {
       if (clientId !== undefined && !context.clients.has(clientId)) throw new Error(`unknown client '${clientId}'`);
-      context.faults.arm(id, clientId);
+      await context.faults.arm(id, clientId);
     },
     faultScope: (id) => context.faults.scope(id),
     disarmFault: (id) => context.faults.disarm(id),
     armedFaults: () => context.faults.armed(),
-    injectedFaults: () => [...context.faults.injected()],
+    injectedFaults: async () => [...(await context.faults.injected())],
     setPopulationRegister: (clientId, enabled) => context.setPopulationRegister(clientId, enabled),
     clients: () =>
-      [...context.clients.values()].map((client) => {
+      Promise.all([...context.clients.values()].map(async (client) => {
         const encryptionKey = encryptionKeyOf(client);
         return {
           clientId: client.clientId,
           ...(client.name === undefined ? {} : { name: client.name }),
           redirectUris: [...client.redirectUris],
-          populationRegister: context.populationRegisterEnabled(client.clientId),
+          populationRegister: await context.populationRegisterEnabled(client.clientId),
           signingKeys: client.jwks.keys
             .filter((key) => key !== encryptionKey)
             .map((key) => ({ kid: key.kid!, alg: key.alg! })),
           encryptionKey: { kid: encryptionKey.kid, alg: encryptionKey.alg },
         };
-      }),
+      })),
   };
 }

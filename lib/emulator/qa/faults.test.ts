@@ -21,6 +21,7 @@ import {
   type TestClient,
 } from '@/test/support/emulator';
 import { createEmulator, type Emulator } from '..';
+import { MemoryStore } from '@/lib/store/memory-store';
 import { FAULTS, FaultSwitchboard, type FaultId } from './faults';
 
 let client: TestClient;
@@ -48,7 +49,7 @@ async function runFlow(emulator: Emulator, as: TestClient = client) {
 
 /** Arms `fault` and runs a flow. */
 async function runFlowWith(emulator: Emulator, fault: FaultId) {
-  emulator.control.armFault(fault);
+  await emulator.control.armFault(fault);
   return runFlow(emulator);
 }
 
@@ -83,7 +84,7 @@ async function acceptAsRelyingParty(emulator: Emulator, idToken: string, nonce: 
 describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mints the token', () => {
   it('wrong_nonce: the ID token carries another nonce, properly signed and encrypted', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('wrong_nonce');
+    await emulator.control.armFault('wrong_nonce');
     const { response, nonce } = await runFlow(emulator);
     const { payload } = await jwtVerify(await decrypt(await idTokenOf(response)), await jwksOf(emulator), {
       issuer: TEST_BASE_URL,
@@ -95,7 +96,7 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
 
   it('wrong_issuer: iss names another issuer; the signature is the current key’s', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('wrong_issuer');
+    await emulator.control.armFault('wrong_issuer');
     const { response, nonce } = await runFlow(emulator);
     const { payload } = await jwtVerify(await decrypt(await idTokenOf(response)), await jwksOf(emulator), { audience: client.clientId });
     expect(payload.iss).toBe('https://impostor.invalid');
@@ -104,7 +105,7 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
 
   it('wrong_audience: aud is another client', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('wrong_audience');
+    await emulator.control.armFault('wrong_audience');
     const { response } = await runFlow(emulator);
     const { payload } = await jwtVerify(await decrypt(await idTokenOf(response)), await jwksOf(emulator), { issuer: TEST_BASE_URL });
     expect(payload.aud).toBe('another-client');
@@ -112,7 +113,7 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
 
   it('expired: exp is 10 minutes in the past and iat an ID token lifetime before it', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('expired');
+    await emulator.control.armFault('expired');
     const { response } = await runFlow(emulator);
     const jws = await decrypt(await idTokenOf(response));
     const payload = decodeJwt(jws);
@@ -126,7 +127,7 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
 
   it('unknown_signing_key: the kid is the published one, but the signature does not verify with it', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('unknown_signing_key');
+    await emulator.control.armFault('unknown_signing_key');
     const { response } = await runFlow(emulator);
     const jws = await decrypt(await idTokenOf(response));
     const published = (await emulator.control.signingKeys())[0]!;
@@ -136,7 +137,7 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
 
   it('unknown_kid: signed under a kid, shaped like a serial number, that the JWKS does not have', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('unknown_kid');
+    await emulator.control.armFault('unknown_kid');
     const { response } = await runFlow(emulator);
     const jws = await decrypt(await idTokenOf(response));
     const { kid } = decodeProtectedHeader(jws);
@@ -147,7 +148,7 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
 
   it('unencrypted: the token endpoint returns the bare JWS (three parts), validly signed', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('unencrypted');
+    await emulator.control.armFault('unencrypted');
     const { response, nonce } = await runFlow(emulator);
     const idToken = await idTokenOf(response);
     expect(idToken.split('.')).toHaveLength(3);
@@ -157,7 +158,7 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
 
   it('wrong_jwe_algorithm: encrypted with RSA-OAEP (SHA-1) to the client’s key instead of RSA-OAEP-256', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('wrong_jwe_algorithm');
+    await emulator.control.armFault('wrong_jwe_algorithm');
     const { response, nonce } = await runFlow(emulator);
     const idToken = await idTokenOf(response);
     expect(decodeProtectedHeader(idToken)).toEqual({ alg: 'RSA-OAEP', enc: 'A256GCM', kid: client.encryptionKey.kid, cty: 'JWT' });
@@ -176,7 +177,7 @@ describe('one-shot semantics', () => {
   it.each(idTokenFaults)('%s spoils exactly one ID token: it disarms itself and the next flow is clean', async (fault) => {
     const emulator = newEmulator();
     const spoiled = await runFlowWith(emulator, fault);
-    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual([]);
     await expect(acceptAsRelyingParty(emulator, await idTokenOf(spoiled.response), spoiled.nonce)).rejects.toThrow();
 
     const clean = await runFlow(emulator);
@@ -187,9 +188,9 @@ describe('one-shot semantics', () => {
 
   it('keeps one fault when the same one is armed twice', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('wrong_nonce');
-    emulator.control.armFault('wrong_nonce');
-    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    await emulator.control.armFault('wrong_nonce');
+    await emulator.control.armFault('wrong_nonce');
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
     await runFlow(emulator);
     const clean = await runFlow(emulator);
     await expect(acceptAsRelyingParty(emulator, await idTokenOf(clean.response), clean.nonce)).resolves.toBeTruthy();
@@ -197,82 +198,82 @@ describe('one-shot semantics', () => {
 
   it('does not apply a disarmed fault', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('wrong_issuer');
-    emulator.control.disarmFault('wrong_issuer');
+    await emulator.control.armFault('wrong_issuer');
+    await emulator.control.disarmFault('wrong_issuer');
     const { response, nonce } = await runFlow(emulator);
     await expect(acceptAsRelyingParty(emulator, await idTokenOf(response), nonce)).resolves.toBeTruthy();
   });
 
   it('combines armed faults that change different parts of the token in one response', async () => {
     const emulator = newEmulator();
-    for (const fault of ['unencrypted', 'wrong_issuer', 'wrong_nonce'] as const) emulator.control.armFault(fault);
-    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce', 'wrong_issuer', 'unencrypted']);
+    for (const fault of ['unencrypted', 'wrong_issuer', 'wrong_nonce'] as const) await emulator.control.armFault(fault);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce', 'wrong_issuer', 'unencrypted']);
     const { response, nonce } = await runFlow(emulator);
     const idToken = await idTokenOf(response);
     expect(idToken.split('.')).toHaveLength(3);
     expect(decodeJwt(idToken)).toMatchObject({ iss: 'https://impostor.invalid', aud: client.clientId });
     expect(decodeJwt(idToken).nonce).not.toBe(nonce);
-    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual([]);
   });
 
   it('applies faults that change the same part one response at a time, in table order', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('unknown_kid');
-    emulator.control.armFault('unknown_signing_key');
+    await emulator.control.armFault('unknown_kid');
+    await emulator.control.armFault('unknown_signing_key');
     const published = async () => (await emulator.control.signingKeys()).map((key) => key.kid);
 
     const first = decodeProtectedHeader(await decrypt(await idTokenOf((await runFlow(emulator)).response)));
     expect(await published()).toContain(first.kid);
-    expect(emulator.control.armedFaults()).toEqual(['unknown_kid']);
+    expect(await emulator.control.armedFaults()).toEqual(['unknown_kid']);
 
     const second = decodeProtectedHeader(await decrypt(await idTokenOf((await runFlow(emulator)).response)));
     expect(await published()).not.toContain(second.kid);
-    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual([]);
   });
 
   it('applies to whichever client comes next, and records which one it was', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('wrong_audience');
+    await emulator.control.armFault('wrong_audience');
     const { response } = await runFlow(emulator, other);
     expect(decodeJwt(await decrypt(await idTokenOf(response), other)).aud).toBe('another-client');
-    expect(emulator.control.injectedFaults()).toEqual([{ id: 'wrong_audience', clientId: other.clientId, at: expect.any(Number) }]);
+    expect(await emulator.control.injectedFaults()).toEqual([{ id: 'wrong_audience', clientId: other.clientId, at: expect.any(Number) }]);
   });
 
   it('leaves a fault armed when the emulator refuses the request anyway', async () => {
     const emulator = newEmulator();
-    for (const fault of ['wrong_nonce', 'token_error', 'par_server_error'] as const) emulator.control.armFault(fault);
+    for (const fault of ['wrong_nonce', 'token_error', 'par_server_error'] as const) await emulator.control.armFault(fault);
 
     const badPar = await emulator.handle(formPost(`${TEST_BASE_URL}/par`, { ...(await clientAuthentication(client)), request: 'not-a-jwt' }));
     expect(badPar.status).toBe(400);
 
-    emulator.control.disarmFault('par_server_error');
+    await emulator.control.disarmFault('par_server_error');
     const authorized = await authorize(emulator, client);
     const wrongVerifier = await redeemCode(emulator, client, { ...authorized, codeVerifier: 'x'.repeat(43) });
     expect(((await wrongVerifier.json()) as { error: string }).error).toBe('invalid_grant');
-    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce', 'token_error']);
-    expect(emulator.control.injectedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce', 'token_error']);
+    expect(await emulator.control.injectedFaults()).toEqual([]);
   });
 
-  it('refuses to arm a fault that does not exist', () => {
+  it('refuses to arm a fault that does not exist', async () => {
     const emulator = newEmulator();
-    expect(() => emulator.control.armFault('no_such_fault' as FaultId)).toThrow(/unknown fault 'no_such_fault'/);
-    expect(() => emulator.control.armFault('__proto__' as FaultId)).toThrow(/unknown fault/);
-    expect(emulator.control.armedFaults()).toEqual([]);
+    await expect(emulator.control.armFault('no_such_fault' as FaultId)).rejects.toThrow(/unknown fault 'no_such_fault'/);
+    await expect(emulator.control.armFault('__proto__' as FaultId)).rejects.toThrow(/unknown fault/);
+    expect(await emulator.control.armedFaults()).toEqual([]);
   });
 
-  it('keeps faults per emulator instance', async () => {
+  it('keeps faults per emulator store (each emulator here has its own)', async () => {
     const one = newEmulator();
     const two = newEmulator();
-    one.control.armFault('wrong_nonce');
-    expect(two.control.armedFaults()).toEqual([]);
+    await one.control.armFault('wrong_nonce');
+    expect(await two.control.armedFaults()).toEqual([]);
   });
 });
 
 describe('token endpoint faults (spec 4.3)', () => {
   it('token_error: answers 500 server_error saying the fault was injected, mints no ID token, then answers normally', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('token_error');
-    emulator.control.armFault('wrong_nonce');
+    await emulator.control.armFault('token_error');
+    await emulator.control.armFault('wrong_nonce');
     const authorized = await authorize(emulator, client);
     const response = await redeemCode(emulator, client, authorized);
 
@@ -282,14 +283,14 @@ describe('token endpoint faults (spec 4.3)', () => {
     expect(body.error).toBe('server_error');
     expect(body.error_description).toMatch(/injected fault 'token_error'/);
     // The ID token fault waits for a token that is actually issued: the next one.
-    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
     const next = await runFlow(emulator);
     expect(decodeJwt(await decrypt(await idTokenOf(next.response))).nonce).not.toBe(next.nonce);
   });
 
   it('token_error: the code was used up, as a code is once its request has been processed', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('token_error');
+    await emulator.control.armFault('token_error');
     const authorized = await authorize(emulator, client);
     expect((await redeemCode(emulator, client, authorized)).status).toBe(500);
     const retry = await redeemCode(emulator, client, authorized);
@@ -299,7 +300,7 @@ describe('token endpoint faults (spec 4.3)', () => {
   it('token_timeout: holds the real answer for 15 s, longer than the relying party’s 10 s timeout', async () => {
     const emulator = newEmulator();
     const authorized = await authorize(emulator, client);
-    emulator.control.armFault('token_timeout');
+    await emulator.control.armFault('token_timeout');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 
     let answered = false;
@@ -318,14 +319,14 @@ describe('token endpoint faults (spec 4.3)', () => {
     const response = await pending;
     const idToken = await idTokenOf(response);
     await expect(acceptAsRelyingParty(emulator, idToken, authorized.requestClaims.nonce as string)).resolves.toBeTruthy();
-    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual([]);
   });
 
   it('token_timeout: stops waiting as soon as the client aborts, clears its timer, and mints no ID token', async () => {
     const emulator = newEmulator();
     const authorized = await authorize(emulator, client);
-    emulator.control.armFault('token_timeout');
-    emulator.control.armFault('wrong_nonce');
+    await emulator.control.armFault('token_timeout');
+    await emulator.control.armFault('wrong_nonce');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
 
     const controller = new AbortController();
@@ -337,7 +338,7 @@ describe('token endpoint faults (spec 4.3)', () => {
     expect(vi.getTimerCount()).toBe(0);
     expect(response.status).toBe(500);
     expect(((await response.json()) as { error_description: string }).error_description).toMatch(/token_timeout.*closed the request/);
-    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
   });
 });
 
@@ -362,7 +363,7 @@ describe('PAR faults (spec 4.1, part 7)', () => {
 
   it('par_server_error: answers 500 server_error, once', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('par_server_error');
+    await emulator.control.armFault('par_server_error');
     const response = await push(emulator);
     expect(response.status).toBe(500);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -375,7 +376,7 @@ describe('PAR faults (spec 4.1, part 7)', () => {
 
   it('par_temporarily_unavailable: answers 503 temporarily_unavailable with Retry-After, once', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('par_temporarily_unavailable');
+    await emulator.control.armFault('par_temporarily_unavailable');
     const response = await push(emulator);
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('60');
@@ -386,17 +387,17 @@ describe('PAR faults (spec 4.1, part 7)', () => {
 
 describe('faults armed for one client', () => {
   it('spoil only that client’s next response and wait for it, leaving other clients’ flows clean', async () => {
-    const board = new FaultSwitchboard(() => 0);
-    board.arm('wrong_nonce', 'second-rp');
-    expect(board.take('id_token', 'demo-client').size).toBe(0);
-    expect(board.scope('wrong_nonce')).toBe('second-rp');
-    expect([...board.take('id_token', 'second-rp')]).toEqual(['wrong_nonce']);
-    expect(board.armed()).toEqual([]);
+    const board = new FaultSwitchboard(new MemoryStore(), () => 0);
+    await board.arm('wrong_nonce', 'second-rp');
+    expect((await board.take('id_token', 'demo-client')).size).toBe(0);
+    expect(await board.scope('wrong_nonce')).toBe('second-rp');
+    expect([...(await board.take('id_token', 'second-rp'))]).toEqual(['wrong_nonce']);
+    expect(await board.armed()).toEqual([]);
   });
 
   it('for any client when no client is named', async () => {
-    const board = new FaultSwitchboard(() => 0);
-    board.arm('par_server_error');
-    expect([...board.take('par_endpoint', 'anyone')]).toEqual(['par_server_error']);
+    const board = new FaultSwitchboard(new MemoryStore(), () => 0);
+    await board.arm('par_server_error');
+    expect([...(await board.take('par_endpoint', 'anyone'))]).toEqual(['par_server_error']);
   });
 });

@@ -4,10 +4,12 @@
  *
  * A fault is injected where the real response is produced (tokens/id-token.ts,
  * endpoints/token.ts, endpoints/par.ts), into a response that would otherwise have succeeded: a
- * request the emulator refuses anyway leaves the fault armed. Faults are per emulator instance
- * and apply to the client they were armed for, or to whichever client comes next.
+ * request the emulator refuses anyway leaves the fault armed. Faults live in the emulator's
+ * state store (shared by every instance on it) and apply to the client they were armed for, or
+ * to whichever client comes next.
  * @see spec 4.5 (client checks), 5.6, part 7; DECISIONS.md "Faults"
  */
+import type { Store } from '../../store/store';
 
 /**
  * The error codes the relying-party core (lib/oidc/errors.ts) answers each fault with. Kept as
@@ -189,66 +191,88 @@ export interface InjectedFault {
 const INJECTED_HISTORY = 10;
 
 /**
- * The armed faults of one emulator instance. Arming is idempotent (a set); taking is
- * synchronous, so of two requests in parallel only one gets a fault.
+ * The armed faults, kept in the emulator's state store so that every instance sharing it sees
+ * them: a fault armed on one instance's panel spoils the next matching response of whichever
+ * instance makes it. Each armed fault is one key, taken atomically, so a fault is applied once
+ * even when two instances race for it.
  */
 export class FaultSwitchboard {
-  /** armed faults, each for one client or (undefined) for whichever client comes next */
-  readonly #armed = new Map<FaultId, string | undefined>();
-  #injected: InjectedFault[] = [];
-
-  /** @param now clock in ms */
-  constructor(private readonly now: () => number) {}
+  /**
+   * @param store the emulator's state store
+   * @param now clock in ms
+   */
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
 
   /**
    * Arms a fault for the next matching response to `clientId`, or to any client when omitted (on
    * a shared emulator, scoping keeps one tester's fault out of another's flow).
    * @throws Error for an id not in FAULTS (callers from plain JavaScript are not type-checked)
    */
-  arm(id: FaultId, clientId?: string): void {
-    this.#armed.set(checkedId(id), clientId);
+  async arm(id: FaultId, clientId?: string): Promise<void> {
+    await this.store.set(armedKey(checkedId(id)), { clientId: clientId ?? null } satisfies ArmedFault, ARMED_TTL_SECONDS);
   }
 
   /** The client an armed fault waits for; undefined when it is for any client or not armed. */
-  scope(id: FaultId): string | undefined {
-    return this.#armed.get(id);
+  async scope(id: FaultId): Promise<string | undefined> {
+    return (await this.store.get<ArmedFault>(armedKey(id)))?.clientId ?? undefined;
   }
 
   /** @throws Error for an id not in FAULTS */
-  disarm(id: FaultId): void {
-    this.#armed.delete(checkedId(id));
+  async disarm(id: FaultId): Promise<void> {
+    await this.store.delete(armedKey(checkedId(id)));
   }
 
   /** The armed faults, in table order. */
-  armed(): FaultId[] {
-    return FAULTS.filter((fault) => this.#armed.has(fault.id)).map((fault) => fault.id);
+  async armed(): Promise<FaultId[]> {
+    const armed = await Promise.all(FAULTS.map(async (fault) => ((await this.store.get(armedKey(fault.id))) === undefined ? undefined : fault.id)));
+    return armed.filter((id) => id !== undefined);
   }
 
   /** The most recently applied faults, newest first. */
-  injected(): readonly InjectedFault[] {
-    return this.#injected;
+  async injected(): Promise<readonly InjectedFault[]> {
+    return (await this.store.get<InjectedFault[]>(INJECTED_KEY)) ?? [];
   }
 
   /**
    * Disarms and returns the faults to apply to one response of `target`, for `clientId`: every
    * armed fault of that target, at most one per group (the first in table order).
    */
-  take(target: FaultTarget, clientId: string): ReadonlySet<FaultId> {
+  async take(target: FaultTarget, clientId: string): Promise<ReadonlySet<FaultId>> {
     const taken = new Set<FaultId>();
     const groups = new Set<string>();
     for (const fault of FAULTS) {
-      if (fault.target !== target || !this.#armed.has(fault.id) || groups.has(fault.group)) continue;
-      const scope = this.#armed.get(fault.id);
-      if (scope !== undefined && scope !== clientId) continue;
+      if (fault.target !== target || groups.has(fault.group)) continue;
+      const armed = await this.store.get<ArmedFault>(armedKey(fault.id));
+      if (!armed || (armed.clientId !== null && armed.clientId !== clientId)) continue;
+      // Of two responses racing for one fault (on one instance or two), one gets it.
+      if ((await this.store.take<ArmedFault>(armedKey(fault.id))) === undefined) continue;
       groups.add(fault.group);
       taken.add(fault.id);
-      this.#armed.delete(fault.id);
     }
-    const at = this.now();
-    const applied = [...taken].map((id) => ({ id, clientId, at }));
-    this.#injected = [...applied, ...this.#injected].slice(0, INJECTED_HISTORY);
+    if (taken.size > 0) {
+      const at = this.now();
+      const applied = [...taken].map((id) => ({ id, clientId, at }));
+      // Display only: two instances recording at once may drop one line, never a fault.
+      await this.store.set(INJECTED_KEY, [...applied, ...(await this.injected())].slice(0, INJECTED_HISTORY), ARMED_TTL_SECONDS);
+    }
     return taken;
   }
+}
+
+/** An armed fault as stored: the client it waits for, or null for any. */
+interface ArmedFault {
+  clientId: string | null;
+}
+
+/** An armed fault waits a week at most; a forgotten one then disarms itself. */
+const ARMED_TTL_SECONDS = 7 * 24 * 3600;
+const INJECTED_KEY = 'faults-injected';
+
+function armedKey(id: FaultId): string {
+  return `fault:${id}`;
 }
 
 function checkedId(id: string): FaultId {

@@ -104,7 +104,7 @@ describe('POST {base}/panel: the panel’s actions', () => {
     const response = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'unknown_kid' }));
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/emulator?done=fault_armed&fault=unknown_kid');
-    expect(emulator.control.armedFaults()).toEqual(['unknown_kid']);
+    expect(await emulator.control.armedFaults()).toEqual(['unknown_kid']);
 
     const { html } = await getPanel(emulator, '?done=fault_armed&fault=unknown_kid');
     expect(html).toMatch(/data-testid="fault-unknown_kid" data-armed="true">\s*<input type="hidden" name="action" value="disarm_fault">/);
@@ -114,10 +114,10 @@ describe('POST {base}/panel: the panel’s actions', () => {
 
   it('disarm_fault disarms it', async () => {
     const emulator = newEmulator();
-    emulator.control.armFault('token_error');
+    await emulator.control.armFault('token_error');
     const response = await emulator.handle(panelPost({ action: 'disarm_fault', fault: 'token_error' }));
     expect(response.status).toBe(303);
-    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual([]);
   });
 
   it('rotate_keys rotates the signing key; the panel lists the current and the retiring key', async () => {
@@ -142,11 +142,11 @@ describe('POST {base}/panel: the panel’s actions', () => {
     const off = await emulator.handle(panelPost({ action: 'set_population_register', client_id: client.clientId, enabled: 'false' }));
     expect(off.status).toBe(303);
     expect(off.headers.get('location')).toBe(`/emulator?done=population_register_disabled&client_id=${client.clientId}`);
-    expect(emulator.control.clients()[0]!.populationRegister).toBe(false);
+    expect((await emulator.control.clients())[0]!.populationRegister).toBe(false);
     expect((await getPanel(emulator)).html).toContain(`data-testid="population-register-${client.clientId}">Disabled`);
 
     await emulator.handle(panelPost({ action: 'set_population_register', client_id: client.clientId, enabled: 'true' }));
-    expect(emulator.control.clients()[0]!.populationRegister).toBe(true);
+    expect((await emulator.control.clients())[0]!.populationRegister).toBe(true);
   });
 
   it.each([
@@ -166,8 +166,8 @@ describe('POST {base}/panel: the panel’s actions', () => {
     const html = await response.text();
     expect(html).toMatch(message);
     expect(html).toContain('data-testid="panel-error"');
-    expect(emulator.control.armedFaults()).toEqual([]);
-    expect(emulator.control.clients()[0]!.populationRegister).toBe(true);
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    expect((await emulator.control.clients())[0]!.populationRegister).toBe(true);
   });
 
   it('answers 400 pages, not 500s, for malformed bodies', async () => {
@@ -186,7 +186,7 @@ describe('POST {base}/panel: the panel’s actions', () => {
       }),
     );
     expect(twice.status).toBe(400);
-    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual([]);
 
     const huge = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'x'.repeat(10_000) }));
     expect(huge.status).toBe(413);
@@ -214,14 +214,14 @@ describe('POST {base}/panel refuses cross-site posts (CSRF)', () => {
     expect(response.status).toBe(403);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await response.text()).toContain('data-testid="panel-error"');
-    expect(emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.armedFaults()).toEqual([]);
   });
 
   it('accepts a post without Origin or Sec-Fetch-Site (curl, a test script)', async () => {
     const emulator = newEmulator();
     const response = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'wrong_nonce' }, {}));
     expect(response.status).toBe(303);
-    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
   });
 
   it('compares with the origin the request came through, so it works behind another host name', async () => {
@@ -255,10 +255,10 @@ describe('arming a fault for one client from the panel', () => {
     expect(page).toContain('<option value="client-b">client-b</option>');
 
     expect((await post({ action: 'arm_fault', fault: 'wrong_nonce', client_id: 'client-b' })).status).toBe(303);
-    expect(emulator.control.faultScope('wrong_nonce')).toBe('client-b');
+    expect(await emulator.control.faultScope('wrong_nonce')).toBe('client-b');
     expect(await (await emulator.handle(new Request(TEST_BASE_URL))).text()).toContain('Armed for client-b');
 
     expect((await post({ action: 'arm_fault', fault: 'expired', client_id: 'nobody' })).status).toBe(400);
-    expect(emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
   });
 });

@@ -13,7 +13,7 @@ import { readFormBody, type RequestParameters } from '../checks/request-paramete
 import type { EmulatorContext } from '../context';
 import { OAuthError, describeValue } from '../errors';
 import { panelErrorPage, panelPage, panelPath } from '../views/panel-page';
-import { createControl, type EmulatorControl } from './control';
+import { createControl, type ClientInfo, type EmulatorControl } from './control';
 import { FAULTS, faultById, isFaultId } from './faults';
 
 export { PANEL_ACTION_PATH } from '../views/panel-page';
@@ -37,19 +37,22 @@ function basePathOf(context: EmulatorContext): string {
 /** Handles GET {base} and GET {base}/: the panel, with the confirmation of the last action. */
 export async function panelEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const control = createControl(context);
-  const signingKeys = await control.signingKeys();
+  const [signingKeys, clients, armedFaults, injectedFaults] = await Promise.all([
+    control.signingKeys(),
+    control.clients(),
+    control.armedFaults(),
+    control.injectedFaults(),
+  ]);
+  const scopes = await Promise.all(armedFaults.map(async (id) => [id, await control.faultScope(id)] as const));
   return panelPage({
     issuer: context.issuer,
     basePath: basePathOf(context),
-    clients: control.clients(),
+    clients,
     signingKeys,
-    armedFaults: control.armedFaults(),
-    faultScopes: Object.fromEntries(control.armedFaults().flatMap((id) => {
-      const scope = control.faultScope(id);
-      return scope === undefined ? [] : [[id, scope]];
-    })),
-    injectedFaults: control.injectedFaults(),
-    notice: confirmation(new URL(request.url).searchParams, control, signingKeys[0]?.kid),
+    armedFaults,
+    faultScopes: Object.fromEntries(scopes.filter(([, scope]) => scope !== undefined)),
+    injectedFaults,
+    notice: confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid),
     now: context.now(),
   });
 }
@@ -127,21 +130,21 @@ async function perform(
         };
       }
       if (action === 'disarm_fault') {
-        control.disarmFault(fault);
+        await control.disarmFault(fault);
         return { done: 'fault_disarmed', about: { fault } };
       }
       // An empty choice is "any client".
       const clientId = parameters.get('client_id') || undefined;
-      if (clientId !== undefined && !control.clients().some((client) => client.clientId === clientId)) {
+      if (clientId !== undefined && !(await control.clients()).some((client) => client.clientId === clientId)) {
         return { refused: `Unknown client ${describeValue(clientId)}; arm the fault for a registered client or for any.` };
       }
-      control.armFault(fault, clientId);
+      await control.armFault(fault, clientId);
       return { done: 'fault_armed', about: { fault } };
     }
 
     case 'set_population_register': {
       const clientId = parameters.get('client_id');
-      if (clientId === undefined || !control.clients().some((client) => client.clientId === clientId)) {
+      if (clientId === undefined || !(await control.clients()).some((client) => client.clientId === clientId)) {
         return {
           refused: clientId === undefined ? "The form has no 'client_id'." : `No client ${describeValue(clientId)} is registered.`,
         };
@@ -150,7 +153,7 @@ async function perform(
       if (enabled !== 'true' && enabled !== 'false') {
         return { refused: `'enabled' must be 'true' or 'false', not ${enabled === undefined ? 'absent' : describeValue(enabled)}.` };
       }
-      control.setPopulationRegister(clientId, enabled === 'true');
+      await control.setPopulationRegister(clientId, enabled === 'true');
       return {
         done: enabled === 'true' ? 'population_register_enabled' : 'population_register_disabled',
         about: { client_id: clientId },
@@ -163,10 +166,10 @@ async function perform(
  * The sentence for `done`, built from known values only: a fault or client the query names is
  * looked up, so a crafted link cannot make the panel say something of its own.
  */
-function confirmation(query: URLSearchParams, control: EmulatorControl, currentKid: string | undefined): string | undefined {
+function confirmation(query: URLSearchParams, clients: readonly ClientInfo[], currentKid: string | undefined): string | undefined {
   const fault = query.get('fault');
   const clientId = query.get('client_id');
-  const knownClient = clientId !== null && control.clients().some((client) => client.clientId === clientId);
+  const knownClient = clientId !== null && clients.some((client) => client.clientId === clientId);
   switch (query.get('done')) {
     case 'keys_rotated':
       return currentKid ? `Signing key rotated: new ID tokens are signed with kid ${currentKid}.` : undefined;

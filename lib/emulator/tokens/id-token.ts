@@ -119,7 +119,7 @@ export async function issueIdToken(
   grant: AuthorizationCodeGrant,
   persona: Persona,
 ): Promise<string> {
-  const faults = context.faults.take('id_token', client.clientId);
+  const faults = await context.faults.take('id_token', client.clientId);
   const now = nowSeconds(context);
   // `expired`: the whole lifetime lies in the past, so only the exp check (4.5) can catch it.
   const exp = faults.has('expired') ? now - EXPIRED_SECONDS_AGO : now + LIFETIMES.idToken;

@@ -118,7 +118,7 @@ function clientsSection(view: PanelView): SafeHtml {
   return html`
 <section id="clients" aria-labelledby="clients-heading">
 <h2 id="clients-heading">Registered clients</h2>
-<p class="muted">Population-register evidence (<code>electronic_record</code>) is enabled per client (spec 2.3); a client without it gets <code>403 unauthorized_client</code> from PAR. Changes last until the app restarts.</p>
+<p class="muted">Population-register evidence (<code>electronic_record</code>) is enabled per client (spec 2.3); a client without it gets <code>403 unauthorized_client</code> from PAR. A change holds for 30 days (or until the app restarts, when its state is in memory).</p>
 <div class="table" role="region" aria-labelledby="clients-heading" tabindex="0">
 <table>
 <thead><tr><th scope="col">client_id</th><th scope="col">Name</th><th scope="col">Redirect URIs</th><th scope="col">Keys</th><th scope="col">Population register</th></tr></thead>
@@ -246,7 +246,7 @@ export function panelPage(view: PanelView): Response {
 <header>
 <p class="app">IDV emulator</p>
 <h1>QA panel</h1>
-<p class="muted">Controls for this emulator instance. Everything here is in memory and resets when the app restarts.</p>
+<p class="muted">Controls for this emulator. Its state lives in the store the app gives it: this instance's memory (reset when the app restarts), or a store every instance shares.</p>
 <nav aria-label="Sections"><ul>
 <li><a href="#service">Service</a></li>
 <li><a href="#clients">Registered clients</a></li>
