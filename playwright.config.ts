@@ -1,12 +1,15 @@
 /**
  * End-to-end tests against the real, built app (`npm run build` first; `npm test` does it).
  *
- * Two instances run:
+ * Three setups run:
  * - the app in emulator mode on http://localhost:3100, whose embedded emulator also registers a
  *   second client, `second-rp`;
  * - a second copy of the app on http://127.0.0.1:3101 in provider mode, configured only by IDV_*
  *   variables, using the first instance's emulator as its provider. (A different host name keeps
  *   the two apps' cookies apart: cookies are scoped by host, not port.)
+ * - several instances: two copies of the app in emulator mode (3201, 3202) sharing one
+ *   redis-server (6391) behind a round-robin balancer on http://127.0.0.2:3200, which is their
+ *   APP_URL (e2e/several-instances.spec.ts).
  *
  * Debian's Chromium is used when present (/usr/bin/chromium, or CHROMIUM_PATH); elsewhere
  * Playwright's own Chromium.
@@ -19,6 +22,9 @@ const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path
 
 const EMULATOR_APP = 'http://localhost:3100';
 const PROVIDER_APP = 'http://127.0.0.1:3101';
+/** The balancer in front of the two instances that share Redis (a host of its own, for its cookies). */
+const CLUSTER_APP = 'http://127.0.0.2:3200';
+const CLUSTER_REDIS_PORT = 6391;
 
 /** A client key pair made for this run only: the second app's private keys and their public JWKS. */
 function secondClientKeys() {
@@ -32,6 +38,29 @@ function secondClientKeys() {
 }
 
 const second = secondClientKeys();
+const clusterSecret = randomBytes(32).toString('base64url');
+
+/** What the two instances behind the balancer share: the store, the session secret and the client keys. */
+const cluster = secondClientKeys();
+const clusterInstance = (port: number) => ({
+  command: 'npx next start',
+  url: `http://127.0.0.1:${port}/healthz`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: 'pipe' as const,
+  env: {
+    PORT: String(port),
+    APP_URL: CLUSTER_APP,
+    EMULATOR_DEVICE_URL: CLUSTER_APP,
+    IDV_DATA_DIR: `.data/e2e-cluster-${port}`,
+    REDIS_URL: `redis://127.0.0.1:${CLUSTER_REDIS_PORT}`,
+    IDV_REDIS_PREFIX: 'e2e-cluster:',
+    SESSION_SECRET: clusterSecret,
+    IDV_SIGNING_KEY: JSON.stringify({ ...cluster.signingJwk, kid: 'cluster-sig' }),
+    IDV_ENCRYPTION_KEY: JSON.stringify({ ...cluster.encryptionJwk, kid: 'cluster-enc' }),
+    IDV_START_LIMIT_PER_ADDRESS: '1000',
+  },
+});
 
 export default defineConfig({
   testDir: './e2e',
@@ -104,6 +133,20 @@ export default defineConfig({
         IDV_ENCRYPTION_KEY: JSON.stringify(second.encryptionJwk),
         SESSION_SECRET: randomBytes(32).toString('base64url'),
       },
+    },
+    {
+      command: `redis-server --port ${CLUSTER_REDIS_PORT} --bind 127.0.0.1 --save '' --appendonly no`,
+      port: CLUSTER_REDIS_PORT,
+      reuseExistingServer: false,
+      timeout: 20_000,
+    },
+    clusterInstance(3201),
+    clusterInstance(3202),
+    {
+      command: 'node test/support/balancer.mjs 3200 3201 3202 127.0.0.2',
+      url: `${CLUSTER_APP}/healthz`,
+      reuseExistingServer: false,
+      timeout: 20_000,
     },
   ],
 });

@@ -1,0 +1,73 @@
+/**
+ * Several instances: two production instances of the app in emulator mode share one Redis
+ * behind a round-robin balancer (playwright.config.ts), so consecutive requests of one
+ * verification, the browser's and the app's own calls to its emulator alike, land on
+ * alternate instances.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { decideInEmulatedApp } from './flows';
+
+const CLUSTER = 'http://127.0.0.2:3200';
+const INSTANCES = ['http://127.0.0.1:3201', 'http://127.0.0.1:3202'];
+
+/** Records which instance served each document the page loaded. */
+function servedBy(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'document') seen.push(response.headers()['x-served-by'] ?? '?');
+  });
+  return seen;
+}
+
+async function verify(page: Page): Promise<void> {
+  await page.goto(`${CLUSTER}/`);
+  await page.getByRole('button', { name: 'Start verification' }).click();
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${CLUSTER}/result`);
+}
+
+test('a verification whose requests alternate between two instances completes', async ({ page }) => {
+  const seen = servedBy(page);
+  await verify(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+  await expect(page.getByTestId('portrait')).toBeVisible();
+  expect(new Set(seen)).toEqual(new Set(['3201', '3202']));
+});
+
+test('sign-out on one instance deletes the result on both', async ({ page }) => {
+  await verify(page);
+  // Two loads of the result page: one from each instance.
+  for (let load = 0; load < 2; load += 1) {
+    await page.goto(`${CLUSTER}/result`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+  }
+  await page.getByRole('button', { name: 'Sign out and delete' }).click();
+  for (let load = 0; load < 2; load += 1) {
+    await page.goto(`${CLUSTER}/result`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No verified identity');
+  }
+});
+
+test('a fault armed on one instance’s panel spoils the next flow, whichever instance serves it, once', async ({ page, request }) => {
+  const armed = await request.post(`${INSTANCES[1]}/emulator/panel`, { form: { action: 'arm_fault', fault: 'par_server_error' }, maxRedirects: 0 });
+  expect(armed.status()).toBe(303);
+  await page.goto(`${CLUSTER}/`);
+  await page.getByRole('button', { name: 'Start verification' }).click();
+  await expect(page.getByTestId('error-code')).toHaveText('server_error');
+  // One-shot across instances: the next verification completes.
+  await verify(page);
+});
+
+// Last: after a rotation the relying party refetches the JWKS only after its 30 s cool-down.
+test('both instances publish one JWKS, and a key rotated on one is current on both', async ({ request }) => {
+  const kids = async (instance: string) =>
+    ((await (await request.get(`${instance}/emulator/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
+  expect(await kids(INSTANCES[0]!)).toEqual(await kids(INSTANCES[1]!));
+  const before = await kids(INSTANCES[1]!);
+  const rotated = await request.post(`${INSTANCES[0]}/emulator/panel`, { form: { action: 'rotate_keys' }, maxRedirects: 0 });
+  expect(rotated.status()).toBe(303);
+  const after = await kids(INSTANCES[1]!);
+  expect(after[0]).not.toBe(before[0]);
+  expect(after).toContain(before[0]);
+  expect(await kids(INSTANCES[0]!)).toEqual(after);
+});
