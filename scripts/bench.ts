@@ -7,6 +7,7 @@
  *   4. the store's work for one verification (a pending flow set and taken, a result and its
  *      pointer stored, the result read back), in memory and on Redis (a redis-server the bench
  *      starts on a free port), with the ratio between them
+ *   5. whole flows as in 2., with the emulator's state on that Redis
  *
  * `npm run bench` runs it with `--expose-gc` (steadier memory figures) and the `react-server`
  * condition (lib/server modules are marked server-only).
@@ -33,11 +34,12 @@ function figure(label: string, value: string): void {
   console.log(`${label.padEnd(48)} ${value}`);
 }
 
-async function setUp() {
+async function setUp(store?: import('../lib/store/store').Store) {
   const keys = await generateClientKeys('ES256');
   const emulator = createEmulator({
     baseUrl: ISSUER,
     clients: [{ clientId: 'bench', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
+    store,
   });
   const fetch: FetchLike = (input, init) => emulator.handle(new Request(input, init));
   const rp: RelyingParty = {
@@ -63,6 +65,18 @@ async function browse(emulator: ReturnType<typeof createEmulator>, authorization
     }),
   );
   return new URL(decision.headers.get('location')!).searchParams;
+}
+
+/** Mean ms of `count` whole flows (start, browse, complete), after five untimed ones. */
+async function timeFlows(emulator: ReturnType<typeof createEmulator>, rp: RelyingParty, count: number): Promise<number> {
+  const flow = async () => {
+    const started = await startAuthorization(rp, DEFAULT_SELECTION);
+    await completeAuthorization(rp, await browse(emulator, started.authorizationUrl), started.pending);
+  };
+  for (let i = 0; i < 5; i++) await flow();
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await flow();
+  return (performance.now() - started) / count;
 }
 
 async function main(): Promise<void> {
@@ -150,6 +164,15 @@ async function main(): Promise<void> {
     const redisMs = await timeStore(shared);
     figure('store per verification, Redis on loopback', `${redisMs.toFixed(3)} ms (${(1000 / redisMs).toFixed(0)} verifications/s), ${(redisMs / memoryMs).toFixed(1)}× memory`);
     figure('  … against a whole flow', `${((redisMs / flowMs) * 100).toFixed(1)} % of one flow's time`);
+
+    // 5. whole flows with the emulator's state on Redis, against the in-memory ones of 2.
+    // Measured back to back, both warmed up, so the ratio compares like with like.
+    const inMemory = await setUp();
+    const memoryFlowMs = await timeFlows(inMemory.emulator, inMemory.rp, 100);
+    const onRedis = await setUp(shared);
+    const redisFlowMs = await timeFlows(onRedis.emulator, onRedis.rp, 100);
+    figure('whole flow, emulator state in memory', `${memoryFlowMs.toFixed(2)} ms/flow (${(1000 / memoryFlowMs).toFixed(0)} flows/s)`);
+    figure('whole flow, emulator state on Redis', `${redisFlowMs.toFixed(2)} ms/flow (${(1000 / redisFlowMs).toFixed(0)} flows/s), ${(redisFlowMs / memoryFlowMs).toFixed(2)}× memory`);
   } finally {
     await shared.close();
     await redis.close();
