@@ -39,13 +39,16 @@ export class Records<T> {
     return this.store.setIfAbsent(this.#key(key), { value, expiresAt: this.now() + ttlSeconds * 1000 } satisfies Entry<T>, ttlSeconds);
   }
 
-  /** Writes back a changed value, keeping the expiry it was stored with (false once it is gone). */
+  /**
+   * Writes back a changed value, keeping the expiry it was stored with; false once it is gone.
+   * The write is the store's atomic `replace`, so an item taken (or expired) between the read and
+   * the write stays gone: an interaction completed on another instance is never brought back.
+   */
   async update(key: string, value: T): Promise<boolean> {
     const entry = await this.store.get<Entry<T>>(this.#key(key));
     const remaining = entry ? (entry.expiresAt - this.now()) / 1000 : 0;
     if (!entry || remaining <= 0) return false;
-    await this.store.set(this.#key(key), { value, expiresAt: entry.expiresAt } satisfies Entry<T>, remaining);
-    return true;
+    return this.store.replace(this.#key(key), { value, expiresAt: entry.expiresAt } satisfies Entry<T>, remaining);
   }
 
   /** The value if present and not expired or taken. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { isStoreError } from '@/lib/store/store';
 import { startRedisServer, type RedisServer } from '@/test/support/redis-server';
@@ -21,7 +22,7 @@ async function attempts(limiter: StartLimiter, addresses: string[]): Promise<str
 
 describe('start rate limits in memory', () => {
   it('refuses an address over its limit, and everyone over the overall limit, with a Retry-After', async () => {
-    const limiter = createStartLimiter({ kind: 'memory' }, LIMITS);
+    const limiter = createStartLimiter(new MemoryStore(), LIMITS);
     expect(await attempts(limiter, ['a', 'a', 'a', 'a'])).toEqual(['ok', 'ok', 'ok', 'limited:address']);
     // 'a' used three of the five overall; 'b' gets two, then everyone is refused.
     expect(await attempts(limiter, ['b', 'b', 'c'])).toEqual(['ok', 'ok', 'limited:overall']);
@@ -44,7 +45,7 @@ describe('start rate limits in Redis', () => {
   const limiterOnInstance = async () => {
     const store = await RedisStore.connect({ url: server.url, prefix: 'rl:' });
     stores.push(store);
-    return createStartLimiter({ kind: 'redis', store, prefix: 'rl:' }, LIMITS);
+    return createStartLimiter(store, LIMITS);
   };
 
   it('holds across instances sharing one Redis', async () => {

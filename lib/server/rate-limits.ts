@@ -6,9 +6,7 @@ import 'server-only';
  * everything else: this process's memory, or the shared Redis (so the limits hold across
  * instances).
  */
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RedisStore } from '@/lib/store/redis-store';
-import { StoreError } from '@/lib/store/store';
+import { isLimitReached, type Limiter, type Store } from '@/lib/store/store';
 
 /** Starts allowed per window, per address and for all addresses together. */
 export interface StartLimits {
@@ -37,30 +35,17 @@ export interface StartLimiter {
   consume(address: string): Promise<void>;
 }
 
-type LimiterStore = { kind: 'memory' } | { kind: 'redis'; store: RedisStore; prefix: string };
+/** The limits, counted in `store` (with Redis, across every instance). */
+export function createStartLimiter(store: Store, limits: StartLimits): StartLimiter {
+  const perAddress = store.limiter('start-address', limits.perAddress, limits.windowSeconds);
+  const overall = store.limiter('start-overall', limits.overall, limits.windowSeconds);
 
-export function createStartLimiter(backing: LimiterStore, limits: StartLimits): StartLimiter {
-  const make = (name: string, points: number): RateLimiterAbstract =>
-    backing.kind === 'memory'
-      ? new RateLimiterMemory({ keyPrefix: name, points, duration: limits.windowSeconds })
-      : new RateLimiterRedis({
-          storeClient: backing.store.rateLimiterClient,
-          useRedisPackage: true,
-          // While Redis is away, refuse at once rather than wait for a reconnection.
-          rejectIfRedisNotReady: true,
-          keyPrefix: `${backing.prefix}rate:${name}`,
-          points,
-          duration: limits.windowSeconds,
-        });
-  const perAddress = make('start-address', limits.perAddress);
-  const overall = make('start-overall', limits.overall);
-
-  const count = async (limiter: RateLimiterAbstract, key: string, scope: 'address' | 'overall') => {
+  const count = async (limiter: Limiter, key: string, scope: 'address' | 'overall') => {
     try {
       await limiter.consume(key);
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw new RateLimited(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), scope);
-      throw new StoreError('store_unavailable', `the rate limit could not be counted: ${(rejection as Error).message}`, 5, { cause: rejection });
+    } catch (error) {
+      if (isLimitReached(error)) throw new RateLimited(error.retryAfterSeconds, scope);
+      throw error;
     }
   };
   return {

@@ -88,10 +88,7 @@ async function build(): Promise<Services> {
     failures: recordStore<FailureRecord>(store, 'failure'),
     flows: recordStore<PendingFlow>(store, 'flow'),
     resultOfBrowser: recordStore<string>(store, 'browser-result'),
-    startLimiter: createStartLimiter(
-      store instanceof RedisStore && config.state.store === 'redis' ? { kind: 'redis', store, prefix: config.state.prefix } : { kind: 'memory' },
-      { ...config.startLimits, windowSeconds: 60 },
-    ),
+    startLimiter: createStartLimiter(store, { ...config.startLimits, windowSeconds: 60 }),
   };
 }
 

@@ -4,7 +4,9 @@
  * instead of evicting one: an evicted pending flow or result would be someone's verification
  * lost without a word. Expired entries are swept before a refusal, so only live entries count.
  */
-import { StoreError, checkTtl, serialise, type Store } from './store';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { asLimiter, checkLimit } from './limiter';
+import { StoreError, checkTtl, serialise, type Limiter, type Store } from './store';
 
 interface Entry {
   text: string;
@@ -31,6 +33,8 @@ export class MemoryStore implements Store {
   readonly #entries = new Map<string, Entry>();
   readonly #budget: number;
   readonly #now: () => number;
+  /** Limiters by name: every caller of one name counts against the same events, as on Redis. */
+  readonly #limiters = new Map<string, Limiter>();
   #used = 0;
   #nextSweepAt = 0;
 
@@ -68,6 +72,29 @@ export class MemoryStore implements Store {
     if (!entry) return undefined;
     this.#remove(key, entry);
     return JSON.parse(entry.text) as T;
+  }
+
+  async replace(key: string, value: unknown, ttlSeconds: number): Promise<boolean> {
+    const text = serialise(value);
+    checkTtl(ttlSeconds);
+    // No await between the check and the write, as in setIfAbsent.
+    if (!this.#live(key)) return false;
+    this.#put(key, text, ttlSeconds);
+    return true;
+  }
+
+  /**
+   * Rate-limit counters live beside the entries, outside the budget: each is a number per key
+   * and window, dropped when its window ends.
+   */
+  limiter(name: string, points: number, windowSeconds: number): Limiter {
+    checkLimit(points, windowSeconds);
+    let limiter = this.#limiters.get(name);
+    if (!limiter) {
+      limiter = asLimiter(new RateLimiterMemory({ keyPrefix: name, points, duration: windowSeconds }));
+      this.#limiters.set(name, limiter);
+    }
+    return limiter;
   }
 
   async delete(key: string): Promise<void> {

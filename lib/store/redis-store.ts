@@ -10,7 +10,9 @@
  * first request after Redis returns works without a restart.
  */
 import { createClient } from '@redis/client';
-import { StoreError, checkTtl, serialise, type Store } from './store';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { asLimiter, checkLimit } from './limiter';
+import { StoreError, checkTtl, serialise, type Limiter, type Store } from './store';
 
 /** How long a command may take before the request it serves gets `store_unavailable`. */
 const COMMAND_TIMEOUT_MS = 2000;
@@ -107,14 +109,6 @@ export class RedisStore implements Store {
     return store;
   }
 
-  /**
-   * The connection, for rate-limiter-flexible's RateLimiterRedis (it runs its own atomic Lua
-   * script), so rate limits are counted in the same Redis as everything else.
-   */
-  get rateLimiterClient(): Client {
-    return this.#client;
-  }
-
   async get<T>(key: string): Promise<T | undefined> {
     const text = await this.#run(() => this.#commands.get(this.#prefix + key));
     return text === null ? undefined : (JSON.parse(String(text)) as T);
@@ -140,8 +134,36 @@ export class RedisStore implements Store {
     return text === null ? undefined : (JSON.parse(String(text)) as T);
   }
 
+  async replace(key: string, value: unknown, ttlSeconds: number): Promise<boolean> {
+    const text = serialise(value);
+    const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
+    const reply = await this.#run(() =>
+      this.#commands.set(this.#prefix + key, text, { expiration: { type: 'PX', value: ms }, condition: 'XX' }),
+    );
+    return reply === 'OK';
+  }
+
   async delete(key: string): Promise<void> {
     await this.#run(() => this.#commands.del(this.#prefix + key));
+  }
+
+  /**
+   * Counted by rate-limiter-flexible's RateLimiterRedis on this connection (its own atomic Lua
+   * script), under `<prefix>rate:<name>`. While Redis is away it refuses at once with
+   * `store_unavailable` rather than wait for a reconnection.
+   */
+  limiter(name: string, points: number, windowSeconds: number): Limiter {
+    checkLimit(points, windowSeconds);
+    return asLimiter(
+      new RateLimiterRedis({
+        storeClient: this.#client,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        keyPrefix: `${this.#prefix}rate:${name}`,
+        points,
+        duration: windowSeconds,
+      }),
+    );
   }
 
   async ping(): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from './memory-store';
-import { StoreError, isStoreError, namespaced } from './store';
+import { LimitReached, StoreError, isLimitReached, isStoreError, namespaced } from './store';
 
 describe('namespaced', () => {
   it('keeps every key of the view under its prefix, and leaves the store open when the view closes', async () => {
@@ -15,6 +15,27 @@ describe('namespaced', () => {
     await store.set('k', 1, 60);
     expect(await store.get('k')).toBe(1);
     expect(emulator.description).toContain("under 'emulator:'");
+  });
+
+  it('replaces and counts rate limits under its prefix too', async () => {
+    const store = new MemoryStore();
+    const emulator = namespaced(store, 'emulator:');
+    await store.set('emulator:flow', 1, 60);
+    expect(await emulator.replace('flow', 2, 60)).toBe(true);
+    expect(await store.get('emulator:flow')).toBe(2);
+    expect(await emulator.replace('other', 1, 60)).toBe(false);
+    await emulator.limiter('par', 1, 60).consume('client');
+    // The view's limit is its own: the store's limiter of the same name has not counted.
+    await expect(store.limiter('par', 1, 60).consume('client')).resolves.toBeUndefined();
+    await expect(store.limiter('emulator:par', 1, 60).consume('client')).rejects.toSatisfy(isLimitReached);
+  });
+});
+
+describe('isLimitReached', () => {
+  it('recognises a LimitReached, also one from another copy of this module (by its brand)', () => {
+    expect(isLimitReached(new LimitReached(3))).toBe(true);
+    expect(isLimitReached({ brand: 'LimitReached', retryAfterSeconds: 1 })).toBe(true);
+    expect(isLimitReached(new StoreError('store_full', 'full', 30))).toBe(false);
   });
 });
 

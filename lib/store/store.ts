@@ -28,13 +28,50 @@ export interface Store {
    * one key, exactly one gets the value.
    */
   take<T>(key: string): Promise<T | undefined>;
+  /**
+   * Replaces what is stored under `key` only if something is (not expired, taken or deleted); true
+   * when it was replaced. Atomic: never brings back an entry another caller took meanwhile.
+   */
+  replace(key: string, value: unknown, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /**
+   * A rate limit counted in this store, so that with a shared store it holds across instances: at
+   * most `points` events per key in each window of `windowSeconds`. One name, one limit.
+   */
+  limiter(name: string, points: number, windowSeconds: number): Limiter;
   /** Resolves when the store answers (the readiness check). */
   ping(): Promise<void>;
   /** Releases connections; the store is not used afterwards. */
   close(): Promise<void>;
   /** What the start-up line and the readiness check say about it, without secrets. */
   readonly description: string;
+}
+
+/** Counts events per key against a limit (Store.limiter). */
+export interface Limiter {
+  /**
+   * Counts one event for `key` (a client address, a client id).
+   * @throws LimitReached when the key is over its limit (nothing is counted for it);
+   *   StoreError `store_unavailable` when the shared store cannot count
+   */
+  consume(key: string): Promise<void>;
+}
+
+/** An event over its rate limit: the caller answers 429 with `Retry-After`. */
+export class LimitReached extends Error {
+  readonly brand = 'LimitReached';
+
+  constructor(
+    /** seconds until the window ends and the key may act again (at least 1) */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`rate limit reached; retry after ${retryAfterSeconds} s`);
+    this.name = 'LimitReached';
+  }
+}
+
+export function isLimitReached(error: unknown): error is LimitReached {
+  return error instanceof LimitReached || (typeof error === 'object' && error !== null && (error as { brand?: unknown }).brand === 'LimitReached');
 }
 
 /**
@@ -89,7 +126,9 @@ export function namespaced(store: Store, prefix: string): Store {
     set: (key, value, ttlSeconds) => store.set(prefix + key, value, ttlSeconds),
     setIfAbsent: (key, value, ttlSeconds) => store.setIfAbsent(prefix + key, value, ttlSeconds),
     take: (key) => store.take(prefix + key),
+    replace: (key, value, ttlSeconds) => store.replace(prefix + key, value, ttlSeconds),
     delete: (key) => store.delete(prefix + key),
+    limiter: (name, points, windowSeconds) => store.limiter(prefix + name, points, windowSeconds),
     ping: () => store.ping(),
     close: async () => {},
   };

@@ -3,7 +3,7 @@
  * app and the emulator rely on, above all that of callers racing on one key exactly one wins.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Store } from '@/lib/store/store';
+import { isLimitReached, type Store } from '@/lib/store/store';
 
 export interface StoreUnderTest {
   /** a store, and a second client of the same backing state (another instance) */
@@ -84,6 +84,64 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       await store.delete(key);
       expect(await store.setIfAbsent(key, 'd', 60)).toBe(true);
       expect(await other.get(key)).toBe('d');
+    });
+
+    it('replace changes a stored entry, but never brings back one expired, taken or deleted', async () => {
+      const key = freshKey('replace-present');
+      expect(await store.replace(key, 'never stored', 60)).toBe(false);
+      expect(await other.get(key)).toBeUndefined();
+      await store.set(key, { step: 1 }, 60);
+      expect(await other.replace(key, { step: 2 }, 60)).toBe(true);
+      expect(await store.get(key)).toEqual({ step: 2 });
+      expect(await store.take(key)).toEqual({ step: 2 });
+      expect(await other.replace(key, { step: 3 }, 60)).toBe(false);
+      expect(await store.get(key)).toBeUndefined();
+      const expiring = freshKey('replace-expired');
+      await store.set(expiring, 'short-lived', 0.2);
+      await sleep(350);
+      expect(await other.replace(expiring, 'back', 60)).toBe(false);
+      expect(await store.get(expiring)).toBeUndefined();
+    });
+
+    it('of replaces racing with a take on one key, none brings the entry back', async () => {
+      const key = freshKey('race-replace');
+      await store.set(key, 0, 60);
+      const replaces = Array.from({ length: 10 }, (_, index) => (index % 2 ? store : other).replace(key, index + 1, 60));
+      const taken = other.take<number>(key);
+      await Promise.all([...replaces, taken]);
+      // In any order, a replace after the take finds nothing: the entry stays gone.
+      expect(await store.get(key)).toBeUndefined();
+      expect(await taken).toBeTypeOf('number');
+    });
+
+    it('counts a rate limit per key across both clients, and says when to retry', async () => {
+      const name = freshKey('limit');
+      const limiter = store.limiter(name, 3, 60);
+      const sameLimitElsewhere = other.limiter(name, 3, 60);
+      const outcomes: string[] = [];
+      for (const [client, key] of [[limiter, 'a'], [sameLimitElsewhere, 'a'], [limiter, 'a'], [sameLimitElsewhere, 'a'], [limiter, 'b']] as const) {
+        outcomes.push(await client.consume(key).then(() => 'ok', (error: unknown) => (isLimitReached(error) ? `limited ${error.retryAfterSeconds}` : String(error))));
+      }
+      expect(outcomes.slice(0, 3)).toEqual(['ok', 'ok', 'ok']);
+      expect(outcomes[3]).toMatch(/^limited (\d+)$/);
+      const retryAfter = Number(outcomes[3]!.split(' ')[1]);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      // Another key has its own count.
+      expect(outcomes[4]).toBe('ok');
+    });
+
+    it('lets a key act again once its window has passed', async () => {
+      const limiter = store.limiter(freshKey('window'), 1, 1);
+      await limiter.consume('k');
+      await expect(limiter.consume('k')).rejects.toSatisfy(isLimitReached);
+      await sleep(1100);
+      await expect(limiter.consume('k')).resolves.toBeUndefined();
+    });
+
+    it('refuses a limit that is not a positive whole number', () => {
+      expect(() => store.limiter(freshKey('bad-limit'), 0, 60)).toThrow(RangeError);
+      expect(() => store.limiter(freshKey('bad-limit'), 5, 0.5)).toThrow(RangeError);
     });
 
     it('delete removes an entry, and deleting a missing key is harmless', async () => {
