@@ -125,6 +125,18 @@ export class TemporarilyUnavailable extends OAuthError {
   }
 }
 
+/**
+ * Too many requests from one client address: 429 (RFC 6585 §4) with `Retry-After`. Part 7 has no
+ * error code for it; `temporarily_unavailable` is the registered OAuth code for "try again later"
+ * (RFC 6749 §4.1.2.1), so a client that reads only the code retries later, as it should.
+ * @see DECISIONS.md "Rate limits"
+ */
+export class TooManyRequests extends OAuthError {
+  constructor(description: string, readonly retryAfterSeconds: number) {
+    super('temporarily_unavailable', 429, description, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+  }
+}
+
 /** Part 7: 500. Only for faults of the emulator itself, never for bad input. */
 export class ServerError extends OAuthError {
   constructor(description = 'unexpected error in the emulator') {

@@ -12,14 +12,19 @@ import { discoveryEndpoint } from './endpoints/discovery';
 import { jwksEndpoint } from './endpoints/jwks';
 import { pushedAuthorizationRequestEndpoint } from './endpoints/par';
 import { tokenEndpoint } from './endpoints/token';
+import { MemoryStore } from '../store/memory-store';
 import { isStoreError, type Store } from '../store/store';
-import { MethodNotAllowed, NotFound, OAuthError, ServerError, TemporarilyUnavailable } from './errors';
+import { checkRateLimits, createRateLimiter, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
+import { MethodNotAllowed, NotFound, OAuthError, ServerError, TemporarilyUnavailable, TooManyRequests } from './errors';
 import { appActionEndpoint, appScreenEndpoint } from './interaction/app';
 import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './interaction/hand-off';
 import { portraitEndpoint } from './interaction/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
 import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
+import { errorPage } from './views/authorization-page';
+import { panelErrorPage } from './views/panel-page';
 
+export { RATE_LIMITS, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 export { parseRegisteredClients, type RegisteredClient } from './clients';
 export { personas, type Persona } from './personas/personas';
 export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './qa/control';
@@ -48,6 +53,17 @@ export interface EmulatorOptions {
    * step of a flow, one-time items consumed once across them, with one JWKS and one set of faults.
    */
   store?: Store;
+  /**
+   * Requests per minute per client address for each group of endpoints (checks/rate-limits.ts),
+   * counted in `store`; over a limit, 429 with `Retry-After`. Default `RATE_LIMITS`; `false`
+   * turns them off (a benchmark).
+   */
+  rateLimits?: Partial<RateLimits> | false;
+  /**
+   * The client address of a request, for the rate limits. A host passes its own (one that
+   * honours the proxies it trusts). Default: none, so all requests share one budget per group.
+   */
+  clientAddress?: (request: Request) => string;
 }
 
 /** @see spec part 4 */
@@ -63,6 +79,9 @@ export interface Emulator {
 }
 
 type Handler = (request: Request, context: EmulatorContext) => Promise<Response>;
+
+/** Counts a request against its group's rate limit; throws TooManyRequests over it. */
+type Limit = (group: RateLimitGroup, request: Request) => Promise<void>;
 
 type Methods = Partial<Record<string, Handler>>;
 
@@ -101,20 +120,19 @@ export function createEmulator(options: EmulatorOptions): Emulator {
   if (checkBaseUrl(deviceBaseUrl, 'deviceBaseUrl') !== basePath) {
     throw new Error(`deviceBaseUrl must have the same path as baseUrl ('${basePath}'), since requests are routed by path: '${deviceBaseUrl}'`);
   }
-  const context = createContext({
-    issuer: options.baseUrl,
-    deviceBaseUrl,
-    clients: checkRegisteredClients(options.clients),
-    now: options.now ?? Date.now,
-    store: options.store,
-  });
+  const now = options.now ?? Date.now;
+  const store = options.store ?? new MemoryStore({ now });
+  const context = createContext({ issuer: options.baseUrl, deviceBaseUrl, clients: checkRegisteredClients(options.clients), now, store });
+  const limiter = options.rateLimits === false ? undefined : createRateLimiter(store, checkRateLimits(options.rateLimits ?? {}));
+  const clientAddress = options.clientAddress ?? (() => 'all');
+  const limit: Limit = limiter ? (group, request) => limiter.consume(group, clientAddress(request).slice(0, 64)) : async () => {};
 
   return {
     baseUrl: options.baseUrl,
     control: createControl(context),
     async handle(request) {
       try {
-        return await route(request, context, basePath);
+        return await route(request, context, basePath, limit);
       } catch (error) {
         if (error instanceof OAuthError) return error.toResponse();
         // The state store is full or unreachable: nothing was changed; the client may retry.
@@ -130,7 +148,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
   };
 }
 
-async function route(request: Request, context: EmulatorContext, basePath: string): Promise<Response> {
+async function route(request: Request, context: EmulatorContext, basePath: string, limit: Limit): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) throw new NotFound(pathname);
   const path = pathname.slice(basePath.length);
@@ -152,9 +170,37 @@ async function route(request: Request, context: EmulatorContext, basePath: strin
   const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
   if (!handler) throw new MethodNotAllowed(request.method, Object.keys(handlers));
 
+  const group = rateLimitGroup(method, path, app !== null);
+  if (group) {
+    try {
+      await limit(group, request);
+    } catch (error) {
+      if (!(error instanceof TooManyRequests)) throw error;
+      // A person's browser gets a page; a program (PAR, token, the status poll) gets JSON.
+      const page =
+        group === 'panel'
+          ? panelErrorPage(basePath, error.status, error.description)
+          : group === 'interaction' && path !== ENDPOINT_PATHS.authorizationStatus
+            ? errorPage(context, error)
+            : error.toResponse();
+      page.headers.set('Retry-After', String(error.retryAfterSeconds));
+      return page;
+    }
+  }
+
   const response = await handler(request, context);
   // HEAD: the GET response without its body (RFC 9110 §9.3.2).
   return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
+}
+
+/** The rate limit a request counts against, if any (checks/rate-limits.ts). */
+function rateLimitGroup(method: string, path: string, appScreen: boolean): RateLimitGroup | undefined {
+  if (path === ENDPOINT_PATHS.par) return 'par';
+  if (path === ENDPOINT_PATHS.token) return 'token';
+  if (path === PANEL_ACTION_PATH && method === 'POST') return 'panel';
+  const interaction: string[] = [ENDPOINT_PATHS.authorization, ENDPOINT_PATHS.authorizationStatus, ENDPOINT_PATHS.authorizationContinue];
+  if (appScreen || interaction.includes(path)) return 'interaction';
+  return undefined;
 }
 
 /** Returns the base URL's path (empty for an origin) after checking the URL's form; `name` is the option's, for messages. */

@@ -6,11 +6,11 @@ import 'server-only';
  */
 import { createEmulator, type Emulator } from '@/lib/emulator';
 import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '@/lib/oidc';
-import { serverConfig, type ServerConfig } from './env';
 import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced, type Store } from '@/lib/store/store';
-import { ConfigurationError } from './env';
+import { ConfigurationError, serverConfig, type ServerConfig } from './env';
+import { clientAddress } from './client-address';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
 import { recordStore, type RecordStore } from './result-store';
 import type { FailureRecord, PendingFlow, VerificationResult } from './state';
@@ -61,6 +61,8 @@ async function build(): Promise<Services> {
           store: namespaced(store, 'emulator:'),
           baseUrl: config.issuer,
           deviceBaseUrl: config.emulatorDeviceUrl,
+          // Its rate limits count per client address, as far as TRUST_PROXY lets X-Forwarded-For tell.
+          clientAddress: (request) => clientAddress(request.headers, config.trustedProxies),
           clients: [
             {
               clientId: config.client.clientId,

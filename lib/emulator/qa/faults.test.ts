@@ -36,8 +36,9 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function newEmulator(): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered] });
+/** `rateLimits: false` where a test counts timers: the in-memory rate limiter sets one per window. */
+function newEmulator(options: { rateLimits?: false } = {}): Emulator {
+  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered], ...options });
 }
 
 /** Part 1 steps 1–7 for `as`: returns the token endpoint's response and the request's nonce. */
@@ -298,7 +299,7 @@ describe('token endpoint faults (spec 4.3)', () => {
   });
 
   it('token_timeout: holds the real answer for 15 s, longer than the relying party’s 10 s timeout', async () => {
-    const emulator = newEmulator();
+    const emulator = newEmulator({ rateLimits: false });
     const authorized = await authorize(emulator, client);
     await emulator.control.armFault('token_timeout');
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -323,7 +324,7 @@ describe('token endpoint faults (spec 4.3)', () => {
   });
 
   it('token_timeout: stops waiting as soon as the client aborts, clears its timer, and mints no ID token', async () => {
-    const emulator = newEmulator();
+    const emulator = newEmulator({ rateLimits: false });
     const authorized = await authorize(emulator, client);
     await emulator.control.armFault('token_timeout');
     await emulator.control.armFault('wrong_nonce');
