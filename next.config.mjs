@@ -12,6 +12,8 @@ const securityHeaders = [
 
 const nextConfig = {
   reactStrictMode: true,
+  // A self-contained server in .next/standalone (the Dockerfile ships it; scripts/start.mjs runs it).
+  output: 'standalone',
   poweredByHeader: false,
   // lib/emulator reads its portraits, stylesheets and script at run time; make sure they ship with the server build.
   outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/personas/portraits/*.jpg', './lib/emulator/views/assets/*'] },

@@ -1,5 +1,6 @@
 /**
- * End-to-end tests against the real, built app (`npm run build` first; `npm test` does it).
+ * End-to-end tests against the real, built app (`npm run build` first; `npm test` does it): the
+ * standalone server the Dockerfile ships, started by `npm start`'s script, on 127.0.0.1 only.
  *
  * Three setups run:
  * - the app in emulator mode on http://localhost:3100, whose embedded emulator also registers a
@@ -9,7 +10,10 @@
  *   the two apps' cookies apart: cookies are scoped by host, not port.)
  * - several instances: two copies of the app in emulator mode (3201, 3202) sharing one
  *   redis-server (6391) behind a round-robin balancer on http://127.0.0.2:3200, which is their
- *   APP_URL (e2e/several-instances.spec.ts).
+ *   APP_URL; and two in provider mode (3211, 3212) on the same Redis (their own prefix) behind a
+ *   balancer on http://127.0.0.3:3210, with the first app's emulator as their provider
+ *   (e2e/several-instances.spec.ts). e2e/outages.spec.ts and e2e/graceful-shutdown.spec.ts start
+ *   servers of their own, which they stop.
  *
  * Debian's Chromium is used when present (/usr/bin/chromium, or CHROMIUM_PATH); elsewhere
  * Playwright's own Chromium.
@@ -24,6 +28,8 @@ const EMULATOR_APP = 'http://localhost:3100';
 const PROVIDER_APP = 'http://127.0.0.1:3101';
 /** The balancer in front of the two instances that share Redis (a host of its own, for its cookies). */
 const CLUSTER_APP = 'http://127.0.0.2:3200';
+/** The balancer in front of the two provider-mode instances. */
+const PROVIDER_CLUSTER_APP = 'http://127.0.0.3:3210';
 const CLUSTER_REDIS_PORT = 6391;
 
 /** A client key pair made for this run only: the second app's private keys and their public JWKS. */
@@ -40,27 +46,44 @@ function secondClientKeys() {
 const second = secondClientKeys();
 const clusterSecret = randomBytes(32).toString('base64url');
 
-/** What the two instances behind the balancer share: the store, the session secret and the client keys. */
+/** What the two instances behind each balancer share: the store, the session secret and the client keys. */
 const cluster = secondClientKeys();
-const clusterInstance = (port: number) => ({
-  command: 'npx next start',
+const providerCluster = secondClientKeys();
+const clusterInstance = (port: number, env: Record<string, string>) => ({
+  command: 'node scripts/start.mjs',
   url: `http://127.0.0.1:${port}/healthz`,
   reuseExistingServer: false,
   timeout: 60_000,
   stdout: 'pipe' as const,
   env: {
     PORT: String(port),
-    APP_URL: CLUSTER_APP,
-    EMULATOR_DEVICE_URL: CLUSTER_APP,
+    HOST: '127.0.0.1',
     IDV_DATA_DIR: `.data/e2e-cluster-${port}`,
     REDIS_URL: `redis://127.0.0.1:${CLUSTER_REDIS_PORT}`,
+    IDV_START_LIMIT_PER_ADDRESS: '1000',
+    ...env,
+  },
+});
+const emulatorClusterInstance = (port: number) =>
+  clusterInstance(port, {
+    APP_URL: CLUSTER_APP,
+    EMULATOR_DEVICE_URL: CLUSTER_APP,
     IDV_REDIS_PREFIX: 'e2e-cluster:',
     SESSION_SECRET: clusterSecret,
     IDV_SIGNING_KEY: JSON.stringify({ ...cluster.signingJwk, kid: 'cluster-sig' }),
     IDV_ENCRYPTION_KEY: JSON.stringify({ ...cluster.encryptionJwk, kid: 'cluster-enc' }),
-    IDV_START_LIMIT_PER_ADDRESS: '1000',
-  },
-});
+  });
+const providerClusterSecret = randomBytes(32).toString('base64url');
+const providerClusterInstance = (port: number) =>
+  clusterInstance(port, {
+    APP_URL: PROVIDER_CLUSTER_APP,
+    IDV_REDIS_PREFIX: 'e2e-provider-cluster:',
+    SESSION_SECRET: providerClusterSecret,
+    IDV_BASE_URL: `${EMULATOR_APP}/emulator`,
+    IDV_CLIENT_ID: 'cluster-provider-rp',
+    IDV_SIGNING_KEY: JSON.stringify(providerCluster.signingJwk),
+    IDV_ENCRYPTION_KEY: JSON.stringify(providerCluster.encryptionJwk),
+  });
 
 export default defineConfig({
   testDir: './e2e',
@@ -91,14 +114,16 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: 'npx next start',
+      command: 'node scripts/start.mjs',
       url: `${EMULATOR_APP}/emulator/.well-known/openid-configuration`,
       reuseExistingServer: false,
       timeout: 60_000,
       stdout: 'pipe',
       env: {
         PORT: '3100',
+        HOST: '127.0.0.1',
         APP_URL: EMULATOR_APP,
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
         // The whole suite starts its verifications from one address, faster than a person would.
         IDV_START_LIMIT_PER_ADDRESS: '1000',
         IDV_DATA_DIR: '.data/e2e-emulator',
@@ -112,17 +137,25 @@ export default defineConfig({
             redirect_uris: [`${PROVIDER_APP}/auth/callback`],
             population_register: false,
           },
+          {
+            client_id: 'cluster-provider-rp',
+            name: 'Two instances in provider mode',
+            jwks: providerCluster.publicJwks,
+            redirect_uris: [`${PROVIDER_CLUSTER_APP}/auth/callback`],
+            population_register: false,
+          },
         ]),
       },
     },
     {
-      command: 'npx next start',
+      command: 'node scripts/start.mjs',
       url: `${PROVIDER_APP}/`,
       reuseExistingServer: false,
       timeout: 60_000,
       stdout: 'pipe',
       env: {
         PORT: '3101',
+        HOST: '127.0.0.1',
         APP_URL: PROVIDER_APP,
         // Low, so e2e/operations.spec.ts can reach it (from an address of its own).
         IDV_START_LIMIT_PER_ADDRESS: '5',
@@ -140,11 +173,19 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 20_000,
     },
-    clusterInstance(3201),
-    clusterInstance(3202),
+    emulatorClusterInstance(3201),
+    emulatorClusterInstance(3202),
     {
       command: 'node test/support/balancer.mjs 3200 3201 3202 127.0.0.2',
       url: `${CLUSTER_APP}/healthz`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+    },
+    providerClusterInstance(3211),
+    providerClusterInstance(3212),
+    {
+      command: 'node test/support/balancer.mjs 3210 3211 3212 127.0.0.3',
+      url: `${PROVIDER_CLUSTER_APP}/healthz`,
       reuseExistingServer: false,
       timeout: 20_000,
     },

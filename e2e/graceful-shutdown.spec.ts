@@ -4,24 +4,12 @@
  * built app, in provider mode against a deliberately slow "service" of this test) and its own
  * redis-server.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { createClient } from '@redis/client';
 import { expect, test } from '@playwright/test';
+import { freePort, startAppServer } from '../test/support/app-server';
 import { startRedisServer } from '../test/support/redis-server';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test('on SIGTERM the server answers every request in flight, with the store still serving them, then exits and leaves no Redis connection behind', async ({ request }) => {
   test.setTimeout(90_000);
@@ -38,25 +26,16 @@ test('on SIGTERM the server answers every request in flight, with the store stil
   await new Promise<void>((resolve) => service.listen(servicePort, '127.0.0.1', resolve));
   const port = await freePort();
   const app = `http://localhost:${port}`;
-  const server = spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port)], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      APP_URL: app,
-      IDV_DATA_DIR: '.data/e2e-shutdown',
-      REDIS_URL: redis.url,
-      IDV_REDIS_PREFIX: 'shutdown:',
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      IDV_START_LIMIT_PER_ADDRESS: '1000',
-      IDV_BASE_URL: `http://127.0.0.1:${servicePort}`,
-      IDV_CLIENT_ID: 'shutdown-test',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const server = startAppServer(port, {
+    APP_URL: app,
+    IDV_DATA_DIR: '.data/e2e-shutdown',
+    REDIS_URL: redis.url,
+    IDV_REDIS_PREFIX: 'shutdown:',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    IDV_START_LIMIT_PER_ADDRESS: '1000',
+    IDV_BASE_URL: `http://127.0.0.1:${servicePort}`,
+    IDV_CLIENT_ID: 'shutdown-test',
   });
-  let output = '';
-  server.stdout.on('data', (chunk) => (output += chunk));
-  server.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
   const clients = async () => {
     const admin = createClient({ url: redis.url });
     await admin.connect();
@@ -83,14 +62,14 @@ test('on SIGTERM the server answers every request in flight, with the store stil
     // (the `id`) while the server was already shutting down.
     for (const answer of answers) expect(answer).toMatch(new RegExp(`^303 ${app}/error\\?code=[a-z_]+&id=[A-Za-z0-9_-]+$`));
 
-    expect(await exited).toBe(143);
-    expect(output).toContain('[idv] SIGTERM: finishing the requests in flight, then closing the store');
+    expect(await server.exited).toBe(143);
+    expect(server.output()).toContain('[idv] SIGTERM: finishing the requests in flight, then closing the store');
     expect(await clients()).toBe(0);
     // New connections are refused once it is gone.
     await expect(request.get(`${app}/healthz`, { timeout: 2000 })).rejects.toThrow();
   } finally {
     release();
-    if (server.exitCode === null) server.kill('SIGKILL');
+    server.kill('SIGKILL');
     service.close();
     await redis.close();
   }

@@ -9,6 +9,8 @@ import { decideInEmulatedApp } from './flows';
 
 const CLUSTER = 'http://127.0.0.2:3200';
 const INSTANCES = ['http://127.0.0.1:3201', 'http://127.0.0.1:3202'];
+/** Two instances in provider mode, whose provider is the first app's emulator (playwright.config.ts). */
+const PROVIDER_CLUSTER = 'http://127.0.0.3:3210';
 
 /** Records which instance served each document the page loaded. */
 function servedBy(page: Page): string[] {
@@ -19,11 +21,11 @@ function servedBy(page: Page): string[] {
   return seen;
 }
 
-async function verify(page: Page): Promise<void> {
-  await page.goto(`${CLUSTER}/`);
+async function verify(page: Page, cluster = CLUSTER): Promise<void> {
+  await page.goto(`${cluster}/`);
   await page.getByRole('button', { name: 'Start verification' }).click();
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
-  await expect(page).toHaveURL(`${CLUSTER}/result`);
+  await expect(page).toHaveURL(`${cluster}/result`);
 }
 
 test('a verification whose requests alternate between two instances completes', async ({ page }) => {
@@ -32,6 +34,24 @@ test('a verification whose requests alternate between two instances completes', 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
   await expect(page.getByTestId('portrait')).toBeVisible();
   expect(new Set(seen)).toEqual(new Set(['3201', '3202']));
+});
+
+test('provider mode: a verification whose requests alternate between two instances completes', async ({ page }) => {
+  // Only the pages themselves go through the balancer (the forms work without scripts), so the
+  // round robin alternates them: home, start, callback, result.
+  await page.route(`${PROVIDER_CLUSTER}/**`, (route) => (route.request().resourceType() === 'document' ? route.continue() : route.abort()));
+  const seen = servedBy(page);
+  await page.goto(`${PROVIDER_CLUSTER}/`);
+  await page.getByRole('button', { name: 'Start verification' }).click();
+  // The provider is another app's emulator: the balancer is not in front of it.
+  await expect(page).toHaveURL(/^http:\/\/localhost:3100\/emulator\/auth\?/);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${PROVIDER_CLUSTER}/result`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+  const ours = seen.filter((port) => port !== '?');
+  expect(ours).toHaveLength(4);
+  expect(ours.filter((port) => port === '3211')).toHaveLength(2);
+  expect(ours.filter((port) => port === '3212')).toHaveLength(2);
 });
 
 test('sign-out on one instance deletes the result on both', async ({ page }) => {

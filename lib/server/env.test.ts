@@ -109,8 +109,11 @@ describe('loadServerConfig', () => {
     expect(config.allowInsecureRequests).toBe(true);
   });
 
-  it('requires SESSION_SECRET in provider mode under NODE_ENV=production', async () => {
-    await expect(load({ ...providerEnv(), NODE_ENV: 'production' })).rejects.toThrow(/^SESSION_SECRET: is required/);
+  it('requires SESSION_SECRET under NODE_ENV=production, in either mode, and generates none', async () => {
+    await expect(load({ ...providerEnv(), NODE_ENV: 'production' })).rejects.toThrow(/^SESSION_SECRET: is required under NODE_ENV=production/);
+    await expect(load({ NODE_ENV: 'production' })).rejects.toThrow(/^SESSION_SECRET: is required under NODE_ENV=production/);
+    const config = await load({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) });
+    expect(config.generated).not.toContain('SESSION_SECRET');
   });
 
   it('refuses an encryption key under 2048 bits', async () => {

@@ -220,7 +220,8 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const generated: string[] = [];
   const appUrl = parseAppUrl(env);
   const rawDataDir = value(env, 'IDV_DATA_DIR') ?? '.data';
-  const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(cwd, rawDataDir);
+  // (A run-time folder, not a file of the build: the comment keeps Turbopack's file tracing off it.)
+  const dataDir = isAbsolute(rawDataDir) ? rawDataDir : resolve(/* turbopackIgnore: true */ cwd, rawDataDir);
   const rawIssuer = value(env, 'IDV_BASE_URL');
   const mode = rawIssuer ? 'provider' : 'emulator';
   const issuer = rawIssuer ? parseIssuer(rawIssuer) : `${appUrl}/emulator`;
@@ -242,8 +243,9 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     throw new ConfigurationError('SESSION_SECRET', `must be at least 32 characters (it has ${sessionSecret.length})`);
   }
   if (!sessionSecret) {
-    if (mode === 'provider' && production) {
-      throw new ConfigurationError('SESSION_SECRET', 'is required in provider mode under NODE_ENV=production (32+ random characters)');
+    // In production another instance (or a serverless host's next invocation) may open the cookie.
+    if (production) {
+      throw new ConfigurationError('SESSION_SECRET', 'is required under NODE_ENV=production: every instance must seal and open the same cookies (32+ random characters, e.g. `openssl rand -base64 32`)');
     }
     if (state.store === 'redis') {
       throw new ConfigurationError('SESSION_SECRET', 'is required when REDIS_URL is set: every instance must seal and open the same cookies (32+ random characters)');

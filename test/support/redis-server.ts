@@ -5,9 +5,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, createConnection } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './app-server';
 
 export const REDIS_SERVER_INSTALL = 'apt-get update && apt-get install -y redis-server';
 
@@ -19,17 +20,6 @@ export function redisServerBinary(): string {
     throw new Error(`redis-server is needed by the store tests and was not found (${binary}). Install it: ${REDIS_SERVER_INSTALL} (or set REDIS_SERVER_PATH).`);
   }
   return binary;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function answers(port: number): Promise<boolean> {

@@ -1,0 +1,36 @@
+/**
+ * `npm start`: runs the production server `npm run build` made, Next.js's standalone server
+ * (.next/standalone/server.js, the one the Dockerfile ships), in this process, so SIGTERM reaches
+ * Next.js directly (graceful shutdown: lib/server/startup.ts).
+ *
+ * - PORT (default 3000); HOST, the address to listen on (default all interfaces, so a phone on the
+ *   network can open the emulator's QR code; 127.0.0.1 for this machine only).
+ * - IDV_DATA_DIR is resolved against the project folder, as under `npm run dev` (the standalone
+ *   server runs in .next/standalone, which every build replaces).
+ * - `--demo` (`npm run demo`): without SESSION_SECRET, this run gets a random one of its own
+ *   (sign-ins end when it stops). Production otherwise requires it (lib/server/env.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const server = resolve(root, '.next/standalone/server.js');
+if (!existsSync(server) || !existsSync(resolve(root, '.next/standalone/.next/static'))) {
+  console.error('No production build in .next/standalone: run `npm run build` first (or `npm run demo`, which builds and starts).');
+  process.exit(1);
+}
+
+const dataDir = process.env.IDV_DATA_DIR || '.data';
+process.env.IDV_DATA_DIR = isAbsolute(dataDir) ? dataDir : resolve(root, dataDir);
+// Next.js's standalone server listens on HOSTNAME, which shells and containers often set to the
+// machine's name: only HOST decides here.
+process.env.HOSTNAME = process.env.HOST || '0.0.0.0';
+
+if (process.argv.includes('--demo') && !process.env.SESSION_SECRET) {
+  process.env.SESSION_SECRET = randomBytes(32).toString('base64url');
+  console.info('[idv] demo: SESSION_SECRET is not set, so this run uses a random one of its own (sign-ins end when it stops)');
+}
+
+await import(pathToFileURL(server).href);
