@@ -44,6 +44,14 @@ function secondClientKeys() {
 }
 
 const second = secondClientKeys();
+
+/**
+ * The examples' client (e2e/examples.spec.ts), registered with the first app's emulator. Its
+ * private keys reach the spec through the environment, which the workers inherit from this
+ * runner (a worker evaluates this file again and would otherwise make other keys).
+ */
+process.env.E2E_EXAMPLE_CLIENT_KEYS ??= JSON.stringify(secondClientKeys());
+const example = JSON.parse(process.env.E2E_EXAMPLE_CLIENT_KEYS) as ReturnType<typeof secondClientKeys>;
 const clusterSecret = randomBytes(32).toString('base64url');
 
 /** What the two instances behind each balancer share: the store, the session secret and the client keys. */
@@ -135,6 +143,13 @@ export default defineConfig({
             name: 'Second app (provider-mode test)',
             jwks: second.publicJwks,
             redirect_uris: [`${PROVIDER_APP}/auth/callback`],
+            population_register: false,
+          },
+          {
+            client_id: 'example-rp',
+            name: 'The examples in examples/',
+            jwks: example.publicJwks,
+            redirect_uris: ['http://127.0.0.1:3301/callback', 'http://127.0.0.1:3302/callback'],
             population_register: false,
           },
           {

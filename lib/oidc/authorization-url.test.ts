@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildAuthorizationUrl } from './authorization-url';
-import type { ProviderMetadata } from './types';
+import { buildAuthorizationUrl } from './authorization-url.ts';
+import type { ProviderMetadata } from './types.ts';
 
 describe('buildAuthorizationUrl (4.2)', () => {
   it('carries only client_id and request_uri', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAuthorizationResponse } from './callback';
+import { validateAuthorizationResponse } from './callback.ts';
 
 const ISSUER = 'https://idv.example';
 const STATE = 'state-of-at-least-thirty-two-characters';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildClaimsRequest, selectionProblems } from './claims-request';
-import type { Selection } from './types';
+import { buildClaimsRequest, selectionProblems } from './claims-request.ts';
+import type { Selection } from './types.ts';
 
 describe('buildClaimsRequest (2.3)', () => {
   it('requests only the chosen claims, each with its essential flag, and omits evidence when none is chosen', () => {

@@ -1,6 +1,8 @@
 /**
  * The `claims` request parameter (2.3; OpenID Connect for Identity Assurance §6), built from a
  * typed selection so that only what was chosen is requested (data minimisation, part 1).
+ *
+ * Copy with: types.ts.
  */
 import {
   CLAIM_NAMES,
@@ -9,16 +11,27 @@ import {
   type ClaimName,
   type DocumentDetail,
   type Selection,
-} from './types';
+} from './types.ts';
 
 /** Request syntax: a requested document detail is `null` (2.3 "Document evidence element"). */
 type DetailsRequest = Record<string, null | Record<string, null>>;
 
+/**
+ * A request for document evidence: each requested detail is `null` ("return this value").
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.4
+ */
 export interface DocumentEvidenceRequest {
   type: { value: 'document' };
   document_details: DetailsRequest;
 }
 
+/**
+ * A request for population register evidence (2.3 "Electronic record evidence element"); only
+ * for clients with a contract for it. `personal_number` is the 11-digit number to look up.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.4
+ */
 export interface ElectronicRecordEvidenceRequest {
   type: { value: 'electronic_record' };
   record: {
@@ -28,6 +41,13 @@ export interface ElectronicRecordEvidenceRequest {
   };
 }
 
+/**
+ * The `claims` parameter of the request object: `id_token.verified_claims` with `verification`
+ * (trust framework, optional evidence) and `claims` (each with its `essential` flag).
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#ClaimsParameter
+ */
 export interface ClaimsRequest {
   id_token: {
     verified_claims: {
@@ -40,7 +60,11 @@ export interface ClaimsRequest {
   };
 }
 
-/** The default selection: everything a demo shows, from the document, without the register. */
+/**
+ * The default selection: everything a demo shows, from the document, without the register.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
+ */
 export const DEFAULT_SELECTION: Selection = {
   trustFramework: 'standard',
   claims: {
@@ -73,7 +97,11 @@ function documentDetailsRequest(details: readonly DocumentDetail[]): DetailsRequ
 /**
  * Builds the claims parameter for a selection. Claims keep the picker's order of 2.3; evidence is
  * omitted entirely when none was chosen (2.3: "Omit it when only identity claims are needed").
- * @see spec 2.3
+ * It does not check the selection: see `selectionProblems`.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.4
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IndividualClaimsRequests
  */
 export function buildClaimsRequest(selection: Selection): ClaimsRequest {
   const claims: Partial<Record<ClaimName, { essential: boolean }>> = {};
@@ -114,6 +142,9 @@ export function buildClaimsRequest(selection: Selection): ClaimsRequest {
 /**
  * Rules the service enforces on a selection, as sentences for the picker, so that a mistake is
  * explained before it is sent (2.3: ETSI requires given and family names).
+ * @returns one sentence per problem; empty when the selection can be sent
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
  */
 export function selectionProblems(selection: Selection): string[] {
   const problems: string[] = [];

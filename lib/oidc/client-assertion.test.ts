@@ -1,10 +1,8 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ASSERTION_TYPE, clientAuthenticationParameters, createClientAssertion } from './client-assertion';
-import { generateClientKeys, toPublicJwk, type GeneratedClientKeys } from './client-keys';
-import { buildClaimsRequest, DEFAULT_SELECTION } from './claims-request';
-import { createRequestObject } from './request-object';
-import type { ClientSigningAlgorithm } from './types';
+import { CLIENT_ASSERTION_TYPE, clientAuthenticationParameters, createClientAssertion } from './client-assertion.ts';
+import { generateClientKeys, toPublicJwk, type GeneratedClientKeys } from './client-keys.ts';
+import type { ClientSigningAlgorithm } from './types.ts';
 
 const AUDIENCE = 'https://idv.example';
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -47,36 +45,5 @@ describe('createClientAssertion (2.1)', () => {
   it('refuses a signing key with an algorithm the service does not accept', async () => {
     const bad = { ...client(), signingKey: { ...keys.ES256!.signingKey, alg: 'RS256' as ClientSigningAlgorithm } };
     await expect(createClientAssertion({ client: bad, audience: AUDIENCE })).rejects.toMatchObject({ code: 'invalid_client_key' });
-  });
-});
-
-describe('createRequestObject (2.2)', () => {
-  it('holds exactly the thirteen claims with their values', async () => {
-    const claims = buildClaimsRequest(DEFAULT_SELECTION);
-    const jwt = await createRequestObject({
-      client: client(),
-      audience: AUDIENCE,
-      state: 's'.repeat(43),
-      nonce: 'n'.repeat(43),
-      codeChallenge: 'c'.repeat(43),
-      claims,
-      now: NOW,
-    });
-    expect(decodeProtectedHeader(jwt)).toEqual({ alg: 'ES256', kid: keys.ES256!.signingKey.kid, typ: 'JWT' });
-    expect(decodeJwt(jwt)).toEqual({
-      iss: 'client-1',
-      sub: 'client-1',
-      aud: AUDIENCE,
-      exp: Math.floor(NOW / 1000) + 300,
-      client_id: 'client-1',
-      response_type: 'code',
-      redirect_uri: 'https://rp.example/auth/callback',
-      scope: 'openid',
-      state: 's'.repeat(43),
-      nonce: 'n'.repeat(43),
-      code_challenge: 'c'.repeat(43),
-      code_challenge_method: 'S256',
-      claims,
-    });
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { IdvError, isIdvError, oauthError } from './errors';
+import { IdvError, isIdvError, oauthError } from './errors.ts';
 
 describe('isIdvError', () => {
   it('recognises an IdvError from another copy of the module (per-route bundles)', async () => {
-    const copy = (await import(`./errors?copy=${Date.now()}`)) as typeof import('./errors');
+    const copy = (await import(`./errors?copy=${Date.now()}`)) as typeof import('./errors.ts');
     expect(copy.IdvError).not.toBe(IdvError);
     const foreign = new copy.IdvError('id_token_key_not_found', 'x');
     expect(foreign instanceof IdvError).toBe(false);

@@ -3,25 +3,32 @@
  * `startAuthorization` (steps 1-3) and `completeAuthorization` (steps 6-9). Each step is its own
  * module; this file only puts them in order. Framework-free: the caller keeps `PendingAuthorization`
  * (in a session) between the two.
+ *
+ * Copy with: authorization-url.ts, callback.ts, claims-request.ts, client-assertion.ts, client-keys.ts, discovery.ts, errors.ts, http.ts, id-token.ts, jwks.ts, par.ts, pkce.ts, request-object.ts, token.ts, trace.ts, types.ts, verified-claims.ts.
  */
-import { validateAuthorizationResponse } from './callback';
-import { IdvError } from './errors';
-import { buildClaimsRequest } from './claims-request';
-import { processIdToken, type ValidatedIdToken } from './id-token';
-import type { JwksCache } from './jwks';
-import { pushAuthorizationRequest, processParResponse, type ParResult } from './par';
-import { codeChallengeS256, generateCodeVerifier, generateNonce, generateState } from './pkce';
-import { createRequestObject } from './request-object';
-import { processTokenResponse, requestToken, type TokenResult } from './token';
-import type { ClientConfig, HttpOptions, PendingAuthorization, ProviderMetadata, Selection } from './types';
-import { buildAuthorizationUrl } from './authorization-url';
-import { parseVerifiedClaims, type VerifiedClaims } from './verified-claims';
-import { discoveryUrl, type DiscoveryCache } from './discovery';
-import type { ProtocolTrace, TraceStep } from './trace';
+import { validateAuthorizationResponse } from './callback.ts';
+import { IdvError } from './errors.ts';
+import { buildClaimsRequest } from './claims-request.ts';
+import { processIdToken, type ValidatedIdToken } from './id-token.ts';
+import type { JwksCache } from './jwks.ts';
+import { pushAuthorizationRequest, processParResponse, type ParResult } from './par.ts';
+import { codeChallengeS256, generateCodeVerifier, generateNonce, generateState } from './pkce.ts';
+import { createRequestObject } from './request-object.ts';
+import { processTokenResponse, requestToken, type TokenResult } from './token.ts';
+import type { ClientConfig, HttpOptions, PendingAuthorization, ProviderMetadata, Selection } from './types.ts';
+import { buildAuthorizationUrl } from './authorization-url.ts';
+import { parseVerifiedClaims, type VerifiedClaims } from './verified-claims.ts';
+import { discoveryUrl, type DiscoveryCache } from './discovery.ts';
+import type { ProtocolTrace, TraceStep } from './trace.ts';
 
-/** Everything the relying party needs to talk to one service. */
+/**
+ * Everything the relying party needs to talk to one service. Build it once and share it: the
+ * discovery and JWKS caches live in it.
+ * @see Interface specification 1 "What the service does"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth
+ */
 export interface RelyingParty {
-  /** the service's base URL = its issuer (DESIGN.md: IDV_BASE_URL) */
+  /** the service's base URL = its issuer, exactly as the service names itself */
   issuer: string;
   client: ClientConfig;
   discovery: DiscoveryCache;
@@ -53,6 +60,12 @@ async function metadataFor(rp: RelyingParty, trace: ProtocolTrace | undefined): 
   return metadata;
 }
 
+/**
+ * What `startAuthorization` returns: where to send the browser, and what to keep until the
+ * callback (`pending`). The PAR result and the metadata are there for display.
+ * @see Interface specification 4.2 "GET {flow_url}/auth"
+ * @see https://www.rfc-editor.org/rfc/rfc9126#section-4
+ */
 export interface StartedAuthorization {
   authorizationUrl: string;
   pending: PendingAuthorization;
@@ -60,7 +73,17 @@ export interface StartedAuthorization {
   metadata: ProviderMetadata;
 }
 
-/** Steps 1-3: PKCE, state, nonce, the signed request object, PAR, and the URL to send the browser to. */
+/**
+ * Steps 1-3: PKCE, state, nonce, the signed request object, PAR, and the URL to send the browser to.
+ * @param selection what to request; check it first with `selectionProblems`
+ * @throws IdvError with a discovery code (`discovery_failed`, `discovery_issuer_mismatch`, ...),
+ *   `invalid_client_key`, a PAR code (the service's OAuth code, `par_failed`, `invalid_response`)
+ *   or a transport code (`timeout`, `network_error`, `insecure_url`)
+ * @see Interface specification 1 "What the service does"
+ * @see Interface specification 4.1 "POST /par"
+ * @see https://www.rfc-editor.org/rfc/rfc9126#section-2.1
+ * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.3.3.2
+ */
 export async function startAuthorization(
   rp: RelyingParty,
   selection: Selection,
@@ -93,6 +116,12 @@ export async function startAuthorization(
   };
 }
 
+/**
+ * What `completeAuthorization` returns: the validated ID token, its verified claims as read by
+ * `parseVerifiedClaims`, and the token response.
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
 export interface CompletedAuthorization {
   idToken: ValidatedIdToken;
   verifiedClaims: VerifiedClaims[];
@@ -103,6 +132,17 @@ export interface CompletedAuthorization {
  * Steps 6-9: check the authorization response against the pending authorization (which the caller
  * looked up by the response's `state`, and must delete whatever happens), exchange the code, and
  * decrypt, verify and validate the ID token.
+ * @param callbackParams the query parameters the browser brought to the redirect URI
+ * @param pending the pending authorization found for the response's `state`; undefined if none
+ * @throws IdvError with `callback_issuer_mismatch` (the flow was started with another issuer, or
+ *   `iss` differs), a callback code (`state_missing`, `state_mismatch`, `code_missing`, the
+ *   service's `error`), a discovery, token or transport code, or an ID token code (`id_token_*`,
+ *   `jwks_fetch_failed`, `invalid_client_key`)
+ * @see Interface specification 4.2 "GET {flow_url}/auth"
+ * @see Interface specification 4.3 "POST /token"
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#AuthResponseValidation
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 export async function completeAuthorization(
   rp: RelyingParty,

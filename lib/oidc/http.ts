@@ -1,18 +1,27 @@
 /**
  * Outbound HTTP for every step: a timeout on each call, https unless insecure requests are
- * explicitly allowed, and failures mapped to codes. DESIGN.md: "Outbound calls have a timeout
- * (about 10 s) and every failure maps to a code and a page."
+ * explicitly allowed, and failures mapped to codes. Our rule: every outbound call has a timeout
+ * (about 10 s), and every failure maps to a code, so that a page can explain it.
+ *
+ * Copy with: errors.ts, types.ts.
  */
-import { IdvError, oauthError } from './errors';
-import type { HttpOptions } from './types';
+import { IdvError, oauthError } from './errors.ts';
+import type { HttpOptions } from './types.ts';
 
+/** Milliseconds before an outbound call is aborted, unless `HttpOptions.timeoutMs` says otherwise. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** No answer of the service is this large (an ID token with a portrait is tens of kilobytes). */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** Nothing is cached longer than a day, whatever a header says (8: the JWKS max-age is 86400). */
 const MAX_CACHE_SECONDS = 86_400;
 
-/** Refuses a URL that is not https, unless `allowInsecureRequests` was named. */
+/**
+ * Refuses a URL that is not https, unless `allowInsecureRequests` was named.
+ * @param what the endpoint in words, for the error message ("The PAR endpoint")
+ * @returns the parsed URL
+ * @throws IdvError with code `invalid_response` (not a URL) or `insecure_url` (not https)
+ * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.2.1
+ */
 export function assertSecureUrl(url: string, options: HttpOptions, what: string): URL {
   let parsed: URL;
   try {
@@ -27,14 +36,24 @@ export function assertSecureUrl(url: string, options: HttpOptions, what: string)
   });
 }
 
-/** fetch() with a timeout, no redirects followed, and transport failures mapped to codes. */
+/**
+ * fetch() with a timeout, no redirects followed, and transport failures mapped to codes. A
+ * redirect is returned as it came, so the step that called sees an unexpected status rather than
+ * following it somewhere else. An HTTP error status is not a failure here: the caller checks it.
+ * @param what the endpoint in words, for error messages
+ * @throws IdvError with code `insecure_url` (not https) or `invalid_response` (not a URL),
+ *   `timeout` or `network_error`
+ * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.2.1
+ */
 export async function send(url: string, init: RequestInit, options: HttpOptions, what: string): Promise<Response> {
   assertSecureUrl(url, options, what);
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   try {
-    // `cache: 'no-store'`: caching is ours (Cache-Control aware), never a framework's fetch cache.
-    return await doFetch(url, { ...init, redirect: 'manual', cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) });
+    // `cache: 'no-store'`: caching is ours (Cache-Control aware), never a framework's fetch cache
+    // (Next.js caches fetch otherwise). Node's own RequestInit type does not list `cache`.
+    const request: RequestInit & { cache: 'no-store' } = { ...init, redirect: 'manual', cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) };
+    return await doFetch(url, request);
   } catch (error) {
     if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
       throw new IdvError('timeout', `${what} did not answer within ${timeoutMs} ms`, { url });
@@ -60,7 +79,9 @@ export async function readBoundedText(message: Request | Response, maxBytes = MA
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
+        // Not awaited: cancelling one branch of a cloned (teed) body settles only once the other
+        // branch is cancelled too, which the caller may do only after this returns.
+        reader.cancel().catch(() => undefined);
         return undefined;
       }
       chunks.push(value);
@@ -77,7 +98,12 @@ export async function readBoundedText(message: Request | Response, maxBytes = MA
   return new TextDecoder().decode(bytes);
 }
 
-/** Reads a JSON object body; anything else is `invalid_response` (or the given code). */
+/**
+ * Reads a JSON object body; anything else is `invalid_response` (or the given code).
+ * @param what the body in words, for error messages ("The PAR response")
+ * @param code the code to throw with, so that discovery and the JWKS keep their own
+ * @throws IdvError with code `code`: the body is too large or unreadable, not JSON, or not an object
+ */
 export async function readJsonObject(
   response: Response,
   what: string,
@@ -99,7 +125,12 @@ export async function readJsonObject(
 
 /**
  * Turns an error response into an IdvError: an RFC 6749 §5.2 body `{error, error_description}`
- * keeps the service's code; any other failure gets `fallback`.
+ * keeps the service's code (part 7 lists those of PAR); any other failure gets `fallback`, with
+ * the status and the first 500 characters of the body in `cause`. Returns the error; the caller
+ * throws it.
+ * @see Interface specification 7 "Errors"
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ * @see https://www.rfc-editor.org/rfc/rfc9126#section-2.3
  */
 export async function errorFromResponse(
   response: Response,
@@ -124,7 +155,10 @@ export async function errorFromResponse(
 
 /**
  * Seconds a response may be cached for, from its Cache-Control header (RFC 9111 §5.2.2):
- * `no-store` / `no-cache` → 0, `max-age=N` → N, absent → `fallback`.
+ * `no-store` / `no-cache` → 0, `max-age=N` → N, absent → `fallback`. Never more than a day.
+ * @see Interface specification 4.4 "GET /jwks"
+ * @see Interface specification 8 "Limits"
+ * @see https://www.rfc-editor.org/rfc/rfc9111#section-5.2.2
  */
 export function cacheLifetimeSeconds(response: Response, fallback: number): number {
   const header = response.headers.get('cache-control');

@@ -1,10 +1,10 @@
 import { CompactEncrypt, CompactSign, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateClientKeys, toPublicJwk } from './client-keys';
-import { IdvError } from './errors';
-import { processIdToken, validateAudience } from './id-token';
-import { JwksCache } from './jwks';
-import type { FetchLike } from './types';
+import { generateClientKeys, toPublicJwk } from './client-keys.ts';
+import { IdvError } from './errors.ts';
+import { processIdToken, validateAudience } from './id-token.ts';
+import { JwksCache } from './jwks.ts';
+import type { FetchLike } from './types.ts';
 
 const ISSUER = 'https://idv.example';
 const JWKS_URI = `${ISSUER}/jwks`;

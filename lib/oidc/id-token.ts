@@ -3,6 +3,9 @@
  * is chosen by `kid` from the service's JWKS. Decrypt, then verify, then validate each claim in a
  * visible chain: validateIssuer → validateAudience → validateExpiry → validateIssuedAt →
  * validateNonce → validateSubject.
+ *
+ * Depends on: jose.
+ * Copy with: client-keys.ts, errors.ts, http.ts, jwks.ts, types.ts.
  */
 import {
   compactDecrypt,
@@ -13,17 +16,37 @@ import {
   type JWK,
   type JWSHeaderParameters,
 } from 'jose';
-import { ENCRYPTION_ALGORITHM, importPrivateKey } from './client-keys';
-import { IdvError } from './errors';
-import type { JwksCache, LookupOptions } from './jwks';
+import { ENCRYPTION_ALGORITHM, importPrivateKey } from './client-keys.ts';
+import { IdvError } from './errors.ts';
+import type { JwksCache, LookupOptions } from './jwks.ts';
 
-/** 2.5: the only content encryption we accept. */
+/**
+ * The only content encryption we accept (2.5).
+ * @see Interface specification 2.5 "Token response"
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.3
+ */
 export const CONTENT_ENCRYPTION = 'A256GCM';
-/** 5.6: the only signature algorithm we accept. */
+/**
+ * The only signature algorithm we accept (part 5 item 6, 4.4).
+ * @see Interface specification 5 "Authentication"
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-3.4
+ */
 export const SIGNING_ALGORITHM = 'ES256';
-/** DESIGN.md: "a small clock tolerance (at most 60 s)". */
+/**
+ * The default clock tolerance for `exp` and `iat`, in seconds. It stays small and is never more
+ * than 60 s, whatever the caller asks: enough for clock skew, not enough to accept a token long
+ * past its `exp`.
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
 export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
 
+/**
+ * The payload of a validated ID token: the claims of 2.6, of which those checked are typed.
+ * `verified_claims` is read with `parseVerifiedClaims`.
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDToken
+ */
 export type IdTokenClaims = Record<string, unknown> & {
   iss: string;
   sub: string;
@@ -33,6 +56,11 @@ export type IdTokenClaims = Record<string, unknown> & {
   nonce: string;
 };
 
+/**
+ * An ID token that was decrypted, verified and validated, with both headers for display.
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
 export interface ValidatedIdToken {
   jweHeader: CompactJWEHeaderParameters;
   jwsHeader: JWSHeaderParameters & { alg: string; kid: string };
@@ -52,7 +80,14 @@ function decodeHeader(token: string): Record<string, unknown> {
 /**
  * Decrypts the JWE with our RSA key. A bare JWS is refused (5.6: tokens are always encrypted), and
  * so is any key management or content encryption algorithm but RSA-OAEP-256 / A256GCM.
+ * @param encryptionKey our private RSA JWK
  * @returns the inner JWS and the JWE header
+ * @throws IdvError with code `id_token_not_encrypted`, `id_token_malformed`,
+ *   `id_token_unsupported_encryption`, `invalid_client_key` or `id_token_decryption_failed`
+ * @see Interface specification 2.5 "Token response"
+ * @see Interface specification 5 "Authentication"
+ * @see https://www.rfc-editor.org/rfc/rfc7516#section-9
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#Encryption
  */
 export async function decryptIdToken(
   idToken: string,
@@ -87,6 +122,15 @@ export async function decryptIdToken(
 /**
  * Verifies the inner JWS with the service key named by its `kid` (4.4). `alg` must be ES256, so
  * `none`, HS256 (key confusion) and RS256 never reach a verifier.
+ * @param lookup a fetch to use if the JWKS has to be fetched
+ * @returns the JWS header, the payload (not yet validated) and the key that verified it
+ * @throws IdvError with code `id_token_malformed`, `id_token_unsupported_algorithm`,
+ *   `id_token_key_not_found`, `id_token_signature_invalid`, `jwks_fetch_failed`, or a transport
+ *   code (`timeout`, `network_error`, ...)
+ * @see Interface specification 4.4 "GET /jwks"
+ * @see Interface specification 5 "Authentication"
+ * @see https://www.rfc-editor.org/rfc/rfc7515#section-5.2
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 export async function verifyIdTokenSignature(
   jws: string,
@@ -135,6 +179,12 @@ export async function verifyIdTokenSignature(
   };
 }
 
+/**
+ * What the ID token's claims are checked against: our issuer, our client_id, the nonce of the
+ * request object and the time.
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
 export interface ClaimExpectations {
   issuer: string;
   clientId: string;
@@ -144,7 +194,12 @@ export interface ClaimExpectations {
   clockToleranceSeconds?: number;
 }
 
-/** 4.5: `iss` equals the service issuer URL. */
+/**
+ * 4.5: `iss` equals the service issuer URL.
+ * @throws IdvError with code `id_token_issuer_mismatch`
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
 export function validateIssuer(claims: Record<string, unknown>, issuer: string): void {
   if (claims.iss !== issuer) {
     throw new IdvError('id_token_issuer_mismatch', 'The ID token was issued by someone else', {
@@ -155,7 +210,13 @@ export function validateIssuer(claims: Record<string, unknown>, issuer: string):
   }
 }
 
-/** 4.5: `aud` is our client_id; DESIGN.md: a one-element array is fine, an extra audience is not. */
+/**
+ * 4.5: `aud` is our client_id. A one-element array holding it is accepted too; an extra audience
+ * is not (OpenID Connect Core rejects audiences the client does not trust, and we trust no other).
+ * @throws IdvError with code `id_token_audience_mismatch`
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
 export function validateAudience(claims: Record<string, unknown>, clientId: string): void {
   const { aud } = claims;
   const ok = aud === clientId || (Array.isArray(aud) && aud.length === 1 && aud[0] === clientId);
@@ -176,7 +237,12 @@ function numericDate(claims: Record<string, unknown>, claim: 'exp' | 'iat'): num
   return value;
 }
 
-/** 4.5: `exp` not expired. */
+/**
+ * 4.5: `exp` not expired (allowing `toleranceSeconds` of clock skew).
+ * @throws IdvError with code `id_token_malformed` (no numeric `exp`) or `id_token_expired`
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.4
+ */
 export function validateExpiry(claims: Record<string, unknown>, nowSeconds: number, toleranceSeconds: number): void {
   const exp = numericDate(claims, 'exp');
   if (exp <= nowSeconds - toleranceSeconds) {
@@ -184,7 +250,12 @@ export function validateExpiry(claims: Record<string, unknown>, nowSeconds: numb
   }
 }
 
-/** 4.5: `iat` not in the future. */
+/**
+ * 4.5: `iat` not in the future (allowing `toleranceSeconds` of clock skew).
+ * @throws IdvError with code `id_token_malformed` (no numeric `iat`) or `id_token_issued_in_future`
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.6
+ */
 export function validateIssuedAt(claims: Record<string, unknown>, nowSeconds: number, toleranceSeconds: number): void {
   const iat = numericDate(claims, 'iat');
   if (iat > nowSeconds + toleranceSeconds) {
@@ -196,21 +267,36 @@ export function validateIssuedAt(claims: Record<string, unknown>, nowSeconds: nu
   }
 }
 
-/** 4.5: `nonce` equals the nonce of the request object. */
+/**
+ * 4.5: `nonce` equals the nonce of the request object.
+ * @throws IdvError with code `id_token_nonce_mismatch`
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#NonceNotes
+ */
 export function validateNonce(claims: Record<string, unknown>, nonce: string): void {
   if (claims.nonce !== nonce) {
     throw new IdvError('id_token_nonce_mismatch', 'The ID token nonce differs from the one we sent', { claim: 'nonce' });
   }
 }
 
-/** OpenID Connect Core §2: `sub` is required. */
+/**
+ * OpenID Connect Core §2: `sub` is required (2.6 calls it a hashed subject identifier).
+ * @throws IdvError with code `id_token_subject_missing`
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDToken
+ */
 export function validateSubject(claims: Record<string, unknown>): void {
   if (typeof claims.sub !== 'string' || claims.sub.length === 0) {
     throw new IdvError('id_token_subject_missing', 'The ID token has no subject (sub)', { claim: 'sub' });
   }
 }
 
-/** The claim checks of 4.5, in order. */
+/**
+ * The claim checks of 4.5, in order, then `sub`. The tolerance is the caller's, capped at 60 s.
+ * @throws IdvError with the code of the first check that fails (see the `validate*` functions)
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
 export function validateIdTokenClaims(claims: Record<string, unknown>, expected: ClaimExpectations): IdTokenClaims {
   const nowSeconds = Math.floor(expected.now / 1000);
   const tolerance = Math.min(expected.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS, 60);
@@ -223,6 +309,12 @@ export function validateIdTokenClaims(claims: Record<string, unknown>, expected:
   return claims as IdTokenClaims;
 }
 
+/**
+ * Everything `processIdToken` needs: the claim expectations, our decryption key and the
+ * service's key set.
+ * @see Interface specification 5 "Authentication"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
 export interface IdTokenExpectations extends ClaimExpectations {
   encryptionKey: JWK;
   jwks: JwksCache;
@@ -231,7 +323,14 @@ export interface IdTokenExpectations extends ClaimExpectations {
   fetch?: LookupOptions['fetch'];
 }
 
-/** Decrypt → verify → validate (5.6, 4.5). No key, no token. */
+/**
+ * Decrypt → verify → validate (5.6, 4.5). No key, no token.
+ * @throws IdvError as `decryptIdToken`, `verifyIdTokenSignature` and `validateIdTokenClaims` do
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see Interface specification 5 "Authentication"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-7.2
+ */
 export async function processIdToken(idToken: string, expected: IdTokenExpectations): Promise<ValidatedIdToken> {
   const { jws, jweHeader } = await decryptIdToken(idToken, expected.encryptionKey);
   const { jwsHeader, payload, signingKey } = await verifyIdTokenSignature(jws, expected.jwks, expected.jwksUri, { fetch: expected.fetch });

@@ -1,6 +1,6 @@
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { JwksCache, selectVerificationKey } from './jwks';
+import { JwksCache, selectVerificationKey } from './jwks.ts';
 
 const URI = 'https://idv.example/jwks';
 let keyA: JWK;

@@ -2,18 +2,25 @@
  * The service's signing keys: GET /jwks (4.4, 2.7), cached as its Cache-Control says, keys chosen
  * by `kid` and never by position. An unknown `kid` triggers one refetch (key rotation), at most
  * once per cool-down so that forged `kid`s cannot make us hammer the endpoint.
+ *
+ * Depends on: jose.
+ * Copy with: errors.ts, http.ts, types.ts.
  */
-import { importJWK, type JWK } from 'jose';
-import { IdvError } from './errors';
-import { cacheLifetimeSeconds, readJsonObject, send } from './http';
-import type { HttpOptions } from './types';
+import { importJWK, type CryptoKey, type JWK } from 'jose';
+import { IdvError } from './errors.ts';
+import { cacheLifetimeSeconds, readJsonObject, send } from './http.ts';
+import type { HttpOptions } from './types.ts';
 
 /** 8: the service sends max-age=86400; without a header we keep keys for ten minutes. */
 const DEFAULT_LIFETIME_SECONDS = 600;
 /** As jose's createRemoteJWKSet: short enough for a rotation to heal quickly, long enough to bound refetches. */
 const DEFAULT_REFETCH_COOLDOWN_MS = 30_000;
 
-/** The header members of the ID token's JWS that pick its key. */
+/**
+ * The header members of the ID token's JWS that pick its key.
+ * @see Interface specification 4.4 "GET /jwks"
+ * @see https://www.rfc-editor.org/rfc/rfc7515#section-4.1.4
+ */
 export interface KeySelector {
   alg: string;
   kid: string;
@@ -26,7 +33,11 @@ interface Entry {
   imported: Map<string, CryptoKey>;
 }
 
-/** A verification key and the JWKS entry it came from (whose `x5c` names its certificate). */
+/**
+ * A verification key and the JWKS entry it came from (whose `x5c` names its certificate).
+ * @see Interface specification 2.7 "Key set (JWKS) resource"
+ * @see https://www.rfc-editor.org/rfc/rfc7517#section-4.7
+ */
 export interface VerificationKey {
   key: CryptoKey;
   jwk: JWK;
@@ -37,12 +48,24 @@ export interface LookupOptions {
   fetch?: HttpOptions['fetch'];
 }
 
-/** Sends the JWKS request. */
+/**
+ * Sends the JWKS request. Returns the response unchecked: pass it to `processJwksResponse`.
+ * @throws IdvError with code `insecure_url`, `invalid_response` (not a URL), `timeout` or
+ *   `network_error`
+ * @see Interface specification 4.4 "GET /jwks"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#RotateSigKeys
+ */
 export function fetchJwks(jwksUri: string, options: HttpOptions = {}): Promise<Response> {
   return send(jwksUri, { headers: { accept: 'application/json' } }, options, 'The JWKS endpoint');
 }
 
-/** Checks a JWKS response (RFC 7517 §5): 200 and an object with a `keys` array of objects. */
+/**
+ * Checks a JWKS response (RFC 7517 §5): 200 and an object with a `keys` array of objects.
+ * Members of `keys` that are not objects are dropped; the rest are judged when a key is selected.
+ * @throws IdvError with code `jwks_fetch_failed`
+ * @see Interface specification 2.7 "Key set (JWKS) resource"
+ * @see https://www.rfc-editor.org/rfc/rfc7517#section-5
+ */
 export async function processJwksResponse(response: Response): Promise<JWK[]> {
   if (response.status !== 200) {
     throw new IdvError('jwks_fetch_failed', `The JWKS endpoint answered HTTP ${response.status}`, {
@@ -59,6 +82,10 @@ export async function processJwksResponse(response: Response): Promise<JWK[]> {
 /**
  * 4.4: select by `kid`; the key must also fit the algorithm (ES256 → EC P-256) and, where the
  * JWK says so, be a signing key for that algorithm.
+ * @returns the one matching key; undefined when none or more than one matches
+ * @see Interface specification 4.4 "GET /jwks"
+ * @see https://www.rfc-editor.org/rfc/rfc7517#section-4.5
+ * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.4.3
  */
 export function selectVerificationKey(keys: JWK[], selector: KeySelector): JWK | undefined {
   const candidates = keys.filter(
@@ -75,7 +102,14 @@ export function selectVerificationKey(keys: JWK[], selector: KeySelector): JWK |
   return candidates.length === 1 ? candidates[0] : undefined;
 }
 
-/** JWKS documents by URI with their imported keys. */
+/**
+ * JWKS documents by URI with their imported keys. Kept as Cache-Control says (4.4 sends
+ * max-age=86400; ten minutes without the header). An unknown `kid` refetches at most once per
+ * cool-down (`refetchCooldownMs`, 30 s by default), for key rotation.
+ * @see Interface specification 4.4 "GET /jwks"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#RotateSigKeys
+ * @see https://www.rfc-editor.org/rfc/rfc9111#section-5.2.2
+ */
 export class JwksCache {
   readonly #options: HttpOptions;
   readonly #now: () => number;
@@ -89,7 +123,11 @@ export class JwksCache {
     this.#refetchCooldownMs = options.refetchCooldownMs ?? DEFAULT_REFETCH_COOLDOWN_MS;
   }
 
-  /** The public key for an ES256 ID token signature. Throws `id_token_key_not_found`. */
+  /**
+   * The public key for an ES256 ID token signature.
+   * @throws IdvError with code `id_token_key_not_found`, `jwks_fetch_failed` (including a key
+   *   that cannot be imported), or a transport code (`timeout`, `network_error`, ...)
+   */
   async getKey(jwksUri: string, selector: KeySelector, options: LookupOptions = {}): Promise<VerificationKey> {
     let entry = this.#entries.get(jwksUri);
     let refreshed = false;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processParResponse } from './par';
+import { processParResponse } from './par.ts';
 
 describe('processParResponse (4.1, 2.4)', () => {
   it('returns request_uri and expires_in from a 201', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeChallengeS256, generateCodeVerifier, generateNonce, generateState } from './pkce';
+import { codeChallengeS256, generateCodeVerifier, generateNonce, generateState } from './pkce.ts';
 
 describe('PKCE (RFC 7636)', () => {
   it('computes the S256 challenge of the RFC 7636 Appendix B example', async () => {

@@ -1,14 +1,26 @@
 /**
  * The request object (2.2; RFC 9101, RFC 9126 §3): every authorization parameter inside a JWT
  * signed with the client's key, pushed to PAR.
+ *
+ * Copy with: claims-request.ts, client-keys.ts, errors.ts, types.ts.
  */
-import { signWithClientKey } from './client-keys';
-import type { ClaimsRequest } from './claims-request';
-import type { ClientConfig } from './types';
+import { signWithClientKey } from './client-keys.ts';
+import type { ClaimsRequest } from './claims-request.ts';
+import type { ClientConfig } from './types.ts';
 
-/** Request objects are pushed at once; five minutes leaves room for a slow network, no more. */
+/**
+ * Request objects are pushed at once; five minutes leaves room for a slow network, no more.
+ * @see Interface specification 2.2 "Request object JWT"
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.4
+ */
 export const REQUEST_OBJECT_LIFETIME_SECONDS = 300;
 
+/**
+ * What a request object is made from: the per-flow values (`state`, `nonce`, the PKCE challenge)
+ * and the claims request.
+ * @see Interface specification 2.2 "Request object JWT"
+ * @see https://www.rfc-editor.org/rfc/rfc9101#section-4
+ */
 export interface RequestObjectInput {
   client: Pick<ClientConfig, 'clientId' | 'signingKey' | 'redirectUri'>;
   /** the service base URL = its issuer */
@@ -21,7 +33,12 @@ export interface RequestObjectInput {
   now?: number;
 }
 
-/** The thirteen claims of 2.2, in the spec's order (no key needed: the picker previews them). */
+/**
+ * The thirteen claims of 2.2, in the spec's order (no key needed: the picker previews them).
+ * @see Interface specification 2.2 "Request object JWT"
+ * @see https://www.rfc-editor.org/rfc/rfc9101#section-4
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#RequestObject
+ */
 export function requestObjectClaims(
   input: Omit<RequestObjectInput, 'client'> & { client: Pick<ClientConfig, 'clientId' | 'redirectUri'> },
 ): Record<string, unknown> {
@@ -44,8 +61,12 @@ export function requestObjectClaims(
 }
 
 /**
- * Signs the request object with the same header shape as the client assertion.
- * @see spec 2.2, 5.5
+ * Signs the request object with the same header shape as the client assertion (part 5 item 5).
+ * @throws IdvError with code `invalid_client_key` when the signing key cannot be used
+ * @see Interface specification 2.2 "Request object JWT"
+ * @see Interface specification 5 "Authentication"
+ * @see https://www.rfc-editor.org/rfc/rfc9101#section-4
+ * @see https://www.rfc-editor.org/rfc/rfc9126#section-3
  */
 export function createRequestObject(input: RequestObjectInput): Promise<string> {
   return signWithClientKey(requestObjectClaims(input), input.client.signingKey);

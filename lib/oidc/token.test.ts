@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processTokenResponse } from './token';
+import { processTokenResponse } from './token.ts';
 
 describe('processTokenResponse (4.3, 2.5)', () => {
   it('returns id_token and expires_in from a 200', async () => {

@@ -3,12 +3,20 @@
  * (method, URL, status, time, the form sent and the body received). The core records into it
  * through a wrapping fetch, so nothing is traced that did not really go over the wire; what a
  * cache answered is noted as such. Presentation (decoding JWTs, masking secrets) is not done here.
+ *
+ * Copy with: errors.ts, http.ts, types.ts.
  */
-import { readBoundedText } from './http';
-import type { FetchLike } from './types';
+import { readBoundedText } from './http.ts';
+import type { FetchLike } from './types.ts';
 
+/**
+ * The steps of the flow of part 1 a trace entry belongs to, in their order.
+ * @see Interface specification 1 "What the service does"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth
+ */
 export type TraceStep = 'discovery' | 'par' | 'authorization_redirect' | 'callback' | 'token' | 'jwks' | 'id_token';
 
+/** One request and its response (or its failure), as it went over the wire. */
 export interface TraceExchange {
   type: 'http';
   step: TraceStep;
@@ -27,6 +35,7 @@ export interface TraceExchange {
   error?: string;
 }
 
+/** A step that did not go over the wire: a redirect, a callback, a cache hit, the ID token's content. */
 export interface TraceNote {
   type: 'note';
   step: TraceStep;
@@ -38,18 +47,26 @@ export interface TraceNote {
   detail?: Record<string, unknown>;
 }
 
+/** One entry of a trace. */
 export type TraceEvent = TraceExchange | TraceNote;
 
 const KEPT_RESPONSE_HEADERS = ['content-type', 'cache-control', 'retry-after'];
 /** Bodies beyond this are cut: an encrypted ID token with a portrait is tens of kilobytes. */
 const MAX_BODY_CHARS = 100_000;
 
-function formOf(body: BodyInit | null | undefined): Record<string, string> | undefined {
+function formOf(body: RequestInit['body']): Record<string, string> | undefined {
   if (body instanceof URLSearchParams) return Object.fromEntries(body);
   if (typeof body === 'string') return Object.fromEntries(new URLSearchParams(body));
   return undefined;
 }
 
+/**
+ * The events of one flow, in order. Pass it to `startAuthorization` and `completeAuthorization`
+ * as `trace`. Events are plain data: store them between the two calls and continue with
+ * `new ProtocolTrace(events)`.
+ * @param events the events so far (appended to in place)
+ * @param now the clock, in ms since the epoch
+ */
 export class ProtocolTrace {
   readonly events: TraceEvent[];
   readonly #now: () => number;
@@ -59,7 +76,10 @@ export class ProtocolTrace {
     this.#now = now;
   }
 
-  /** A fetch that records each exchange under `step`, then behaves exactly like `inner`. */
+  /**
+   * A fetch that records each exchange under `step`, then behaves exactly like `inner`: the same
+   * response, or the same error rethrown.
+   */
   fetchFor(step: TraceStep, inner: FetchLike = fetch): FetchLike {
     return async (input, init) => {
       const startedAt = this.#now();

@@ -1,14 +1,33 @@
 /**
- * Protocol types shared by the relying-party core. Everything else infers from these.
- * @see ../../../shared/spec/identity-verification-service.md (sections cited per type)
+ * Protocol types shared by the relying-party core. Everything else infers from these. Each type
+ * cites its section of the Identity Verification Service Interface Specification.
+ *
+ * Depends on: jose (its JWK type only).
+ * Copy with: nothing (imports only jose).
  */
 import type { JWK } from 'jose';
 
-/** 2.3: the two trust framework values the service documents. */
+/**
+ * The two trust framework values the service documents (2.3). `standard_etsi` validates more
+ * strictly and requires `given_name` and `family_name` to be requested.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-12
+ */
 export const TRUST_FRAMEWORKS = ['standard', 'standard_etsi'] as const;
+/**
+ * One of {@link TRUST_FRAMEWORKS}.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-12
+ */
 export type KnownTrustFramework = (typeof TRUST_FRAMEWORKS)[number];
 
-/** 2.3 "Verified claims fields": the claims a client may request inside verified_claims. */
+/**
+ * The claims a client may request inside `verified_claims` (2.3 "Verified claims fields"), in
+ * the order the claims request lists them.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#StandardClaims
+ */
 export const CLAIM_NAMES = [
   'name',
   'given_name',
@@ -18,9 +37,19 @@ export const CLAIM_NAMES = [
   'birthdate',
   'nationalities',
 ] as const;
+/**
+ * One of {@link CLAIM_NAMES}.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
+ */
 export type ClaimName = (typeof CLAIM_NAMES)[number];
 
-/** 2.3 "Document evidence element": the document details a client may request, `issuer.*` as paths. */
+/**
+ * The document details a client may request (2.3 "Document evidence element"), `issuer.*` as
+ * paths. The claims request turns `issuer.name` into `{ issuer: { name: null } }`.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.4
+ */
 export const DOCUMENT_DETAILS = [
   'type',
   'document_number',
@@ -32,14 +61,27 @@ export const DOCUMENT_DETAILS = [
   'active_authentication_result',
   'issuer_check',
 ] as const;
+/**
+ * One of {@link DOCUMENT_DETAILS}.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.4
+ */
 export type DocumentDetail = (typeof DOCUMENT_DETAILS)[number];
 
-/** 2.3: the name the population register evidence must carry in `record.source.name`. */
+/**
+ * The name the population register evidence must carry in `record.source.name` (2.3 "Electronic
+ * record evidence element"). That evidence is enabled per client, by contract.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.4
+ */
 export const POPULATION_REGISTER_NAME = 'Folkeregisteret';
 
 /**
  * What the user chose to request. The claims request (2.3) is derived from it by
- * `buildClaimsRequest`; the picker and the start route only ever deal in selections.
+ * `buildClaimsRequest`, so a claim picker and the code that starts a flow only ever deal in
+ * selections. Only what is chosen is requested (data minimisation, part 1).
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
  */
 export interface Selection {
   trustFramework: string;
@@ -51,7 +93,17 @@ export interface Selection {
   populationRegister?: { personalNumber?: string };
 }
 
-/** Discovery metadata (OpenID Connect Discovery 1.0 §3, RFC 8414, RFC 9126 §5): the members we use. */
+/**
+ * Discovery metadata (OpenID Connect Discovery 1.0 §3, RFC 8414, RFC 9126 §5): the members we use.
+ * `authorization_response_iss_parameter_supported` is RFC 9207 §3; `trust_frameworks_supported`
+ * is OpenID Connect for Identity Assurance §8.
+ * @see Interface specification 4 "Endpoints"
+ * @see https://openid.net/specs/openid-connect-discovery-1_0.html#ProviderMetadata
+ * @see https://www.rfc-editor.org/rfc/rfc8414#section-2
+ * @see https://www.rfc-editor.org/rfc/rfc9126#section-5
+ * @see https://www.rfc-editor.org/rfc/rfc9207#section-3
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-8
+ */
 export interface ProviderMetadata {
   issuer: string;
   authorization_endpoint: string;
@@ -63,10 +115,18 @@ export interface ProviderMetadata {
   [member: string]: unknown;
 }
 
-/** Our registration with the service (1. "Prerequisites for a client"). */
+/**
+ * Our registration with the service (1. "Prerequisites for a client"): the client identifier, the
+ * registered redirect URI, a signing key for private-key JWT authentication and request objects,
+ * and an RSA key for ID token decryption. Both keys are private JWKs; never log them.
+ * @see Interface specification 1 "What the service does"
+ * @see Interface specification 5 "Authentication"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#ClientAuthentication
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#Encryption
+ */
 export interface ClientConfig {
   clientId: string;
-  /** the registered redirect URI, `APP_URL/auth/callback` */
+  /** the registered redirect URI, for instance `https://rp.example/auth/callback` */
   redirectUri: string;
   /** private signing key as a JWK with `kid` and `alg` (ES256, PS256 or EdDSA) */
   signingKey: JWK & { kid: string; alg: ClientSigningAlgorithm };
@@ -74,26 +134,49 @@ export interface ClientConfig {
   encryptionKey: JWK & { kid: string };
 }
 
-/** 5.2: algorithms the service accepts for client-signed JWTs. */
+/**
+ * Algorithms the service accepts for client-signed JWTs (part 5, item 2).
+ * @see Interface specification 5 "Authentication"
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-3.1
+ * @see https://www.rfc-editor.org/rfc/rfc8037#section-3.1
+ * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.4.1
+ */
 export const CLIENT_SIGNING_ALGORITHMS = ['ES256', 'PS256', 'EdDSA'] as const;
+/**
+ * One of {@link CLIENT_SIGNING_ALGORITHMS}.
+ * @see Interface specification 5 "Authentication"
+ * @see https://www.rfc-editor.org/rfc/rfc7518#section-3.1
+ */
 export type ClientSigningAlgorithm = (typeof CLIENT_SIGNING_ALGORITHMS)[number];
 
 /** A fetch implementation; injectable so tests (and the protocol trace) can stand in for the network. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** Transport options every network step accepts. */
+/**
+ * Transport options every network step accepts.
+ * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.2.1
+ */
 export interface HttpOptions {
   fetch?: FetchLike;
   /** milliseconds before an outbound call is aborted (default 10 000) */
   timeoutMs?: number;
   /**
    * Plain http is refused unless this is set. Named so that turning it on is a visible choice
-   * (the embedded emulator on localhost sets it).
+   * (for a test provider on http://localhost, say; never in production).
    */
   allowInsecureRequests?: boolean;
 }
 
-/** What the client keeps between the redirect and the callback (in the session, keyed by state). */
+/**
+ * What the client keeps between the redirect and the callback (in the session, keyed by state):
+ * the `state` to compare (4.2), the `nonce` the ID token must carry (4.5) and the PKCE verifier
+ * for the token request (4.3). Keep it server-side and bound to the browser that started the flow.
+ * @see Interface specification 2.2 "Request object JWT"
+ * @see Interface specification 4.2 "GET {flow_url}/auth"
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-10.12
+ * @see https://www.rfc-editor.org/rfc/rfc7636#section-4.1
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#NonceNotes
+ */
 export interface PendingAuthorization {
   state: string;
   nonce: string;

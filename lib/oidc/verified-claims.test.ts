@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseVerifiedClaims } from './verified-claims';
+import { parseVerifiedClaims } from './verified-claims.ts';
 
 const JPEG = 'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==';
 

@@ -3,14 +3,29 @@
  * tolerantly: unknown members are ignored, values of the wrong type are dropped rather than
  * rendered, and what is absent stays absent (never guessed). A portrait is kept only as a
  * base64 `data:image/jpeg` or `data:image/png` URI.
+ *
+ * Copy with: nothing (no imports).
  */
 
+/**
+ * A document's personal number: `{ type: 'no-fnr', value }` for Norwegian documents, a plain
+ * string (kept as `{ value }`) for others, when available (2.3 "Document evidence element").
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.4
+ */
 export interface PersonalNumber {
   /** `no-fnr` for Norwegian documents (2.3); absent for the plain-string form */
   type?: string;
   value: string;
 }
 
+/**
+ * The document details the token returned (2.3 "Document evidence element"); only those requested
+ * and available are present. Dates are checked ISO 8601 dates, country codes ISO 3166-1 alpha-3.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.7.2
+ */
 export interface DocumentDetails {
   type?: string;
   document_number?: string;
@@ -22,18 +37,41 @@ export interface DocumentDetails {
   issuer_check?: { valid: string };
 }
 
+/**
+ * Evidence of type `document`: a scanned passport or ID card.
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.2
+ */
 export interface DocumentEvidence {
   type: 'document';
   documentDetails: DocumentDetails;
 }
 
+/**
+ * Evidence of type `electronic_record`: the population register, with the personal number it
+ * matched when one was found.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.2
+ */
 export interface ElectronicRecordEvidence {
   type: 'electronic_record';
   record: { type?: string; sourceName?: string; personalNumber?: string };
 }
 
+/**
+ * One evidence element of `verified_claims.verification.evidence`; types we do not know are dropped.
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.2
+ */
 export type Evidence = DocumentEvidence | ElectronicRecordEvidence;
 
+/**
+ * The verified claims the token returned (2.3 "Verified claims fields"), each only when present
+ * and of the right form.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.7.2
+ */
 export interface IdentityClaims {
   name?: string;
   given_name?: string;
@@ -45,6 +83,11 @@ export interface IdentityClaims {
   nationalities?: string[];
 }
 
+/**
+ * One `verified_claims` element, read: the trust framework, the evidence and the claims.
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.2
+ */
 export interface VerifiedClaims {
   trustFramework?: string;
   evidence: Evidence[];
@@ -61,7 +104,11 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
 
-/** ISO 8601 calendar date `YYYY-MM-DD` that exists. */
+/**
+ * ISO 8601 calendar date `YYYY-MM-DD` that exists.
+ * @returns the value itself when it is such a date; undefined otherwise
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ */
 export function isoDate(value: unknown): string | undefined {
   if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
   const date = new Date(`${value}T00:00:00Z`);
@@ -75,7 +122,13 @@ function countryCode(value: unknown): string | undefined {
 
 const PORTRAIT = /^data:image\/(?:jpeg|png);base64,[A-Za-z0-9+/]+={0,2}$/;
 
-/** DESIGN.md: a portrait is rendered only if it is a `data:image/jpeg` (or png) base64 URI. */
+/**
+ * A portrait is kept, and so rendered, only if it is a base64 `data:image/jpeg` (or png) URI
+ * (2.3 shows `data:image/jpeg;base64,<data>`). Anything else, such as a remote URL that a browser
+ * would fetch when showing it, is dropped.
+ * @returns the value itself when it is such a URI; undefined otherwise
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ */
 export function portraitDataUri(value: unknown): string | undefined {
   return typeof value === 'string' && PORTRAIT.test(value) ? value : undefined;
 }
@@ -165,7 +218,10 @@ function parseOne(value: unknown): VerifiedClaims | undefined {
 
 /**
  * Parses `verified_claims`, which OIDC4IDA allows to be one object or an array of them.
- * @see spec 2.6
+ * @param value the `verified_claims` claim of a validated ID token (absent gives an empty list)
+ * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.2
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.6
  */
 export function parseVerifiedClaims(value: unknown): VerifiedClaims[] {
   const list = Array.isArray(value) ? value : [value];

@@ -5,7 +5,7 @@ import 'server-only';
  * our flow) is refused.
  * A request with neither comes from a script, not a browser, and cannot ride a user's cookies.
  */
-import { IdvError } from '@/lib/oidc';
+import { AppError } from './app-error';
 import { serverConfig } from './env';
 
 /** Whether a request may change state for this app: no foreign `Origin`, no cross-site `Sec-Fetch-Site`. */
@@ -23,5 +23,5 @@ export function isSameOriginRequest(headers: Headers, appUrl: string): boolean {
  */
 export async function requireSameOrigin(request: Request, refusal: string): Promise<void> {
   const { appUrl } = await serverConfig();
-  if (!isSameOriginRequest(request.headers, appUrl)) throw new IdvError('forbidden_origin', refusal);
+  if (!isSameOriginRequest(request.headers, appUrl)) throw new AppError('forbidden_origin', refusal);
 }

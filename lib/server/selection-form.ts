@@ -12,7 +12,6 @@ import {
   CLAIM_NAMES,
   DEFAULT_SELECTION,
   DOCUMENT_DETAILS,
-  IdvError,
   selectionProblems,
   type ClaimName,
   type DocumentDetail,
@@ -20,14 +19,15 @@ import {
 } from '@/lib/oidc';
 import { readBoundedText } from '@/lib/oidc/http';
 import { findPreset } from '@/lib/view/presets';
+import { AppError } from './app-error';
 
 /** The picker's form is a few hundred bytes; anything near this is not from it. */
 const MAX_FORM_BYTES = 16 * 1024;
 
 const FIELDS = new Set(['trust_framework', 'claim', 'essential', 'evidence', 'document_detail', 'personal_number', 'send_anyway', 'preset']);
 
-function invalid(message: string): IdvError {
-  return new IdvError('invalid_selection', message);
+function invalid(message: string): AppError {
+  return new AppError('invalid_selection', message);
 }
 
 function oneOf<T extends string>(values: readonly T[], value: string, field: string): T {
@@ -78,7 +78,7 @@ export function parseSelectionForm(form: URLSearchParams): Selection {
 /**
  * Reads the start form from a POST /auth/start request: at most 16 KiB, urlencoded (an empty
  * body, whatever its type, is the default selection).
- * @throws IdvError `invalid_selection` for a body too large, of another type, or not a valid selection
+ * @throws AppError `invalid_selection` for a body too large, of another type, or not a valid selection
  */
 export async function readSelectionForm(request: Request): Promise<Selection> {
   const contentType = request.headers.get('content-type') ?? '';

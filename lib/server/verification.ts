@@ -14,6 +14,7 @@ import {
   type Selection,
 } from '@/lib/oidc';
 import { presentTrace, type CertificateSummary } from '@/lib/view/trace-view';
+import { isAppError } from './app-error';
 import { describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
 import { services } from './services';
@@ -131,7 +132,7 @@ export async function signOut(): Promise<void> {
 /** The code the failure page shows for what was thrown. */
 export function failureCodeOf(thrown: unknown): FailureCode {
   const error = thrown instanceof TracedFailure ? thrown.error : thrown;
-  return isIdvError(error) ? error.code : 'internal_error';
+  return isIdvError(error) || isAppError(error) ? error.code : 'internal_error';
 }
 
 /** Records a failure for the failure page; never includes identity data. */
@@ -140,17 +141,17 @@ export async function recordFailure(thrown: unknown): Promise<FailureRecord> {
   const error = thrown instanceof TracedFailure ? thrown.error : thrown;
   // A failure's trace never holds an ID token (it is only traced once valid): no certificate to read.
   const trace = thrown instanceof TracedFailure ? presentTrace(thrown.trace.events) : [];
-  const record: FailureRecord = isIdvError(error)
+  const record: FailureRecord = isIdvError(error) || isAppError(error)
     ? {
         id: randomToken(24),
         code: error.code,
         message: error.message,
-        ...(typeof error.cause.description === 'string' ? { description: error.cause.description } : {}),
+        ...(isIdvError(error) && typeof error.cause.description === 'string' ? { description: error.cause.description } : {}),
         createdAt: Date.now(),
         trace,
       }
     : { id: randomToken(24), code: 'internal_error', message: 'Something went wrong on our side.', createdAt: Date.now(), trace };
-  if (!isIdvError(error)) console.error('[idv] unexpected failure', error);
+  if (!isIdvError(error) && !isAppError(error)) console.error('[idv] unexpected failure', error);
   await failures.set(record.id, record, FAILURE_TTL_SECONDS);
   return record;
 }

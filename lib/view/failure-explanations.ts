@@ -6,7 +6,7 @@ import type { IdvErrorCode } from '@/lib/oidc';
 import type { StoreErrorCode } from '@/lib/store/store';
 
 /** Every code a failure can carry: the core's, the state layer's, and the app's own. */
-export type FailureCode = IdvErrorCode | StoreErrorCode | 'rate_limited' | 'internal_error';
+export type FailureCode = IdvErrorCode | StoreErrorCode | 'invalid_selection' | 'forbidden_origin' | 'rate_limited' | 'internal_error';
 
 export interface Explanation {
   title: string;
@@ -66,8 +66,6 @@ export const FAILURE_EXPLANATIONS: Record<FailureCode, Explanation> = {
   id_token_nonce_mismatch: { title: 'Nonce mismatch', sentence: 'The ID token does not answer the request we sent (a possible replay).', next: retry },
   id_token_subject_missing: { title: 'No subject', sentence: 'The ID token has no subject identifier.', next: retry },
   forbidden_origin: { title: 'Blocked cross-site request', sentence: 'The request came from another site, so it was refused.', next: 'Start from this app’s own home page.' },
-  session_expired: { title: 'Session expired', sentence: 'Your session has expired.', next: retry },
-  result_not_found: { title: 'No result', sentence: 'There is no verification result in this session.', next: retry },
   rate_limited: { title: 'Too many verifications', sentence: 'Too many verifications were started from this address, or from everywhere at once, in the last minute.', next: 'Wait a minute, then start again.' },
   store_full: { title: 'Busy: try again shortly', sentence: 'This instance is holding as many verifications as its memory budget allows, so it did not start another; nothing in progress was lost.', next: 'Try again in half a minute. To hold more, run several instances on a shared Redis (REDIS_URL).' },
   store_unavailable: { title: 'State store unavailable', sentence: 'The shared store (Redis) that keeps verifications in progress did not answer.', next: 'Try again in a few seconds; if it persists, check that Redis at REDIS_URL is running.' },

@@ -1,0 +1,82 @@
+/**
+ * The examples (examples/), as an integrator runs them: lib/oidc and examples/ copied into a
+ * blank NodeNext project with only what they need installed, compiled with tsc, and run with
+ * Node against the first app's emulator, where their client `example-rp` is registered
+ * (playwright.config.ts, which hands its keys over in E2E_EXAMPLE_CLIENT_KEYS).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { createBlankProject, type BlankProject } from '../test/support/blank-project';
+import { decideInEmulatedApp } from './flows';
+
+const ISSUER = 'http://localhost:3100/emulator';
+let project: BlankProject;
+
+function exampleEnvironment(): Record<string, string> {
+  const keys = JSON.parse(process.env.E2E_EXAMPLE_CLIENT_KEYS ?? 'null') as { signingJwk: object; encryptionJwk: object } | null;
+  if (!keys) throw new Error('E2E_EXAMPLE_CLIENT_KEYS is not set: run the examples through playwright.config.ts');
+  return {
+    IDV_BASE_URL: ISSUER,
+    IDV_CLIENT_ID: 'example-rp',
+    IDV_SIGNING_KEY: JSON.stringify(keys.signingJwk),
+    IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionJwk),
+  };
+}
+
+test.beforeAll(() => {
+  project = createBlankProject({ examples: true });
+  const { status, output } = project.compile();
+  expect(output).toBe('');
+  expect(status).toBe(0);
+});
+
+test.afterAll(() => project?.remove());
+
+test('examples/verify.ts: a plain Node program completes a verification with the copied core', () => {
+  const run = spawnSync(process.execPath, [join(project.dir, 'dist/examples/verify.js'), 'sofia-costa'], {
+    env: { ...process.env, ...exampleEnvironment(), REDIRECT_URI: 'http://127.0.0.1:3302/callback' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  const printed = JSON.parse(run.stdout) as { sub: string; trustFramework: string; claims: Record<string, unknown> };
+  expect(printed.sub).toMatch(/\S{8,}/);
+  expect(printed.trustFramework).toBe('standard');
+  expect(printed.claims).toEqual({ given_name: 'Sofia', family_name: 'Costa', birthdate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+});
+
+test('examples/verify.ts: a client the service does not know exits 1 with the stable error code', () => {
+  const run = spawnSync(process.execPath, [join(project.dir, 'dist/examples/verify.js')], {
+    env: { ...process.env, ...exampleEnvironment(), IDV_CLIENT_ID: 'nobody', REDIRECT_URI: 'http://127.0.0.1:3302/callback' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  expect(run.status).toBe(1);
+  expect(run.stderr).toMatch(/^verification failed: invalid_client: /);
+});
+
+test('examples/express-server.ts: the two routes and a session complete a verification in a browser', async ({ page }) => {
+  const server = spawn(process.execPath, [join(project.dir, 'dist/examples/express-server.js')], {
+    env: { ...process.env, ...exampleEnvironment(), PORT: '3301', SESSION_SECRET: randomBytes(32).toString('base64url') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.stdout.once('data', () => resolve());
+      server.once('exit', (code) => reject(new Error(`the example server exited (${code})`)));
+    });
+    await page.goto('http://127.0.0.1:3301/');
+    await page.getByRole('button', { name: 'Verify my identity' }).click();
+    await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:3301\/callback\?/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verified: Ingrid Solberg Haugen');
+    // The pending authorization was used up: the same callback again is refused.
+    await page.reload();
+    await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
+  } finally {
+    server.kill('SIGTERM');
+  }
+});

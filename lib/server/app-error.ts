@@ -1,0 +1,25 @@
+/**
+ * Refusals of the app itself, not of the protocol: a start form that is not a valid selection, a
+ * state-changing request from another site. The core's `IdvError` carries only the codes the core
+ * raises; these reach the failure page the same way, with codes of their own.
+ */
+import type { FailureCode } from '@/lib/view/failure-explanations';
+
+export type AppErrorCode = Extract<FailureCode, 'invalid_selection' | 'forbidden_origin'>;
+
+export class AppError extends Error {
+  /** Recognised across copies of this module (Next.js may bundle one per route), like `isAppError`. */
+  readonly brand = 'AppError';
+
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError || (typeof error === 'object' && error !== null && (error as { brand?: unknown }).brand === 'AppError');
+}

@@ -1,0 +1,64 @@
+/**
+ * A blank TypeScript project of an integrator's, in a temporary directory, with the core copied
+ * in (lib/oidc without its tests): `"type": "module"`, strict, NodeNext, `lib: ["ES2023"]` with
+ * @types/node and no DOM lib, the one extra flag `rewriteRelativeImportExtensions`, and only jose
+ * installed (linked from this project's node_modules). With `examples`, examples/ is copied too,
+ * and what they need besides (express, express-session and their types).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
+
+/** The integrator's tsconfig.json: exactly what issue 9 names. */
+export const BLANK_TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2023',
+    lib: ['ES2023'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: ['node'],
+    strict: true,
+    rewriteRelativeImportExtensions: true,
+    outDir: 'dist',
+    rootDir: '.',
+  },
+};
+
+export interface BlankProject {
+  readonly dir: string;
+  /** Runs tsc on the project: its exit status and everything it printed. */
+  compile(): { status: number | null; output: string };
+  remove(): void;
+}
+
+export function createBlankProject(options: { examples?: boolean } = {}): BlankProject {
+  const dir = mkdtempSync(join(tmpdir(), 'idv-blank-'));
+  mkdirSync(join(dir, 'lib/oidc'), { recursive: true });
+  for (const file of readdirSync(join(ROOT, 'lib/oidc'))) {
+    if (file.endsWith('.ts') && !file.endsWith('.test.ts')) cpSync(join(ROOT, 'lib/oidc', file), join(dir, 'lib/oidc', file));
+  }
+  const packages = ['jose', '@types/node'];
+  const include = ['lib/oidc'];
+  if (options.examples) {
+    cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true, filter: (source) => !source.endsWith('.md') });
+    packages.push('express', 'express-session', '@types/express', '@types/express-session');
+    include.push('examples');
+  }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'blank', private: true, type: 'module' }));
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...BLANK_TSCONFIG, include }, null, 2));
+  for (const name of packages) {
+    mkdirSync(join(dir, 'node_modules', name, '..'), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+  }
+  return {
+    dir,
+    compile() {
+      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+      return { status: run.status, output: `${run.stdout}${run.stderr}` };
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
