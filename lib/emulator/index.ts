@@ -24,7 +24,7 @@ import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/pane
 import { errorPage } from './views/authorization-page';
 import { panelErrorPage } from './views/panel-page';
 
-export { RATE_LIMITS, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
+export { RATE_LIMITS, checkRateLimits, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 export { parseRegisteredClients, type RegisteredClient } from './clients';
 export { personas, type Persona } from './personas/personas';
 export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './qa/control';

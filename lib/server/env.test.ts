@@ -81,6 +81,10 @@ describe('loadServerConfig', () => {
     ['TRUST_PROXY', { TRUST_PROXY: '11' }, /^TRUST_PROXY: /],
     ['IDV_START_LIMIT_PER_ADDRESS', { IDV_START_LIMIT_PER_ADDRESS: '0' }, /^IDV_START_LIMIT_PER_ADDRESS: must be a whole number/],
     ['IDV_START_LIMIT_OVERALL', { IDV_START_LIMIT_OVERALL: 'many' }, /^IDV_START_LIMIT_OVERALL: /],
+    ['EMULATOR_RATE_LIMITS', { EMULATOR_RATE_LIMITS: '{"par":' }, /^EMULATOR_RATE_LIMITS: /],
+    ['EMULATOR_RATE_LIMITS', { EMULATOR_RATE_LIMITS: '[600]' }, /^EMULATOR_RATE_LIMITS: must be a JSON object/],
+    ['EMULATOR_RATE_LIMITS', { EMULATOR_RATE_LIMITS: '{"par":0}' }, /^EMULATOR_RATE_LIMITS: rateLimits.par must be a whole number/],
+    ['EMULATOR_RATE_LIMITS', { EMULATOR_RATE_LIMITS: '{"tokens":5}' }, /^EMULATOR_RATE_LIMITS: rateLimits: unknown group 'tokens'/],
   ])('names the variable that is wrong (%s)', async (_variable, env, message) => {
     await expect(load(env)).rejects.toThrow(message);
   });
@@ -91,6 +95,8 @@ describe('loadServerConfig', () => {
     expect((await load({ TRUST_PROXY: '2' })).trustedProxies).toBe(2);
     expect((await load({})).startLimits).toEqual({ perAddress: 20, overall: 300 });
     expect((await load({ IDV_START_LIMIT_PER_ADDRESS: '5', IDV_START_LIMIT_OVERALL: '50' })).startLimits).toEqual({ perAddress: 5, overall: 50 });
+    expect((await load({})).emulatorRateLimits).toEqual({ par: 300, token: 300, interaction: 1200, panel: 60 });
+    expect((await load({ EMULATOR_RATE_LIMITS: '{"par":6000}' })).emulatorRateLimits).toEqual({ par: 6000, token: 300, interaction: 1200, panel: 60 });
     const config = await load({ REDIS_URL: 'rediss://default:pw@cache.example:6380/1', SESSION_SECRET: 's'.repeat(32) });
     expect(config.state).toEqual({ store: 'redis', url: 'rediss://default:pw@cache.example:6380/1', prefix: 'idv:' });
   });

@@ -8,7 +8,7 @@ import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
 import { CLIENT_SIGNING_ALGORITHMS, type ClientConfig, type ClientSigningAlgorithm } from '@/lib/oidc';
-import { parseRegisteredClients, type RegisteredClient } from '@/lib/emulator';
+import { checkRateLimits, parseRegisteredClients, RATE_LIMITS, type RateLimits, type RegisteredClient } from '@/lib/emulator';
 import { redisUrlProblem } from '@/lib/store/redis-store';
 import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
 
@@ -32,6 +32,8 @@ export interface ServerConfig {
   emulatorDeviceUrl: string;
   /** clients registered with the embedded emulator besides the app itself (EMULATOR_CLIENTS) */
   extraEmulatorClients: RegisteredClient[];
+  /** the embedded emulator's rate limits, requests per minute per client address (EMULATOR_RATE_LIMITS) */
+  emulatorRateLimits: RateLimits;
   /** plain http is allowed only for a loopback issuer (the embedded emulator, or one on this machine) */
   allowInsecureRequests: boolean;
   secureCookies: boolean;
@@ -264,6 +266,18 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     }
   }
 
+  let emulatorRateLimits = RATE_LIMITS;
+  const rawRateLimits = value(env, 'EMULATOR_RATE_LIMITS');
+  if (rawRateLimits) {
+    try {
+      const parsed: unknown = JSON.parse(rawRateLimits);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('must be a JSON object, e.g. {"par": 600}');
+      emulatorRateLimits = checkRateLimits(parsed as Partial<RateLimits>);
+    } catch (error) {
+      throw new ConfigurationError('EMULATOR_RATE_LIMITS', (error as Error).message);
+    }
+  }
+
   const keys = await parseClientKeys(env, dataDir, generated);
   return {
     mode,
@@ -274,6 +288,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     sessionSecret,
     emulatorDeviceUrl: parseDeviceUrl(env, appUrl),
     extraEmulatorClients,
+    emulatorRateLimits,
     allowInsecureRequests: new URL(issuer).protocol === 'http:',
     secureCookies: appUrl.startsWith('https:'),
     dataDir,

@@ -63,6 +63,7 @@ async function build(): Promise<Services> {
           deviceBaseUrl: config.emulatorDeviceUrl,
           // Its rate limits count per client address, as far as TRUST_PROXY lets X-Forwarded-For tell.
           clientAddress: (request) => clientAddress(request.headers, config.trustedProxies),
+          rateLimits: config.emulatorRateLimits,
           clients: [
             {
               clientId: config.client.clientId,

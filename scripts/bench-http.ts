@@ -1,0 +1,336 @@
+/**
+ * `npm run bench:http`: whole verifications over HTTP against the production server, as browsers
+ * would make them, in emulator mode and in provider mode. Prints figures; asserts nothing.
+ *
+ *   npm run bench:http                                   200 verifications at concurrency 16, both modes
+ *   npm run bench:http -- --verifications 10000 --concurrency 16 --mode provider
+ *   npm run bench:http -- --profile /tmp/profiles   the server's CPU profile (node --cpu-prof) per mode
+ *
+ * - Builds the app first if there is no build, or one older than the sources.
+ * - Emulator mode: the app with its embedded emulator (its rate limits raised for the run).
+ *   Provider mode: the app against a lean provider in this process (lib/emulator served by
+ *   node:http, rate limits off), so the server's figures are the relying party's alone.
+ * - Each verification: GET / (the session binding), POST /auth/start, GET the authorization page,
+ *   POST the quick-test decision, GET /auth/callback, GET /result (checked for the person's name).
+ * - The server's CPU time comes from its own accounting (/proc/<pid>/stat, user + system), over
+ *   the measured verifications only (after a warm-up); memory is its resident set before and after.
+ * - The crypto floor is the jose work a verification cannot avoid, measured in this process in the
+ *   same run: for the relying party three ES256 signatures (two client assertions, the request
+ *   object), one RSA-OAEP-256/A256GCM decryption of an ID token of the real size and one ES256
+ *   verification; the emulator adds three ES256 verifications, one ES256 signature and one
+ *   encryption. The ratio is the server's CPU per verification over its floor.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { CompactEncrypt, CompactSign, compactDecrypt, compactVerify, generateKeyPair } from 'jose';
+import { createEmulator } from '../lib/emulator';
+import { clientPublicJwks, generateClientKeys } from '../lib/oidc';
+import { freePort } from '../test/support/app-server';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** The size of the ID tokens the lean provider issued (the JWE, portrait included); 27 KiB until one is seen. */
+let idTokenBytes = 27 * 1024;
+
+interface Options {
+  verifications: number;
+  concurrency: number;
+  modes: ('emulator' | 'provider')[];
+  /** a folder for the server's CPU profiles */
+  profile?: string;
+}
+
+function parseOptions(args: string[]): Options {
+  const options: Options = { verifications: 200, concurrency: 16, modes: ['emulator', 'provider'] };
+  for (let i = 0; i < args.length; i += 1) {
+    const [name, value] = [args[i], args[i + 1]];
+    if (name === '--verifications' && Number(value) > 0) options.verifications = Number(value);
+    else if (name === '--concurrency' && Number(value) > 0) options.concurrency = Number(value);
+    else if (name === '--mode' && (value === 'emulator' || value === 'provider')) options.modes = [value];
+    else if (name === '--profile' && value) options.profile = value;
+    else throw new Error(`unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --mode emulator|provider, --profile DIR)`);
+    i += 1;
+  }
+  return options;
+}
+
+function figure(label: string, value: string): void {
+  console.log(`  ${label.padEnd(44)} ${value}`);
+}
+
+/** The newest modification time under the app's source folders. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else newest = Math.max(newest, statSync(full).mtimeMs);
+    }
+  };
+  for (const folder of ['app', 'lib', 'public']) walk(join(ROOT, folder));
+  for (const file of ['next.config.mjs', 'proxy.ts', 'instrumentation.ts', 'package.json']) newest = Math.max(newest, statSync(join(ROOT, file)).mtimeMs);
+  return newest;
+}
+
+function buildIfNeeded(): void {
+  const server = join(ROOT, '.next/standalone/server.js');
+  if (existsSync(server) && statSync(server).mtimeMs > newestSource()) return;
+  console.log('building the app (npm run build)…');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (build.status !== 0) throw new Error('npm run build failed');
+}
+
+/** CPU ms (user + system) and resident set (MiB) of a process, from /proc. */
+function processFigures(pid: number): { cpuMs: number; rssMiB: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat (11 and 12 after the command), in clock ticks of 10 ms.
+  const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
+  const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return { cpuMs, rssMiB: rssKiB / 1024 };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/** Mean ms of one call of `operation`, after a warm-up. */
+async function timeIt(operation: () => Promise<unknown>, rounds = 200): Promise<number> {
+  for (let i = 0; i < 20; i += 1) await operation();
+  const started = performance.now();
+  for (let i = 0; i < rounds; i += 1) await operation();
+  return (performance.now() - started) / rounds;
+}
+
+/** The jose work of one verification, for the relying party and for the emulator (ms). */
+async function cryptoFloor(idTokenBytes: number): Promise<{ relyingParty: number; emulator: number }> {
+  const signing = await generateKeyPair('ES256');
+  const encryption = await generateKeyPair('RSA-OAEP-256', { modulusLength: 2048 });
+  const payload = new TextEncoder().encode('x'.repeat(300));
+  const sign = () => new CompactSign(payload).setProtectedHeader({ alg: 'ES256', kid: 'k', typ: 'JWT' }).sign(signing.privateKey);
+  const jws = await sign();
+  const verify = () => compactVerify(jws, signing.publicKey);
+  // An ID token of the real size: the signed token (with its portrait) encrypted to the client.
+  const inner = new TextEncoder().encode('y'.repeat(Math.round(idTokenBytes * 0.75)));
+  const encrypt = () => new CompactEncrypt(inner).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM' }).encrypt(encryption.publicKey);
+  const jwe = await encrypt();
+  const decrypt = () => compactDecrypt(jwe, encryption.privateKey);
+  const [signMs, verifyMs, encryptMs, decryptMs] = [await timeIt(sign), await timeIt(verify), await timeIt(encrypt), await timeIt(decrypt)];
+  return { relyingParty: 3 * signMs + decryptMs + verifyMs, emulator: 3 * verifyMs + signMs + encryptMs };
+}
+
+/** A browser's cookie jar for one origin: enough for the session cookie. */
+class Browser {
+  #cookies = new Map<string, string>();
+
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    if (this.#cookies.size > 0) headers.set('cookie', [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; '));
+    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const index = pair!.indexOf('=');
+      this.#cookies.set(pair!.slice(0, index), pair!.slice(index + 1));
+    }
+    return response;
+  }
+}
+
+function location(response: Response, what: string): string {
+  const target = response.headers.get('location');
+  if (response.status !== 303 && response.status !== 302 && response.status !== 307) {
+    throw new Error(`${what}: expected a redirect, got HTTP ${response.status}`);
+  }
+  if (!target) throw new Error(`${what}: redirect without Location`);
+  return target;
+}
+
+const STEPS = ['GET /', 'POST /auth/start', 'GET authorization page', 'POST decision', 'GET /auth/callback', 'GET /result'] as const;
+type Step = (typeof STEPS)[number];
+
+/**
+ * One whole verification as a browser makes it; resolves with the result page's size. With
+ * `timings`, adds each step's milliseconds (the request and reading its body) under its name.
+ */
+async function verifyOnce(app: string, timings?: Map<Step, number[]>): Promise<number> {
+  const browser = new Browser();
+  let mark = performance.now();
+  const lap = (step: Step) => {
+    const now = performance.now();
+    timings?.set(step, [...(timings.get(step) ?? []), now - mark]);
+    mark = now;
+  };
+  await (await browser.request(`${app}/`)).arrayBuffer();
+  lap('GET /');
+  const started = await browser.request(`${app}/auth/start`, {
+    method: 'POST',
+    headers: { origin: app, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'preset=full-kyc',
+  });
+  const authorization = location(started, 'POST /auth/start');
+  lap('POST /auth/start');
+  const page = await (await browser.request(authorization)).text();
+  lap('GET authorization page');
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
+  const decided = await browser.request(new URL('auth', authorization.slice(0, authorization.indexOf('/auth?') + 1)).href, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ interaction: field('interaction'), browser: field('browser'), persona: 'ingrid-haugen', outcome: 'approve' }),
+  });
+  const callback = location(decided, 'POST /auth (decision)');
+  lap('POST decision');
+  const completed = await browser.request(callback);
+  const result = location(completed, 'GET /auth/callback');
+  if (!result.endsWith('/result')) throw new Error(`the callback failed: ${result}`);
+  lap('GET /auth/callback');
+  const html = await (await browser.request(new URL(result, app).href)).text();
+  lap('GET /result');
+  if (!html.includes('Ingrid Solberg Haugen')) throw new Error('the result page does not show the person');
+  return html.length;
+}
+
+/** Runs `count` verifications, `concurrency` at a time; their durations in ms. */
+async function runVerifications(app: string, count: number, concurrency: number): Promise<{ durations: number[]; resultPageBytes: number }> {
+  const durations: number[] = [];
+  let next = 0;
+  let resultPageBytes = 0;
+  const worker = async () => {
+    while (next < count) {
+      next += 1;
+      const started = performance.now();
+      resultPageBytes = await verifyOnce(app);
+      durations.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return { durations, resultPageBytes };
+}
+
+function startServer(env: Record<string, string>, profile?: string): Promise<ChildProcess> {
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...flags, join(ROOT, 'scripts/start.mjs')], { env: { ...process.env, ...env, HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  process.once('exit', () => child.kill('SIGKILL'));
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve, reject) => {
+    const poll = setInterval(async () => {
+      const ok = await fetch(`http://127.0.0.1:${env.PORT}/readyz`).then((response) => response.ok, () => false);
+      if (ok) {
+        clearInterval(poll);
+        resolve(child);
+      }
+    }, 200);
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      reject(new Error(`the server exited (${code}):\n${output}`));
+    });
+  });
+}
+
+/** The lean provider of provider mode: the emulator's handlers on a node:http server in this process. */
+async function startProvider(port: number, client: { clientId: string; redirectUri: string; jwks: ReturnType<typeof clientPublicJwks> }) {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const emulator = createEmulator({
+    baseUrl,
+    clients: [{ clientId: client.clientId, name: 'bench', jwks: client.jwks, redirectUris: [client.redirectUri], populationRegister: true }],
+    rateLimits: false,
+  });
+  const server = createServer(async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const body = incoming.method === 'GET' || incoming.method === 'HEAD' ? undefined : Buffer.concat(chunks);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
+    const response = await emulator.handle(new Request(new URL(incoming.url ?? '/', baseUrl), { method: incoming.method, headers, body }));
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (incoming.url === '/token' && response.ok) idTokenBytes = (JSON.parse(bytes.toString()) as { id_token: string }).id_token.length;
+    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    outgoing.end(bytes);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { baseUrl, close: () => server.close() };
+}
+
+/** Runs one mode; resolves with the server's CPU ms per verification. */
+async function benchMode(mode: 'emulator' | 'provider', options: Options, dataDir: string): Promise<number> {
+  const port = await freePort();
+  const app = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PORT: String(port),
+    APP_URL: app,
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    IDV_DATA_DIR: join(dataDir, mode),
+    IDV_START_LIMIT_PER_ADDRESS: '100000',
+    IDV_START_LIMIT_OVERALL: '100000',
+    EMULATOR_RATE_LIMITS: JSON.stringify({ par: 1_000_000, token: 1_000_000, interaction: 1_000_000 }),
+  };
+  let provider: { close(): void } | undefined;
+  if (mode === 'provider') {
+    const keys = await generateClientKeys('ES256');
+    const started = await startProvider(await freePort(), { clientId: 'bench-rp', redirectUri: `${app}/auth/callback`, jwks: clientPublicJwks(keys) });
+    provider = started;
+    Object.assign(env, {
+      IDV_BASE_URL: started.baseUrl,
+      IDV_CLIENT_ID: 'bench-rp',
+      IDV_SIGNING_KEY: JSON.stringify(keys.signingKey),
+      IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionKey),
+    });
+  }
+  const server = await startServer(env, options.profile && join(options.profile, mode));
+  try {
+    const warmUp = Math.min(50, options.verifications);
+    await runVerifications(app, warmUp, options.concurrency);
+    const before = processFigures(server.pid!);
+    const started = performance.now();
+    const { durations, resultPageBytes } = await runVerifications(app, options.verifications, options.concurrency);
+    const seconds = (performance.now() - started) / 1000;
+    const after = processFigures(server.pid!);
+    durations.sort((a, b) => a - b);
+    const cpuPerVerification = (after.cpuMs - before.cpuMs) / options.verifications;
+    console.log(`\n${mode} mode: ${options.verifications} verifications at concurrency ${options.concurrency} (after ${warmUp} to warm up)`);
+    figure('verifications per second', (options.verifications / seconds).toFixed(1));
+    figure('latency p50 / p95 / p99', `${percentile(durations, 50).toFixed(0)} / ${percentile(durations, 95).toFixed(0)} / ${percentile(durations, 99).toFixed(0)} ms`);
+    figure('server CPU per verification', `${cpuPerVerification.toFixed(1)} ms`);
+    figure('server memory (RSS) before → after', `${before.rssMiB.toFixed(0)} → ${after.rssMiB.toFixed(0)} MiB`);
+    figure('result page HTML', `${(resultPageBytes / 1024).toFixed(1)} KiB`);
+    // Each step alone: twenty verifications one at a time.
+    const timings = new Map<Step, number[]>();
+    for (let i = 0; i < 20; i += 1) await verifyOnce(app, timings);
+    console.log('  per request at concurrency 1 (median of 20, ms):');
+    console.log(`    ${STEPS.map((step) => `${step} ${percentile([...timings.get(step)!].sort((a, b) => a - b), 50).toFixed(1)}`).join(' · ')}`);
+    return cpuPerVerification;
+  } finally {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+    provider?.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  buildIfNeeded();
+  console.log(`node ${process.version}, ${process.arch}; the server runs \`npm start\` (the standalone build)`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-http-'));
+  try {
+    const cpu: Partial<Record<'emulator' | 'provider', number>> = {};
+    for (const mode of options.modes) cpu[mode] = await benchMode(mode, options, dataDir);
+    const floor = await cryptoFloor(idTokenBytes);
+    console.log(`\ncrypto floor (jose alone, measured now; an ID token of ${(idTokenBytes / 1024).toFixed(1)} KiB)`);
+    figure('relying party (3 signs, 1 decrypt, 1 verify)', `${floor.relyingParty.toFixed(2)} ms`);
+    figure('emulator (3 verifies, 1 sign, 1 encrypt)', `${floor.emulator.toFixed(2)} ms`);
+    if (cpu.provider !== undefined) figure('provider mode: server CPU / floor', `${(cpu.provider / floor.relyingParty).toFixed(1)}×`);
+    if (cpu.emulator !== undefined) figure('emulator mode: server CPU / floor', `${(cpu.emulator / (floor.relyingParty + floor.emulator)).toFixed(1)}×`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
