@@ -12,8 +12,9 @@ test('a person verifies with the Norwegian passport persona and sees name, portr
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
   const portrait = page.getByTestId('portrait');
   await expect(portrait).toBeVisible();
-  expect(await portrait.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
-  expect(await portrait.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  // Served on its own, so the page does not carry it twice (in its HTML and its React payload).
+  expect(await portrait.getAttribute('src')).toBe('/result/portrait');
+  await expect.poll(() => portrait.evaluate((img: HTMLImageElement) => (img.complete ? img.naturalWidth : 0))).toBeGreaterThan(0);
   await expect(page.getByText('14 March 1987')).toBeVisible();
   await expect(page.getByText('Norway (NOR)').first()).toBeVisible();
   await expect(page.getByText('Passport', { exact: true })).toBeVisible();
@@ -43,6 +44,32 @@ test('a callback replayed after the flow completed is refused with state_mismatc
 
   await page.goto(callbackUrl);
   await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
+});
+
+test('the portrait and the trace are served only to the browser that owns the result, never cached, and not after sign-out', async ({ page, browser }) => {
+  await startDefaultVerification(page, APP);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+
+  const portrait = await page.request.get(`${APP}/result/portrait`);
+  expect(portrait.status()).toBe(200);
+  expect(portrait.headers()['content-type']).toBe('image/jpeg');
+  expect(portrait.headers()['cache-control']).toBe('private, no-store');
+  expect(portrait.headers()['cross-origin-resource-policy']).toBe('same-origin');
+  expect((await portrait.body()).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  const trace = await page.request.get(`${APP}/result/trace`);
+  expect(trace.headers()['cache-control']).toBe('private, no-store');
+  const steps = ((await trace.json()) as { step: string; sections: unknown[] }[]).map((entry) => entry.step);
+  expect(steps).toContain('par');
+  expect(steps).toContain('id_token');
+
+  const stranger = await browser.newContext();
+  for (const part of ['portrait', 'trace']) expect((await stranger.request.get(`${APP}/result/${part}`)).status()).toBe(404);
+  await stranger.close();
+
+  await page.getByRole('button', { name: 'Sign out and delete' }).click();
+  await expect(page.getByRole('status')).toContainText('Signed out');
+  for (const part of ['portrait', 'trace']) expect((await page.request.get(`${APP}/result/${part}`)).status()).toBe(404);
 });
 
 test('signing out deletes the result', async ({ page }) => {

@@ -5,6 +5,7 @@
  *   npm run bench:http                                   200 verifications at concurrency 16, both modes
  *   npm run bench:http -- --verifications 10000 --concurrency 16 --mode provider
  *   npm run bench:http -- --profile /tmp/profiles   the server's CPU profile (node --cpu-prof) per mode
+ *   npm run bench:http -- --save-result /tmp/r      the last result page's HTML, per mode (/tmp/r-emulator.html)
  *
  * - Builds the app first if there is no build, or one older than the sources.
  * - Emulator mode: the app with its embedded emulator (its rate limits raised for the run).
@@ -22,7 +23,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +44,8 @@ interface Options {
   modes: ('emulator' | 'provider')[];
   /** a folder for the server's CPU profiles */
   profile?: string;
+  /** where to save the last result page (a path prefix) */
+  saveResult?: string;
 }
 
 function parseOptions(args: string[]): Options {
@@ -53,7 +56,8 @@ function parseOptions(args: string[]): Options {
     else if (name === '--concurrency' && Number(value) > 0) options.concurrency = Number(value);
     else if (name === '--mode' && (value === 'emulator' || value === 'provider')) options.modes = [value];
     else if (name === '--profile' && value) options.profile = value;
-    else throw new Error(`unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --mode emulator|provider, --profile DIR)`);
+    else if (name === '--save-result' && value) options.saveResult = value;
+    else throw new Error(`unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --mode emulator|provider, --profile DIR, --save-result PATH)`);
     i += 1;
   }
   return options;
@@ -158,7 +162,7 @@ type Step = (typeof STEPS)[number];
  * One whole verification as a browser makes it; resolves with the result page's size. With
  * `timings`, adds each step's milliseconds (the request and reading its body) under its name.
  */
-async function verifyOnce(app: string, timings?: Map<Step, number[]>): Promise<number> {
+async function verifyOnce(app: string, timings?: Map<Step, number[]>, save?: string): Promise<number> {
   const browser = new Browser();
   let mark = performance.now();
   const lap = (step: Step) => {
@@ -192,6 +196,7 @@ async function verifyOnce(app: string, timings?: Map<Step, number[]>): Promise<n
   const html = await (await browser.request(new URL(result, app).href)).text();
   lap('GET /result');
   if (!html.includes('Ingrid Solberg Haugen')) throw new Error('the result page does not show the person');
+  if (save) writeFileSync(save, html);
   return html.length;
 }
 
@@ -302,7 +307,7 @@ async function benchMode(mode: 'emulator' | 'provider', options: Options, dataDi
     figure('result page HTML', `${(resultPageBytes / 1024).toFixed(1)} KiB`);
     // Each step alone: twenty verifications one at a time.
     const timings = new Map<Step, number[]>();
-    for (let i = 0; i < 20; i += 1) await verifyOnce(app, timings);
+    for (let i = 0; i < 20; i += 1) await verifyOnce(app, timings, options.saveResult && `${options.saveResult}-${mode}.html`);
     console.log('  per request at concurrency 1 (median of 20, ms):');
     console.log(`    ${STEPS.map((step) => `${step} ${percentile([...timings.get(step)!].sort((a, b) => a - b), 50).toFixed(1)}`).join(' · ')}`);
     return cpuPerVerification;

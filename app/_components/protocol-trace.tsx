@@ -1,6 +1,6 @@
 'use client';
 
-import { useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { TraceEntryView } from '@/lib/view/trace-view';
 
 function statusClass(entry: TraceEntryView): string {
@@ -10,16 +10,18 @@ function statusClass(entry: TraceEntryView): string {
   return 'bg-emerald-50 text-emerald-800 ring-emerald-200';
 }
 
-function CopyButton({ text, label }: { text: string; label: string }) {
+function CopyButton({ text, label }: { text: string | (() => Promise<string>); label: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
       type="button"
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => {
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1500);
-        });
+        void (typeof text === 'string' ? Promise.resolve(text) : text())
+          .then((value) => navigator.clipboard?.writeText(value))
+          .then(() => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 1500);
+          }, () => undefined);
       }}
       className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
       aria-label={label}
@@ -29,17 +31,47 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** Every exchange of the flow in order; works without JavaScript (details/summary), copy and download with it. */
-export function ProtocolTrace({ entries, fileName }: { entries: TraceEntryView[]; fileName: string }) {
-  const all = JSON.stringify(entries, null, 2);
-  const download = () => {
-    const url = URL.createObjectURL(new Blob([all], { type: 'application/json' }));
+/**
+ * Every exchange of the flow in order; works without JavaScript (details/summary), copy and
+ * download with it. With `detailUrl`, `entries` carry no sections: the whole trace is fetched from
+ * there when the first exchange is opened (or copied, or downloaded), and without JavaScript the
+ * trace is a link to it.
+ */
+export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: TraceEntryView[]; fileName: string; detailUrl?: string }) {
+  const [loaded, setLoaded] = useState<TraceEntryView[] | undefined>(detailUrl ? undefined : entries);
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const pending = useRef<Promise<TraceEntryView[]> | undefined>(undefined);
+  const load = useCallback((): Promise<TraceEntryView[]> => {
+    if (loaded) return Promise.resolve(loaded);
+    pending.current ??= fetch(detailUrl!, { cache: 'no-store' })
+      .then((response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return response.json() as Promise<TraceEntryView[]>;
+      })
+      .then(
+        (full) => {
+          setLoaded(full);
+          setLoadError(undefined);
+          return full;
+        },
+        (error: Error) => {
+          pending.current = undefined;
+          setLoadError(`The detail could not be loaded (${error.message}); reload the page to try again.`);
+          throw error;
+        },
+      );
+    return pending.current;
+  }, [detailUrl, loaded]);
+  const all = async () => JSON.stringify(await load(), null, 2);
+  const download = async () => {
+    const url = URL.createObjectURL(new Blob([await all()], { type: 'application/json' }));
     const link = document.createElement('a');
     link.href = url;
     link.download = fileName;
     link.click();
     URL.revokeObjectURL(url);
   };
+  const sectionsOf = (entry: TraceEntryView) => loaded?.find((full) => full.index === entry.index)?.sections;
   return (
     <section aria-labelledby="trace-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -53,7 +85,7 @@ export function ProtocolTrace({ entries, fileName }: { entries: TraceEntryView[]
           <CopyButton text={all} label="Copy the whole trace as JSON" />
           <button
             type="button"
-            onClick={download}
+            onClick={() => void download().catch(() => undefined)}
             className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
           >
             Download JSON
@@ -66,7 +98,12 @@ export function ProtocolTrace({ entries, fileName }: { entries: TraceEntryView[]
         <ol className="mt-4 space-y-2" data-testid="trace">
           {entries.map((entry) => (
             <li key={entry.index} data-testid="trace-entry" data-step={entry.step}>
-              <details className="group rounded-lg border border-slate-200 open:bg-slate-50/60">
+              <details
+                className="group rounded-lg border border-slate-200 open:bg-slate-50/60"
+                onToggle={(event) => {
+                  if ((event.currentTarget as HTMLDetailsElement).open) void load().catch(() => undefined);
+                }}
+              >
                 <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2.5 hover:bg-slate-50">
                   <span className="w-6 text-right font-mono text-xs text-slate-500">{entry.index}</span>
                   <span className="font-medium text-slate-900">{entry.title}</span>
@@ -83,8 +120,18 @@ export function ProtocolTrace({ entries, fileName }: { entries: TraceEntryView[]
                 </summary>
                 <div className="space-y-3 border-t border-slate-200 px-3 py-3">
                   {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
-                  {entry.sections.length === 0 && !entry.error && <p className="text-sm text-slate-600">No content.</p>}
-                  {entry.sections.map((section) => (
+                  {sectionsOf(entry) === undefined ? (
+                    loadError ? (
+                      <p role="alert" className="text-sm text-red-800">{loadError}</p>
+                    ) : (
+                      <p className="text-sm text-slate-600">
+                        Loading the detail… (without JavaScript: <a className="font-medium text-indigo-700 underline" href={detailUrl}>the whole trace as JSON</a>)
+                      </p>
+                    )
+                  ) : (
+                    sectionsOf(entry)!.length === 0 && !entry.error && <p className="text-sm text-slate-600">No content.</p>
+                  )}
+                  {(sectionsOf(entry) ?? []).map((section) => (
                     <div key={section.label}>
                       <div className="mb-1 flex items-center justify-between gap-2">
                         <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{section.label}</h3>

@@ -13,7 +13,7 @@ export function PersonCard({ identity }: { identity: IdentityView }) {
       <div className="mt-4 flex flex-col gap-5 sm:flex-row">
         <div className="w-36 shrink-0">
           {identity.portrait.state === 'value' ? (
-            // A data: URI from the verified token; next/image adds nothing for it.
+            // The verified portrait (/result/portrait, private and uncached); next/image adds nothing for it.
             // eslint-disable-next-line @next/next/no-img-element
             <img
               src={identity.portrait.src}

@@ -38,7 +38,10 @@ export default async function ResultPage() {
   }
 
   const today = new Date().toISOString().slice(0, 10);
-  const { identity, document, populationRegister, trustFramework } = buildResultView(result.verifiedClaims, result.selection, today);
+  const view = buildResultView(result.verifiedClaims, result.selection, today);
+  const { document, populationRegister, trustFramework } = view;
+  // The portrait is served on its own (/result/portrait): as a data: URI the page would carry it twice.
+  const identity = view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
   const verification = buildVerificationView(result);
   const { config } = await services();
 
@@ -72,7 +75,8 @@ export default async function ResultPage() {
       {populationRegister.requested && <PopulationRegisterCard register={populationRegister} />}
       <VerificationCard verification={verification} />
       <ChecksCard checks={buildChecks(result)} />
-      <ProtocolTrace entries={result.trace} fileName="verification-trace.json" />
+      {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}
+      <ProtocolTrace entries={result.trace.map((entry) => ({ ...entry, sections: [] }))} detailUrl="/result/trace" fileName="verification-trace.json" />
 
       <p className="text-sm text-slate-600">
         This result is kept on the server for {RESULT_TTL_SECONDS / 60} minutes (until {keptUntilText(result.expiresAt)} UTC) and only this browser session can see it. Signing out deletes it at once.

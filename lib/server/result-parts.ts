@@ -1,0 +1,58 @@
+import 'server-only';
+/**
+ * The parts of the result page served on their own, so that the page stays small: the portrait
+ * (as an image, not a data: URI that the page's HTML and its React payload would each carry)
+ * and the protocol trace's detail (loaded when the person opens an exchange). Both belong to the
+ * browser's own result, like the page: another browser gets 404. Personal data: never cached by
+ * anything shared, never embedded by another site.
+ */
+import { isStoreError } from '@/lib/store/store';
+import { buildResultView } from '@/lib/view/result-view';
+import { currentResult } from './verification';
+
+const PRIVATE_HEADERS = {
+  'cache-control': 'private, no-store',
+  'cross-origin-resource-policy': 'same-origin',
+  'x-content-type-options': 'nosniff',
+};
+
+function notFound(what: string): Response {
+  return new Response(`No ${what}: this browser has no verified identity (signed out, expired, or none yet).`, {
+    status: 404,
+    headers: { ...PRIVATE_HEADERS, 'content-type': 'text/plain; charset=utf-8' },
+  });
+}
+
+async function resultOrRefusal() {
+  try {
+    return { result: await currentResult() };
+  } catch (error) {
+    if (!isStoreError(error)) throw error;
+    return {
+      refusal: new Response('The state store did not answer; try again shortly.', {
+        status: 503,
+        headers: { ...PRIVATE_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'retry-after': String(error.retryAfterSeconds) },
+      }),
+    };
+  }
+}
+
+/** GET /result/portrait: the verified portrait's bytes (JPEG or PNG, as the ID token carried them). */
+export async function portraitResponse(): Promise<Response> {
+  const { result, refusal } = await resultOrRefusal();
+  if (refusal) return refusal;
+  if (!result) return notFound('portrait');
+  const { portrait } = buildResultView(result.verifiedClaims, result.selection, new Date().toISOString().slice(0, 10)).identity;
+  // The view only ever holds a data:image/jpeg or data:image/png base64 URI (verified-claims.ts).
+  const match = portrait.state === 'value' ? /^data:(image\/(?:jpeg|png));base64,([A-Za-z0-9+/=]+)$/.exec(portrait.src) : null;
+  if (!match) return notFound('portrait');
+  return new Response(Buffer.from(match[2]!, 'base64'), { headers: { ...PRIVATE_HEADERS, 'content-type': match[1]! } });
+}
+
+/** GET /result/trace: every exchange of the verification with its detail, as JSON. */
+export async function traceResponse(): Promise<Response> {
+  const { result, refusal } = await resultOrRefusal();
+  if (refusal) return refusal;
+  if (!result) return notFound('trace');
+  return new Response(JSON.stringify(result.trace, null, 2), { headers: { ...PRIVATE_HEADERS, 'content-type': 'application/json; charset=utf-8' } });
+}
