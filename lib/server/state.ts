@@ -8,6 +8,12 @@ import type { Selection, TraceEvent, ValidatedIdToken, VerifiedClaims } from '@/
 import type { FailureCode } from '@/lib/view/failure-explanations';
 import type { CertificateSummary, TraceEntryView } from '@/lib/view/trace-view';
 
+export interface StoredIdToken {
+  jweHeader: ValidatedIdToken['jweHeader'];
+  jwsHeader: ValidatedIdToken['jwsHeader'];
+  claims: Omit<ValidatedIdToken['claims'], 'verified_claims'>;
+}
+
 export interface VerificationResult {
   id: string;
   createdAt: number;
@@ -17,7 +23,12 @@ export interface VerificationResult {
   clientId: string;
   selection: Selection;
   verifiedClaims: VerifiedClaims[];
-  idToken: ValidatedIdToken;
+  /**
+   * The ID token's headers and claims, without what is kept elsewhere: `verified_claims` (parsed
+   * in `verifiedClaims`, portrait and all) and the signing key (its certificate is described in
+   * `signingCertificate`). Every stored result costs memory (or Redis) for 15 minutes.
+   */
+  idToken: StoredIdToken;
   tokenExpiresIn: number | undefined;
   /** every exchange of the flow, decoded and with secrets masked */
   trace: TraceEntryView[];

@@ -11,6 +11,7 @@ import {
   randomToken,
   startAuthorization,
   type PendingAuthorization,
+  type ValidatedIdToken,
   type Selection,
 } from '@/lib/oidc';
 import { presentTrace, type CertificateSummary } from '@/lib/view/trace-view';
@@ -20,7 +21,7 @@ import { clientAddress } from './client-address';
 import { services } from './services';
 import { bindBrowser, getSession, PENDING_TTL_MS } from './session';
 import type { RecordStore } from './result-store';
-import type { FailureRecord, PendingFlow, VerificationResult } from './state';
+import type { FailureRecord, PendingFlow, StoredIdToken, VerificationResult } from './state';
 import type { FailureCode } from '@/lib/view/failure-explanations';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
@@ -31,6 +32,13 @@ const FAILURE_TTL_SECONDS = 15 * 60;
 async function certificateOf(jwk: unknown): Promise<CertificateSummary | undefined> {
   const x5c = (jwk as { x5c?: unknown } | undefined)?.x5c;
   return Array.isArray(x5c) && typeof x5c[0] === 'string' ? describeCertificate(x5c[0]) : undefined;
+}
+
+/** What a result keeps of its ID token (see StoredIdToken). */
+export function storedIdToken({ jweHeader, jwsHeader, claims }: ValidatedIdToken): StoredIdToken {
+  const rest: StoredIdToken['claims'] & { verified_claims?: unknown } = { ...claims };
+  delete rest.verified_claims;
+  return { jweHeader, jwsHeader, claims: rest };
 }
 
 /** Thrown work keeps its trace, so the failure page can show the exchanges up to the failure. */
@@ -96,7 +104,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
     clientId: relyingParty.client.clientId,
     selection: pending!.selection,
     verifiedClaims: completed.verifiedClaims,
-    idToken: completed.idToken,
+    idToken: storedIdToken(completed.idToken),
     tokenExpiresIn: completed.token.expiresIn,
     trace: presentTrace(trace.events, () => signingCertificate),
     signingCertificate,
