@@ -206,8 +206,16 @@ async function verifyOnce(app: string, timings?: Map<Step, number[]>, save?: str
   return html.length;
 }
 
-/** Runs `count` verifications, `concurrency` at a time; their durations in ms. */
-async function runVerifications(app: string, count: number, concurrency: number): Promise<{ durations: number[]; resultPageBytes: number }> {
+/**
+ * Runs `count` verifications, `concurrency` at a time; their durations in ms. With `onTenth`,
+ * calls it after each tenth of them (for the memory trend).
+ */
+async function runVerifications(
+  app: string,
+  count: number,
+  concurrency: number,
+  onTenth?: () => void,
+): Promise<{ durations: number[]; resultPageBytes: number }> {
   const durations: number[] = [];
   let next = 0;
   let resultPageBytes = 0;
@@ -217,6 +225,7 @@ async function runVerifications(app: string, count: number, concurrency: number)
       const started = performance.now();
       resultPageBytes = await verifyOnce(app);
       durations.push(performance.now() - started);
+      if (onTenth && durations.length % Math.max(1, Math.floor(count / 10)) === 0) onTenth();
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
@@ -300,7 +309,10 @@ async function benchMode(mode: 'emulator' | 'provider', options: Options, dataDi
     await runVerifications(app, warmUp, options.concurrency);
     const before = processFigures(server.pid!);
     const started = performance.now();
-    const { durations, resultPageBytes } = await runVerifications(app, options.verifications, options.concurrency);
+    const trend: number[] = [];
+    const { durations, resultPageBytes } = await runVerifications(app, options.verifications, options.concurrency, () =>
+      trend.push(processFigures(server.pid!).rssMiB),
+    );
     const seconds = (performance.now() - started) / 1000;
     const after = processFigures(server.pid!);
     durations.sort((a, b) => a - b);
@@ -310,6 +322,10 @@ async function benchMode(mode: 'emulator' | 'provider', options: Options, dataDi
     figure('latency p50 / p95 / p99', `${percentile(durations, 50).toFixed(0)} / ${percentile(durations, 95).toFixed(0)} / ${percentile(durations, 99).toFixed(0)} ms`);
     figure('server CPU per verification', `${cpuPerVerification.toFixed(1)} ms`);
     figure('server memory (RSS) before → after', `${before.rssMiB.toFixed(0)} → ${after.rssMiB.toFixed(0)} MiB`);
+    // V8 grows its heap while it may (it lets garbage pile up on a machine with memory to spare):
+    // a leak keeps climbing at every tenth; a heap that settles levels off. Run the server with
+    // NODE_OPTIONS=--max-old-space-size=160 to see it hold in a small heap.
+    figure('RSS at each tenth of the run (MiB)', trend.map((rss) => rss.toFixed(0)).join(' '));
     figure('result page HTML', `${(resultPageBytes / 1024).toFixed(1)} KiB`);
     // Each step alone: twenty verifications one at a time.
     const timings = new Map<Step, number[]>();
