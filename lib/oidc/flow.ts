@@ -9,7 +9,7 @@
 import { validateAuthorizationResponse } from './callback.ts';
 import { IdvError } from './errors.ts';
 import { buildClaimsRequest } from './claims-request.ts';
-import { processIdToken, type ValidatedIdToken } from './id-token.ts';
+import { clockTolerance, processIdToken, type ValidatedIdToken } from './id-token.ts';
 import type { JwksCache } from './jwks.ts';
 import { pushAuthorizationRequest, processParResponse, type ParResult } from './par.ts';
 import { codeChallengeS256, generateCodeVerifier, generateNonce, generateState } from './pkce.ts';
@@ -34,6 +34,7 @@ export interface RelyingParty {
   discovery: DiscoveryCache;
   jwks: JwksCache;
   http: HttpOptions;
+  /** seconds of clock skew allowed on the ID token's `exp` and `iat`: 0 to 60, default 30 */
   clockToleranceSeconds?: number;
   /** ms clock, for tests */
   now?: () => number;
@@ -89,6 +90,8 @@ export async function startAuthorization(
   selection: Selection,
   { trace }: FlowOptions = {},
 ): Promise<StartedAuthorization> {
+  // A bad tolerance is refused here, before a person goes through the identity app for nothing.
+  clockTolerance(rp.clockToleranceSeconds);
   const now = (rp.now ?? Date.now)();
   const metadata = await metadataFor(rp, trace);
   const state = generateState();

@@ -2,7 +2,7 @@ import { CompactEncrypt, CompactSign, exportJWK, generateKeyPair, importJWK, Sig
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateClientKeys, toPublicJwk } from './client-keys.ts';
 import { IdvError } from './errors.ts';
-import { processIdToken, validateAudience } from './id-token.ts';
+import { clockTolerance, processIdToken, validateAudience, validateIdTokenClaims } from './id-token.ts';
 import { JwksCache } from './jwks.ts';
 import type { FetchLike } from './types.ts';
 
@@ -127,6 +127,23 @@ describe('processIdToken', () => {
   it('accepts a one-element audience array and clock skew within the tolerance', async () => {
     const token = await encrypt(await sign(claims({ aud: [CLIENT_ID], iat: nowSeconds + 20, exp: nowSeconds - 10 })));
     await expect(processIdToken(token, expectations())).resolves.toBeDefined();
+  });
+
+  it.each([Number.NaN, Number(undefined), -1, 61, Number.POSITIVE_INFINITY])('refuses a clock tolerance of %s rather than weaken the time checks', async (tolerance) => {
+    const expired = await encrypt(await sign(claims({ exp: nowSeconds - 3600 })));
+    await expect(processIdToken(expired, { ...expectations(), clockToleranceSeconds: tolerance })).rejects.toThrow(RangeError);
+    expect(() => validateIdTokenClaims(claims({ exp: nowSeconds - 3600 }), { issuer: ISSUER, clientId: CLIENT_ID, nonce: NONCE, now: NOW, clockToleranceSeconds: tolerance })).toThrow(
+      /^clockToleranceSeconds must be a finite number of seconds from 0 to 60/,
+    );
+  });
+
+  it('uses 30 s when no tolerance is given, and any from 0 to 60 s as given', async () => {
+    expect(clockTolerance(undefined)).toBe(30);
+    expect(clockTolerance(0)).toBe(0);
+    expect(clockTolerance(60)).toBe(60);
+    const tenSecondsLate = await encrypt(await sign(claims({ exp: nowSeconds - 10 })));
+    await expect(processIdToken(tenSecondsLate, { ...expectations(), clockToleranceSeconds: 15 })).resolves.toBeDefined();
+    expect((await processIdToken(tenSecondsLate, { ...expectations(), clockToleranceSeconds: 5 }).catch((error: IdvError) => error)) as IdvError).toMatchObject({ code: 'id_token_expired' });
   });
 
   it('rejects a bare JWS (not encrypted)', async () => {

@@ -33,13 +33,36 @@ export const CONTENT_ENCRYPTION = 'A256GCM';
  */
 export const SIGNING_ALGORITHM = 'ES256';
 /**
- * The default clock tolerance for `exp` and `iat`, in seconds. It stays small and is never more
- * than 60 s, whatever the caller asks: enough for clock skew, not enough to accept a token long
- * past its `exp`.
+ * The default clock tolerance for `exp` and `iat`, in seconds. A caller may choose 0 to
+ * `MAX_CLOCK_TOLERANCE_SECONDS`: enough for clock skew, not enough to accept a token long past
+ * its `exp`.
  * @see Interface specification 4.5 "Client checks on the decrypted ID token"
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 export const DEFAULT_CLOCK_TOLERANCE_SECONDS = 30;
+
+/**
+ * The largest clock tolerance a caller may choose, in seconds.
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
+export const MAX_CLOCK_TOLERANCE_SECONDS = 60;
+
+/**
+ * The clock tolerance to use: the caller's, or the default when none is given. Anything but a
+ * finite number from 0 to 60 is refused, since a NaN would make every time comparison false and
+ * so switch the `exp` and `iat` checks off (a `Number(process.env.X)` of an unset variable).
+ * @throws RangeError for a tolerance that is not a finite number of seconds from 0 to 60
+ * @see Interface specification 4.5 "Client checks on the decrypted ID token"
+ * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
+ */
+export function clockTolerance(seconds: number | undefined): number {
+  if (seconds === undefined) return DEFAULT_CLOCK_TOLERANCE_SECONDS;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0 || seconds > MAX_CLOCK_TOLERANCE_SECONDS) {
+    throw new RangeError(`clockToleranceSeconds must be a finite number of seconds from 0 to ${MAX_CLOCK_TOLERANCE_SECONDS}, not ${String(seconds)}`);
+  }
+  return seconds;
+}
 
 /**
  * The payload of a validated ID token: the claims of 2.6, of which those checked are typed.
@@ -292,14 +315,15 @@ export function validateSubject(claims: Record<string, unknown>): void {
 }
 
 /**
- * The claim checks of 4.5, in order, then `sub`. The tolerance is the caller's, capped at 60 s.
+ * The claim checks of 4.5, in order, then `sub`, with the caller's clock tolerance (0 to 60 s).
  * @throws IdvError with the code of the first check that fails (see the `validate*` functions)
+ * @throws RangeError for a clock tolerance that is not a finite number from 0 to 60
  * @see Interface specification 4.5 "Client checks on the decrypted ID token"
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
 export function validateIdTokenClaims(claims: Record<string, unknown>, expected: ClaimExpectations): IdTokenClaims {
   const nowSeconds = Math.floor(expected.now / 1000);
-  const tolerance = Math.min(expected.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_SECONDS, 60);
+  const tolerance = clockTolerance(expected.clockToleranceSeconds);
   validateIssuer(claims, expected.issuer);
   validateAudience(claims, expected.clientId);
   validateExpiry(claims, nowSeconds, tolerance);

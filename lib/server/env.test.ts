@@ -62,6 +62,8 @@ describe('loadServerConfig', () => {
   it.each([
     ['APP_URL', { APP_URL: 'not a url' }, /^APP_URL: /],
     ['APP_URL', { APP_URL: 'https://rp.example/app' }, /^APP_URL: must be an origin/],
+    ['APP_URL', { APP_URL: 'http://rp.example' }, /^APP_URL: must use https unless its host is a loopback address/],
+    ['APP_URL', { APP_URL: 'http://192.168.1.20:3000' }, /^APP_URL: must use https unless/],
     ['PORT', { PORT: 'eighty' }, /^PORT: /],
     ['SESSION_SECRET', { SESSION_SECRET: 'short' }, /^SESSION_SECRET: must be at least 32 characters/],
     ['IDV_CLIENT_ID', { ...providerEnv(), IDV_CLIENT_ID: undefined }, /^IDV_CLIENT_ID: is required/],
@@ -108,6 +110,14 @@ describe('loadServerConfig', () => {
     );
     expect(error?.message).toMatch(/^REDIS_URL: /);
     expect(error?.message).not.toContain('hunter2');
+  });
+
+  it('accepts plain http for APP_URL only on a loopback host', async () => {
+    for (const appUrl of ['http://localhost:3000', 'http://127.0.0.2:3200', 'http://[::1]:3000', 'https://rp.example']) {
+      expect((await load({ APP_URL: appUrl })).appUrl).toBe(appUrl);
+    }
+    expect((await load({ APP_URL: 'http://127.0.0.1:3000' })).secureCookies).toBe(false);
+    expect((await load({ APP_URL: 'https://rp.example' })).secureCookies).toBe(true);
   });
 
   it('accepts plain http only for a loopback provider', async () => {

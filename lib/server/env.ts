@@ -86,6 +86,11 @@ function parseAppUrl(env: Env): string {
   const raw = value(env, 'APP_URL') ?? `http://localhost:${port}`;
   const url = parseUrl('APP_URL', raw);
   if (url.pathname !== '/') throw new ConfigurationError('APP_URL', 'must be an origin such as https://rp.example.com, without a path');
+  // Over plain http the session cookie could not be Secure (nor __Host-), and the redirect URI
+  // would carry the code in the clear: RFC 9700 §2.6 and FAPI 2.0 require https.
+  if (url.protocol === 'http:' && !isLoopback(url)) {
+    throw new ConfigurationError('APP_URL', `must use https unless its host is a loopback address (localhost, 127.0.0.0/8, [::1]), not "${url.origin}"`);
+  }
   return url.origin;
 }
 

@@ -117,6 +117,12 @@ describe('the core against the emulator', () => {
     await expect(completeAuthorization(rp, params, b.pending)).rejects.toMatchObject({ code: 'state_mismatch' });
   });
 
+  it('refuses a clock tolerance that is not 0 to 60 s at the start, before anything is sent', async () => {
+    const before = fetched.length;
+    await expect(startAuthorization({ ...rp, clockToleranceSeconds: Number.NaN }, DEFAULT_SELECTION)).rejects.toThrow(RangeError);
+    expect(fetched.length).toBe(before);
+  });
+
   it('cannot redeem a code twice', async () => {
     const started = await startAuthorization(rp, DEFAULT_SELECTION);
     const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
