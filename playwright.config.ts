@@ -45,6 +45,9 @@ function secondClientKeys() {
 
 const second = secondClientKeys();
 
+/** The first app's session secret, which e2e/session-security.spec.ts looks for in every page (handed over like the example keys). */
+process.env.E2E_EMULATOR_SESSION_SECRET ??= randomBytes(32).toString('base64url');
+
 /**
  * The examples' client (e2e/examples.spec.ts), registered with the first app's emulator. Its
  * private keys reach the spec through the environment, which the workers inherit from this
@@ -131,7 +134,7 @@ export default defineConfig({
         PORT: '3100',
         HOST: '127.0.0.1',
         APP_URL: EMULATOR_APP,
-        SESSION_SECRET: randomBytes(32).toString('base64url'),
+        SESSION_SECRET: process.env.E2E_EMULATOR_SESSION_SECRET,
         // The whole suite starts its verifications from one address, faster than a person would.
         IDV_START_LIMIT_PER_ADDRESS: '1000',
         IDV_DATA_DIR: '.data/e2e-emulator',

@@ -21,7 +21,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       )}
       <section className="space-y-4">
         <div className="flex flex-wrap items-center gap-3">
-          <ModeBadge config={config} />
+          <ModeBadge mode={config.mode} issuer={config.issuer} />
           {config.mode === 'emulator' && (
             // The panel is served by a route handler (lib/emulator), not a page: a plain link.
             // eslint-disable-next-line @next/next/no-html-link-for-pages

@@ -1,6 +1,7 @@
 /**
  * The session binds a flow to the browser that started it; state-changing routes refuse other sites.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
 
@@ -80,4 +81,47 @@ test('two tabs that start verifications at the same moment both complete', async
     await expect(tab).toHaveURL(`${APP}/result`);
     await expect(tab.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
   }
+});
+
+test('no page, nor its React Server Components payload, carries a private key member or a secret', async ({ page }) => {
+  await startDefaultVerification(page, APP);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+  // The first app's own secrets: its generated client keys (the data folder) and its session secret.
+  const keys = JSON.parse(readFileSync('.data/e2e-emulator/dev-client-keys.json', 'utf8')) as Record<string, Record<string, unknown>>;
+  const secrets = [process.env.E2E_EMULATOR_SESSION_SECRET!];
+  for (const jwk of Object.values(keys)) {
+    for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) if (typeof jwk[member] === 'string') secrets.push(jwk[member] as string);
+  }
+  expect(secrets.length).toBeGreaterThan(6);
+  for (const path of ['/', '/result', '/result/trace', '/error?code=access_denied', '/emulator', '/emulator/.well-known/openid-configuration', '/emulator/jwks']) {
+    for (const rsc of [false, true]) {
+      const response = await page.request.get(`${APP}${path}`, { headers: rsc ? { RSC: '1' } : {} });
+      const body = await response.text();
+      expect(body.length, path).toBeGreaterThan(0);
+      // No JWK on any page has a private member (Next's own payload uses one-letter keys too, so
+      // only what lies between a JWK's "kty" and the end of its object is looked at).
+      for (const match of body.matchAll(/\\?"kty\\?"/g)) {
+        const jwk = body.slice(match.index, body.indexOf('}', match.index));
+        expect(jwk, `${path}${rsc ? ' (RSC)' : ''}`).not.toMatch(/\\?"(d|p|q|dp|dq|qi|k)\\?":/);
+      }
+      for (const secret of secrets) expect(body.includes(secret), `${path}${rsc ? ' (RSC)' : ''} carries a secret`).toBe(false);
+    }
+  }
+});
+
+test('a failure page link shows the detail and the trace only to the browser whose failure it is', async ({ page, browser }) => {
+  await startDefaultVerification(page, APP);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
+  await expect(page).toHaveURL(/\/error\?code=access_denied&id=/);
+  await expect(page.getByTestId('trace')).toBeVisible();
+  const link = page.url();
+
+  const stranger = await browser.newContext();
+  const other = await stranger.newPage();
+  await other.goto(link);
+  await expect(other.getByTestId('error-code')).toHaveText('access_denied');
+  await expect(other.getByTestId('trace')).toHaveCount(0);
+  expect(await other.content()).not.toContain('demo-relying-party');
+  await stranger.close();
 });

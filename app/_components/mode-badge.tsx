@@ -1,8 +1,9 @@
-import type { ServerConfig } from '@/lib/server/env';
-
-/** Says which service the app talks to: the embedded emulator or a real provider. */
-export function ModeBadge({ config }: { config: Pick<ServerConfig, 'mode' | 'issuer' | 'client'> }) {
-  const emulator = config.mode === 'emulator';
+/**
+ * Says which service the app talks to: the embedded emulator or a real provider. It is given
+ * only what it shows (never the configuration, which holds private keys and secrets).
+ */
+export function ModeBadge({ mode, issuer }: { mode: 'emulator' | 'provider'; issuer: string }) {
+  const emulator = mode === 'emulator';
   return (
     <div data-testid="mode-badge" className="inline-flex flex-wrap items-center gap-2 rounded-full border border-slate-200 bg-white px-3 py-1 text-sm text-slate-700">
       <span
@@ -10,7 +11,7 @@ export function ModeBadge({ config }: { config: Pick<ServerConfig, 'mode' | 'iss
         className={`size-2 rounded-full ${emulator ? 'bg-amber-500' : 'bg-emerald-600'}`}
       />
       <span className="font-medium">{emulator ? 'Embedded emulator' : 'Provider'}</span>
-      <span className="font-mono text-xs break-all text-slate-600">{config.issuer}</span>
+      <span className="font-mono text-xs break-all text-slate-600">{issuer}</span>
     </div>
   );
 }

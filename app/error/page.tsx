@@ -19,12 +19,14 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
         })
       : undefined;
   // The recorded failure is the truth; the query's code only stands in once the record expired.
-  const code: FailureCode = failure?.code ?? knownFailureCode(params.code) ?? 'internal_error';
+  // Its detail and trace are shown only to the browser whose failure it is.
+  const own = failure?.own ? failure.record : undefined;
+  const code: FailureCode = own?.code ?? (failure && !failure.own ? failure.code : undefined) ?? knownFailureCode(params.code) ?? 'internal_error';
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <FailurePanel code={code} description={failure?.description} detail={failure?.message} />
-      {failure && <ProtocolTrace entries={failure.trace} fileName="failed-verification-trace.json" />}
+      <FailurePanel code={code} description={own?.description} detail={own?.message} />
+      {own && <ProtocolTrace entries={own.trace} fileName="failed-verification-trace.json" />}
     </div>
   );
 }

@@ -51,7 +51,7 @@ export default async function ResultPage() {
         <div>
           <div className="flex flex-wrap items-center gap-2">
             <VerificationStatus verification={verification} requestedTrustFramework={result.selection.trustFramework} />
-            <ModeBadge config={config} />
+            <ModeBadge mode={config.mode} issuer={config.issuer} />
           </div>
           <h1 className="mt-3 text-3xl font-bold tracking-tight text-slate-900">
             {identity.name.state === 'value' ? identity.name.text : 'Verified identity'}

@@ -68,8 +68,9 @@ a { display: inline-block; margin-top: 1rem; padding: .6rem 1.2rem; border-radiu
 
 /**
  * Records the failure and sends the browser to the failure page, which shows its code. A store
- * refusal is answered at once (503); a failure that cannot be recorded because the store refuses
- * still reaches the failure page with its code, without the record's detail and trace.
+ * refusal is answered at once (503); a failure that cannot be recorded (the store refuses, or its
+ * trace cannot be presented) still reaches the failure page with its code, without the record's
+ * detail and trace.
  */
 export async function failureRedirect(error: unknown): Promise<Response> {
   if (isStoreError(error)) return storeRefusal(error);
@@ -81,8 +82,9 @@ export async function failureRedirect(error: unknown): Promise<Response> {
       const failure = await recordFailure(error);
       url.searchParams.set('code', failure.code);
       url.searchParams.set('id', failure.id);
-    } catch (storeError) {
-      if (!isStoreError(storeError)) throw storeError;
+    } catch (recordError) {
+      // The failure still reaches its page with its code, only without the record's detail.
+      if (!isStoreError(recordError)) console.error('[idv] cannot record a failure', recordError);
       url.searchParams.set('code', failureCodeOf(error));
     }
     return redirect303(url);

@@ -54,6 +54,8 @@ export interface PendingFlow {
 
 export interface FailureRecord {
   id: string;
+  /** the session binding of the browser whose failure it is; only that browser sees the detail */
+  browser?: string;
   code: FailureCode;
   message: string;
   /** the service's own error_description, verbatim, when it sent one */

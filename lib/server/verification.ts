@@ -143,27 +143,39 @@ export function failureCodeOf(thrown: unknown): FailureCode {
   return isIdvError(error) || isAppError(error) ? error.code : 'internal_error';
 }
 
-/** Records a failure for the failure page; never includes identity data. */
+/**
+ * Records a failure for the failure page, bound to this browser (its detail and trace name our
+ * client and the request); never includes identity data.
+ */
 export async function recordFailure(thrown: unknown): Promise<FailureRecord> {
   const { failures } = await services();
+  const { browser } = await getSession();
   const error = thrown instanceof TracedFailure ? thrown.error : thrown;
   // A failure's trace never holds an ID token (it is only traced once valid): no certificate to read.
   const trace = thrown instanceof TracedFailure ? presentTrace(thrown.trace.events) : [];
   const record: FailureRecord = isIdvError(error) || isAppError(error)
     ? {
         id: randomToken(24),
+        ...(browser ? { browser } : {}),
         code: error.code,
         message: error.message,
         ...(isIdvError(error) && typeof error.cause.description === 'string' ? { description: error.cause.description } : {}),
         createdAt: Date.now(),
         trace,
       }
-    : { id: randomToken(24), code: 'internal_error', message: 'Something went wrong on our side.', createdAt: Date.now(), trace };
+    : { id: randomToken(24), ...(browser ? { browser } : {}), code: 'internal_error', message: 'Something went wrong on our side.', createdAt: Date.now(), trace };
   if (!isIdvError(error) && !isAppError(error)) console.error('[idv] unexpected failure', error);
   await failures.set(record.id, record, FAILURE_TTL_SECONDS);
   return record;
 }
 
-export async function getFailure(id: string): Promise<FailureRecord | undefined> {
-  return (await services()).failures.get(id);
+/**
+ * A recorded failure as this browser may see it: whole when it is this browser's own, else only
+ * its code (the link alone must not show another browser's request, client and trace).
+ */
+export async function getFailure(id: string): Promise<{ own: true; record: FailureRecord } | { own: false; code: FailureCode } | undefined> {
+  const record = await (await services()).failures.get(id);
+  if (!record) return undefined;
+  const { browser } = await getSession();
+  return record.browser !== undefined && record.browser === browser ? { own: true, record } : { own: false, code: record.code };
 }

@@ -36,6 +36,15 @@ describe('presentTrace', () => {
     expect(entry?.sections[4]?.content).toContain('RSA-OAEP-256');
   });
 
+  it('shows a response body nested too deeply to print as not displayable, rather than throw', () => {
+    const nested = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
+    const events: TraceEvent[] = [
+      { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', status: 400, responseBody: `{"error":"invalid_request","x":${nested}}`, startedAt: 0, durationMs: 1 },
+    ];
+    const [entry] = presentTrace(events);
+    expect(entry?.sections).toEqual([{ label: 'Response body', content: '(not displayable: nested too deeply)' }]);
+  });
+
   it('masks the code and state of the callback', () => {
     const [entry] = presentTrace([{ type: 'note', step: 'callback', at: 0, detail: { parameters: { code: 'c'.repeat(40), state: 't'.repeat(43), iss: 'https://idv.example' } } }]);
     expect(entry?.sections[0]?.content).not.toContain('c'.repeat(40));

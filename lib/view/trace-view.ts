@@ -52,8 +52,17 @@ export function maskSecret(value: string): string {
   return `${value.slice(0, 6)}…${'•'.repeat(4)} (${value.length} characters)`;
 }
 
+/**
+ * A value as indented JSON. What a peer sent may be nested too deeply for JSON.stringify (a
+ * RangeError); it is then shown as not displayable, so the trace (and the failure it belongs to)
+ * is still recorded.
+ */
 function json(value: unknown): string {
-  return JSON.stringify(value, null, 2);
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return '(not displayable: nested too deeply)';
+  }
 }
 
 function decodePart(part: string): unknown {
