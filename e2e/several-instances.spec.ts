@@ -78,6 +78,17 @@ test('a fault armed on one instance’s panel spoils the next flow, whichever in
   await verify(page);
 });
 
+test('the QA panel’s forms work in a browser on a public origin other than the one the server sees', async ({ page }) => {
+  // The browser posts with Origin http://127.0.0.2:3200 (APP_URL); the instances see 127.0.0.1:320x.
+  await page.goto(`${CLUSTER}/emulator`);
+  const fault = page.getByTestId('fault-wrong_nonce');
+  await fault.getByRole('button', { name: 'Arm' }).click();
+  await expect(fault).toHaveAttribute('data-armed', 'true');
+  await fault.getByRole('button', { name: 'Disarm' }).click();
+  await expect(fault).toHaveAttribute('data-armed', 'false');
+  await expect(page.getByTestId('panel-error')).toHaveCount(0);
+});
+
 // Last: after a rotation the relying party refetches the JWKS only after its 30 s cool-down.
 test('both instances publish one JWKS, and a key rotated on one is current on both', async ({ request }) => {
   const kids = async (instance: string) =>

@@ -224,16 +224,26 @@ describe('POST {base}/panel refuses cross-site posts (CSRF)', () => {
     expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
   });
 
-  it('compares with the origin the request came through, so it works behind another host name', async () => {
-    const emulator = newEmulator();
-    const response = await emulator.handle(
-      new Request('http://10.0.0.7:8080/emulator/panel', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'http://10.0.0.7:8080', 'Sec-Fetch-Site': 'same-origin' },
-        body: 'action=rotate_keys',
-      }),
-    );
-    expect(response.status).toBe(303);
+  it('compares with its configured public origins, not the request URL (which a proxy or the framework reports as localhost:PORT)', async () => {
+    const emulator = createEmulator({
+      baseUrl: 'https://demo.example.com/emulator',
+      deviceBaseUrl: 'http://192.168.1.20:3000/emulator',
+      clients: [client.registered],
+    });
+    const post = (origin: string) =>
+      emulator.handle(
+        new Request('http://localhost:3000/emulator/panel', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: origin, 'Sec-Fetch-Site': 'same-origin' },
+          body: 'action=arm_fault&fault=wrong_nonce',
+        }),
+      );
+    expect((await post('https://demo.example.com')).status).toBe(303);
+    expect((await post('http://192.168.1.20:3000')).status).toBe(303);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    const refused = await post('http://localhost:3000');
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('not from the panel&#39;s own origin https://demo.example.com');
   });
 });
 

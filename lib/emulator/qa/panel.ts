@@ -68,7 +68,7 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
  */
 export async function panelActionEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const basePath = basePathOf(context);
-  const crossSite = crossSiteReason(request);
+  const crossSite = crossSiteReason(request, context);
   if (crossSite) return panelErrorPage(basePath, 403, crossSite);
 
   let parameters: RequestParameters;
@@ -91,12 +91,17 @@ export async function panelActionEndpoint(request: Request, context: EmulatorCon
   });
 }
 
-/** Why a post must be refused as cross-site, or undefined for a same-origin (or non-browser) post. */
-function crossSiteReason(request: Request): string | undefined {
+/**
+ * Why a post must be refused as cross-site, or undefined for a same-origin (or non-browser) post.
+ * The panel's own origins are those of its configured base URLs (the issuer, and the address a
+ * phone uses), never the request's URL: behind a proxy (or a framework that reports
+ * localhost:PORT) that is not the origin the browser sees.
+ */
+function crossSiteReason(request: Request, context: EmulatorContext): string | undefined {
   const origin = request.headers.get('origin');
-  const ownOrigin = new URL(request.url).origin;
-  if (origin !== null && origin !== ownOrigin) {
-    return `This form post came from ${describeValue(origin)}, not from the panel's own origin ${ownOrigin}; it was refused as a possible cross-site request.`;
+  const ownOrigins = new Set([new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin]);
+  if (origin !== null && !ownOrigins.has(origin)) {
+    return `This form post came from ${describeValue(origin)}, not from the panel's own origin ${new URL(context.issuer).origin}; it was refused as a possible cross-site request.`;
   }
   const site = request.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin') {
