@@ -8,6 +8,9 @@ const securityHeaders = [
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" },
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
+  // HTTPS only, for two years (RFC 6797). Browsers heed it only over https, so on a loopback http
+  // APP_URL it is inert. No includeSubDomains: the app does not own its parent domain's other hosts.
+  { key: 'Strict-Transport-Security', value: 'max-age=63072000' },
 ];
 
 const nextConfig = {

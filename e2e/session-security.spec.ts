@@ -62,6 +62,17 @@ test('pages carry the security headers', async ({ request }) => {
   expect(headers['x-content-type-options']).toBe('nosniff');
   expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
   expect(headers['x-powered-by']).toBeUndefined();
+  expect(headers['strict-transport-security']).toBe('max-age=63072000');
+});
+
+test('the session cookie is a browser-session cookie: HttpOnly, SameSite=Lax, no expiry', async ({ page, context }) => {
+  await page.goto(`${APP}/`);
+  const session = (await context.cookies(APP)).find((cookie) => cookie.name === 'idv_rp_session');
+  expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', expires: -1 });
+  await startDefaultVerification(page, APP);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+  expect((await context.cookies(APP)).find((cookie) => cookie.name === 'idv_rp_session')?.expires).toBe(-1);
 });
 
 test('a tampered session cookie does not lock the browser out', async ({ page, context }) => {

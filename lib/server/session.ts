@@ -28,7 +28,9 @@ export function sessionOptions(password: string, secure: boolean): SessionOption
     cookieName: secure ? `__Host-${COOKIE_NAME}` : COOKIE_NAME,
     password,
     ttl: SESSION_TTL_SECONDS,
-    cookieOptions: { httpOnly: true, sameSite: 'lax', secure, path: '/' },
+    // A browser-session cookie (no Max-Age): it goes when the browser closes; the seal's own
+    // lifetime still ends it after a day of an open browser.
+    cookieOptions: { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: undefined },
   };
 }
 
@@ -68,13 +70,12 @@ export async function newBindingCookie(): Promise<BindingCookie> {
 export interface BindingCookie {
   name: string;
   value: string;
-  options: NonNullable<SessionOptions['cookieOptions']> & { maxAge: number };
+  options: NonNullable<SessionOptions['cookieOptions']>;
 }
 
 /** A new binding, sealed with `password`, with the session cookie's name and attributes. */
 export async function bindingCookie(password: string, secure: boolean): Promise<BindingCookie> {
   const options = sessionOptions(password, secure);
   const value = await sealData({ browser: randomToken(32) } satisfies SessionData, { password, ttl: SESSION_TTL_SECONDS });
-  // iron-session lets the cookie expire a minute before its seal does; so do we.
-  return { name: options.cookieName, value, options: { ...options.cookieOptions, maxAge: SESSION_TTL_SECONDS - 60 } };
+  return { name: options.cookieName, value, options: { ...options.cookieOptions } };
 }
