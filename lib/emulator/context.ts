@@ -5,7 +5,6 @@
  * @see spec part 3 (the objects a flow produces, in order)
  */
 import { base64url } from 'jose';
-import { MemoryStore } from '../store/memory-store';
 import type { Store } from '../store/store';
 import type { RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
@@ -57,11 +56,10 @@ export function createContext(options: {
   deviceBaseUrl?: string;
   clients: readonly RegisteredClient[];
   now: () => number;
-  /** where flows in progress are kept; default: this instance's memory */
-  store?: Store;
+  /** where all its state is kept (createEmulator's option, or this instance's memory) */
+  store: Store;
 }): EmulatorContext {
-  const { issuer, now } = options;
-  const store = options.store ?? new MemoryStore({ now });
+  const { issuer, now, store } = options;
   let subjectSalt: Promise<Uint8Array> | undefined;
   const signingKeyCache: SigningKeyCache = new Map();
   const clients = new Map(options.clients.map((client) => [client.clientId, client]));

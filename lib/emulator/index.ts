@@ -193,13 +193,15 @@ async function route(request: Request, context: EmulatorContext, basePath: strin
   return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
 }
 
+/** The paths of the person's side of a flow besides the app's screens: one rate limit for all. */
+const INTERACTION_PATHS: ReadonlySet<string> = new Set([ENDPOINT_PATHS.authorization, ENDPOINT_PATHS.authorizationStatus, ENDPOINT_PATHS.authorizationContinue]);
+
 /** The rate limit a request counts against, if any (checks/rate-limits.ts). */
 function rateLimitGroup(method: string, path: string, appScreen: boolean): RateLimitGroup | undefined {
   if (path === ENDPOINT_PATHS.par) return 'par';
   if (path === ENDPOINT_PATHS.token) return 'token';
   if (path === PANEL_ACTION_PATH && method === 'POST') return 'panel';
-  const interaction: string[] = [ENDPOINT_PATHS.authorization, ENDPOINT_PATHS.authorizationStatus, ENDPOINT_PATHS.authorizationContinue];
-  if (appScreen || interaction.includes(path)) return 'interaction';
+  if (appScreen || INTERACTION_PATHS.has(path)) return 'interaction';
   return undefined;
 }
 
