@@ -36,19 +36,45 @@ export interface ClientAssertionInput {
 }
 
 /**
- * The last `exp` used per EdDSA key. Ed25519 signatures are deterministic and 2.1 allows no `jti`,
- * so two assertions made in the same second would be byte-identical and the second refused as a
- * replay. For EdDSA keys `exp` therefore moves forward by at least a second per assertion.
- * (ES256 and PS256 signatures are randomised and need no such care.)
+ * Ed25519 signatures are deterministic and 2.1 allows no `jti`, so two EdDSA assertions with the
+ * same `exp` would be byte-identical and the provider would refuse the second as a replay. An
+ * EdDSA assertion's `exp` is therefore a NumericDate in whole microseconds (RFC 7519 §2 allows
+ * non-integer values): the nominal expiry less a random part of a millisecond, and strictly after
+ * the last one this process made for the key. It never moves more than a millisecond from the
+ * nominal expiry (that would take over a thousand signatures in one millisecond), so it cannot
+ * drift however long the load lasts.
+ *
+ * The last values live on `globalThis` under a registered symbol, so every copy of this module in
+ * the process (two bundles, two copies of the core) shares them. Two processes signing with one
+ * Ed25519 key in the same millisecond still coincide with a chance of one in a thousand: give each
+ * its own key, or use ES256 or PS256, whose signatures are randomised and whose `exp` stays a
+ * whole number of seconds.
  */
-const lastEdDsaExp = new Map<string, number>();
+const LAST_EDDSA_EXP = Symbol.for('idv-oidc.client-assertion.last-eddsa-exp-microseconds');
+
+function lastEdDsaExp(): Map<string, number> {
+  const holder = globalThis as typeof globalThis & { [LAST_EDDSA_EXP]?: Map<string, number> };
+  return (holder[LAST_EDDSA_EXP] ??= new Map());
+}
+
+const MICROSECONDS_PER_MILLISECOND = 1000;
 
 function expiry(signingKey: ClientConfig['signingKey'], now: number): number {
-  const exp = Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
-  if (signingKey.alg !== 'EdDSA') return exp;
-  const unique = Math.max(exp, (lastEdDsaExp.get(signingKey.kid) ?? 0) + 1);
-  lastEdDsaExp.set(signingKey.kid, unique);
-  return unique;
+  if (signingKey.alg !== 'EdDSA') return Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
+  const nominal = (Math.floor(now) + CLIENT_ASSERTION_LIFETIME_SECONDS * 1000) * MICROSECONDS_PER_MILLISECOND;
+  const candidate = nominal - randomInt(MICROSECONDS_PER_MILLISECOND);
+  const last = lastEdDsaExp();
+  const previous = last.get(signingKey.kid);
+  // A previous value more than a millisecond ahead means the clock went back: start again from now.
+  const unique =
+    previous === undefined || previous > nominal + MICROSECONDS_PER_MILLISECOND ? candidate : Math.max(candidate, previous + 1);
+  last.set(signingKey.kid, unique);
+  return unique / 1_000_000;
+}
+
+/** A random integer in [0, bound), bound ≤ 2^16 (its small modulo bias does not matter here). */
+function randomInt(bound: number): number {
+  return crypto.getRandomValues(new Uint16Array(1))[0]! % bound;
 }
 
 /**

@@ -123,6 +123,27 @@ describe('the core against the emulator', () => {
     expect(fetched.length).toBe(before);
   });
 
+  it('starts 400 flows back to back with an EdDSA key, every PAR accepted (no replayed or drifting assertion)', async () => {
+    const keys = await generateClientKeys('EdDSA');
+    const eddsaEmulator = createEmulator({
+      baseUrl: ISSUER,
+      clients: [{ clientId: 'eddsa-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: false }],
+      rateLimits: { par: 1000 },
+    });
+    const fetch: FetchLike = async (input, init) => eddsaEmulator.handle(new Request(input, init));
+    const eddsa: RelyingParty = {
+      issuer: ISSUER,
+      client: { clientId: 'eddsa-client', redirectUri: REDIRECT_URI, ...keys },
+      discovery: new DiscoveryCache({ fetch }),
+      jwks: new JwksCache({ fetch }),
+      http: { fetch },
+    };
+    for (let i = 0; i < 400; i++) {
+      const started = await startAuthorization(eddsa, DEFAULT_SELECTION);
+      expect(started.authorizationUrl).toContain('request_uri=');
+    }
+  });
+
   it('cannot redeem a code twice', async () => {
     const started = await startAuthorization(rp, DEFAULT_SELECTION);
     const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
