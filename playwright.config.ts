@@ -47,6 +47,8 @@ const second = secondClientKeys();
 
 /** The first app's session secret, which e2e/session-security.spec.ts looks for in every page (handed over like the example keys). */
 process.env.E2E_EMULATOR_SESSION_SECRET ??= randomBytes(32).toString('base64url');
+/** The QA panel's password on the emulator-mode apps (production builds: without one the panel is read-only). */
+process.env.E2E_PANEL_PASSWORD ??= randomBytes(18).toString('base64url');
 
 /**
  * The examples' client (e2e/examples.spec.ts), registered with the first app's emulator. Its
@@ -79,6 +81,7 @@ const emulatorClusterInstance = (port: number) =>
   clusterInstance(port, {
     APP_URL: CLUSTER_APP,
     EMULATOR_DEVICE_URL: CLUSTER_APP,
+    EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD!,
     IDV_REDIS_PREFIX: 'e2e-cluster:',
     SESSION_SECRET: clusterSecret,
     IDV_SIGNING_KEY: JSON.stringify({ ...cluster.signingJwk, kid: 'cluster-sig' }),
@@ -140,6 +143,7 @@ export default defineConfig({
         IDV_DATA_DIR: '.data/e2e-emulator',
         // The "phone" of the QR test is another browser context on this machine.
         EMULATOR_DEVICE_URL: EMULATOR_APP,
+        EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD,
         EMULATOR_CLIENTS: JSON.stringify([
           {
             client_id: 'second-rp',

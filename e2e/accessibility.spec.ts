@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { decideInEmulatedApp, startDefaultVerification } from './flows';
+import { decideInEmulatedApp, openPanelSignedIn, startDefaultVerification } from './flows';
 
 const APP = 'http://localhost:3100';
 const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
@@ -55,6 +55,8 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
 
     test('the fault panel and the identity app’s screens pass axe', async ({ page }) => {
       await page.goto(`${APP}/emulator`);
+      await scan(page, 'fault panel, signed out');
+      await openPanelSignedIn(page, APP);
       await scan(page, 'fault panel');
       await shoot(page, 'emulator-panel', size);
 

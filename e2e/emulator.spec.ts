@@ -4,7 +4,7 @@
  * party must refuse.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { decideInEmulatedApp, startDefaultVerification, startVerification } from './flows';
+import { decideInEmulatedApp, openPanelSignedIn, startDefaultVerification, startVerification } from './flows';
 
 const APP = 'http://localhost:3100';
 
@@ -67,7 +67,7 @@ test('the failing face check in the app can only end the verification', async ({
 });
 
 async function armFault(page: Page, fault: string): Promise<void> {
-  await page.goto(`${APP}/emulator`);
+  await openPanelSignedIn(page, APP);
   await page.getByTestId(`fault-${fault}`).getByRole('button', { name: 'Arm' }).click();
   await expect(page.getByTestId(`fault-${fault}`)).toHaveAttribute('data-armed', 'true');
 }
@@ -97,7 +97,7 @@ test('PAR temporarily_unavailable armed in the fault panel shows the provider’
 });
 
 test('turning off the demo client’s register entitlement makes register requests unauthorized', async ({ page }) => {
-  await page.goto(`${APP}/emulator`);
+  await openPanelSignedIn(page, APP);
   await page.getByRole('button', { name: 'Disable population register for demo-relying-party' }).click();
   await expect(page.getByTestId('population-register-demo-relying-party')).toHaveText('Disabled');
   await startVerification(page, APP, { preset: 'population-register' });
@@ -113,7 +113,7 @@ test('turning off the demo client’s register entitlement makes register reques
 
 test('rotating the signing key publishes the new key beside the old one, and verification heals within the JWKS refetch cool-down', async ({ page, request }) => {
   test.setTimeout(90_000);
-  await page.goto(`${APP}/emulator`);
+  await openPanelSignedIn(page, APP);
   const before = await page.getByTestId('signing-key').count();
   await page.getByRole('button', { name: 'Rotate signing key' }).click();
   await expect(page.getByTestId('signing-key')).toHaveCount(Math.min(before + 1, 3));

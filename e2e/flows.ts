@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { DOCUMENT_DETAILS } from '../lib/oidc/types';
 
 /** On the emulator's simulated identity app: pick a persona and press a decision button. */
@@ -6,6 +6,25 @@ export async function decideInEmulatedApp(page: Page, persona: string, outcome: 
   await expect(page).toHaveURL(/\/emulator\/auth\?/);
   await page.locator(`input[name="persona"][value="${persona}"]`).check();
   await page.locator(`button[name="outcome"][value="${outcome}"]`).click();
+}
+
+/**
+ * Opens the emulator's QA panel at `appUrl` signed in with the suite's panel password
+ * (playwright.config.ts), as a QA engineer does on a production build.
+ */
+export async function openPanelSignedIn(page: Page, appUrl: string): Promise<void> {
+  await page.goto(`${appUrl}/emulator`);
+  const access = page.getByTestId('panel-access');
+  if ((await access.getAttribute('data-access')) === 'signed-in') return;
+  await page.getByLabel('Panel password').fill(process.env.E2E_PANEL_PASSWORD!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(access).toHaveAttribute('data-access', 'signed-in');
+}
+
+/** Signs an API request context in to the QA panel at `appUrl` (its cookie jar keeps the sign-in). */
+export async function signInToPanel(request: APIRequestContext, appUrl: string): Promise<void> {
+  const response = await request.post(`${appUrl}/emulator/panel`, { form: { action: 'sign_in', password: process.env.E2E_PANEL_PASSWORD! }, maxRedirects: 0 });
+  expect(response.status()).toBe(303);
 }
 
 /** From an app's home page: start the default selection. */

@@ -100,7 +100,7 @@ test('no page, nor its React Server Components payload, carries a private key me
   await expect(page).toHaveURL(`${APP}/result`);
   // The first app's own secrets: its generated client keys (the data folder) and its session secret.
   const keys = JSON.parse(readFileSync('.data/e2e-emulator/dev-client-keys.json', 'utf8')) as Record<string, Record<string, unknown>>;
-  const secrets = [process.env.E2E_EMULATOR_SESSION_SECRET!];
+  const secrets = [process.env.E2E_EMULATOR_SESSION_SECRET!, process.env.E2E_PANEL_PASSWORD!];
   for (const jwk of Object.values(keys)) {
     for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) if (typeof jwk[member] === 'string') secrets.push(jwk[member] as string);
   }

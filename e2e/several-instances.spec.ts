@@ -5,7 +5,7 @@
  * alternate instances.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { decideInEmulatedApp } from './flows';
+import { decideInEmulatedApp, openPanelSignedIn, signInToPanel } from './flows';
 
 const CLUSTER = 'http://127.0.0.2:3200';
 const INSTANCES = ['http://127.0.0.1:3201', 'http://127.0.0.1:3202'];
@@ -69,6 +69,7 @@ test('sign-out on one instance deletes the result on both', async ({ page }) => 
 });
 
 test('a fault armed on one instance’s panel spoils the next flow, whichever instance serves it, once', async ({ page, request }) => {
+  await signInToPanel(request, INSTANCES[1]!);
   const armed = await request.post(`${INSTANCES[1]}/emulator/panel`, { form: { action: 'arm_fault', fault: 'par_server_error' }, maxRedirects: 0 });
   expect(armed.status()).toBe(303);
   await page.goto(`${CLUSTER}/`);
@@ -80,7 +81,7 @@ test('a fault armed on one instance’s panel spoils the next flow, whichever in
 
 test('the QA panel’s forms work in a browser on a public origin other than the one the server sees', async ({ page }) => {
   // The browser posts with Origin http://127.0.0.2:3200 (APP_URL); the instances see 127.0.0.1:320x.
-  await page.goto(`${CLUSTER}/emulator`);
+  await openPanelSignedIn(page, CLUSTER);
   const fault = page.getByTestId('fault-wrong_nonce');
   await fault.getByRole('button', { name: 'Arm' }).click();
   await expect(fault).toHaveAttribute('data-armed', 'true');
@@ -95,6 +96,8 @@ test('both instances publish one JWKS, and a key rotated on one is current on bo
     ((await (await request.get(`${instance}/emulator/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
   expect(await kids(INSTANCES[0]!)).toEqual(await kids(INSTANCES[1]!));
   const before = await kids(INSTANCES[1]!);
+  // Signed in on the other instance: the sign-in is in the store both share.
+  await signInToPanel(request, INSTANCES[1]!);
   const rotated = await request.post(`${INSTANCES[0]}/emulator/panel`, { form: { action: 'rotate_keys' }, maxRedirects: 0 });
   expect(rotated.status()).toBe(303);
   const after = await kids(INSTANCES[1]!);

@@ -8,7 +8,9 @@
  * - IDV_DATA_DIR is resolved against the project folder, as under `npm run dev` (the standalone
  *   server runs in .next/standalone, which every build replaces).
  * - `--demo` (`npm run demo`): without SESSION_SECRET, this run gets a random one of its own
- *   (sign-ins end when it stops). Production otherwise requires it (lib/server/env.ts).
+ *   (sign-ins end when it stops). Production otherwise requires it (lib/server/env.ts). Without
+ *   EMULATOR_PANEL_PASSWORD, the QA panel gets a random password for this run, printed here:
+ *   production would otherwise leave the panel read-only.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -28,9 +30,15 @@ process.env.IDV_DATA_DIR = isAbsolute(dataDir) ? dataDir : resolve(root, dataDir
 // machine's name: only HOST decides here.
 process.env.HOSTNAME = process.env.HOST || '0.0.0.0';
 
-if (process.argv.includes('--demo') && !process.env.SESSION_SECRET) {
-  process.env.SESSION_SECRET = randomBytes(32).toString('base64url');
-  console.info('[idv] demo: SESSION_SECRET is not set, so this run uses a random one of its own (sign-ins end when it stops)');
+if (process.argv.includes('--demo')) {
+  if (!process.env.SESSION_SECRET) {
+    process.env.SESSION_SECRET = randomBytes(32).toString('base64url');
+    console.info('[idv] demo: SESSION_SECRET is not set, so this run uses a random one of its own (sign-ins end when it stops)');
+  }
+  if (!process.env.EMULATOR_PANEL_PASSWORD && !process.env.IDV_BASE_URL) {
+    process.env.EMULATOR_PANEL_PASSWORD = randomBytes(12).toString('base64url');
+    console.info(`[idv] demo: the QA panel's password for this run is ${process.env.EMULATOR_PANEL_PASSWORD} (set EMULATOR_PANEL_PASSWORD to choose one)`);
+  }
 }
 
 await import(pathToFileURL(server).href);

@@ -9,6 +9,7 @@ import type { Store } from '../store/store';
 import type { RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
 import { FaultSwitchboard } from './qa/faults';
+import { createPanelGate, type PanelAccess, type PanelGate } from './qa/panel-access';
 import type { AuthorizationCodeGrant, Interaction, PushedRequest } from './state';
 import { Records } from './store';
 import { openSigningKeyRing, type SigningKeyCache, type SigningKeyRing } from './tokens/signing-keys';
@@ -42,6 +43,10 @@ export interface EmulatorContext {
   readonly authorizationCodes: Records<AuthorizationCodeGrant>;
   /** replay detection for client assertions (spec 2.1: a new assertion for each request) */
   readonly usedClientAssertions: Records<true>;
+  /** who may use the QA panel's actions (qa/panel-access.ts) */
+  readonly panel: PanelGate;
+  /** the client address of a request, as the host sees it (rate limits, panel sign-in attempts) */
+  clientAddress(request: Request): string;
 }
 
 /** A changed entitlement holds for a month, then the registration applies again. */
@@ -58,6 +63,10 @@ export function createContext(options: {
   now: () => number;
   /** where all its state is kept (createEmulator's option, or this instance's memory) */
   store: Store;
+  /** who may use the QA panel's actions; default open */
+  panel?: PanelAccess;
+  /** default: one address for all requests */
+  clientAddress?: (request: Request) => string;
 }): EmulatorContext {
   const { issuer, now, store } = options;
   let subjectSalt: Promise<Uint8Array> | undefined;
@@ -98,6 +107,8 @@ export function createContext(options: {
     interactionDevices: new Records(store, 'interaction-device', now),
     authorizationCodes: new Records(store, 'code', now),
     usedClientAssertions: new Records(store, 'assertion', now),
+    panel: createPanelGate(options.panel ?? { mode: 'open' }, store, issuer),
+    clientAddress: (request) => (options.clientAddress?.(request) ?? 'all').slice(0, 64),
   };
 }
 

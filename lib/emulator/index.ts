@@ -21,6 +21,7 @@ import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authori
 import { portraitEndpoint } from './interaction/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
 import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
+import type { PanelAccess } from './qa/panel-access';
 import { errorPage } from './views/authorization-page';
 import { panelErrorPage } from './views/panel-page';
 
@@ -28,6 +29,7 @@ export { RATE_LIMITS, checkRateLimits, type RateLimitGroup, type RateLimits } fr
 export { parseRegisteredClients, type RegisteredClient } from './clients';
 export { personas, type Persona } from './personas/personas';
 export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './qa/control';
+export { MIN_PANEL_PASSWORD_LENGTH, type PanelAccess } from './qa/panel-access';
 export { FAULTS, isFaultId, type ExpectedRpError, type Fault, type FaultId, type FaultTarget, type InjectedFault } from './qa/faults';
 
 /** @see spec part 4 */
@@ -64,6 +66,13 @@ export interface EmulatorOptions {
    * honours the proxies it trusts). Default: none, so all requests share one budget per group.
    */
   clientAddress?: (request: Request) => string;
+  /**
+   * Who may use the QA panel's actions (qa/panel-access.ts): `{ mode: 'open' }` (the default),
+   * `{ mode: 'read-only', reason }` (the panel shows the reason), or `{ mode: 'password', password }`
+   * (a sign-in form; at least 12 characters). A host that serves the emulator to the public must
+   * not leave it open: the actions change what every user of the emulator gets.
+   */
+  panel?: PanelAccess;
 }
 
 /** @see spec part 4 */
@@ -122,10 +131,17 @@ export function createEmulator(options: EmulatorOptions): Emulator {
   }
   const now = options.now ?? Date.now;
   const store = options.store ?? new MemoryStore({ now });
-  const context = createContext({ issuer: options.baseUrl, deviceBaseUrl, clients: checkRegisteredClients(options.clients), now, store });
+  const context = createContext({
+    issuer: options.baseUrl,
+    deviceBaseUrl,
+    clients: checkRegisteredClients(options.clients),
+    now,
+    store,
+    panel: options.panel,
+    clientAddress: options.clientAddress,
+  });
   const limiter = options.rateLimits === false ? undefined : createRateLimiter(store, checkRateLimits(options.rateLimits ?? {}));
-  const clientAddress = options.clientAddress ?? (() => 'all');
-  const limit: Limit = limiter ? (group, request) => limiter.consume(group, clientAddress(request).slice(0, 64)) : async () => {};
+  const limit: Limit = limiter ? (group, request) => limiter.consume(group, context.clientAddress(request)) : async () => {};
 
   return {
     baseUrl: options.baseUrl,

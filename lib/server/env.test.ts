@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateClientKeys, type GeneratedClientKeys } from '@/lib/oidc';
-import { DEMO_CLIENT_ID, loadServerConfig } from './env';
+import { DEMO_CLIENT_ID, emulatorProductionNotice, loadServerConfig } from './env';
 
 const keys: GeneratedClientKeys = await generateClientKeys('ES256');
 let cwd: string;
@@ -130,6 +130,27 @@ describe('loadServerConfig', () => {
     await expect(load({ NODE_ENV: 'production' })).rejects.toThrow(/^SESSION_SECRET: is required under NODE_ENV=production/);
     const config = await load({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) });
     expect(config.generated).not.toContain('SESSION_SECRET');
+  });
+
+  it('guards the emulator’s QA panel: open in development, read-only in production, a sign-in with EMULATOR_PANEL_PASSWORD', async () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) };
+    expect((await load({})).emulatorPanel).toEqual({ mode: 'open' });
+    const readOnly = await load(production);
+    expect(readOnly.emulatorPanel).toMatchObject({ mode: 'read-only', reason: expect.stringContaining('EMULATOR_PANEL_PASSWORD') });
+    const guarded = await load({ ...production, EMULATOR_PANEL_PASSWORD: 'p'.repeat(12) });
+    expect(guarded.emulatorPanel).toEqual({ mode: 'password', password: 'p'.repeat(12) });
+    expect((await load({ EMULATOR_PANEL_PASSWORD: 'p'.repeat(12) })).emulatorPanel.mode).toBe('password');
+    await expect(load({ ...production, EMULATOR_PANEL_PASSWORD: 'short' })).rejects.toThrow(/^EMULATOR_PANEL_PASSWORD: must be at least 12 characters \(it has 5\)/);
+  });
+
+  it('says at start-up when the emulator serves in production, and how its panel is guarded', async () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), APP_URL: 'https://demo.example' };
+    expect(emulatorProductionNotice(await load(production))).toMatch(
+      /^the embedded emulator is running under NODE_ENV=production: anyone who reaches https:\/\/demo.example can verify .* its QA panel is read-only \(set EMULATOR_PANEL_PASSWORD/,
+    );
+    expect(emulatorProductionNotice(await load({ ...production, EMULATOR_PANEL_PASSWORD: 'p'.repeat(12) }))).toContain('ask for EMULATOR_PANEL_PASSWORD');
+    expect(emulatorProductionNotice(await load({}))).toBeUndefined();
+    expect(emulatorProductionNotice(await load({ ...providerEnv(), NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) }))).toBeUndefined();
   });
 
   it('refuses an encryption key under 2048 bits', async () => {

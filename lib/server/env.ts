@@ -8,7 +8,7 @@ import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
 import { CLIENT_SIGNING_ALGORITHMS, type ClientConfig, type ClientSigningAlgorithm } from '@/lib/oidc';
-import { checkRateLimits, parseRegisteredClients, RATE_LIMITS, type RateLimits, type RegisteredClient } from '@/lib/emulator';
+import { checkRateLimits, MIN_PANEL_PASSWORD_LENGTH, parseRegisteredClients, RATE_LIMITS, type PanelAccess, type RateLimits, type RegisteredClient } from '@/lib/emulator';
 import { redisUrlProblem } from '@/lib/store/redis-store';
 import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
 
@@ -34,6 +34,13 @@ export interface ServerConfig {
   extraEmulatorClients: RegisteredClient[];
   /** the embedded emulator's rate limits, requests per minute per client address (EMULATOR_RATE_LIMITS) */
   emulatorRateLimits: RateLimits;
+  /**
+   * Who may use the embedded emulator's QA panel actions: signed in with EMULATOR_PANEL_PASSWORD
+   * when it is set; otherwise anyone in development and nobody under NODE_ENV=production.
+   */
+  emulatorPanel: PanelAccess;
+  /** NODE_ENV=production */
+  production: boolean;
   /** plain http is allowed only for a loopback issuer (the embedded emulator, or one on this machine) */
   allowInsecureRequests: boolean;
   secureCookies: boolean;
@@ -219,6 +226,36 @@ function parseState(env: Env): ServerConfig['state'] {
   return { store: 'redis', url, prefix };
 }
 
+/** EMULATOR_PANEL_PASSWORD: at least 12 characters; without it the panel is open in development only. */
+function parsePanelAccess(env: Env, production: boolean): PanelAccess {
+  const password = value(env, 'EMULATOR_PANEL_PASSWORD');
+  if (password !== undefined) {
+    if (password.length < MIN_PANEL_PASSWORD_LENGTH) {
+      throw new ConfigurationError('EMULATOR_PANEL_PASSWORD', `must be at least ${MIN_PANEL_PASSWORD_LENGTH} characters (it has ${password.length}); e.g. \`openssl rand -base64 18\``);
+    }
+    return { mode: 'password', password };
+  }
+  if (!production) return { mode: 'open' };
+  return {
+    mode: 'read-only',
+    reason: 'this site runs the emulator under NODE_ENV=production without EMULATOR_PANEL_PASSWORD, so nobody may rotate its keys, arm faults or change entitlements. Set EMULATOR_PANEL_PASSWORD (12 or more characters) and restart to use them.',
+  };
+}
+
+/**
+ * What start-up says about the embedded emulator when it serves under NODE_ENV=production (a
+ * hosted demo): anyone who reaches the site can verify its fictional people, and how its panel
+ * is guarded. Undefined in provider mode or development.
+ */
+export function emulatorProductionNotice(config: Pick<ServerConfig, 'mode' | 'production' | 'appUrl' | 'emulatorPanel'>): string | undefined {
+  if (config.mode !== 'emulator' || !config.production) return undefined;
+  const panel =
+    config.emulatorPanel.mode === 'password'
+      ? 'its QA panel’s actions ask for EMULATOR_PANEL_PASSWORD'
+      : 'its QA panel is read-only (set EMULATOR_PANEL_PASSWORD to use its actions)';
+  return `the embedded emulator is running under NODE_ENV=production: anyone who reaches ${config.appUrl} can verify its fictional people, and ${panel}. Set IDV_BASE_URL and IDV_CLIENT_ID to use the real service.`;
+}
+
 /**
  * Reads and validates the whole configuration. Missing secrets are generated once into the data
  * folder (IDV_DATA_DIR, default `.data`), except where DESIGN.md requires them.
@@ -285,6 +322,8 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
 
   const keys = await parseClientKeys(env, dataDir, generated);
   return {
+    emulatorPanel: parsePanelAccess(env, production),
+    production,
     mode,
     appUrl,
     redirectUri: `${appUrl}/auth/callback`,

@@ -9,7 +9,7 @@ import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '
 import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced, type Store } from '@/lib/store/store';
-import { ConfigurationError, serverConfig, type ServerConfig } from './env';
+import { ConfigurationError, emulatorProductionNotice, serverConfig, type ServerConfig } from './env';
 import { clientAddress } from './client-address';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
 import { recordStore, type RecordStore } from './result-store';
@@ -64,6 +64,7 @@ async function build(): Promise<Services> {
           // Its rate limits count per client address, as far as TRUST_PROXY lets X-Forwarded-For tell.
           clientAddress: (request) => clientAddress(request.headers, config.trustedProxies),
           rateLimits: config.emulatorRateLimits,
+          panel: config.emulatorPanel,
           clients: [
             {
               clientId: config.client.clientId,
@@ -82,6 +83,8 @@ async function build(): Promise<Services> {
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
   console.info(`[idv] state: ${store.description}`);
   if (emulator) console.info('[idv] the embedded emulator keeps its state (flows, signing keys, faults, entitlements) in the same store');
+  const notice = emulatorProductionNotice(config);
+  if (notice) console.warn(`[idv] ${notice}`);
   return {
     config,
     relyingParty,

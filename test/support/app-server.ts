@@ -30,9 +30,9 @@ export interface AppServer {
   kill(signal: NodeJS.Signals): void;
 }
 
-/** Starts the built app on `port` with this environment added to the test's own. */
-export function startAppServer(port: number, env: Record<string, string>): AppServer {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+/** Starts the built app on `port` with this environment added to the test's own (`args`: e.g. `--demo`). */
+export function startAppServer(port: number, env: Record<string, string>, args: string[] = []): AppServer {
+  const child = spawn(process.execPath, ['scripts/start.mjs', ...args], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -272,3 +272,119 @@ describe('arming a fault for one client from the panel', () => {
     expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
   });
 });
+
+describe('who may use the panel’s actions', () => {
+  const PASSWORD = 'correct horse battery';
+
+  function emulatorWith(panel: Parameters<typeof createEmulator>[0]['panel'], address = '192.0.2.1') {
+    return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], panel, clientAddress: () => address });
+  }
+
+  /** The panel's cookie from a Set-Cookie header, as a browser sends it back. */
+  function cookieOf(response: Response): string {
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    return setCookie.split(';')[0]!;
+  }
+
+  it('a read-only panel shows why, disables every action button and refuses every action with 403', async () => {
+    const emulator = emulatorWith({ mode: 'read-only', reason: 'the emulator runs in production without a panel password.' });
+    const { html } = await getPanel(emulator);
+    expect(html).toContain('data-access="read-only"');
+    expect(html).toContain('the emulator runs in production without a panel password.');
+    const buttons = html.match(/<button[^>]*>/g) ?? [];
+    expect(buttons.length).toBeGreaterThan(5);
+    for (const button of buttons) expect(button).toContain(' disabled');
+
+    for (const fields of [{ action: 'rotate_keys' }, { action: 'arm_fault', fault: 'par_server_error' }] as Record<string, string>[]) {
+      const response = await emulator.handle(panelPost(fields));
+      expect(response.status).toBe(403);
+      expect(await response.text()).toContain('The panel is read-only');
+    }
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.signingKeys()).toHaveLength(1);
+  });
+
+  it('with a password: actions before signing in are refused, a wrong password is refused, the right one signs the browser in', async () => {
+    const emulator = emulatorWith({ mode: 'password', password: PASSWORD });
+    const before = await getPanel(emulator);
+    expect(before.html).toContain('data-access="signed-out"');
+    expect(before.html).toMatch(/<label for="panel-password">Panel password<\/label>\s*<input id="panel-password" name="password" type="password"/);
+
+    const refused = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'par_server_error' }));
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('ask for the panel password');
+
+    const wrong = await emulator.handle(panelPost({ action: 'sign_in', password: 'correct horse battery!' }));
+    expect(wrong.status).toBe(403);
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+
+    const signedIn = await emulator.handle(panelPost({ action: 'sign_in', password: PASSWORD }));
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe('/emulator?done=signed_in');
+    const setCookie = signedIn.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^idv_emulator_panel=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/emulator; HttpOnly; SameSite=Strict$/);
+
+    const cookie = cookieOf(signedIn);
+    const armed = await emulator.handle(panelPost({ action: 'arm_fault', fault: 'par_server_error' }, { Origin: ORIGIN, Cookie: cookie }));
+    expect(armed.status).toBe(303);
+    expect(await emulator.control.armedFaults()).toEqual(['par_server_error']);
+    const after = await emulator.handle(new Request(`${TEST_BASE_URL}?done=signed_in`, { headers: { Cookie: cookie } }));
+    const html = await after.text();
+    expect(html).toContain('data-access="signed-in"');
+    expect(html).toContain('Signed in: the panel’s actions are yours');
+    expect(html).not.toMatch(/<button[^>]* disabled/);
+
+    // A crafted link does not tell a browser that is not signed in that it is.
+    expect((await getPanel(emulator, '?done=signed_in')).html).not.toContain('Signed in:');
+  });
+
+  it('signing out ends the sign-in for the store, not only the cookie', async () => {
+    const emulator = emulatorWith({ mode: 'password', password: PASSWORD });
+    const cookie = cookieOf(await emulator.handle(panelPost({ action: 'sign_in', password: PASSWORD })));
+    const out = await emulator.handle(panelPost({ action: 'sign_out' }, { Origin: ORIGIN, Cookie: cookie }));
+    expect(out.status).toBe(303);
+    expect(out.headers.get('set-cookie')).toMatch(/^idv_emulator_panel=; Max-Age=0; Path=\/emulator;/);
+    // The old cookie, replayed, no longer works.
+    const replayed = await emulator.handle(panelPost({ action: 'rotate_keys' }, { Origin: ORIGIN, Cookie: cookie }));
+    expect(replayed.status).toBe(403);
+  });
+
+  it('a forged or malformed cookie is not a sign-in', async () => {
+    const emulator = emulatorWith({ mode: 'password', password: PASSWORD });
+    for (const cookie of ['idv_emulator_panel=' + 'A'.repeat(43), 'idv_emulator_panel=../../x', 'idv_emulator_panel=%E0%A4%A', 'garbage']) {
+      const response = await emulator.handle(panelPost({ action: 'rotate_keys' }, { Origin: ORIGIN, Cookie: cookie }));
+      expect(response.status).toBe(403);
+    }
+  });
+
+  it('counts every sign-in attempt per address, the right password included once over the limit: 10 per 15 minutes, then 429', async () => {
+    const emulator = emulatorWith({ mode: 'password', password: PASSWORD }, '198.51.100.7');
+    for (let attempt = 0; attempt < 10; attempt++) {
+      expect((await emulator.handle(panelPost({ action: 'sign_in', password: `guess ${attempt} guess` }))).status).toBe(403);
+    }
+    const limited = await emulator.handle(panelPost({ action: 'sign_in', password: PASSWORD }));
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(limited.headers.get('set-cookie')).toBeNull();
+    expect(await limited.text()).toContain('Too many sign-in attempts');
+  });
+
+  it('refuses a sign-in posted from another site, as every panel post', async () => {
+    const emulator = emulatorWith({ mode: 'password', password: PASSWORD });
+    const response = await emulator.handle(panelPost({ action: 'sign_in', password: PASSWORD }, { Origin: 'https://evil.example' }));
+    expect(response.status).toBe(403);
+    expect(response.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('an open panel has no sign-in, and says so when asked to sign in', async () => {
+    const emulator = emulatorWith({ mode: 'open' });
+    expect((await getPanel(emulator)).html).not.toContain('data-access=');
+    const response = await emulator.handle(panelPost({ action: 'sign_in', password: PASSWORD }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('no password to sign in with');
+  });
+
+  it('refuses a password shorter than 12 characters', () => {
+    expect(() => emulatorWith({ mode: 'password', password: 'short' })).toThrow(/at least 12 characters/);
+  });
+});

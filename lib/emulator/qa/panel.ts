@@ -3,9 +3,9 @@
  * control API and answers 303 back to it (post/redirect/get), with a confirmation chosen from a
  * fixed list, never text taken from the request.
  *
- * The panel changes state without authentication (the embedded emulator is a development and QA
- * tool), so the one thing it must refuse is a post made by another site in the user's browser:
- * a present `Origin` must be the request's own, and a present `Sec-Fetch-Site` must be
+ * Who may act is the host's choice (qa/panel-access.ts: open, read-only, or signed in with a
+ * password). Whatever it is, a post made by another site in the user's browser is refused: a
+ * present `Origin` must be one of the panel's own, and a present `Sec-Fetch-Site` must be
  * `same-origin`.
  * @see qa/control.ts, views/panel-page.ts; DECISIONS.md "QA panel"
  */
@@ -15,18 +15,29 @@ import { OAuthError, describeValue } from '../errors';
 import { panelErrorPage, panelPage, panelPath } from '../views/panel-page';
 import { createControl, type ClientInfo, type EmulatorControl } from './control';
 import { FAULTS, faultById, isFaultId } from './faults';
+import type { PanelAccessState } from './panel-access';
 
 export { PANEL_ACTION_PATH } from '../views/panel-page';
 
 /** The panel's forms carry a few short fields; anything larger is not one of them. */
 const MAX_PANEL_FORM_BYTES = 4 * 1024;
 
-/** The actions of the panel's forms, by their `action` field. */
+/** The actions of the panel's forms that change the emulator, by their `action` field. */
 export const PANEL_ACTIONS = ['rotate_keys', 'arm_fault', 'disarm_fault', 'set_population_register'] as const;
 type PanelActionName = (typeof PANEL_ACTIONS)[number];
 
+/** The sign-in form's actions (a panel with a password). */
+const ACCESS_ACTIONS = ['sign_in', 'sign_out'] as const;
+
 /** The confirmations a redirect may ask for (`done`), each a fixed sentence. */
-type Done = 'keys_rotated' | 'fault_armed' | 'fault_disarmed' | 'population_register_enabled' | 'population_register_disabled';
+type Done =
+  | 'keys_rotated'
+  | 'fault_armed'
+  | 'fault_disarmed'
+  | 'population_register_enabled'
+  | 'population_register_disabled'
+  | 'signed_in'
+  | 'signed_out';
 
 /** The issuer's path, "" for an origin; links and forms use it so they stay on the page's origin. */
 function basePathOf(context: EmulatorContext): string {
@@ -44,7 +55,11 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
     control.injectedFaults(),
   ]);
   const scopes = await Promise.all(armedFaults.map(async (id) => [id, await control.faultScope(id)] as const));
+  const gate = context.panel.access;
+  const access = await context.panel.state(request);
   return panelPage({
+    access,
+    readOnlyReason: gate.mode === 'read-only' ? gate.reason : undefined,
     issuer: context.issuer,
     basePath: basePathOf(context),
     clients,
@@ -52,7 +67,7 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
     armedFaults,
     faultScopes: Object.fromEntries(scopes.filter(([, scope]) => scope !== undefined)),
     injectedFaults,
-    notice: confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid),
+    notice: confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid, access),
     now: context.now(),
   });
 }
@@ -62,9 +77,11 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
  * - `rotate_keys`
  * - `arm_fault` / `disarm_fault` with `fault` (an id of FAULTS)
  * - `set_population_register` with `client_id` and `enabled` (`true` or `false`)
+ * - `sign_in` with `password`, `sign_out` (a panel with a password)
  *
  * Success: 303 to the panel with `done` (and the fault or client it concerns). Bad input: 400
- * page; cross-site post: 403 page.
+ * page; cross-site post, a read-only panel, an action before signing in or a wrong password: 403
+ * page; too many sign-in attempts: 429 page with `Retry-After`.
  */
 export async function panelActionEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const basePath = basePathOf(context);
@@ -80,15 +97,59 @@ export async function panelActionEndpoint(request: Request, context: EmulatorCon
     throw error;
   }
 
+  const action = parameters.get('action');
+  if (action === 'sign_in' || action === 'sign_out') return changeSignIn(action, parameters, request, context);
+
+  const access = await context.panel.state(request);
+  if (access === 'read-only' || access === 'signed-out') {
+    const gate = context.panel.access;
+    return panelErrorPage(
+      basePath,
+      403,
+      gate.mode === 'read-only'
+        ? `The panel is read-only: ${gate.reason}`
+        : 'The panel’s actions ask for the panel password: sign in on the panel first (a sign-in lasts 12 hours).',
+    );
+  }
+
   const control = createControl(context);
   const outcome = await perform(parameters, control);
   if ('refused' in outcome) return panelErrorPage(basePath, 400, outcome.refused);
+  return backToPanel(basePath, outcome.done, outcome.about);
+}
 
-  const query = new URLSearchParams({ done: outcome.done, ...outcome.about });
-  return new Response(null, {
-    status: 303,
-    headers: { Location: `${panelPath(basePath)}?${query}`, 'Cache-Control': 'no-store' },
-  });
+/** 303 to the panel, which confirms `done`; `setCookie` signs the browser in or out. */
+function backToPanel(basePath: string, done: Done, about?: Record<string, string>, setCookie?: string): Response {
+  const query = new URLSearchParams({ done, ...about });
+  const headers = new Headers({ Location: `${panelPath(basePath)}?${query}`, 'Cache-Control': 'no-store' });
+  if (setCookie) headers.set('Set-Cookie', setCookie);
+  return new Response(null, { status: 303, headers });
+}
+
+/** `sign_in` (with `password`) and `sign_out`: only a panel with a password has them. */
+async function changeSignIn(
+  action: (typeof ACCESS_ACTIONS)[number],
+  parameters: RequestParameters,
+  request: Request,
+  context: EmulatorContext,
+): Promise<Response> {
+  const basePath = basePathOf(context);
+  const { panel } = context;
+  if (panel.access.mode !== 'password') {
+    return panelErrorPage(basePath, 400, `This panel has no password to sign in with: its actions are ${panel.access.mode === 'open' ? 'open to anyone who reaches it' : 'switched off'}.`);
+  }
+  if (action === 'sign_out') return backToPanel(basePath, 'signed_out', undefined, await panel.signOut(request));
+
+  const outcome = await panel.signIn(parameters.get('password') ?? '', context.clientAddress(request));
+  if ('setCookie' in outcome) return backToPanel(basePath, 'signed_in', undefined, outcome.setCookie);
+  if (outcome.reason === 'wrong_password') return panelErrorPage(basePath, 403, 'That is not the panel password.');
+  const page = panelErrorPage(
+    basePath,
+    429,
+    `Too many sign-in attempts from this address; try again in ${outcome.retryAfterSeconds} s.`,
+  );
+  page.headers.set('Retry-After', String(outcome.retryAfterSeconds));
+  return page;
 }
 
 /**
@@ -116,9 +177,10 @@ async function perform(
   control: EmulatorControl,
 ): Promise<{ done: Done; about?: Record<string, string> } | { refused: string }> {
   const action = parameters.get('action');
-  if (action === undefined) return { refused: `The form has no 'action'; expected one of ${PANEL_ACTIONS.join(', ')}.` };
+  const known = [...PANEL_ACTIONS, ...ACCESS_ACTIONS].join(', ');
+  if (action === undefined) return { refused: `The form has no 'action'; expected one of ${known}.` };
   if (!(PANEL_ACTIONS as readonly string[]).includes(action)) {
-    return { refused: `Unknown action ${describeValue(action)}; expected one of ${PANEL_ACTIONS.join(', ')}.` };
+    return { refused: `Unknown action ${describeValue(action)}; expected one of ${known}.` };
   }
 
   switch (action as PanelActionName) {
@@ -171,7 +233,12 @@ async function perform(
  * The sentence for `done`, built from known values only: a fault or client the query names is
  * looked up, so a crafted link cannot make the panel say something of its own.
  */
-function confirmation(query: URLSearchParams, clients: readonly ClientInfo[], currentKid: string | undefined): string | undefined {
+function confirmation(
+  query: URLSearchParams,
+  clients: readonly ClientInfo[],
+  currentKid: string | undefined,
+  access: PanelAccessState,
+): string | undefined {
   const fault = query.get('fault');
   const clientId = query.get('client_id');
   const knownClient = clientId !== null && clients.some((client) => client.clientId === clientId);
@@ -188,6 +255,10 @@ function confirmation(query: URLSearchParams, clients: readonly ClientInfo[], cu
       return knownClient ? `Population register enabled for ${clientId}.` : undefined;
     case 'population_register_disabled':
       return knownClient ? `Population register disabled for ${clientId}.` : undefined;
+    case 'signed_in':
+      return access !== 'signed-in' ? undefined : 'Signed in: the panel’s actions are yours for 12 hours, or until you sign out.';
+    case 'signed_out':
+      return access === 'signed-out' ? 'Signed out.' : undefined;
     default:
       return undefined;
   }

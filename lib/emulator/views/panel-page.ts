@@ -9,6 +9,7 @@
 import { ENDPOINT_PATHS } from '../config';
 import { personas, type Persona } from '../personas/personas';
 import type { ClientInfo, SigningKeyInfo } from '../qa/control';
+import type { PanelAccessState } from '../qa/panel-access';
 import { FAULTS, type Fault, type FaultId, type FaultTarget, type InjectedFault } from '../qa/faults';
 import { stylesheet } from './assets';
 import { html, type SafeHtml } from './html';
@@ -29,6 +30,10 @@ export interface PanelView {
   injectedFaults: readonly InjectedFault[];
   /** a confirmation of the last action, if any */
   notice?: string;
+  /** whether this browser may use the actions (qa/panel-access.ts); the buttons are disabled when not */
+  access: PanelAccessState;
+  /** why the actions are switched off, when `access` is read-only */
+  readOnlyReason?: string;
   /** clock in ms */
   now: number;
 }
@@ -88,6 +93,43 @@ function serviceSection(view: PanelView): SafeHtml {
 </section>`;
 }
 
+/** ` disabled` on the actions' controls while this browser may not use them. */
+function disabled(view: PanelView): SafeHtml {
+  return view.access === 'open' || view.access === 'signed-in' ? html`` : html` disabled`;
+}
+
+/**
+ * Who may act: nothing to say on an open panel; the reason on a read-only one; the sign-in form,
+ * or the sign-out button, on one with a password.
+ */
+function accessSection(view: PanelView): SafeHtml {
+  const action = `${view.basePath}${PANEL_ACTION_PATH}`;
+  switch (view.access) {
+    case 'open':
+      return html``;
+    case 'read-only':
+      return html`<p class="callout" role="note" data-testid="panel-access" data-access="read-only"><strong>Read-only.</strong> ${view.readOnlyReason ?? ''}</p>`;
+    case 'signed-out':
+      return html`
+<section id="panel-sign-in" aria-labelledby="panel-sign-in-heading" class="callout" data-testid="panel-access" data-access="signed-out">
+<h2 id="panel-sign-in-heading">Sign in to use the panel</h2>
+<p>Rotating keys, arming faults and changing entitlements change what every user of this emulator gets, so they ask for the panel password.</p>
+<form method="post" action="${action}" class="sign-in">
+<input type="hidden" name="action" value="sign_in">
+<label for="panel-password">Panel password</label>
+<input id="panel-password" name="password" type="password" autocomplete="current-password" required>
+<button class="primary" type="submit">Sign in</button>
+</form>
+</section>`;
+    case 'signed-in':
+      return html`
+<form method="post" action="${action}" class="inline sign-out" data-testid="panel-access" data-access="signed-in">
+<input type="hidden" name="action" value="sign_out">
+<span class="muted">Signed in to the panel’s actions.</span> <button type="submit">Sign out</button>
+</form>`;
+  }
+}
+
 function actionForm(view: PanelView, fields: Record<string, string>, button: SafeHtml, className = ''): SafeHtml {
   return html`<form method="post" action="${view.basePath}${PANEL_ACTION_PATH}"${className ? html` class="${className}"` : ''}>
 ${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
@@ -100,7 +142,7 @@ function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
   const toggle = actionForm(
     view,
     { action: 'set_population_register', client_id: client.clientId, enabled: String(!enabled) },
-    html`<button type="submit" aria-label="${enabled ? 'Disable' : 'Enable'} population register for ${client.clientId}">${enabled ? 'Disable' : 'Enable'}</button>`,
+    html`<button type="submit"${disabled(view)} aria-label="${enabled ? 'Disable' : 'Enable'} population register for ${client.clientId}">${enabled ? 'Disable' : 'Enable'}</button>`,
     'inline',
   );
   return html`
@@ -150,7 +192,7 @@ function signingKeysSection(view: PanelView): SafeHtml {
   )}</tbody>
 </table>
 </div>
-${actionForm(view, { action: 'rotate_keys' }, html`<button class="primary" type="submit">Rotate signing key</button>`)}
+${actionForm(view, { action: 'rotate_keys' }, html`<button class="primary" type="submit"${disabled(view)}>Rotate signing key</button>`)}
 </section>`;
 }
 
@@ -158,7 +200,7 @@ ${actionForm(view, { action: 'rotate_keys' }, html`<button class="primary" type=
 function faultScopeChoice(view: PanelView, fault: Fault): SafeHtml {
   if (view.clients.length < 2) return html``;
   const id = `fault-${fault.id}-client`;
-  return html`<label class="muted" for="${id}">for</label> <select id="${id}" name="client_id"><option value="">any client</option>${view.clients.map(
+  return html`<label class="muted" for="${id}">for</label> <select id="${id}" name="client_id"${disabled(view)}><option value="">any client</option>${view.clients.map(
     (client) => html`<option value="${client.clientId}">${client.clientId}</option>`,
   )}</select>`;
 }
@@ -178,7 +220,7 @@ function faultRow(view: PanelView, fault: Fault): SafeHtml {
 <p class="muted">${fault.effect}</p>
 <p class="muted">The relying party should answer <code>${fault.expected}</code>.</p>
 </div>
-<div class="fault-actions">${armed ? '' : faultScopeChoice(view, fault)}<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}">${armed ? 'Disarm' : 'Arm'}</button></div>
+<div class="fault-actions">${armed ? '' : faultScopeChoice(view, fault)}<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}"${disabled(view)}>${armed ? 'Disarm' : 'Arm'}</button></div>
 </form>`;
 }
 
@@ -256,6 +298,7 @@ export function panelPage(view: PanelView): Response {
 </ul></nav>
 </header>
 ${view.notice ? html`<p class="notice" role="status" data-testid="panel-notice">${view.notice}</p>` : ''}
+${accessSection(view)}
 ${serviceSection(view)}
 ${clientsSection(view)}
 ${signingKeysSection(view)}

@@ -1,0 +1,105 @@
+/**
+ * Who may use the QA panel's actions (rotate keys, arm faults, change entitlements). The panel
+ * itself is a read-only page anyone who reaches the emulator may see; its actions are:
+ * - `open`: anyone's (development and tests; the same-origin check of qa/panel.ts still holds);
+ * - `read-only`: nobody's, with a reason the panel shows (a host running the emulator in
+ *   production without a password);
+ * - `password`: a browser's that signed in with the panel password. Sign-in attempts are limited
+ *   per client address (10 per 15 minutes, every attempt counted before the password is
+ *   compared, so a burst cannot slip through), the comparison takes the same time whatever the
+ *   guess, and a signed-in browser holds a random token in an HttpOnly, SameSite=Strict cookie
+ *   scoped to the emulator's path, remembered in the store for 12 hours (so every instance
+ *   sharing the store knows it, and signing out ends it everywhere).
+ * @see qa/panel.ts; DECISIONS.md "QA panel"
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
+import { isLimitReached, type Store } from '../../store/store';
+
+/** Who may use the panel's actions: the host's choice (EmulatorOptions.panel). */
+export type PanelAccess = { mode: 'open' } | { mode: 'read-only'; reason: string } | { mode: 'password'; password: string };
+
+
+/** Whether one browser may use the panel's actions, as the panel shows it. */
+export type PanelAccessState = 'open' | 'read-only' | 'signed-out' | 'signed-in';
+
+/** The shortest panel password accepted: long enough that 10 guesses per 15 minutes get nowhere. */
+export const MIN_PANEL_PASSWORD_LENGTH = 12;
+
+/** Sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS, right or wrong. */
+export const SIGN_IN_ATTEMPTS = 10;
+const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+
+/** How long a sign-in lasts. */
+const SESSION_SECONDS = 12 * 3600;
+
+const COOKIE_NAME = 'idv_emulator_panel';
+
+/** Why a sign-in failed: a wrong password, or too many attempts (with the seconds to wait). */
+export type SignInRefusal = { reason: 'wrong_password' } | { reason: 'too_many_attempts'; retryAfterSeconds: number };
+
+export interface PanelGate {
+  readonly access: PanelAccess;
+  /** The access state of the browser that sent `request`. @throws StoreError when the store cannot answer */
+  state(request: Request): Promise<PanelAccessState>;
+  /**
+   * Checks `password` for the browser at `address`: the Set-Cookie header value that signs it
+   * in, or why not. Only in `password` mode.
+   * @throws StoreError when the store cannot count or remember
+   */
+  signIn(password: string, address: string): Promise<{ setCookie: string } | SignInRefusal>;
+  /** Ends the sign-in of the browser that sent `request`; the Set-Cookie header value that clears its cookie. */
+  signOut(request: Request): Promise<string>;
+}
+
+/**
+ * The gate for one emulator: `store` keeps sign-ins and counts attempts; `issuer` gives the
+ * cookie its path and, on https, the Secure attribute.
+ * @throws Error when a password is shorter than MIN_PANEL_PASSWORD_LENGTH
+ */
+export function createPanelGate(access: PanelAccess, store: Store, issuer: string): PanelGate {
+  if (access.mode === 'password' && access.password.length < MIN_PANEL_PASSWORD_LENGTH) {
+    throw new Error(`the panel password must be at least ${MIN_PANEL_PASSWORD_LENGTH} characters long`);
+  }
+  const url = new URL(issuer);
+  const cookie = { path: url.pathname === '/' ? '/' : url.pathname, httpOnly: true, sameSite: 'strict' as const, secure: url.protocol === 'https:' };
+  const attempts = store.limiter('panel-sign-in', SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS);
+  const expected = access.mode === 'password' ? digest(access.password) : undefined;
+  const sessionKey = (token: string) => `panel-session:${digest(token).toString('base64url')}`;
+  const tokenOf = (request: Request) => {
+    const value = parseCookies(request.headers.get('cookie') ?? '')[COOKIE_NAME];
+    return value && /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined;
+  };
+
+  return {
+    access,
+    async state(request) {
+      if (access.mode !== 'password') return access.mode;
+      const token = tokenOf(request);
+      return token && (await store.get<true>(sessionKey(token))) ? 'signed-in' : 'signed-out';
+    },
+    async signIn(password, address) {
+      if (!expected) throw new Error('the panel has no password to sign in with');
+      try {
+        await attempts.consume(address);
+      } catch (error) {
+        if (isLimitReached(error)) return { reason: 'too_many_attempts', retryAfterSeconds: error.retryAfterSeconds };
+        throw error;
+      }
+      // Digests of equal length, compared in constant time: the time taken says nothing about the guess.
+      if (!timingSafeEqual(digest(password), expected)) return { reason: 'wrong_password' };
+      const token = randomBytes(32).toString('base64url');
+      await store.set(sessionKey(token), true, SESSION_SECONDS);
+      return { setCookie: serializeCookie(COOKIE_NAME, token, { ...cookie, maxAge: SESSION_SECONDS }) };
+    },
+    async signOut(request) {
+      const token = tokenOf(request);
+      if (token) await store.delete(sessionKey(token));
+      return serializeCookie(COOKIE_NAME, '', { ...cookie, maxAge: 0 });
+    },
+  };
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
