@@ -65,6 +65,38 @@ test('pages carry the security headers', async ({ request }) => {
   expect(headers['strict-transport-security']).toBe('max-age=63072000');
 });
 
+test('every page’s scripts run only with the nonce of its response’s Content-Security-Policy, and an injected script does not run', async ({ page, request }) => {
+  for (const path of ['/', '/result', '/error?code=access_denied', '/no-such-page']) {
+    const first = await request.get(`${APP}${path}`);
+    const second = await request.get(`${APP}${path}`);
+    const policy = first.headers()['content-security-policy'] ?? '';
+    const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'/.exec(policy)?.[1];
+    expect(nonce, `${path}: ${policy}`).toBeDefined();
+    expect(second.headers()['content-security-policy']).not.toContain(nonce);
+    // Every script element of the page carries this response's nonce.
+    const scripts = [...(await first.text()).matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
+    expect(scripts.length, path).toBeGreaterThan(0);
+    for (const script of scripts) expect(script, path).toContain(`nonce="${nonce}"`);
+  }
+
+  const violations: string[] = [];
+  await page.exposeFunction('reportViolation', (directive: string) => violations.push(directive));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => (window as unknown as { reportViolation(d: string): void }).reportViolation(event.effectiveDirective));
+  });
+  await page.goto(`${APP}/`);
+  // The page hydrated: the picker's client code runs (unticking a claim updates the live preview).
+  await page.getByRole('checkbox', { name: /^Given name/ }).uncheck();
+  await expect(page.getByTestId('claims-preview')).not.toContainText('given_name');
+  expect(violations).toEqual([]);
+  // What an HTML injection would bring: an inline event handler.
+  await page.evaluate(() => {
+    document.body.insertAdjacentHTML('beforeend', '<img alt="" src="/no-such-image.png" onerror="window.injected = 1">');
+  });
+  await expect.poll(() => violations).toContain('script-src-attr');
+  expect(await page.evaluate(() => (window as unknown as { injected?: number }).injected)).toBeUndefined();
+});
+
 test('the session cookie is a browser-session cookie: HttpOnly, SameSite=Lax, no expiry', async ({ page, context }) => {
   await page.goto(`${APP}/`);
   const session = (await context.cookies(APP)).find((cookie) => cookie.name === 'idv_rp_session');
