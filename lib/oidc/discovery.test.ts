@@ -58,13 +58,123 @@ describe('DiscoveryCache', () => {
     expect(fetches).toBe(1);
   });
 
-  it('does not keep a failure, so the next call tries again', async () => {
+  it('keeps a failure for 5 s: every call meanwhile fails at once with its code, without a request', async () => {
+    let now = 0;
     let fetches = 0;
     const cache = new DiscoveryCache({
+      now: () => now,
       fetch: async () => (++fetches === 1 ? new Response('', { status: 503 }) : Response.json(metadata())),
     });
-    await expect(cache.get(ISSUER)).rejects.toMatchObject({ code: 'discovery_failed' });
+    for (let i = 0; i < 10; i++) {
+      await expect(cache.get(ISSUER)).rejects.toMatchObject({ name: 'IdvError', code: 'discovery_failed', cause: { status: 503 } });
+      now += 499;
+    }
+    expect(fetches).toBe(1);
+    now = 5_000;
     await expect(cache.get(ISSUER)).resolves.toMatchObject({ issuer: ISSUER });
+    expect(fetches).toBe(2);
+  });
+
+  it('keeps the code of the failure it holds back (network_error, discovery_issuer_mismatch)', async () => {
+    const unreachable = new DiscoveryCache({ fetch: async () => Promise.reject(new TypeError('fetch failed')) });
+    await expect(unreachable.get(ISSUER)).rejects.toMatchObject({ code: 'network_error' });
+    await expect(unreachable.get(ISSUER)).rejects.toMatchObject({ code: 'network_error' });
+    let fetches = 0;
+    const impostor = new DiscoveryCache({ fetch: async () => (fetches++, Response.json(metadata({ issuer: 'https://evil.example' }))) });
+    await expect(impostor.get(ISSUER)).rejects.toMatchObject({ code: 'discovery_issuer_mismatch' });
+    await expect(impostor.get(ISSUER)).rejects.toMatchObject({ code: 'discovery_issuer_mismatch' });
+    expect(fetches).toBe(1);
+  });
+
+  it('doubles the back-off with each failure in a row, up to 5 minutes, and starts again at 5 s after a success', async () => {
+    let now = 0;
+    let down = true;
+    let fetches = 0;
+    const cache = new DiscoveryCache({
+      now: () => now,
+      fetch: async () => {
+        fetches++;
+        return down ? new Response('', { status: 500 }) : Response.json(metadata(), { headers: { 'cache-control': 'max-age=60' } });
+      },
+    });
+    const fetchedAt: number[] = [];
+    while (fetches < 9) {
+      const before = fetches;
+      await cache.get(ISSUER).catch(() => undefined);
+      if (fetches > before) fetchedAt.push(now);
+      now += 1_000;
+    }
+    expect(fetchedAt.slice(1).map((at, i) => at - fetchedAt[i]!)).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000]);
+
+    now += 300_000;
+    down = false;
+    await cache.get(ISSUER);
+    down = true;
+    now += 60_000; // expired: the refresh fails, the stale document answers
+    await expect(cache.get(ISSUER)).resolves.toMatchObject({ issuer: ISSUER });
+    now += 4_999;
+    await cache.get(ISSUER);
+    expect(fetches).toBe(11);
+    now += 1;
+    await cache.get(ISSUER);
+    expect(fetches).toBe(12);
+  });
+
+  it('returns the last good document when a refresh fails, until a day past its freshness', async () => {
+    let now = 0;
+    let down = false;
+    let fetches = 0;
+    const cache = new DiscoveryCache({
+      now: () => now,
+      fetch: async () => {
+        fetches++;
+        if (down) throw new TypeError('fetch failed');
+        return Response.json(metadata(), { headers: { 'cache-control': 'max-age=3600' } });
+      },
+    });
+    const good = await cache.get(ISSUER);
+    down = true;
+    now = 3_600_000;
+    await expect(cache.get(ISSUER)).resolves.toBe(good);
+    await expect(cache.get(ISSUER)).resolves.toBe(good); // backed off: no request
+    expect(fetches).toBe(2);
+    now = 3_600_000 + 86_400_000 - 1;
+    await expect(cache.get(ISSUER)).resolves.toBe(good);
+    now = 3_600_000 + 86_400_000;
+    await expect(cache.get(ISSUER)).rejects.toMatchObject({ code: 'network_error' });
+  });
+
+  it('uses no stale document with staleIfErrorSeconds: 0, and refuses a window that is not a finite number of seconds', async () => {
+    let now = 0;
+    let fetches = 0;
+    const cache = new DiscoveryCache({
+      now: () => now,
+      staleIfErrorSeconds: 0,
+      fetch: async () => (++fetches === 1 ? Response.json(metadata(), { headers: { 'cache-control': 'max-age=60' } }) : new Response('', { status: 503 })),
+    });
+    await cache.get(ISSUER);
+    now = 60_000;
+    await expect(cache.get(ISSUER)).rejects.toMatchObject({ code: 'discovery_failed' });
+    for (const staleIfErrorSeconds of [Number.NaN, Number.POSITIVE_INFINITY, -1]) {
+      expect(() => new DiscoveryCache({ staleIfErrorSeconds })).toThrow(RangeError);
+    }
+  });
+
+  it('lets concurrent callers share one failing request', async () => {
+    let fail = () => undefined as void;
+    let fetches = 0;
+    const cache = new DiscoveryCache({
+      fetch: () => {
+        fetches++;
+        return new Promise<Response>((resolve) => (fail = () => resolve(new Response('', { status: 503 }))));
+      },
+    });
+    const callers = [1, 2, 3].map(() => cache.get(ISSUER));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fetches).toBe(1);
+    fail();
+    const results = await Promise.allSettled(callers);
+    expect(results).toMatchObject([1, 2, 3].map(() => ({ status: 'rejected', reason: { code: 'discovery_failed' } })));
   });
 
   it('refuses an http issuer unless insecure requests are allowed', async () => {

@@ -1,12 +1,13 @@
 /**
  * Discovery: GET `{issuer}/.well-known/openid-configuration` (part 4), validated and cached.
  * The interface specification does not show this response's body, so the members we need are
- * checked as OpenID Connect Discovery 1.0 §4 defines them.
+ * checked as OpenID Connect Discovery 1.0 §4 defines them. A failure is kept for a back-off, and
+ * a good document is still used for a bounded stale window while refreshes fail.
  *
  * Copy with: errors.ts, http.ts, types.ts.
  */
 import { IdvError } from './errors.ts';
-import { assertSecureUrl, cacheLifetimeSeconds, readJsonObject, send } from './http.ts';
+import { assertSecureUrl, BackedOffLoader, cacheLifetimeSeconds, DEFAULT_STALE_IF_ERROR_SECONDS, readJsonObject, send, staleIfErrorMs } from './http.ts';
 import type { HttpOptions, ProviderMetadata } from './types.ts';
 
 /** Cached for an hour unless the response says otherwise. */
@@ -82,47 +83,80 @@ export async function processDiscoveryResponse(
   return metadata as ProviderMetadata;
 }
 
+/** A validated document and when its freshness ends. */
+interface Entry {
+  metadata: ProviderMetadata;
+  expiresAt: number;
+}
+
+/**
+ * Options of a DiscoveryCache, beside those of its requests.
+ * @see Interface specification 4 "Endpoints"
+ * @see https://www.rfc-editor.org/rfc/rfc5861#section-4
+ */
+export interface DiscoveryCacheOptions extends HttpOptions {
+  /** ms clock, for tests */
+  now?: () => number;
+  /**
+   * Seconds past its freshness a document is still used when a refresh fails: 86 400 (a day) by
+   * default, 0 to use none. A finite number, 0 or more; anything else is a RangeError.
+   */
+  staleIfErrorSeconds?: number;
+}
+
 /**
  * Discovery documents by issuer, kept as long as Cache-Control allows (an hour without the
- * header, a day at most). Concurrent callers share one request; a failed request is not cached.
+ * header, a day at most). Concurrent callers share one request. A failed request is kept too
+ * (negative caching): for a back-off of 5 s, doubling with each failure in a row up to 5 minutes,
+ * every call fails at once with that failure's code and nothing is sent. When a refresh fails,
+ * the last good document is still returned until `staleIfErrorSeconds` (a day by default) past
+ * its freshness.
  * @see Interface specification 4 "Endpoints"
  * @see https://openid.net/specs/openid-connect-discovery-1_0.html#ProviderConfig
  * @see https://www.rfc-editor.org/rfc/rfc9111#section-5.2.2
+ * @see https://www.rfc-editor.org/rfc/rfc5861#section-4
  */
 export class DiscoveryCache {
   readonly #options: HttpOptions;
   readonly #now: () => number;
-  readonly #entries = new Map<string, { expiresAt: number; metadata: Promise<ProviderMetadata> }>();
+  readonly #staleIfErrorMs: number;
+  readonly #entries = new Map<string, Entry>();
+  readonly #loader: BackedOffLoader<ProviderMetadata>;
 
-  constructor(options: HttpOptions & { now?: () => number } = {}) {
+  /** @throws RangeError when `staleIfErrorSeconds` is not a finite number, 0 or more */
+  constructor(options: DiscoveryCacheOptions = {}) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#staleIfErrorMs = staleIfErrorMs(options.staleIfErrorSeconds ?? DEFAULT_STALE_IF_ERROR_SECONDS);
+    this.#loader = new BackedOffLoader(this.#now);
   }
 
   /**
-   * The validated metadata of `issuer`, from the cache or the network.
+   * The validated metadata of `issuer`: from the cache while fresh, else from the network, else
+   * (the refresh failed) the last good document while within the stale window.
    * @param options.fetch used if this call has to go to the network (e.g. a tracing fetch)
-   * @throws IdvError as `fetchDiscovery` and `processDiscoveryResponse` do
+   * @throws IdvError as `fetchDiscovery` and `processDiscoveryResponse` do; while backed off,
+   *   with the code of the failure that started the back-off, without a request
    */
-  get(issuer: string, options: { fetch?: HttpOptions['fetch'] } = {}): Promise<ProviderMetadata> {
-    const cached = this.#entries.get(issuer);
-    if (cached && cached.expiresAt > this.#now()) return cached.metadata;
-
-    const entry = { expiresAt: Number.POSITIVE_INFINITY, metadata: this.#load(issuer, options.fetch) };
-    this.#entries.set(issuer, entry);
-    entry.metadata.then(
-      () => undefined,
-      () => this.#entries.get(issuer) === entry && this.#entries.delete(issuer),
-    );
-    return entry.metadata;
+  async get(issuer: string, options: { fetch?: HttpOptions['fetch'] } = {}): Promise<ProviderMetadata> {
+    const entry = this.#entries.get(issuer);
+    if (entry && entry.expiresAt > this.#now()) return entry.metadata;
+    try {
+      return await this.#refresh(issuer, options.fetch);
+    } catch (error) {
+      if (!entry || this.#now() >= entry.expiresAt + this.#staleIfErrorMs) throw error;
+      return entry.metadata;
+    }
   }
 
-  async #load(issuer: string, fetch: HttpOptions['fetch']): Promise<ProviderMetadata> {
-    const response = await fetchDiscovery(issuer, { ...this.#options, ...(fetch ? { fetch } : {}) });
-    const lifetime = cacheLifetimeSeconds(response, DEFAULT_LIFETIME_SECONDS);
-    const metadata = await processDiscoveryResponse(issuer, response, this.#options);
-    const entry = this.#entries.get(issuer);
-    if (entry) entry.expiresAt = this.#now() + lifetime * 1000;
-    return metadata;
+  /** One request at a time per issuer, none while backed off; a success ends the back-off. */
+  #refresh(issuer: string, fetch: HttpOptions['fetch']): Promise<ProviderMetadata> {
+    return this.#loader.load(issuer, async () => {
+      const response = await fetchDiscovery(issuer, { ...this.#options, ...(fetch ? { fetch } : {}) });
+      const lifetime = cacheLifetimeSeconds(response, DEFAULT_LIFETIME_SECONDS);
+      const metadata = await processDiscoveryResponse(issuer, response, this.#options);
+      this.#entries.set(issuer, { metadata, expiresAt: this.#now() + lifetime * 1000 });
+      return metadata;
+    });
   }
 }

@@ -5,7 +5,7 @@
  *
  * Copy with: errors.ts, types.ts.
  */
-import { IdvError, oauthError } from './errors.ts';
+import { IdvError, isIdvError, oauthError } from './errors.ts';
 import type { HttpOptions } from './types.ts';
 
 /** Milliseconds before an outbound call is aborted, unless `HttpOptions.timeoutMs` says otherwise. */
@@ -170,4 +170,79 @@ export function cacheLifetimeSeconds(response: Response, fallback: number): numb
     if (match) return Math.min(Number(match[1]), MAX_CACHE_SECONDS);
   }
   return fallback;
+}
+
+/**
+ * RFC 5861 stale-if-error: a cached document (discovery, JWKS) stays usable for a day past its
+ * freshness while refreshes fail. A day is the service's own JWKS max-age (4.4): an outage the
+ * service fixes within a working day does not stop verifications, and a key it has withdrawn is
+ * still trusted for at most that long after our last successful fetch.
+ * @see https://www.rfc-editor.org/rfc/rfc5861#section-4
+ */
+export const DEFAULT_STALE_IF_ERROR_SECONDS = 86_400;
+
+/**
+ * After a failed fetch, no other for 5 s, doubling with each failure in a row up to 5 minutes; a
+ * success starts again at 5 s. A provider in trouble gets one request per back-off from us,
+ * however many page views, ID tokens or forged callbacks arrive meanwhile.
+ */
+export const RETRY_BACKOFF_INITIAL_MS = 5_000;
+export const RETRY_BACKOFF_MAX_MS = 300_000;
+
+/**
+ * `staleIfErrorSeconds` in milliseconds.
+ * @throws RangeError unless a finite number, 0 or more (NaN would switch the bound off)
+ */
+export function staleIfErrorMs(seconds: number): number {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+    throw new RangeError(`staleIfErrorSeconds must be a finite number, 0 or more (got ${String(seconds)})`);
+  }
+  return seconds * 1000;
+}
+
+/** The back-off after `count` failures in a row: 5 s, 10 s, 20 s, ... up to 5 minutes. */
+export function retryBackoffMs(count: number): number {
+  return Math.min(RETRY_BACKOFF_INITIAL_MS * 2 ** (count - 1), RETRY_BACKOFF_MAX_MS);
+}
+
+/**
+ * Loads per key, one request at a time (concurrent callers share it), and none while backed off
+ * after a failure: a call then fails at once with the failure that started the back-off (a new
+ * IdvError with its code and cause, and `retryAfterMs`). A success ends the back-off.
+ */
+export class BackedOffLoader<T> {
+  readonly #now: () => number;
+  readonly #inflight = new Map<string, Promise<T>>();
+  readonly #failures = new Map<string, { error: unknown; count: number; retryAt: number }>();
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  /** `load()` for `key`, unless a load is in flight (its promise) or the key is backed off (rejected). */
+  load(key: string, load: () => Promise<T>): Promise<T> {
+    const pending = this.#inflight.get(key);
+    if (pending) return pending;
+    const failure = this.#failures.get(key);
+    if (failure && this.#now() < failure.retryAt) return Promise.reject(heldBack(failure.error, failure.retryAt - this.#now()));
+    const loading = (async () => {
+      try {
+        const value = await load();
+        this.#failures.delete(key);
+        return value;
+      } catch (error) {
+        const count = (this.#failures.get(key)?.count ?? 0) + 1;
+        this.#failures.set(key, { error, count, retryAt: this.#now() + retryBackoffMs(count) });
+        throw error;
+      }
+    })().finally(() => this.#inflight.delete(key));
+    this.#inflight.set(key, loading);
+    return loading;
+  }
+}
+
+/** A failure told again while backed off: its code and cause, and when we try again. */
+function heldBack(error: unknown, retryAfterMs: number): unknown {
+  if (!isIdvError(error)) return error;
+  return new IdvError(error.code, `${error.message} (not tried again for ${Math.ceil(retryAfterMs / 1000)} s)`, { ...error.cause, retryAfterMs });
 }

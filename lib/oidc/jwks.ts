@@ -1,21 +1,22 @@
 /**
  * The service's signing keys: GET /jwks (4.4, 2.7), cached as its Cache-Control says, keys chosen
  * by `kid` and never by position. An unknown `kid` triggers one refetch (key rotation), at most
- * once per cool-down so that forged `kid`s cannot make us hammer the endpoint.
+ * once per cool-down so that forged `kid`s cannot make us hammer the endpoint. When a refresh
+ * fails, the last good key set is still used for a bounded stale window (stale-if-error), and no
+ * request is sent again until a back-off has passed.
  *
  * Depends on: jose.
  * Copy with: errors.ts, http.ts, types.ts.
  */
 import { importJWK, type CryptoKey, type JWK } from 'jose';
 import { IdvError } from './errors.ts';
-import { cacheLifetimeSeconds, readJsonObject, send } from './http.ts';
+import { BackedOffLoader, cacheLifetimeSeconds, DEFAULT_STALE_IF_ERROR_SECONDS, readJsonObject, send, staleIfErrorMs } from './http.ts';
 import type { HttpOptions } from './types.ts';
 
 /** 8: the service sends max-age=86400; without a header we keep keys for ten minutes. */
 const DEFAULT_LIFETIME_SECONDS = 600;
 /** As jose's createRemoteJWKSet: short enough for a rotation to heal quickly, long enough to bound refetches. */
 const DEFAULT_REFETCH_COOLDOWN_MS = 30_000;
-
 /**
  * The header members of the ID token's JWS that pick its key.
  * @see Interface specification 4.4 "GET /jwks"
@@ -31,6 +32,23 @@ interface Entry {
   fetchedAt: number;
   expiresAt: number;
   imported: Map<string, CryptoKey>;
+}
+
+/**
+ * Options of a JwksCache, beside those of its requests.
+ * @see Interface specification 4.4 "GET /jwks"
+ * @see https://www.rfc-editor.org/rfc/rfc5861#section-4
+ */
+export interface JwksCacheOptions extends HttpOptions {
+  /** ms clock, for tests */
+  now?: () => number;
+  /** least time between two refetches for an unknown `kid`: 30 000 ms by default */
+  refetchCooldownMs?: number;
+  /**
+   * Seconds past its freshness a key set is still used when a refresh fails: 86 400 (a day) by
+   * default, 0 to use none. A finite number, 0 or more; anything else is a RangeError.
+   */
+  staleIfErrorSeconds?: number;
 }
 
 /**
@@ -105,42 +123,62 @@ export function selectVerificationKey(keys: JWK[], selector: KeySelector): JWK |
 /**
  * JWKS documents by URI with their imported keys. Kept as Cache-Control says (4.4 sends
  * max-age=86400; ten minutes without the header). An unknown `kid` refetches at most once per
- * cool-down (`refetchCooldownMs`, 30 s by default), for key rotation.
+ * cool-down (`refetchCooldownMs`, 30 s by default), for key rotation. Concurrent callers share
+ * one request. When a refresh fails (transport, status, body), the last good key set is still
+ * used until `staleIfErrorSeconds` (a day by default) past its freshness, and the endpoint is not
+ * asked again for a back-off (5 s, doubling with each failure in a row up to 5 minutes); meanwhile
+ * a lookup that no usable key set answers fails at once with the failure's code.
  * @see Interface specification 4.4 "GET /jwks"
  * @see https://openid.net/specs/openid-connect-core-1_0.html#RotateSigKeys
  * @see https://www.rfc-editor.org/rfc/rfc9111#section-5.2.2
+ * @see https://www.rfc-editor.org/rfc/rfc5861#section-4
  */
 export class JwksCache {
   readonly #options: HttpOptions;
   readonly #now: () => number;
   readonly #refetchCooldownMs: number;
+  readonly #staleIfErrorMs: number;
   readonly #entries = new Map<string, Entry>();
-  readonly #inflight = new Map<string, Promise<Entry>>();
+  readonly #loader: BackedOffLoader<Entry>;
 
-  constructor(options: HttpOptions & { now?: () => number; refetchCooldownMs?: number } = {}) {
+  /** @throws RangeError when `staleIfErrorSeconds` is not a finite number, 0 or more */
+  constructor(options: JwksCacheOptions = {}) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#refetchCooldownMs = options.refetchCooldownMs ?? DEFAULT_REFETCH_COOLDOWN_MS;
+    this.#staleIfErrorMs = staleIfErrorMs(options.staleIfErrorSeconds ?? DEFAULT_STALE_IF_ERROR_SECONDS);
+    this.#loader = new BackedOffLoader(this.#now);
   }
 
   /**
-   * The public key for an ES256 ID token signature.
+   * The public key for an ES256 ID token signature. A key set past its freshness is refreshed
+   * first; if that fails, the key comes from the last good set while it is within the stale window.
    * @throws IdvError with code `id_token_key_not_found`, `jwks_fetch_failed` (including a key
-   *   that cannot be imported), or a transport code (`timeout`, `network_error`, ...)
+   *   that cannot be imported), or a transport code (`timeout`, `network_error`, ...); while the
+   *   endpoint is backed off, the code of the failure that started the back-off, without a request
    */
   async getKey(jwksUri: string, selector: KeySelector, options: LookupOptions = {}): Promise<VerificationKey> {
     let entry = this.#entries.get(jwksUri);
-    let refreshed = false;
+    let fetched = false;
+    let refreshFailure: { error: unknown } | undefined;
     if (!entry || entry.expiresAt <= this.#now()) {
-      entry = await this.#refresh(jwksUri, options);
-      refreshed = true;
+      fetched = true;
+      try {
+        entry = await this.#refresh(jwksUri, options);
+      } catch (error) {
+        if (!entry || this.#now() >= entry.expiresAt + this.#staleIfErrorMs) throw error;
+        refreshFailure = { error };
+      }
     }
     let jwk = selectVerificationKey(entry.keys, selector);
-    if (!jwk && !refreshed && this.#now() - entry.fetchedAt >= this.#refetchCooldownMs) {
+    if (!jwk && !fetched && this.#now() - entry.fetchedAt >= this.#refetchCooldownMs) {
+      // A failure here propagates: whether the new key set has this kid is unknown.
       entry = await this.#refresh(jwksUri, options);
       jwk = selectVerificationKey(entry.keys, selector);
     }
     if (!jwk) {
+      // Not in the stale set, and the current one could not be fetched: the key may well exist.
+      if (refreshFailure) throw refreshFailure.error;
       throw new IdvError('id_token_key_not_found', `The JWKS has no ${selector.alg} key with kid "${selector.kid}"`, {
         claim: 'kid',
         actual: selector.kid,
@@ -159,10 +197,9 @@ export class JwksCache {
     return { key, jwk };
   }
 
+  /** One request at a time per URI, none while backed off; a success ends the back-off. */
   #refresh(jwksUri: string, options: LookupOptions): Promise<Entry> {
-    const pending = this.#inflight.get(jwksUri);
-    if (pending) return pending;
-    const load = (async () => {
+    return this.#loader.load(jwksUri, async () => {
       const response = await fetchJwks(jwksUri, { ...this.#options, ...(options.fetch ? { fetch: options.fetch } : {}) });
       const lifetime = cacheLifetimeSeconds(response, DEFAULT_LIFETIME_SECONDS);
       const keys = await processJwksResponse(response);
@@ -170,8 +207,6 @@ export class JwksCache {
       const entry: Entry = { keys, fetchedAt, expiresAt: fetchedAt + lifetime * 1000, imported: new Map() };
       this.#entries.set(jwksUri, entry);
       return entry;
-    })().finally(() => this.#inflight.delete(jwksUri));
-    this.#inflight.set(jwksUri, load);
-    return load;
+    });
   }
 }
