@@ -71,7 +71,11 @@ test('the trace lists every step of the flow, with the signing certificate', asy
   await expect(trace.locator('[data-step=id_token]')).toContainText('CN=IDV Emulator ID Token Signing');
   await expect(trace.locator('[data-step=id_token]')).toContainText('characters)');
 
-  await expect(page.getByTestId('checks').getByRole('listitem')).toHaveCount(10);
+  await expect(page.getByTestId('checks').getByRole('listitem')).toHaveCount(12);
+  // The certificate rows say what was checked: the key compared, the chain not validated (no anchor).
+  await expect(page.getByTestId('checks')).toContainText('Signing key matches its certificate');
+  await expect(page.getByTestId('checks')).toContainText('chain not validated (no IDV_TRUST_ANCHOR configured)');
+  await expect(page.getByTestId('checks-failed')).toHaveCount(0);
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download JSON' }).click();

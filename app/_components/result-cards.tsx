@@ -111,19 +111,39 @@ export function VerificationCard({ verification }: { verification: VerificationV
   );
 }
 
+/** How each outcome is marked: a failed check stands out, one not made says so. */
+const OUTCOME_MARKS: Record<Check['outcome'], { mark: string; spoken: string; className: string }> = {
+  passed: { mark: '✓', spoken: 'Passed', className: 'bg-emerald-100 text-emerald-800' },
+  failed: { mark: '✗', spoken: 'Failed', className: 'bg-red-600 text-white' },
+  not_checked: { mark: '–', spoken: 'Not checked', className: 'bg-slate-200 text-slate-700' },
+};
+
 export function ChecksCard({ checks }: { checks: Check[] }) {
+  const failed = checks.filter((check) => check.outcome === 'failed').length;
   return (
     <Card title="Checks performed" id="checks-heading">
+      {failed > 0 && (
+        <p className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-900" data-testid="checks-failed">
+          {failed === 1 ? 'One check failed' : `${failed} checks failed`} (marked ✗). The ID token was still accepted: its signature verified with the key in the
+          service’s JWKS, which is all the interface specification requires.
+        </p>
+      )}
       <ol className="mt-3 space-y-2" data-testid="checks">
-        {checks.map((check) => (
-          <li key={check.label} className="flex gap-3">
-            <span aria-hidden="true" className="mt-0.5 grid size-5 shrink-0 place-items-center rounded-full bg-emerald-100 text-xs font-bold text-emerald-800">✓</span>
-            <div className="min-w-0">
-              <p className="font-medium text-slate-900">{check.label}</p>
-              <p className="break-words font-mono text-xs text-slate-600">{check.detail}</p>
-            </div>
-          </li>
-        ))}
+        {checks.map((check) => {
+          const { mark, spoken, className } = OUTCOME_MARKS[check.outcome];
+          return (
+            <li key={check.label} className="flex gap-3" data-outcome={check.outcome}>
+              <span aria-hidden="true" className={`mt-0.5 grid size-5 shrink-0 place-items-center rounded-full text-xs font-bold ${className}`}>{mark}</span>
+              <div className="min-w-0">
+                <p className={`font-medium ${check.outcome === 'failed' ? 'text-red-800' : check.outcome === 'not_checked' ? 'text-slate-700' : 'text-slate-900'}`}>
+                  <span className="sr-only">{spoken}: </span>
+                  {check.label}
+                </p>
+                <p className="break-words font-mono text-xs text-slate-600">{check.detail}</p>
+              </div>
+            </li>
+          );
+        })}
       </ol>
     </Card>
   );

@@ -1,6 +1,8 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import 'reflect-metadata';
+import { X509CertificateGenerator } from '@peculiar/x509';
 import { describe, expect, it } from 'vitest';
 import { generateClientKeys, type GeneratedClientKeys } from '@/lib/oidc';
 import { DEMO_CLIENT_ID, emulatorProductionNotice, loadServerConfig } from './env';
@@ -163,5 +165,54 @@ describe('loadServerConfig', () => {
     const rsa = await generateClientKeys('PS256');
     const env = { ...providerEnv(), IDV_SIGNING_KEY: JSON.stringify({ ...rsa.signingKey, alg: 'RS256' }) };
     await expect(load(env)).rejects.toThrow(/^IDV_SIGNING_KEY: must be an ES256/);
+  });
+});
+
+/** A self-signed CA certificate in PEM, as an operator would paste it. */
+async function caPem(name: string): Promise<{ pem: string; base64: string }> {
+  const algorithm = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
+  const keys = await crypto.subtle.generateKey(algorithm, false, ['sign', 'verify']);
+  const certificate = await X509CertificateGenerator.createSelfSigned({
+    serialNumber: '01',
+    name: `CN=${name}`,
+    notBefore: new Date('2026-01-01T00:00:00Z'),
+    notAfter: new Date('2036-01-01T00:00:00Z'),
+    signingAlgorithm: algorithm,
+    keys,
+  });
+  return { pem: certificate.toString('pem'), base64: certificate.toString('base64') };
+}
+
+describe('IDV_TRUST_ANCHOR', () => {
+  it('is optional: without it no chain is validated', async () => {
+    expect((await load(providerEnv())).trustAnchors).toEqual([]);
+  });
+
+  it('takes a PEM certificate, several concatenated, or one line with \\n for the line breaks', async () => {
+    const [first, second] = [await caPem('IDV Root'), await caPem('IDV Root 2')];
+    expect((await load({ ...providerEnv(), IDV_TRUST_ANCHOR: first.pem })).trustAnchors).toEqual([first.base64]);
+    expect((await load({ ...providerEnv(), IDV_TRUST_ANCHOR: `# bundle\n${first.pem}\n${second.pem}\n` })).trustAnchors).toEqual([first.base64, second.base64]);
+    const oneLine = first.pem.replace(/\r?\n/g, '\\n');
+    expect(oneLine).not.toContain('\n');
+    expect((await load({ IDV_TRUST_ANCHOR: oneLine })).trustAnchors).toEqual([first.base64]);
+  });
+
+  it('refuses at start-up what is not a readable PEM certificate, naming the variable', async () => {
+    const { pem } = await caPem('IDV Root');
+    await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: 'not a certificate' })).rejects.toThrow(/^IDV_TRUST_ANCHOR: is not a PEM certificate/);
+    const garbage = '-----BEGIN CERTIFICATE-----\nZ2FyYmFnZQ==\n-----END CERTIFICATE-----';
+    await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: garbage })).rejects.toThrow(/^IDV_TRUST_ANCHOR: certificate 1 of 1 is not a readable X.509 certificate/);
+    await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: `${pem}\n${garbage}` })).rejects.toThrow(/^IDV_TRUST_ANCHOR: certificate 2 of 2 /);
+    const truncated = `${pem}\n-----BEGIN CERTIFICATE-----\nMIIB`;
+    await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: truncated })).rejects.toThrow(/^IDV_TRUST_ANCHOR: is not a PEM certificate/);
+  });
+
+  it('refuses a private key, and does not repeat it', async () => {
+    const { generateKeyPairSync } = await import('node:crypto');
+    const privatePem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    const error = await load({ ...providerEnv(), IDV_TRUST_ANCHOR: privatePem }).then(() => undefined, (thrown: unknown) => thrown as Error);
+    expect(error).toMatchObject({ name: 'ConfigurationError', variable: 'IDV_TRUST_ANCHOR' });
+    expect(error?.message).toMatch(/^IDV_TRUST_ANCHOR: holds a private key/);
+    expect(error?.message).not.toContain(privatePem.split('\n')[1]);
   });
 });

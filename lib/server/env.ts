@@ -3,7 +3,7 @@ import 'server-only';
  * The configuration contract of DESIGN.md, read from the environment and validated once. This is
  * the only module that reads `process.env`. Every problem is reported with the variable's name.
  */
-import { createPublicKey, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';
+import { createPublicKey, X509Certificate, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
@@ -53,6 +53,11 @@ export interface ServerConfig {
   startLimits: { perAddress: number; overall: number };
   /** where state lives: this process's memory (one instance), or a Redis shared by every instance */
   state: { store: 'memory' } | { store: 'redis'; url: string; prefix: string };
+  /**
+   * The certificates the service's signing certificate chain (`x5c`, spec 2.7) is validated up
+   * to, base64 DER (IDV_TRUST_ANCHOR); empty: chains are not validated, and the result page says so.
+   */
+  trustAnchors: string[];
 }
 
 export class ConfigurationError extends Error {
@@ -226,6 +231,34 @@ function parseState(env: Env): ServerConfig['state'] {
   return { store: 'redis', url, prefix };
 }
 
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----([^-]*)-----END CERTIFICATE-----/g;
+
+/**
+ * IDV_TRUST_ANCHOR: one PEM certificate or several concatenated (a CA bundle), each of which must
+ * parse. A one-line value may write its line breaks as `\n`. Returned as base64 DER.
+ */
+function parseTrustAnchors(env: Env): string[] {
+  const raw = value(env, 'IDV_TRUST_ANCHOR');
+  if (raw === undefined) return [];
+  const pem = raw.replace(/\\n/g, '\n');
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) {
+    throw new ConfigurationError('IDV_TRUST_ANCHOR', 'holds a private key: give only the certificate of the CA the service\'s signing certificates chain up to');
+  }
+  const blocks = [...pem.matchAll(PEM_CERTIFICATE)].map((match) => match[1]!.replace(/\s+/g, ''));
+  if (blocks.length === 0 || blocks.length !== pem.split('-----BEGIN ').length - 1) {
+    throw new ConfigurationError('IDV_TRUST_ANCHOR', 'is not a PEM certificate, or several: expected "-----BEGIN CERTIFICATE-----", base64, "-----END CERTIFICATE-----" for each');
+  }
+  return blocks.map((base64, index) => {
+    try {
+      if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) throw new Error('not base64');
+      new X509Certificate(Buffer.from(base64, 'base64'));
+    } catch {
+      throw new ConfigurationError('IDV_TRUST_ANCHOR', `certificate ${index + 1} of ${blocks.length} is not a readable X.509 certificate`);
+    }
+    return base64;
+  });
+}
+
 /** EMULATOR_PANEL_PASSWORD: at least 12 characters; without it the panel is open in development only. */
 function parsePanelAccess(env: Env, production: boolean): PanelAccess {
   const password = value(env, 'EMULATOR_PANEL_PASSWORD');
@@ -320,6 +353,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     }
   }
 
+  const trustAnchors = parseTrustAnchors(env);
   const keys = await parseClientKeys(env, dataDir, generated);
   return {
     emulatorPanel: parsePanelAccess(env, production),
@@ -343,6 +377,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
       overall: parseLimit(env, 'IDV_START_LIMIT_OVERALL', 300),
     },
     state,
+    trustAnchors,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Selection, TraceEvent, ValidatedIdToken, VerifiedClaims } from '@/lib/oidc';
 import type { FailureCode } from '@/lib/view/failure-explanations';
+import type { SigningCertificateCheck } from '@/lib/view/result-view';
 import type { CertificateSummary, TraceEntryView } from '@/lib/view/trace-view';
 
 export interface StoredIdToken {
@@ -34,6 +35,11 @@ export interface VerificationResult {
   trace: TraceEntryView[];
   /** the certificate of the key that verified the signature (`x5c[0]` of its JWKS entry) */
   signingCertificate: CertificateSummary | undefined;
+  /**
+   * whether that certificate holds the key that verified the signature, and whether its chain
+   * leads to IDV_TRUST_ANCHOR, judged at verification time (absent on results stored before)
+   */
+  signingCertificateCheck?: SigningCertificateCheck;
 }
 
 /**

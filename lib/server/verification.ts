@@ -14,9 +14,9 @@ import {
   type ValidatedIdToken,
   type Selection,
 } from '@/lib/oidc';
-import { presentTrace, type CertificateSummary } from '@/lib/view/trace-view';
+import { presentTrace } from '@/lib/view/trace-view';
 import { isAppError } from './app-error';
-import { describeCertificate } from './certificate';
+import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
 import { services } from './services';
 import { bindBrowser, getSession, PENDING_TTL_MS } from './session';
@@ -28,10 +28,20 @@ import type { FailureCode } from '@/lib/view/failure-explanations';
 export const RESULT_TTL_SECONDS = 15 * 60;
 const FAILURE_TTL_SECONDS = 15 * 60;
 
-/** The certificate in a JWKS entry's `x5c[0]`, if it has one that parses. */
-async function certificateOf(jwk: unknown): Promise<CertificateSummary | undefined> {
-  const x5c = (jwk as { x5c?: unknown } | undefined)?.x5c;
-  return Array.isArray(x5c) && typeof x5c[0] === 'string' ? describeCertificate(x5c[0]) : undefined;
+/**
+ * The certificate in the `x5c[0]` of the JWKS entry that verified the signature, if it has one
+ * that parses, and what was checked of it: its key against the entry's, its chain against the
+ * trust anchors (IDV_TRUST_ANCHOR) at `at`. Shown on the result page, never a reason to refuse
+ * the token (the spec does not require `x5c`).
+ */
+export async function signingCertificateOf(
+  signingKey: ValidatedIdToken['signingKey'],
+  trustAnchors: readonly string[],
+  at: Date,
+): Promise<Pick<VerificationResult, 'signingCertificate' | 'signingCertificateCheck'>> {
+  const x5c: unknown = signingKey.x5c;
+  const signingCertificate = Array.isArray(x5c) && typeof x5c[0] === 'string' ? await describeCertificate(x5c[0]) : undefined;
+  return { signingCertificate, signingCertificateCheck: await checkSigningCertificate(signingKey, trustAnchors, at) };
 }
 
 /** What a result keeps of its ID token (see StoredIdToken). */
@@ -93,8 +103,8 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
   const completed = await completeAuthorization(relyingParty, params, pending, { trace }).catch((error: unknown) => {
     throw new TracedFailure(error, trace);
   });
-  const signingCertificate = await certificateOf(completed.idToken.signingKey);
   const now = Date.now();
+  const { signingCertificate, signingCertificateCheck } = await signingCertificateOf(completed.idToken.signingKey, config.trustAnchors, new Date(now));
   const result: VerificationResult = {
     id: randomToken(24),
     createdAt: now,
@@ -108,6 +118,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
     tokenExpiresIn: completed.token.expiresIn,
     trace: presentTrace(trace.events, () => signingCertificate),
     signingCertificate,
+    signingCertificateCheck,
   };
   await results.set(result.id, result, RESULT_TTL_SECONDS);
   // The browser sees its newest result; the one it replaces goes at once.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, type Selection, type VerifiedClaims } from '@/lib/oidc';
-import { ageOn, buildChecks, buildResultView, buildVerificationView, formatNumericDate, keptUntilText } from './result-view';
+import { ageOn, buildChecks, buildResultView, buildVerificationView, formatNumericDate, keptUntilText, type SigningCertificateCheck } from './result-view';
 
 const verified: VerifiedClaims = {
   trustFramework: 'standard',
@@ -116,9 +116,102 @@ describe('buildVerificationView and buildChecks', () => {
   it('lists each validation with what it compared', () => {
     const checks = buildChecks(input);
     expect(checks.map((c) => c.label)).toContain('Signature verified');
-    expect(checks.find((c) => c.label === 'Signature verified')?.detail).toContain('abc123 from the JWKS; certificate CN=Signer, issued by CN=CA, serial number = kid');
+    expect(checks.find((c) => c.label === 'Signature verified')).toEqual({ label: 'Signature verified', detail: 'ES256 with the service key abc123 from the JWKS', outcome: 'passed' });
     expect(checks.find((c) => c.label === 'Decrypted with our key')?.detail).toBe('JWE RSA-OAEP-256 / A256GCM, key enc-1');
     expect(checks.find((c) => c.label === 'Not expired')?.detail).toContain('2023-11-14 23:13:20 UTC');
+  });
+});
+
+describe('buildChecks: the signing certificate (spec 2.7) claims no more than was checked', () => {
+  const input = {
+    issuer: 'https://idv.example',
+    clientId: 'client-1',
+    selection: DEFAULT_SELECTION,
+    verifiedClaims: [verified],
+    idToken: {
+      jweHeader: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'enc-1' },
+      jwsHeader: { alg: 'ES256', kid: 'ABC123' },
+      claims: { iss: 'https://idv.example', aud: 'client-1', sub: 's', exp: 1_700_003_600, iat: 1_700_000_000 },
+    },
+    signingCertificate: { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: 'abc123' },
+  };
+  /** The rows after "Signature verified"; `null`: no certificate could be described. */
+  const certificateRows = (check: SigningCertificateCheck | undefined, certificate: typeof input.signingCertificate | null = input.signingCertificate) => {
+    const checks = buildChecks({ ...input, signingCertificate: certificate ?? undefined, signingCertificateCheck: check });
+    const signature = checks.findIndex((c) => c.label === 'Signature verified');
+    expect(checks[signature]?.detail).toBe('ES256 with the service key ABC123 from the JWKS');
+    return { key: checks[signature + 1]!, chain: checks[signature + 2]!, count: checks.length };
+  };
+
+  it('shows a matching key as passed, with the certificate it was found in', () => {
+    const { key, count } = certificateRows({ key: 'matches', chain: { state: 'not_validated' } });
+    expect(key).toEqual({
+      label: 'Signing key matches its certificate',
+      detail: 'key matches certificate: x5c[0] (CN=Signer, issued by CN=CA, serial number = kid) holds the public key that verified the signature',
+      outcome: 'passed',
+    });
+    expect(count).toBe(12);
+  });
+
+  it('shows a key that does not match its certificate as a failed check, the token accepted on the JWK', () => {
+    const { key } = certificateRows({ key: 'differs', chain: { state: 'not_validated' } });
+    expect(key).toEqual({
+      label: 'Signing key does NOT match its certificate',
+      detail: 'key does NOT match certificate: x5c[0] (CN=Signer, issued by CN=CA, serial number = kid) holds another public key than the one that verified the signature; the token was accepted on the JWKS key alone',
+      outcome: 'failed',
+    });
+    expect(certificateRows({ key: 'differs', chain: { state: 'not_validated' } }, { ...input.signingCertificate, serialNumber: 'ff' }).key.detail)
+      .toContain('(CN=Signer, issued by CN=CA, its serial number is not the kid)');
+  });
+
+  it('says when there was no certificate to compare, or it could not be read', () => {
+    expect(certificateRows({ key: 'no_certificate', chain: { state: 'not_validated' } }, null).key).toEqual({
+      label: 'Signing key not compared with a certificate',
+      detail: 'the JWKS entry has no x5c certificate; the token was accepted on the JWKS key alone',
+      outcome: 'not_checked',
+    });
+    expect(certificateRows({ key: 'unreadable', chain: { state: 'not_validated' } }, null).key).toMatchObject({
+      detail: 'x5c[0] is not a readable X.509 certificate, so the key was not compared; the token was accepted on the JWKS key alone',
+      outcome: 'failed',
+    });
+  });
+
+  it('says the chain was not validated without IDV_TRUST_ANCHOR', () => {
+    expect(certificateRows({ key: 'matches', chain: { state: 'not_validated' } }).chain).toEqual({
+      label: 'Certificate chain not validated',
+      detail: 'chain not validated (no IDV_TRUST_ANCHOR configured): the certificate is shown as the service sent it, not trusted',
+      outcome: 'not_checked',
+    });
+  });
+
+  it('names the trust anchor of a validated chain, and what was checked on the way', () => {
+    const { chain } = certificateRows({ key: 'matches', chain: { state: 'validated', anchor: 'CN=IDV Root' } });
+    expect(chain).toEqual({
+      label: 'Certificate chain validated',
+      detail: 'chain validated to CN=IDV Root, an IDV_TRUST_ANCHOR certificate: every signature, every validity period at the time of verification, the CA flag of each issuer in x5c; revocation not checked',
+      outcome: 'passed',
+    });
+    expect(certificateRows({ key: 'differs', chain: { state: 'validated', anchor: 'CN=IDV Root' } }).chain.detail)
+      .toMatch(/^chain validated to CN=IDV Root \(for a certificate that does not hold the signing key\), /);
+  });
+
+  it('shows a chain that is not valid as a failed check, with why', () => {
+    expect(certificateRows({ key: 'matches', chain: { state: 'not_valid', reason: 'it ends at CN=Other, which is not an IDV_TRUST_ANCHOR certificate' } }).chain).toEqual({
+      label: 'Certificate chain NOT valid',
+      detail: 'chain NOT valid: it ends at CN=Other, which is not an IDV_TRUST_ANCHOR certificate',
+      outcome: 'failed',
+    });
+  });
+
+  it('claims nothing of the certificate for a result stored before it was checked', () => {
+    const { key, chain } = certificateRows(undefined);
+    expect([key.outcome, chain.outcome]).toEqual(['not_checked', 'not_checked']);
+    expect(chain.label).toBe('Certificate chain not validated');
+  });
+
+  it('marks every other check as passed', () => {
+    const checks = buildChecks({ ...input, signingCertificateCheck: { key: 'differs', chain: { state: 'not_valid', reason: 'x' } } });
+    expect(checks.filter((c) => c.outcome !== 'passed').map((c) => c.label)).toEqual(['Signing key does NOT match its certificate', 'Certificate chain NOT valid']);
   });
 });
 

@@ -159,9 +159,33 @@ export interface VerificationView {
   subject: Field;
 }
 
+/**
+ * passed: checked and as expected. failed: checked and not as expected, shown as a warning (the
+ * token was still accepted: the spec does not require what failed). not_checked: said so, rather
+ * than claimed.
+ */
+export type CheckOutcome = 'passed' | 'failed' | 'not_checked';
+
 export interface Check {
   label: string;
   detail: string;
+  outcome: CheckOutcome;
+}
+
+/** The chain of the signing certificate, validated up to IDV_TRUST_ANCHOR when one is configured. */
+export type ChainValidation =
+  | { state: 'validated'; /** the subject of the trust anchor the chain ends at */ anchor: string }
+  | { state: 'not_valid'; reason: string }
+  | { state: 'not_validated' };
+
+/**
+ * What was checked of the signing key's certificate (`x5c` of its JWKS entry, spec 2.7) when the
+ * result was made. `key`: x5c[0]'s public key compared with the JWK that verified the signature
+ * (`no_certificate`: the entry has no x5c; `unreadable`: x5c[0] or its key cannot be read).
+ */
+export interface SigningCertificateCheck {
+  key: 'matches' | 'differs' | 'no_certificate' | 'unreadable';
+  chain: ChainValidation;
 }
 
 export interface VerificationInput {
@@ -175,6 +199,8 @@ export interface VerificationInput {
     claims: Record<string, unknown>;
   };
   signingCertificate?: { subject: string; issuer: string; serialNumber: string } | undefined;
+  /** absent on a result stored before the certificate was checked */
+  signingCertificateCheck?: SigningCertificateCheck | undefined;
 }
 
 /** A NumericDate as a UTC timestamp, or undefined when it is not a usable one. */
@@ -207,32 +233,83 @@ export function buildVerificationView(input: VerificationInput): VerificationVie
   };
 }
 
+const ACCEPTED_ON_THE_JWK = 'the token was accepted on the JWKS key alone';
+
+/** Whether x5c[0] holds the key that verified the signature. @see spec 2.7 */
+function certificateKeyCheck(input: VerificationInput): Check {
+  const certificate = input.signingCertificate;
+  const named = certificate
+    ? `x5c[0] (${certificate.subject}, issued by ${certificate.issuer}, ${
+        certificate.serialNumber === input.idToken.jwsHeader.kid.toLowerCase() ? 'serial number = kid' : 'its serial number is not the kid'
+      })`
+    : 'x5c[0]';
+  switch (input.signingCertificateCheck?.key) {
+    case 'matches':
+      return { label: 'Signing key matches its certificate', detail: `key matches certificate: ${named} holds the public key that verified the signature`, outcome: 'passed' };
+    case 'differs':
+      return {
+        label: 'Signing key does NOT match its certificate',
+        detail: `key does NOT match certificate: ${named} holds another public key than the one that verified the signature; ${ACCEPTED_ON_THE_JWK}`,
+        outcome: 'failed',
+      };
+    case 'unreadable':
+      return {
+        label: 'Signing certificate unreadable',
+        detail: `${certificate ? `the public key of ${named} cannot be read` : 'x5c[0] is not a readable X.509 certificate'}, so the key was not compared; ${ACCEPTED_ON_THE_JWK}`,
+        outcome: 'failed',
+      };
+    case 'no_certificate':
+      return { label: 'Signing key not compared with a certificate', detail: `the JWKS entry has no x5c certificate; ${ACCEPTED_ON_THE_JWK}`, outcome: 'not_checked' };
+    case undefined:
+      return { label: 'Signing key not compared with its certificate', detail: 'this result was stored before the comparison was made', outcome: 'not_checked' };
+  }
+}
+
+/** Whether the signing certificate's chain leads to IDV_TRUST_ANCHOR. */
+function certificateChainCheck(input: VerificationInput): Check {
+  const check = input.signingCertificateCheck;
+  switch (check?.chain.state) {
+    case 'validated':
+      return {
+        label: 'Certificate chain validated',
+        detail: `chain validated to ${check.chain.anchor}${check.key === 'differs' ? ' (for a certificate that does not hold the signing key)' : ''}, an IDV_TRUST_ANCHOR certificate: every signature, every validity period at the time of verification, the CA flag of each issuer in x5c; revocation not checked`,
+        outcome: 'passed',
+      };
+    case 'not_valid':
+      return { label: 'Certificate chain NOT valid', detail: `chain NOT valid: ${check.chain.reason}`, outcome: 'failed' };
+    case 'not_validated':
+      return {
+        label: 'Certificate chain not validated',
+        detail: 'chain not validated (no IDV_TRUST_ANCHOR configured): the certificate is shown as the service sent it, not trusted',
+        outcome: 'not_checked',
+      };
+    case undefined:
+      return { label: 'Certificate chain not validated', detail: 'chain not validated (this result was stored before chains were checked)', outcome: 'not_checked' };
+  }
+}
+
 /**
  * Every validation the relying party performed on this result, in the order it ran, with what
- * it compared (issue: "a checklist of every validation performed with its detail").
+ * it compared (issue: "a checklist of every validation performed with its detail"); the signing
+ * certificate's rows (checked once the token was accepted) next to the signature they concern,
+ * saying as well what was not checked.
  */
 export function buildChecks(input: VerificationInput): Check[] {
   const { jweHeader, jwsHeader, claims } = input.idToken;
-  const certificate = input.signingCertificate;
+  const passed = (label: string, detail: string): Check => ({ label, detail, outcome: 'passed' });
   return [
-    { label: 'Callback matched this browser’s flow', detail: 'state equals the value stored in this session; iss checked when sent (RFC 9207)' },
-    { label: 'PKCE', detail: 'the token endpoint accepted our code_verifier for the S256 code_challenge' },
-    { label: 'Decrypted with our key', detail: `JWE ${jweHeader.alg} / ${jweHeader.enc}${jweHeader.kid ? `, key ${jweHeader.kid}` : ''}` },
-    {
-      label: 'Signature verified',
-      detail: `${jwsHeader.alg} with the service key ${jwsHeader.kid} from the JWKS${
-        certificate
-          ? `; certificate ${certificate.subject}, issued by ${certificate.issuer}${
-              certificate.serialNumber === jwsHeader.kid.toLowerCase() ? ', serial number = kid' : ' (its serial number is not the kid)'
-            }`
-          : ''
-      }`,
-    },
-    { label: 'Issuer', detail: `iss = ${String(claims.iss)}, the configured issuer` },
-    { label: 'Audience', detail: `aud = ${JSON.stringify(claims.aud)}, our client_id ${input.clientId}` },
-    { label: 'Not expired', detail: `exp ${formatNumericDate(claims.exp) ?? String(claims.exp)} is in the future` },
-    { label: 'Not issued in the future', detail: `iat ${formatNumericDate(claims.iat) ?? String(claims.iat)}` },
-    { label: 'Nonce', detail: 'equals the nonce of our request object' },
-    { label: 'Subject', detail: `sub present (${String(claims.sub)})` },
+    passed('Callback matched this browser’s flow', 'state equals the value stored in this session; iss checked when sent (RFC 9207)'),
+    passed('PKCE', 'the token endpoint accepted our code_verifier for the S256 code_challenge'),
+    passed('Decrypted with our key', `JWE ${jweHeader.alg} / ${jweHeader.enc}${jweHeader.kid ? `, key ${jweHeader.kid}` : ''}`),
+    passed('Signature verified', `${jwsHeader.alg} with the service key ${jwsHeader.kid} from the JWKS`),
+    // The certificate is a claim of its own: the signature was verified with the JWK, not with it.
+    certificateKeyCheck(input),
+    certificateChainCheck(input),
+    passed('Issuer', `iss = ${String(claims.iss)}, the configured issuer`),
+    passed('Audience', `aud = ${JSON.stringify(claims.aud)}, our client_id ${input.clientId}`),
+    passed('Not expired', `exp ${formatNumericDate(claims.exp) ?? String(claims.exp)} is in the future`),
+    passed('Not issued in the future', `iat ${formatNumericDate(claims.iat) ?? String(claims.iat)}`),
+    passed('Nonce', 'equals the nonce of our request object'),
+    passed('Subject', `sub present (${String(claims.sub)})`),
   ];
 }
