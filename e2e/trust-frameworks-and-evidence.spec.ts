@@ -35,7 +35,7 @@ test('population-register evidence returns the matched record for a registered p
   const register = page.getByRole('region', { name: 'Population register' });
   await expect(register.getByText('Folkeregisteret')).toBeVisible();
   await expect(register.getByText(/^•{7}\d{4}$/)).toBeVisible();
-  await register.getByText('Show').click();
+  await page.getByRole('link', { name: 'Show the numbers' }).click();
   await expect(register.getByText(/^\d{11}$/)).toBeVisible();
   await expect(page.getByRole('region', { name: 'Identity document' })).toContainText('Document evidence was not requested.');
 });

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
 
@@ -91,4 +91,47 @@ test('a start request from another site is refused', async ({ request }) => {
   });
   expect(response.status()).toBe(303);
   expect(response.headers().location).toContain('code=forbidden_origin');
+});
+
+test('the national identity and document numbers are masked alike on the cards, in the trace and in its download, with one switch to show them all', async ({ page }) => {
+  const fnr = '14038726421';
+  const documentNumber = 'FK4820713';
+  await startDefaultVerification(page, APP);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+
+  // Masked: not on the page, in its React payload or in the trace it loads, not even hidden.
+  for (const [path, headers] of [['/result', {}], ['/result', { RSC: '1' }], ['/result/trace', {}]] as const) {
+    const body = await (await page.request.get(`${APP}${path}`, { headers })).text();
+    expect(body, path).not.toContain(fnr);
+    expect(body, path).not.toContain(documentNumber);
+  }
+  const documentCard = page.getByRole('region', { name: 'Identity document' });
+  await expect(documentCard.getByText('•••••0713')).toBeVisible();
+  await expect(documentCard.getByText('•••••••6421')).toBeVisible();
+  await page.locator('[data-step=id_token] summary').click();
+  const payload = page.getByRole('region', { name: 'ID token decrypted and verified: Signed ID token: payload' });
+  await expect(payload).toContainText('"document_number": "•••••0713"');
+  await expect(payload).toContainText('"value": "•••••••6421"');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download JSON' }).click();
+  const downloaded = await readFile(await (await download).path(), 'utf8');
+  expect(downloaded).toContain('•••••••6421');
+  expect(downloaded).not.toContain(fnr);
+
+  // One switch shows them everywhere.
+  await page.getByRole('link', { name: 'Show the numbers' }).click();
+  await expect(page.getByTestId('numbers-switch')).toHaveAttribute('data-revealed', 'true');
+  await expect(documentCard.getByText(documentNumber)).toBeVisible();
+  await expect(documentCard.getByText(fnr)).toBeVisible();
+  await page.locator('[data-step=id_token] summary').click();
+  await expect(payload).toContainText(`"value": "${fnr}"`);
+  const revealedDownload = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download JSON' }).click();
+  expect(await readFile(await (await revealedDownload).path(), 'utf8')).toContain(fnr);
+
+  // And masks them again.
+  await page.getByRole('link', { name: 'Mask the numbers' }).click();
+  await expect(page.getByTestId('numbers-switch')).toHaveAttribute('data-revealed', 'false');
+  await expect(documentCard.getByText(fnr)).toHaveCount(0);
 });

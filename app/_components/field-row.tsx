@@ -1,15 +1,30 @@
 import type { Field } from '@/lib/view/result-view';
 import { MaskedValue } from './masked-value';
 
-/** One labelled value of the result, or why there is none. */
-export function FieldRow({ label, field, mono = false, masked = false }: { label: string; field: Field; mono?: boolean; masked?: boolean }) {
+/**
+ * One labelled value of the result, or why there is none. `masked`: a number the server masks
+ * unless revealed (MaskedValue); `revealed` says which it is.
+ */
+export function FieldRow({
+  label,
+  field,
+  mono = false,
+  masked = false,
+  revealed = false,
+}: {
+  label: string;
+  field: Field;
+  mono?: boolean;
+  masked?: boolean;
+  revealed?: boolean;
+}) {
   return (
     <div className="grid grid-cols-[minmax(8rem,40%)_1fr] gap-3 py-2.5">
       <dt className="text-sm text-slate-600">{label}</dt>
       <dd className="min-w-0">
         {field.state === 'value' && masked ? (
           <>
-            <MaskedValue value={field.text} label={label} />
+            <MaskedValue text={field.text} label={label} revealed={revealed} />
             {field.hint && <span className="ml-2 text-sm text-slate-600">{field.hint}</span>}
           </>
         ) : field.state === 'value' ? (

@@ -42,7 +42,8 @@ export function PersonCard({ identity }: { identity: IdentityView }) {
   );
 }
 
-export function DocumentCard({ document }: { document: DocumentView }) {
+/** `numbersRevealed`: whether the view's numbers came unmasked (the page's one switch). */
+export function DocumentCard({ document, numbersRevealed }: { document: DocumentView; numbersRevealed: boolean }) {
   return (
     <Card title="Identity document" id="document-heading">
       {!document.requested ? (
@@ -52,7 +53,7 @@ export function DocumentCard({ document }: { document: DocumentView }) {
       ) : (
         <dl className="mt-2 divide-y divide-slate-100">
           <FieldRow label="Type" field={document.type} />
-          <FieldRow label="Number" field={document.number} mono />
+          <FieldRow label="Number" field={document.number} masked revealed={numbersRevealed} />
           <FieldRow label="Issuing country" field={document.issuingCountry} />
           <FieldRow label="Issuing authority" field={document.issuingAuthority} />
           <FieldRow label="Date of issue" field={document.dateOfIssuance} />
@@ -71,7 +72,7 @@ export function DocumentCard({ document }: { document: DocumentView }) {
               )}
             </dd>
           </div>
-          <FieldRow label="National identity number" field={document.personalNumber} masked />
+          <FieldRow label="National identity number" field={document.personalNumber} masked revealed={numbersRevealed} />
           <FieldRow label="Chip authentication" field={document.chipAuthentication} />
           <FieldRow label="Issuer check" field={document.issuerCheck} />
         </dl>
@@ -80,13 +81,13 @@ export function DocumentCard({ document }: { document: DocumentView }) {
   );
 }
 
-export function PopulationRegisterCard({ register }: { register: PopulationRegisterView }) {
+export function PopulationRegisterCard({ register, numbersRevealed }: { register: PopulationRegisterView; numbersRevealed: boolean }) {
   return (
     <Card title="Population register" id="register-heading">
       {register.provided ? (
         <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">
           <FieldRow label="Register" field={register.source} />
-          <FieldRow label="Matched national identity number" field={register.personalNumber} masked />
+          <FieldRow label="Matched national identity number" field={register.personalNumber} masked revealed={numbersRevealed} />
         </dl>
       ) : (
         <p className="mt-3 text-sm italic text-amber-800" data-testid="register-not-provided">

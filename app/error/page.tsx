@@ -4,6 +4,7 @@ import { isStoreError } from '@/lib/store/store';
 import { knownFailureCode, type FailureCode } from '@/lib/view/failure-explanations';
 import { FailurePanel } from '../_components/failure-panel';
 import { ProtocolTrace } from '../_components/protocol-trace';
+import { maskTrace } from '@/lib/view/trace-view';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verification failed' };
@@ -26,7 +27,8 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <FailurePanel code={code} description={own?.description} detail={own?.message} />
-      {own && <ProtocolTrace entries={own.trace} fileName="failed-verification-trace.json" />}
+      {/* A failure's trace holds no ID token, so no numbers; masked all the same, as every trace leaves the server. */}
+      {own && <ProtocolTrace entries={maskTrace(own.trace, false)} fileName="failed-verification-trace.json" />}
     </div>
   );
 }

@@ -3,9 +3,11 @@ import Link from 'next/link';
 import { services } from '@/lib/server/services';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
+import { maskResultView, REVEAL_PARAMETER, REVEAL_VALUE, wantsNumbersRevealed } from '@/lib/view/masking';
 import { buildChecks, buildResultView, buildVerificationView, keptUntilText } from '@/lib/view/result-view';
 import { FailurePanel } from '../_components/failure-panel';
 import { ModeBadge } from '../_components/mode-badge';
+import { NumbersSwitch } from '../_components/numbers-switch';
 import { ProtocolTrace } from '../_components/protocol-trace';
 import { ChecksCard, DocumentCard, PersonCard, PopulationRegisterCard, VerificationCard } from '../_components/result-cards';
 import { VerificationStatus } from '../_components/verification-status';
@@ -13,7 +15,8 @@ import { VerificationStatus } from '../_components/verification-status';
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verified identity' };
 
-export default async function ResultPage() {
+export default async function ResultPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const numbersRevealed = wantsNumbersRevealed(await searchParams);
   let result;
   try {
     result = await currentResult();
@@ -38,11 +41,15 @@ export default async function ResultPage() {
   }
 
   const today = new Date().toISOString().slice(0, 10);
-  const view = buildResultView(result.verifiedClaims, result.selection, today);
+  // Masked on the server: unless revealed, the page and its React payload never hold the whole numbers.
+  const built = buildResultView(result.verifiedClaims, result.selection, today);
+  const view = numbersRevealed ? built : maskResultView(built);
   const { document, populationRegister, trustFramework } = view;
   // The portrait is served on its own (/result/portrait): as a data: URI the page would carry it twice.
   const identity = view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
   const verification = buildVerificationView(result);
+  const revealQuery = `?${REVEAL_PARAMETER}=${REVEAL_VALUE}`;
+  const traceUrl = numbersRevealed ? `/result/trace${revealQuery}` : '/result/trace';
   const { config } = await services();
 
   return (
@@ -68,15 +75,21 @@ export default async function ResultPage() {
         </form>
       </div>
 
+      <NumbersSwitch revealed={numbersRevealed} revealHref={`/result${revealQuery}`} maskHref="/result" />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <PersonCard identity={identity} />
-        <DocumentCard document={document} />
+        <DocumentCard document={document} numbersRevealed={numbersRevealed} />
       </div>
-      {populationRegister.requested && <PopulationRegisterCard register={populationRegister} />}
+      {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={numbersRevealed} />}
       <VerificationCard verification={verification} />
       <ChecksCard checks={buildChecks(result)} />
       {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}
-      <ProtocolTrace entries={result.trace.map((entry) => ({ ...entry, sections: [] }))} detailUrl="/result/trace" fileName="verification-trace.json" />
+      <ProtocolTrace
+        key={traceUrl}
+        entries={result.trace.map((entry) => ({ ...entry, sections: [] }))}
+        detailUrl={traceUrl}
+        fileName="verification-trace.json"
+      />
 
       <p className="text-sm text-slate-600">
         This result is kept on the server for {RESULT_TTL_SECONDS / 60} minutes (until {keptUntilText(result.expiresAt)} UTC) and only this browser session can see it. Signing out deletes it at once.

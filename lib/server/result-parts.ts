@@ -7,7 +7,9 @@ import 'server-only';
  * anything shared, never embedded by another site.
  */
 import { isStoreError } from '@/lib/store/store';
+import { wantsNumbersRevealed } from '@/lib/view/masking';
 import { buildResultView } from '@/lib/view/result-view';
+import { maskTrace } from '@/lib/view/trace-view';
 import { currentResult } from './verification';
 
 const PRIVATE_HEADERS = {
@@ -49,10 +51,13 @@ export async function portraitResponse(): Promise<Response> {
   return new Response(Buffer.from(match[2]!, 'base64'), { headers: { ...PRIVATE_HEADERS, 'content-type': match[1]! } });
 }
 
-/** GET /result/trace: every exchange of the verification with its detail, as JSON. */
-export async function traceResponse(): Promise<Response> {
+/**
+ * GET /result/trace: every exchange of the verification with its detail, as JSON; national
+ * identity and document numbers masked as on the page unless `?reveal=numbers`.
+ */
+export async function traceResponse(query: URLSearchParams): Promise<Response> {
   const { result, refusal } = await resultOrRefusal();
   if (refusal) return refusal;
   if (!result) return notFound('trace');
-  return new Response(JSON.stringify(result.trace, null, 2), { headers: { ...PRIVATE_HEADERS, 'content-type': 'application/json; charset=utf-8' } });
+  return new Response(JSON.stringify(maskTrace(result.trace, wantsNumbersRevealed(query)), null, 2), { headers: { ...PRIVATE_HEADERS, 'content-type': 'application/json; charset=utf-8' } });
 }

@@ -1,11 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/lib/oidc/trace';
-import { maskSecret, presentTrace, shortenPortraits } from './trace-view';
+import { maskPersonal } from './masking';
+import { maskSecret, maskTrace, presentTrace, shortenPortraits } from './trace-view';
 
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const assertion = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', sub: 'c', aud: 'https://idv.example', exp: 1 })}.${'s'.repeat(86)}`;
 
 describe('presentTrace', () => {
+  it('masks state and nonce in the decoded request object as it masks them as form fields', () => {
+    const state = 's'.repeat(43);
+    const nonce = 'n'.repeat(43);
+    const request = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', state, nonce, code_challenge: 'x'.repeat(43) })}.${'g'.repeat(86)}`;
+    const [entry] = presentTrace([
+      { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', requestForm: { client_id: 'c', request }, status: 201, responseBody: '{}', startedAt: 0, durationMs: 1 },
+    ]);
+    const text = JSON.stringify(entry);
+    expect(text).not.toContain(state);
+    expect(text).not.toContain(nonce);
+    const payload = entry!.sections.find((section) => section.label === 'Request object: payload')!.content;
+    expect(payload).toContain(`"state": "${maskSecret(state)}"`);
+    expect(payload).toContain(`"nonce": "${maskSecret(nonce)}"`);
+    expect(payload).toContain('x'.repeat(43)); // not a secret: a hash of the verifier
+  });
+
+  it('masks the nonce of the ID token for good, and its national identity and document numbers on the way out, as the cards do', () => {
+    const nonce = 'n'.repeat(43);
+    const payload = {
+      nonce,
+      verified_claims: {
+        verification: { evidence: [{ type: 'document', document_details: { document_number: 'NP1234567', personal_number: { type: 'no-fnr', value: '01017012345' } } }] },
+        claims: { name: 'Ingrid' },
+      },
+    };
+    const stored = presentTrace([{ type: 'note', step: 'id_token', at: 0, detail: { jweHeader: {}, jwsHeader: {}, payload } }]);
+    expect(JSON.stringify(stored)).not.toContain(nonce);
+
+    const payloadOf = (entries: ReturnType<typeof maskTrace>) => entries[0]!.sections.find((section) => section.label === 'Signed ID token: payload')!;
+    const masked = payloadOf(maskTrace(stored, false));
+    expect(masked.content).not.toContain('01017012345');
+    expect(masked.content).not.toContain('NP1234567');
+    expect(masked.content).toContain(`"value": "${maskPersonal('01017012345')}"`);
+    expect(masked.content).toContain(`"document_number": "${maskPersonal('NP1234567')}"`);
+    expect(masked).not.toHaveProperty('personal');
+
+    const revealed = payloadOf(maskTrace(stored, true));
+    expect(revealed.content).toContain('"value": "01017012345"');
+    expect(revealed.content).toContain('"document_number": "NP1234567"');
+    expect(revealed.content).not.toContain(nonce);
+    expect(revealed).not.toHaveProperty('personal');
+  });
+
   it('decodes the client assertion and request object and masks code, verifier and signatures', () => {
     const events: TraceEvent[] = [
       {

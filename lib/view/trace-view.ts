@@ -1,10 +1,15 @@
 /**
  * Turns a recorded protocol trace (lib/oidc/trace.ts) into what the trace panel shows: each
  * exchange with its JWTs decoded (header and payload) and its secrets masked — authorization
- * codes, PKCE verifiers, assertion signatures partly; private keys are never in a trace at all.
- * The portrait inside an ID token is shortened. Pure: certificates are described by the caller.
+ * codes, PKCE verifiers, `state` and `nonce` (as form fields, callback parameters and claims of a
+ * decoded JWT alike), signatures — partly, and for good; private keys are never in a trace at
+ * all. National identity and document numbers in the ID token are kept in the stored trace but
+ * masked on the way out (`maskTrace`), the same way as on the result cards, unless the person
+ * revealed them (masking.ts). The portrait inside an ID token is shortened. Pure: certificates
+ * are described by the caller.
  */
 import type { TraceEvent, TraceStep } from '@/lib/oidc/trace';
+import { maskValuesInJson, personalValues } from './masking';
 
 export interface CertificateSummary {
   subject: string;
@@ -19,6 +24,11 @@ export interface TraceSection {
   label: string;
   /** pretty JSON or plain text */
   content: string;
+  /**
+   * The national identity and document numbers `content` holds in full: stored, never sent
+   * (`maskTrace` masks them, or reveals them, and drops this list).
+   */
+  personal?: string[];
 }
 
 export interface TraceEntryView {
@@ -107,7 +117,16 @@ function shortenCertificates(body: unknown): unknown {
   };
 }
 
-const MASKED_PARAMETERS = new Set(['code', 'code_verifier', 'state']);
+/** Protocol secrets: masked wherever they appear, as form fields, callback parameters or JWT claims. */
+const MASKED_PARAMETERS = new Set(['code', 'code_verifier', 'state', 'nonce']);
+
+/** A decoded JWT payload (or any JSON object) with its protocol secrets masked. */
+function maskSecretClaims(payload: unknown): unknown {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return payload;
+  return Object.fromEntries(
+    Object.entries(payload).map(([name, value]) => [name, MASKED_PARAMETERS.has(name) && typeof value === 'string' ? maskSecret(value) : value]),
+  );
+}
 
 function formSections(form: Record<string, string>): TraceSection[] {
   const shown: Record<string, string> = {};
@@ -119,7 +138,7 @@ function formSections(form: Record<string, string>): TraceSection[] {
       if (decoded) {
         const label = name === 'request' ? 'Request object' : 'Client assertion';
         sections.push({ label: `${label}: header`, content: json(decoded.header) });
-        sections.push({ label: `${label}: payload`, content: json(decoded.payload) });
+        sections.push({ label: `${label}: payload`, content: json(maskSecretClaims(decoded.payload)) });
       }
     } else {
       shown[name] = MASKED_PARAMETERS.has(name) ? maskSecret(value) : value;
@@ -155,10 +174,15 @@ function noteSections(step: TraceStep, detail: Record<string, unknown> | undefin
     return [{ label: 'Query parameters received', content: json(shown) }];
   }
   if (step === 'id_token') {
+    const personal = [...personalValues(detail.payload)];
     const sections: TraceSection[] = [
       { label: 'JWE header', content: json(detail.jweHeader) },
       { label: 'Signed ID token: header', content: json(detail.jwsHeader) },
-      { label: 'Signed ID token: payload', content: json(shortenPortraits(detail.payload)) },
+      {
+        label: 'Signed ID token: payload',
+        content: json(shortenPortraits(maskSecretClaims(detail.payload))),
+        ...(personal.length > 0 ? { personal } : {}),
+      },
     ];
     const x5c = (detail.signingKey as { x5c?: unknown } | undefined)?.x5c;
     const certificate = Array.isArray(x5c) && typeof x5c[0] === 'string' ? describe(x5c[0]) : undefined;
@@ -207,4 +231,18 @@ export function presentTrace(
       sections: noteSections(event.step, event.detail, describeCertificate),
     };
   });
+}
+
+/**
+ * The trace as it leaves the server: each section's national identity and document numbers
+ * masked (last four characters, as on the result cards) unless `reveal`, and the list of them
+ * dropped either way.
+ */
+export function maskTrace(entries: readonly TraceEntryView[], reveal: boolean): TraceEntryView[] {
+  return entries.map((entry) => ({
+    ...entry,
+    sections: entry.sections.map(({ personal, ...section }) =>
+      personal && !reveal ? { ...section, content: maskValuesInJson(section.content, personal) } : section,
+    ),
+  }));
 }

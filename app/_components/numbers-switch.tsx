@@ -1,0 +1,32 @@
+import Link from 'next/link';
+
+/**
+ * The result page's one switch for national identity and document numbers: masked (the last
+ * four characters) on the cards, in the trace and in what Copy and Download export, or shown
+ * everywhere. A link, so it works without JavaScript; the server masks, so a masked page never
+ * carries the whole numbers.
+ */
+export function NumbersSwitch({ revealed, revealHref, maskHref }: { revealed: boolean; revealHref: string; maskHref: string }) {
+  return (
+    <div
+      className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-slate-200 bg-white px-4 py-2.5 text-sm shadow-sm"
+      data-testid="numbers-switch"
+      data-revealed={String(revealed)}
+    >
+      <p className="text-slate-700">
+        {revealed
+          ? 'National identity and document numbers are shown in full, here, in the trace and in what you copy or download.'
+          : 'National identity and document numbers are masked to their last four characters, here, in the trace and in what you copy or download.'}
+      </p>
+      <Link
+        href={revealed ? maskHref : revealHref}
+        prefetch={false}
+        scroll={false}
+        replace
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-offset-2"
+      >
+        {revealed ? 'Mask the numbers' : 'Show the numbers'}
+      </Link>
+    </div>
+  );
+}
