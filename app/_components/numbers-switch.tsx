@@ -13,17 +13,17 @@ export function NumbersSwitch({ revealed, revealHref, maskHref }: { revealed: bo
       data-testid="numbers-switch"
       data-revealed={String(revealed)}
     >
-      <p className="text-slate-700">
+      <p className="min-w-0 flex-1 basis-64 text-slate-700">
         {revealed
-          ? 'National identity and document numbers are shown in full, here, in the trace and in what you copy or download.'
-          : 'National identity and document numbers are masked to their last four characters, here, in the trace and in what you copy or download.'}
+          ? 'National identity and document numbers are shown in full: on the cards, in the trace and in its copies.'
+          : 'National identity and document numbers are masked to their last four characters: on the cards, in the trace and in its copies.'}
       </p>
       <Link
         href={revealed ? maskHref : revealHref}
         prefetch={false}
         scroll={false}
         replace
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-offset-2"
+        className="shrink-0 rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-offset-2"
       >
         {revealed ? 'Mask the numbers' : 'Show the numbers'}
       </Link>
