@@ -50,6 +50,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         issuer={config.issuer}
         redirectUri={config.redirectUri}
         emulator={config.mode === 'emulator'}
+        populationRegisterName={config.populationRegisterName}
       />
     </div>
   );

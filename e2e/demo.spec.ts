@@ -93,6 +93,7 @@ test('the failure page shows the trace up to the failure', async ({ page }) => {
 
 test('the picker explains an ETSI request without names, and the QA switch sends it to see the provider’s invalid_request', async ({ page }) => {
   await page.goto(`${APP}/`);
+  await expect(page.getByTestId('population-register-name')).toHaveText('Folkeregisteret');
   await page.getByRole('radio', { name: 'standard_etsi' }).check();
   await page.getByRole('checkbox', { name: /^Given name/ }).uncheck();
   await expect(page.getByTestId('selection-problems')).toContainText('requires given_name and family_name');

@@ -15,6 +15,8 @@ interface PickerProps {
   issuer: string;
   redirectUri: string;
   emulator: boolean;
+  /** the population register's name in register requests (IDV_POPULATION_REGISTER_NAME) */
+  populationRegisterName: string;
 }
 
 const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
@@ -24,12 +26,12 @@ const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
  * it without JavaScript; with JavaScript it previews the exact `claims` parameter and request
  * object, explains mistakes, and offers presets.
  */
-export function Picker({ trustFrameworks, initial, presets, clientId, issuer, redirectUri, emulator }: PickerProps) {
+export function Picker({ trustFrameworks, initial, presets, clientId, issuer, redirectUri, emulator, populationRegisterName }: PickerProps) {
   const [selection, setSelection] = useState<Selection>(initial);
   const [sendAnyway, setSendAnyway] = useState(false);
   const [activePreset, setActivePreset] = useState<string | undefined>(undefined);
 
-  const claimsRequest = useMemo(() => buildClaimsRequest(selection), [selection]);
+  const claimsRequest = useMemo(() => buildClaimsRequest(selection, { populationRegisterName }), [selection, populationRegisterName]);
   const requestObject = useMemo(
     () => ({
       ...requestObjectClaims({
@@ -184,7 +186,7 @@ export function Picker({ trustFrameworks, initial, presets, clientId, issuer, re
           </div>
           <label className="mt-4 flex items-center gap-2 font-medium text-slate-900">
             <input type="checkbox" name="evidence" value="population_register" checked={!!selection.populationRegister} onChange={(e) => toggleRegister(e.target.checked)} className={box} />
-            Population register (Folkeregisteret)
+            Population register (<span data-testid="population-register-name">{populationRegisterName}</span>)
           </label>
           <div className="mt-2 pl-6">
             <label htmlFor="personal-number" className={`block text-sm ${selection.populationRegister ? 'text-slate-700' : 'text-slate-400'}`}>

@@ -7,6 +7,7 @@
 import { base64url } from 'jose';
 import type { Store } from '../store/store';
 import type { RegisteredClient } from './clients';
+import { POPULATION_REGISTER_NAME } from './checks/claims-request';
 import { ENDPOINT_PATHS } from './config';
 import { FaultSwitchboard } from './qa/faults';
 import { createPanelGate, type PanelAccess, type PanelGate } from './qa/panel-access';
@@ -45,6 +46,8 @@ export interface EmulatorContext {
   readonly usedClientAssertions: Records<true>;
   /** who may use the QA panel's actions (qa/panel-access.ts) */
   readonly panel: PanelGate;
+  /** the name population-register evidence must carry in `record.source.name` (spec 2.3) */
+  readonly populationRegisterName: string;
   /** the client address of a request, as the host sees it (rate limits, panel sign-in attempts) */
   clientAddress(request: Request): string;
 }
@@ -67,6 +70,8 @@ export function createContext(options: {
   panel?: PanelAccess;
   /** default: one address for all requests */
   clientAddress?: (request: Request) => string;
+  /** default POPULATION_REGISTER_NAME */
+  populationRegisterName?: string;
 }): EmulatorContext {
   const { issuer, now, store } = options;
   let subjectSalt: Promise<Uint8Array> | undefined;
@@ -108,6 +113,7 @@ export function createContext(options: {
     authorizationCodes: new Records(store, 'code', now),
     usedClientAssertions: new Records(store, 'assertion', now),
     panel: createPanelGate(options.panel ?? { mode: 'open' }, store, issuer),
+    populationRegisterName: options.populationRegisterName ?? POPULATION_REGISTER_NAME,
     clientAddress: (request) => (options.clientAddress?.(request) ?? 'all').slice(0, 64),
   };
 }

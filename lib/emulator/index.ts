@@ -25,6 +25,7 @@ import type { PanelAccess } from './qa/panel-access';
 import { errorPage } from './views/authorization-page';
 import { panelErrorPage } from './views/panel-page';
 
+export { POPULATION_REGISTER_NAME } from './checks/claims-request';
 export { RATE_LIMITS, checkRateLimits, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 export { parseRegisteredClients, type RegisteredClient } from './clients';
 export { personas, type Persona } from './personas/personas';
@@ -73,6 +74,12 @@ export interface EmulatorOptions {
    * not leave it open: the actions change what every user of the emulator gets.
    */
   panel?: PanelAccess;
+  /**
+   * The population register's name, which register evidence must request in
+   * `record.source.name` and which the ID token names (spec 2.3 gives only
+   * `<population_register_name>`). Default POPULATION_REGISTER_NAME, 'Folkeregisteret'.
+   */
+  populationRegisterName?: string;
 }
 
 /** @see spec part 4 */
@@ -139,6 +146,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     store,
     panel: options.panel,
     clientAddress: options.clientAddress,
+    populationRegisterName: checkPopulationRegisterName(options.populationRegisterName),
   });
   const limiter = options.rateLimits === false ? undefined : createRateLimiter(store, checkRateLimits(options.rateLimits ?? {}));
   const limit: Limit = limiter ? (group, request) => limiter.consume(group, context.clientAddress(request)) : async () => {};
@@ -219,6 +227,15 @@ function rateLimitGroup(method: string, path: string, appScreen: boolean): RateL
   if (path === PANEL_ACTION_PATH && method === 'POST') return 'panel';
   if (appScreen || INTERACTION_PATHS.has(path)) return 'interaction';
   return undefined;
+}
+
+/** A register name: 1 to 100 characters, no control characters. */
+function checkPopulationRegisterName(name: string | undefined): string | undefined {
+  if (name === undefined) return undefined;
+  if (name.length < 1 || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw new Error(`populationRegisterName must be 1 to 100 characters without control characters, not ${JSON.stringify(name.slice(0, 120))}`);
+  }
+  return name;
 }
 
 /** Returns the base URL's path (empty for an origin) after checking the URL's form; `name` is the option's, for messages. */

@@ -43,6 +43,15 @@ describe('buildClaimsRequest (2.3)', () => {
   });
 });
 
+describe('buildClaimsRequest with the register’s name configured', () => {
+  it('names the register as configured, Folkeregisteret otherwise', () => {
+    const selection = { trustFramework: 'standard', claims: {}, populationRegister: {} };
+    const named = buildClaimsRequest(selection, { populationRegisterName: 'Det sentrale folkeregister' });
+    expect(named.id_token.verified_claims.verification.evidence?.[0]).toMatchObject({ record: { source: { name: 'Det sentrale folkeregister' } } });
+    expect(buildClaimsRequest(selection).id_token.verified_claims.verification.evidence?.[0]).toMatchObject({ record: { source: { name: 'Folkeregisteret' } } });
+  });
+});
+
 describe('selectionProblems', () => {
   it('explains that standard_etsi needs given and family names', () => {
     expect(selectionProblems({ trustFramework: 'standard_etsi', claims: { given_name: { essential: true } } })).toEqual([

@@ -95,6 +95,18 @@ function documentDetailsRequest(details: readonly DocumentDetail[]): DetailsRequ
 }
 
 /**
+ * What the service calls things the spec leaves open.
+ * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
+ */
+export interface ClaimsRequestOptions {
+  /**
+   * The population register's name for `record.source.name` (2.3 shows only
+   * `<population_register_name>`): POPULATION_REGISTER_NAME, 'Folkeregisteret', unless given.
+   */
+  populationRegisterName?: string;
+}
+
+/**
  * Builds the claims parameter for a selection. Claims keep the picker's order of 2.3; evidence is
  * omitted entirely when none was chosen (2.3: "Omit it when only identity claims are needed").
  * It does not check the selection: see `selectionProblems`.
@@ -103,7 +115,7 @@ function documentDetailsRequest(details: readonly DocumentDetail[]): DetailsRequ
  * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.4
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IndividualClaimsRequests
  */
-export function buildClaimsRequest(selection: Selection): ClaimsRequest {
+export function buildClaimsRequest(selection: Selection, options: ClaimsRequestOptions = {}): ClaimsRequest {
   const claims: Partial<Record<ClaimName, { essential: boolean }>> = {};
   for (const name of CLAIM_NAMES) {
     const requested = selection.claims[name];
@@ -120,7 +132,7 @@ export function buildClaimsRequest(selection: Selection): ClaimsRequest {
       type: { value: 'electronic_record' },
       record: {
         type: { value: 'population_register' },
-        source: { name: POPULATION_REGISTER_NAME },
+        source: { name: options.populationRegisterName ?? POPULATION_REGISTER_NAME },
         ...(personalNumber ? { personal_number: personalNumber } : {}),
       },
     });

@@ -36,6 +36,8 @@ export interface RelyingParty {
   http: HttpOptions;
   /** seconds of clock skew allowed on the ID token's `exp` and `iat`: 0 to 60, default 30 */
   clockToleranceSeconds?: number;
+  /** the population register's name in register evidence requests (2.3); default 'Folkeregisteret' */
+  populationRegisterName?: string;
   /** ms clock, for tests */
   now?: () => number;
 }
@@ -103,7 +105,7 @@ export async function startAuthorization(
     state,
     nonce,
     codeChallenge: await codeChallengeS256(codeVerifier),
-    claims: buildClaimsRequest(selection),
+    claims: buildClaimsRequest(selection, { populationRegisterName: rp.populationRegisterName }),
     now,
   });
   const par = await processParResponse(

@@ -155,6 +155,15 @@ describe('loadServerConfig', () => {
     expect(emulatorProductionNotice(await load({ ...providerEnv(), NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32) }))).toBeUndefined();
   });
 
+  it('reads the population register’s name for our requests and for the emulator apart, Folkeregisteret by default', async () => {
+    const defaults = await load({});
+    expect([defaults.populationRegisterName, defaults.emulatorPopulationRegisterName]).toEqual(['Folkeregisteret', 'Folkeregisteret']);
+    const apart = await load({ IDV_POPULATION_REGISTER_NAME: 'Det sentrale folkeregister', EMULATOR_POPULATION_REGISTER_NAME: 'Folkeregisteret' });
+    expect([apart.populationRegisterName, apart.emulatorPopulationRegisterName]).toEqual(['Det sentrale folkeregister', 'Folkeregisteret']);
+    await expect(load({ IDV_POPULATION_REGISTER_NAME: 'Folke\nregisteret' })).rejects.toThrow(/^IDV_POPULATION_REGISTER_NAME: must be the register's name/);
+    await expect(load({ EMULATOR_POPULATION_REGISTER_NAME: 'x'.repeat(101) })).rejects.toThrow(/^EMULATOR_POPULATION_REGISTER_NAME: /);
+  });
+
   it('refuses an encryption key under 2048 bits', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const small = { ...generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'jwk' }), kid: 'small' };

@@ -7,7 +7,7 @@ import { createPublicKey, X509Certificate, type JsonWebKey as NodeJsonWebKey } f
 import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
-import { CLIENT_SIGNING_ALGORITHMS, type ClientConfig, type ClientSigningAlgorithm } from '@/lib/oidc';
+import { CLIENT_SIGNING_ALGORITHMS, POPULATION_REGISTER_NAME, type ClientConfig, type ClientSigningAlgorithm } from '@/lib/oidc';
 import { checkRateLimits, MIN_PANEL_PASSWORD_LENGTH, parseRegisteredClients, RATE_LIMITS, type PanelAccess, type RateLimits, type RegisteredClient } from '@/lib/emulator';
 import { redisUrlProblem } from '@/lib/store/redis-store';
 import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
@@ -41,6 +41,10 @@ export interface ServerConfig {
   emulatorPanel: PanelAccess;
   /** NODE_ENV=production */
   production: boolean;
+  /** the population register's name our register requests carry (IDV_POPULATION_REGISTER_NAME) */
+  populationRegisterName: string;
+  /** the name the embedded emulator expects and returns (EMULATOR_POPULATION_REGISTER_NAME) */
+  emulatorPopulationRegisterName: string;
   /** plain http is allowed only for a loopback issuer (the embedded emulator, or one on this machine) */
   allowInsecureRequests: boolean;
   secureCookies: boolean;
@@ -259,6 +263,19 @@ function parseTrustAnchors(env: Env): string[] {
   });
 }
 
+/**
+ * A population register's name (spec 2.3 shows only `<population_register_name>`): 1 to 100
+ * characters without control characters; default 'Folkeregisteret'.
+ */
+function parseRegisterName(env: Env, name: string): string {
+  const raw = value(env, name);
+  if (raw === undefined) return POPULATION_REGISTER_NAME;
+  if (raw.length > 100 || /[\u0000-\u001f\u007f]/.test(raw)) {
+    throw new ConfigurationError(name, 'must be the register\'s name as the service spells it: 1 to 100 characters, no control characters');
+  }
+  return raw;
+}
+
 /** EMULATOR_PANEL_PASSWORD: at least 12 characters; without it the panel is open in development only. */
 function parsePanelAccess(env: Env, production: boolean): PanelAccess {
   const password = value(env, 'EMULATOR_PANEL_PASSWORD');
@@ -358,6 +375,8 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   return {
     emulatorPanel: parsePanelAccess(env, production),
     production,
+    populationRegisterName: parseRegisterName(env, 'IDV_POPULATION_REGISTER_NAME'),
+    emulatorPopulationRegisterName: parseRegisterName(env, 'EMULATOR_POPULATION_REGISTER_NAME'),
     mode,
     appUrl,
     redirectUri: `${appUrl}/auth/callback`,

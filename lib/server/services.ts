@@ -52,6 +52,7 @@ async function build(): Promise<Services> {
     discovery: new DiscoveryCache(http),
     jwks: new JwksCache(http),
     http,
+    populationRegisterName: config.populationRegisterName,
   };
   const store = await openStore(config.state);
   const emulator =
@@ -65,6 +66,7 @@ async function build(): Promise<Services> {
           clientAddress: (request) => clientAddress(request.headers, config.trustedProxies),
           rateLimits: config.emulatorRateLimits,
           panel: config.emulatorPanel,
+          populationRegisterName: config.emulatorPopulationRegisterName,
           clients: [
             {
               clientId: config.client.clientId,

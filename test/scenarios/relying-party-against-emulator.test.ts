@@ -42,15 +42,15 @@ beforeAll(async () => {
 });
 
 /** What the browser does between the two calls: load the app's page, pick a persona, decide. */
-async function browse(authorizationUrl: string, persona: string, outcome: 'approve' | 'cancel'): Promise<URLSearchParams> {
-  const page = await emulator.handle(new Request(authorizationUrl));
+async function browse(authorizationUrl: string, persona: string, outcome: 'approve' | 'cancel', service: Emulator = emulator): Promise<URLSearchParams> {
+  const page = await service.handle(new Request(authorizationUrl));
   expect(page.status).toBe(200);
   // The page's plain form (the one that works without JavaScript): persona and outcome fields.
   const html = (await page.text()).split('<form').find((part) => part.includes('name="persona"')) ?? '';
   const form = /^[^>]*action="([^"]+)"/.exec(html);
   const interaction = /name="interaction"[^>]*value="([^"]+)"/.exec(html) ?? /value="([^"]+)"[^>]*name="interaction"/.exec(html);
   expect(form && interaction).toBeTruthy();
-  const decision = await emulator.handle(
+  const decision = await service.handle(
     new Request(new URL(form![1]!.replaceAll('&amp;', '&'), authorizationUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -142,6 +142,38 @@ describe('the core against the emulator', () => {
       const started = await startAuthorization(eddsa, DEFAULT_SELECTION);
       expect(started.authorizationUrl).toContain('request_uri=');
     }
+  });
+
+  it('requests the population register by its configured name, and a name the service does not know fails at PAR, not at staging', async () => {
+    const keys = await generateClientKeys('ES256');
+    const registerName = 'Det sentrale folkeregister';
+    const run = async (rpName: string | undefined, serviceName: string | undefined) => {
+      const service = createEmulator({
+        baseUrl: ISSUER,
+        clients: [{ clientId: 'register-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
+        ...(serviceName ? { populationRegisterName: serviceName } : {}),
+      });
+      const fetch: FetchLike = async (input, init) => service.handle(new Request(input, init));
+      const relyingParty: RelyingParty = {
+        issuer: ISSUER,
+        client: { clientId: 'register-client', redirectUri: REDIRECT_URI, ...keys },
+        discovery: new DiscoveryCache({ fetch }),
+        jwks: new JwksCache({ fetch }),
+        http: { fetch },
+        ...(rpName ? { populationRegisterName: rpName } : {}),
+      };
+      const selection: Selection = { trustFramework: 'standard', claims: { name: { essential: true } }, populationRegister: {} };
+      const started = await startAuthorization(relyingParty, selection);
+      const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve', service);
+      return completeAuthorization(relyingParty, params, started.pending);
+    };
+
+    const agreed = await run(registerName, registerName);
+    const record = agreed.verifiedClaims[0]?.evidence.find((evidence) => evidence.type === 'electronic_record');
+    expect(record).toMatchObject({ record: { sourceName: registerName, personalNumber: '14038726421' } });
+
+    await expect(run(registerName, undefined)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining("record.source.name: must be 'Folkeregisteret'") });
+    await expect(run(undefined, registerName)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining(`must be '${registerName}'`) });
   });
 
   it('cannot redeem a code twice', async () => {

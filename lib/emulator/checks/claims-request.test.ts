@@ -27,10 +27,22 @@ describe('parseClaimsRequest (spec 2.3)', () => {
         { name: 'birthdate', essential: false },
       ],
       evidence: [
-        { type: 'electronic_record', personalNumber: '14038726421' },
+        { type: 'electronic_record', sourceName: 'Folkeregisteret', personalNumber: '14038726421' },
         { type: 'document', details: ['type', 'date_of_expiry', 'issuer.name'] },
       ],
     });
+  });
+
+  it('takes the population register by the name it is configured with, and refuses the default name then', () => {
+    const register = (name: string) =>
+      request({ trust_framework: { value: 'standard' }, evidence: [{ type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name } } }] });
+    expect(parseClaimsRequest(register('Det sentrale folkeregister'), 'Det sentrale folkeregister').evidence).toEqual([
+      { type: 'electronic_record', sourceName: 'Det sentrale folkeregister' },
+    ]);
+    expect(() => parseClaimsRequest(register('Folkeregisteret'), 'Det sentrale folkeregister')).toThrow(
+      /record\.source\.name: must be 'Det sentrale folkeregister'/,
+    );
+    expect(() => parseClaimsRequest(register('Det sentrale folkeregister'))).toThrow(/must be 'Folkeregisteret'/);
   });
 
   it('reads issuer: null as a request for both issuer members', () => {

@@ -35,12 +35,13 @@ export const EVIDENCE_TYPES = ['document', 'electronic_record'] as const;
 export const DOCUMENT_TYPES = ['passport', 'idcard'] as const;
 export const ELECTRONIC_RECORD_TYPES = ['population_register'] as const;
 /** 2.3: "the name of the Norwegian population register" */
+/** The population register's name by default (spec 2.3 shows only `<population_register_name>`; DECISIONS.md). */
 export const POPULATION_REGISTER_NAME = 'Folkeregisteret';
 
 /** A requested evidence element. @see spec 2.3 */
 export type EvidenceRequest =
   | { type: 'document'; details: DocumentDetail[] }
-  | { type: 'electronic_record'; personalNumber?: string };
+  | { type: 'electronic_record'; sourceName: string; personalNumber?: string };
 
 /**
  * A checked claims request: what the client asked for, and nothing it could not have meant.
@@ -74,78 +75,89 @@ const documentEvidence = z.object({
   }),
 });
 
-const electronicRecordEvidence = z.object({
-  type: z.object({ value: z.literal('electronic_record') }),
-  record: z.object({
-    type: z.object({ value: z.enum(ELECTRONIC_RECORD_TYPES) }),
-    source: z.object({ name: z.literal(POPULATION_REGISTER_NAME) }),
-    personal_number: z
-      .string()
-      .regex(/^\d{11}$/, { error: 'must be an 11-digit Norwegian national number' })
-      .optional(),
-  }),
-});
-
-/** Reads `type.value` first, so a mistake is reported against the element type that was meant. */
-const evidenceElement = z
-  .looseObject({ type: z.looseObject({ value: z.enum(EVIDENCE_TYPES) }) })
-  .transform((element, ctx): EvidenceRequest => {
-    const result =
-      element.type.value === 'document'
-        ? documentEvidence.safeParse(element, { error: issueMessage, reportInput: true })
-        : electronicRecordEvidence.safeParse(element, { error: issueMessage, reportInput: true });
-    if (!result.success) {
-      for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
-      return z.NEVER;
-    }
-    return 'document_details' in result.data
-      ? { type: 'document', details: requestedDetails(result.data.document_details) }
-      : {
-          type: 'electronic_record',
-          ...(result.data.record.personal_number === undefined
-            ? {}
-            : { personalNumber: result.data.record.personal_number }),
-        };
+/**
+ * The schema of a claims request whose population register is called `populationRegisterName`
+ * (spec 2.3 gives only `<population_register_name>`; the emulator's setting, default
+ * POPULATION_REGISTER_NAME). Made once per name.
+ */
+function claimsSchemaFor(populationRegisterName: string) {
+  const electronicRecordEvidence = z.object({
+    type: z.object({ value: z.literal('electronic_record') }),
+    record: z.object({
+      type: z.object({ value: z.enum(ELECTRONIC_RECORD_TYPES) }),
+      source: z.object({ name: z.literal(populationRegisterName) }),
+      personal_number: z
+        .string()
+        .regex(/^\d{11}$/, { error: 'must be an 11-digit Norwegian national number' })
+        .optional(),
+    }),
   });
 
-const claimsSchema = z.object({
-  id_token: z.object({
-    verified_claims: z
-      .object({
-        verification: z.object({
-          trust_framework: z.object({ value: z.enum(TRUST_FRAMEWORKS) }),
-          evidence: z
-            .array(evidenceElement)
-            .min(1, { error: 'must not be empty; omit it when only identity claims are needed' })
-            .superRefine((elements, ctx) => {
-              const seen = new Set<string>();
-              elements.forEach((element, index) => {
-                if (seen.has(element.type)) {
-                  ctx.addIssue({ code: 'custom', path: [index], message: `requests '${element.type}' evidence twice` });
-                }
-                seen.add(element.type);
-              });
-            })
-            .optional(),
+  /** Reads `type.value` first, so a mistake is reported against the element type that was meant. */
+  const evidenceElement = z
+    .looseObject({ type: z.looseObject({ value: z.enum(EVIDENCE_TYPES) }) })
+    .transform((element, ctx): EvidenceRequest => {
+      const result =
+        element.type.value === 'document'
+          ? documentEvidence.safeParse(element, { error: issueMessage, reportInput: true })
+          : electronicRecordEvidence.safeParse(element, { error: issueMessage, reportInput: true });
+      if (!result.success) {
+        for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
+        return z.NEVER;
+      }
+      return 'document_details' in result.data
+        ? { type: 'document', details: requestedDetails(result.data.document_details) }
+        : {
+            type: 'electronic_record',
+            sourceName: result.data.record.source.name,
+            ...(result.data.record.personal_number === undefined
+              ? {}
+              : { personalNumber: result.data.record.personal_number }),
+          };
+    });
+
+  const claimsSchema = z.object({
+    id_token: z.object({
+      verified_claims: z
+        .object({
+          verification: z.object({
+            trust_framework: z.object({ value: z.enum(TRUST_FRAMEWORKS) }),
+            evidence: z
+              .array(evidenceElement)
+              .min(1, { error: 'must not be empty; omit it when only identity claims are needed' })
+              .superRefine((elements, ctx) => {
+                const seen = new Set<string>();
+                elements.forEach((element, index) => {
+                  if (seen.has(element.type)) {
+                    ctx.addIssue({ code: 'custom', path: [index], message: `requests '${element.type}' evidence twice` });
+                  }
+                  seen.add(element.type);
+                });
+              })
+              .optional(),
+          }),
+          claims: z.object(Object.fromEntries(CLAIM_NAMES.map((name) => [name, claimRequest.optional()]))),
+        })
+        .superRefine((verifiedClaims, ctx) => {
+          // 2.3: standard_etsi "Requires given_name and family_name to be requested".
+          const requested = verifiedClaims.claims;
+          if (
+            verifiedClaims.verification.trust_framework.value === 'standard_etsi' &&
+            !('given_name' in requested && 'family_name' in requested)
+          ) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['claims'],
+              message: 'the standard_etsi trust framework requires given_name and family_name to be requested',
+            });
+          }
         }),
-        claims: z.object(Object.fromEntries(CLAIM_NAMES.map((name) => [name, claimRequest.optional()]))),
-      })
-      .superRefine((verifiedClaims, ctx) => {
-        // 2.3: standard_etsi "Requires given_name and family_name to be requested".
-        const requested = verifiedClaims.claims;
-        if (
-          verifiedClaims.verification.trust_framework.value === 'standard_etsi' &&
-          !('given_name' in requested && 'family_name' in requested)
-        ) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['claims'],
-            message: 'the standard_etsi trust framework requires given_name and family_name to be requested',
-          });
-        }
-      }),
-  }),
-});
+    }),
+  });
+  return claimsSchema;
+}
+
+const claimsSchemas = new Map<string, ReturnType<typeof claimsSchemaFor>>();
 
 function requestedDetails(details: z.infer<typeof documentEvidence>['document_details']): DocumentDetail[] {
   const requested: DocumentDetail[] = [];
@@ -167,8 +179,13 @@ function requestedDetails(details: z.infer<typeof documentEvidence>['document_de
  *   `claims.id_token.verified_claims.verification.trust_framework.value: must be one of ...`
  * @see spec 2.3
  */
-export function parseClaimsRequest(claims: unknown): ClaimsRequest {
-  const result = claimsSchema.safeParse(claims, { error: issueMessage, reportInput: true });
+export function parseClaimsRequest(claims: unknown, populationRegisterName: string = POPULATION_REGISTER_NAME): ClaimsRequest {
+  let schema = claimsSchemas.get(populationRegisterName);
+  if (!schema) {
+    schema = claimsSchemaFor(populationRegisterName);
+    claimsSchemas.set(populationRegisterName, schema);
+  }
+  const result = schema.safeParse(claims, { error: issueMessage, reportInput: true });
   if (!result.success) {
     throw new InvalidRequest(`request object claim ${describeIssue(result.error.issues[0]!, 'claims')}`);
   }

@@ -156,7 +156,7 @@ export async function verifyRequestObject(
   const claims = checkClaimTypes(payload);
   for (const rule of REQUEST_OBJECT_RULES) rule(claims, { client, context, nbf: payload.nbf });
 
-  const claimsRequest = parseClaimsRequest(claims.claims);
+  const claimsRequest = parseClaimsRequest(claims.claims, context.populationRegisterName);
   // 2.3: population register evidence is "enabled per client" (as registered, or as set since).
   if (
     claimsRequest.evidence.some((evidence) => evidence.type === 'electronic_record') &&

@@ -6,7 +6,6 @@
  */
 import { CompactEncrypt, SignJWT, base64url, importJWK } from 'jose';
 import {
-  POPULATION_REGISTER_NAME,
   type ClaimName,
   type ClaimsRequest,
   type DocumentDetail,
@@ -66,7 +65,7 @@ export async function verifiedClaimsFor(persona: Persona, request: ClaimsRequest
       if (personalNumber !== undefined) {
         evidence.push({
           type: 'electronic_record',
-          record: { type: 'population_register', source: { name: POPULATION_REGISTER_NAME }, personal_number: personalNumber },
+          record: { type: 'population_register', source: { name: requested.sourceName }, personal_number: personalNumber },
         });
       }
     }

@@ -388,7 +388,7 @@ function shareRow(label: string, value: SafeHtml | string | undefined): SafeHtml
 function evidenceRows(context: EmulatorContext, persona: Persona, evidence: EvidenceRequest): SafeHtml {
   if (evidence.type === 'document') return html`${evidence.details.map((detail) => shareRow(DOCUMENT_DETAIL_LABELS[detail], detailValue(context, persona, detail)))}`;
   const match = populationRegisterMatch(persona, evidence.personalNumber);
-  return shareRow('Population register (Folkeregisteret)', match ? `Match for ${match}` : undefined);
+  return shareRow(`Population register (${evidence.sourceName})`, match ? `Match for ${match}` : undefined);
 }
 
 /** Step 5: exactly what the client will receive (data minimisation), then Share or Cancel. */

@@ -54,7 +54,7 @@ function requestedEvidence(evidence: EvidenceRequest): SafeHtml {
       evidence.details.length > 0 ? html`: ${evidence.details.map((detail) => DOCUMENT_DETAIL_LABELS[detail]).join(', ')}` : ''
     }</li>`;
   }
-  return html`<li>Match in the population register (Folkeregisteret)${
+  return html`<li>Match in the population register (${evidence.sourceName})${
     evidence.personalNumber ? html`, looked up by national number <code>${evidence.personalNumber}</code>` : ''
   }</li>`;
 }
