@@ -111,20 +111,23 @@ test('turning off the demo client’s register entitlement makes register reques
   await expect(page).toHaveURL(`${APP}/result`);
 });
 
-test('rotating the signing key publishes the new key beside the old one, and verification heals within the JWKS refetch cool-down', async ({ page, request }) => {
+test('rotating the signing key makes the key published ahead current, and verification goes on', async ({ page, request }) => {
   test.setTimeout(90_000);
   await openPanelSignedIn(page, APP);
   const before = await page.getByTestId('signing-key').count();
+  const publishedAhead = await page.locator('[data-testid=signing-key][data-status=next]').getAttribute('data-kid');
   await page.getByRole('button', { name: 'Rotate signing key' }).click();
-  await expect(page.getByTestId('signing-key')).toHaveCount(Math.min(before + 1, 3));
+  await expect(page.locator('[data-testid=signing-key][data-status=current]')).toHaveAttribute('data-kid', publishedAhead!);
+  await expect(page.locator('[data-testid=signing-key][data-status=next]')).not.toHaveAttribute('data-kid', publishedAhead!);
+  await expect(page.getByTestId('signing-key')).toHaveCount(Math.min(before + 1, 4));
   const jwks = (await (await request.get(`${APP}/emulator/jwks`)).json()) as { keys: { kid: string; x5c: string[] }[] };
   const kids = await page.getByTestId('signing-key').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-kid')));
   expect(jwks.keys.map((key) => key.kid).sort()).toEqual([...kids].sort());
   expect(jwks.keys.every((key) => key.x5c.length === 2)).toBe(true);
 
-  // The new key signs at once. The relying party refetches the JWKS for an unknown kid at most
-  // once per 30 s, so a flow right after rotating may fail with id_token_key_not_found; within
-  // the cool-down a flow succeeds and is signed by the new key.
+  // The new key signs at once. A relying party that fetched the JWKS since the key was published
+  // ahead knows it already; one that did not refetches for the unknown kid at most once per 30 s,
+  // so a flow right after rotating may fail with id_token_key_not_found until then.
   const newKid = await page.locator('[data-testid=signing-key]:has-text("Current")').getAttribute('data-kid');
   await expect(async () => {
     await startDefaultVerification(page, APP);

@@ -83,7 +83,9 @@ describe('end-to-end flow: PAR → identity app → token', () => {
 
       const { jweHeader, jwsHeader, payload, jwks } = await openIdToken(client, emulator, body.id_token);
       expect(jweHeader).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: client.encryptionKey.kid, cty: 'JWT' });
-      expect(jwsHeader).toEqual({ alg: 'ES256', kid: jwks.keys[0].kid, typ: 'JWT' });
+      const current = (await emulator.control.signingKeys()).find((key) => key.current)!.kid;
+      expect(jwsHeader).toEqual({ alg: 'ES256', kid: current, typ: 'JWT' });
+      expect(jwks.keys.map((key: { kid: string }) => key.kid)).toContain(current);
 
       expect(payload).toMatchObject({
         iss: TEST_BASE_URL,

@@ -176,6 +176,27 @@ describe('the core against the emulator', () => {
     await expect(run(undefined, registerName)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining(`must be '${registerName}'`) });
   });
 
+  it('verifies whatever the order and count of the JWKS, the current key last included (spec 4.4)', async () => {
+    await emulator.control.rotateSigningKeys();
+    const current = (await emulator.control.signingKeys()).find((key) => key.current)!.kid;
+    const orders: string[][] = [];
+    const recording: FetchLike = async (input, init) => {
+      const response = await emulator.handle(new Request(input, init));
+      if (new URL(new Request(input, init).url).pathname.endsWith('/jwks')) {
+        orders.push(((await response.clone().json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid));
+      }
+      return response;
+    };
+    // A fresh key cache for each flow, so each fetches the JWKS in the order the emulator draws.
+    for (let attempt = 0; attempt < 30 && !orders.some((order) => order.at(-1) === current); attempt += 1) {
+      const fresh: RelyingParty = { ...rp, jwks: new JwksCache({ fetch: recording }), http: { fetch: recording } };
+      const started = await startAuthorization(fresh, DEFAULT_SELECTION);
+      const completed = await completeAuthorization(fresh, await browse(started.authorizationUrl, 'ingrid-haugen', 'approve'), started.pending);
+      expect(completed.verifiedClaims[0]?.claims.name).toBe('Ingrid Solberg Haugen');
+    }
+    expect(orders.some((order) => order.length === 3 && order.at(-1) === current)).toBe(true);
+  });
+
   it('cannot redeem a code twice', async () => {
     const started = await startAuthorization(rp, DEFAULT_SELECTION);
     const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');

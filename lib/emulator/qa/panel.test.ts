@@ -50,7 +50,10 @@ describe('GET {base}: the QA panel', () => {
       expect(html).toContain(`<code>${fault.expected}</code>`);
     }
     for (const id of [client.clientId, oddlyNamed.clientId]) expect(html).toContain(`data-testid="client-${id}"`);
-    expect(html.match(/data-testid="signing-key"/g)).toHaveLength(1);
+    // The current key and the next one, published ahead.
+    expect(html.match(/data-testid="signing-key"/g)).toHaveLength(2);
+    expect(html.match(/data-status="current"/g)).toHaveLength(1);
+    expect(html.match(/data-status="next"/g)).toHaveLength(1);
     for (const persona of personas) expect(html).toContain(`src="/emulator/portraits/${persona.id}.jpg"`);
     expect(html).toContain(`href="${TEST_BASE_URL}/.well-known/openid-configuration"`);
     expect(html).toContain(`href="${TEST_BASE_URL}/jwks"`);
@@ -120,20 +123,22 @@ describe('POST {base}/panel: the panel’s actions', () => {
     expect(await emulator.control.armedFaults()).toEqual([]);
   });
 
-  it('rotate_keys rotates the signing key; the panel lists the current and the retiring key', async () => {
+  it('rotate_keys makes the next key current; the panel lists the current, the retiring and a new next key', async () => {
     const emulator = newEmulator();
-    const before = (await emulator.control.signingKeys())[0]!.kid;
+    const [before, next] = (await emulator.control.signingKeys()).map((key) => key.kid);
     const response = await emulator.handle(panelPost({ action: 'rotate_keys' }));
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/emulator?done=keys_rotated');
 
+    // The key published ahead signs now; the old one retires; a new one is published ahead.
     const keys = await emulator.control.signingKeys();
-    expect(keys.map((key) => [key.kid === before, key.current])).toEqual([
-      [false, true],
-      [true, false],
+    expect(keys.map((key) => [key.kid, key.current, key.next === true])).toEqual([
+      [next, true, false],
+      [before, false, false],
+      [expect.not.stringMatching(new RegExp(`^(${before}|${next})$`)), false, true],
     ]);
     const { html } = await getPanel(emulator, '?done=keys_rotated');
-    expect(html.match(/data-testid="signing-key"/g)).toHaveLength(2);
+    expect(html.match(/data-testid="signing-key"/g)).toHaveLength(3);
     expect(html).toContain(`Signing key rotated: new ID tokens are signed with kid ${keys[0]!.kid}.`);
   });
 
@@ -301,7 +306,8 @@ describe('who may use the panel’s actions', () => {
       expect(await response.text()).toContain('The panel is read-only');
     }
     expect(await emulator.control.armedFaults()).toEqual([]);
-    expect(await emulator.control.signingKeys()).toHaveLength(1);
+    expect((await emulator.control.signingKeys()).filter((key) => key.current)).toHaveLength(1);
+    expect(await emulator.control.signingKeys()).toHaveLength(2);
   });
 
   it('with a password: actions before signing in are refused, a wrong password is refused, the right one signs the browser in', async () => {

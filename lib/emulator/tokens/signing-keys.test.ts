@@ -51,32 +51,62 @@ async function checkChain(key: PublishedKey) {
   return { ca };
 }
 
+/** The kids of the JWKS, sorted: its order means nothing (spec 4.4), and it varies. */
+async function publishedKids(emulator: Emulator): Promise<string[]> {
+  return (await publishedKeys(emulator)).map((key) => key.kid).sort();
+}
+
+/** The ring as the control API reports it: current first, then retiring keys, then the next key. */
+async function ring(emulator: Emulator) {
+  const keys = await emulator.control.signingKeys();
+  return {
+    current: keys.find((key) => key.current)!.kid,
+    retiring: keys.filter((key) => !key.current && !key.next).map((key) => key.kid),
+    next: keys.find((key) => key.next)?.kid,
+  };
+}
+
 describe('signing key rotation (spec 2.7, 4.4)', () => {
-  it('publishes the new and the old key after a rotation, both with valid x5c chains from the same CA', async () => {
+  it('publishes the next key ahead of its use, beside the current one, both with valid x5c chains from the same CA', async () => {
     const { emulator } = emulatorWithClock();
-    const [before] = await publishedKeys(emulator);
-
-    const status = await emulator.control.rotateSigningKeys();
-
-    const keys = await publishedKeys(emulator);
-    expect(keys).toHaveLength(2);
-    const [current, previous] = keys as [PublishedKey, PublishedKey];
-    expect(previous.kid).toBe(before!.kid);
-    expect(current.kid).not.toBe(before!.kid);
-    expect(status.map((key) => [key.kid, key.current])).toEqual([
-      [current.kid, true],
-      [previous.kid, false],
-    ]);
-    const chains = await Promise.all(keys.map(checkChain));
-    // One CA per instance: both chains end in the very same certificate.
+    const { current, retiring, next } = await ring(emulator);
+    expect(retiring).toEqual([]);
+    expect(next).toBeDefined();
+    expect(next).not.toBe(current);
+    expect(await publishedKids(emulator)).toEqual([current, next].sort());
+    const chains = await Promise.all((await publishedKeys(emulator)).map(checkChain));
     expect(chains[0]!.ca.toString('base64')).toBe(chains[1]!.ca.toString('base64'));
-    expect(current.x5c[1]).toBe(previous.x5c[1]);
+  });
+
+  it('rotation makes the published next key current, retires the old one and publishes a new next key', async () => {
+    const { emulator } = emulatorWithClock();
+    const before = await ring(emulator);
+    await emulator.control.rotateSigningKeys();
+    const after = await ring(emulator);
+    expect(after.current).toBe(before.next);
+    expect(after.retiring).toEqual([before.current]);
+    expect([before.current, before.next]).not.toContain(after.next);
+    expect(await publishedKids(emulator)).toEqual([after.current, before.current, after.next].sort());
+    const chains = await Promise.all((await publishedKeys(emulator)).map(checkChain));
+    expect(new Set(chains.map((chain) => chain.ca.toString('base64'))).size).toBe(1);
+  });
+
+  it('lists the keys in varying order, the current one anywhere', async () => {
+    const { emulator } = emulatorWithClock();
+    await emulator.control.rotateSigningKeys();
+    const { current } = await ring(emulator);
+    const positions = new Set<number>();
+    for (let attempt = 0; attempt < 60 && positions.size < 3; attempt += 1) {
+      positions.add((await publishedKeys(emulator)).findIndex((key) => key.kid === current));
+    }
+    expect([...positions].sort()).toEqual([0, 1, 2]);
   });
 
   it('signs new ID tokens with the new key, and tokens signed before still verify against the JWKS', async () => {
     const { emulator } = emulatorWithClock(Date.now());
     const before = await issueIdToken(emulator);
-    const newKid = (await emulator.control.rotateSigningKeys())[0]!.kid;
+    await emulator.control.rotateSigningKeys();
+    const newKid = (await ring(emulator)).current;
     const after = await issueIdToken(emulator);
 
     expect(decodeProtectedHeader(after).kid).toBe(newKid);
@@ -87,44 +117,54 @@ describe('signing key rotation (spec 2.7, 4.4)', () => {
     }
   });
 
-  it('drops the old key once the ID token lifetime (3600 s) has passed since the rotation', async () => {
-    const { emulator, clock } = emulatorWithClock();
-    const oldKid = (await publishedKeys(emulator))[0]!.kid;
-    const rotatedAt = clock.now;
-    const [current, retiring] = await emulator.control.rotateSigningKeys();
-    expect(retiring).toMatchObject({ kid: oldKid, current: false, retiresAt: rotatedAt + 3_600_000 });
-    expect(current).toMatchObject({ current: true });
-    expect(current!.retiresAt).toBeUndefined();
-
-    clock.now = rotatedAt + 3_599_999;
-    expect((await publishedKeys(emulator)).map((key) => key.kid)).toEqual([current!.kid, oldKid]);
-
-    clock.now = rotatedAt + 3_600_000;
-    expect((await publishedKeys(emulator)).map((key) => key.kid)).toEqual([current!.kid]);
-    expect((await emulator.control.signingKeys()).map((key) => key.kid)).toEqual([current!.kid]);
+  it('a relying party that fetched the JWKS before a rotation already holds the key that signs after it', async () => {
+    const { emulator } = emulatorWithClock(Date.now());
+    const jwksBefore = createLocalJWKSet({ keys: await publishedKeys(emulator) });
+    await emulator.control.rotateSigningKeys();
+    const after = await issueIdToken(emulator);
+    await expect(jwtVerify(after, jwksBefore, { issuer: TEST_BASE_URL, audience: client.clientId })).resolves.toBeTruthy();
   });
 
-  it('publishes at most three keys: rotating faster than tokens expire drops the oldest retired key early', async () => {
+  it('drops the old key once the ID token lifetime (3600 s) has passed since the rotation', async () => {
+    const { emulator, clock } = emulatorWithClock();
+    const { current: oldKid } = await ring(emulator);
+    const rotatedAt = clock.now;
+    const status = await emulator.control.rotateSigningKeys();
+    const retiring = status.find((key) => key.kid === oldKid);
+    expect(retiring).toMatchObject({ current: false, retiresAt: rotatedAt + 3_600_000 });
+    const { current, next } = await ring(emulator);
+    expect(status.find((key) => key.current)!.retiresAt).toBeUndefined();
+
+    clock.now = rotatedAt + 3_599_999;
+    expect(await publishedKids(emulator)).toEqual([current, oldKid, next].sort());
+
+    clock.now = rotatedAt + 3_600_000;
+    expect(await publishedKids(emulator)).toEqual([current, next].sort());
+    expect((await emulator.control.signingKeys()).map((key) => key.kid)).toEqual([current, next]);
+  });
+
+  it('publishes at most three current and retired keys (and the next one): rotating faster than tokens expire drops the oldest retired key early', async () => {
     const { emulator } = emulatorWithClock();
-    const first = (await publishedKeys(emulator))[0]!.kid;
+    const { current: first } = await ring(emulator);
     await emulator.control.rotateSigningKeys();
     await emulator.control.rotateSigningKeys();
-    const afterTwo = (await publishedKeys(emulator)).map((key) => key.kid);
-    expect(afterTwo).toHaveLength(3);
-    expect(afterTwo[2]).toBe(first);
+    const afterTwo = await ring(emulator);
+    expect(afterTwo.retiring).toHaveLength(2);
+    expect(afterTwo.retiring[1]).toBe(first);
+    expect(await publishedKids(emulator)).toHaveLength(4);
 
     await emulator.control.rotateSigningKeys();
-    const afterThree = (await publishedKeys(emulator)).map((key) => key.kid);
-    expect(afterThree).toHaveLength(3);
-    expect(afterThree).not.toContain(first);
-    expect(afterThree.slice(1)).toEqual(afterTwo.slice(0, 2));
+    const afterThree = await ring(emulator);
+    expect(afterThree.retiring).toEqual([afterTwo.current, afterTwo.retiring[0]]);
+    expect(await publishedKids(emulator)).not.toContain(first);
+    expect(await publishedKids(emulator)).toHaveLength(4);
   });
 
   it('keeps kids unique across rotations, and each instance has its own CA', async () => {
     const { emulator: one } = emulatorWithClock();
     const { emulator: two } = emulatorWithClock();
     await one.control.rotateSigningKeys();
-    const kids = (await publishedKeys(one)).map((key) => key.kid);
+    const kids = await publishedKids(one);
     expect(new Set(kids).size).toBe(kids.length);
     const [a] = await publishedKeys(one);
     const [b] = await publishedKeys(two);

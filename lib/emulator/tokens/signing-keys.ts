@@ -4,9 +4,11 @@
  * and the JWKS entry carries the chain in `x5c`.
  *
  * Keys live in a ring with one root CA, kept in the emulator's state store (so instances sharing
- * it share the ring): one `current` key signs, every key in the ring is published. Rotation adds a key and makes it current at once (OpenID Connect Core §10.1.1: the
- * new `kid` tells verifiers to fetch the JWKS again); the old key stays published until every
- * token it signed has expired, then it is dropped.
+ * it share the ring): one `current` key signs, and the ring also holds a `next` key, published
+ * ahead of its use as real providers pre-publish. Rotation makes the next key current at once
+ * and publishes a new next one (OpenID Connect Core §10.1.1); the old key stays published until
+ * every token it signed has expired, then it is dropped. The JWKS lists them in no fixed order
+ * (endpoints/jwks.ts): spec 4.4 tells clients never to rely on order or count.
  * @see spec 2.7, 4.4, 5.6
  */
 import { exportJWK, importJWK, type JWK } from 'jose';
@@ -33,6 +35,8 @@ export interface SigningKeyStatus {
   createdAt: number;
   /** true for the one key that signs new ID tokens */
   current: boolean;
+  /** true for the key published ahead, which the next rotation makes current */
+  next?: true;
   /** ms since the epoch at which a retired key leaves the JWKS; undefined for the current key */
   retiresAt?: number;
 }
@@ -40,13 +44,17 @@ export interface SigningKeyStatus {
 /** The published keys and the one that signs. @see spec 2.7, 4.4 */
 export interface SigningKeyRing {
   current(): SigningKey;
-  /** every key whose tokens may still be presented, current first; clients select by `kid` (4.4) */
+  /**
+   * every key whose tokens may still be presented, current first, then the next key; the JWKS
+   * shuffles them (clients select by `kid`, 4.4)
+   */
   published(): readonly SigningKey[];
-  /** the published keys with their status, current first */
+  /** the published keys with their status, current first, next last */
   status(): readonly SigningKeyStatus[];
   /**
-   * Issues a new key from the ring's CA and makes it current. The previous key stays published
-   * for `RETIRED_KEY_PUBLICATION_SECONDS`, so tokens it signed still verify until they expire.
+   * Makes the next key current and issues a new next key from the ring's CA. The previous key
+   * stays published for `RETIRED_KEY_PUBLICATION_SECONDS`, so tokens it signed still verify until
+   * they expire.
    * @returns the new current key
    */
   rotate(): Promise<SigningKey>;
@@ -59,7 +67,7 @@ export interface SigningKeyRing {
 export const RETIRED_KEY_PUBLICATION_SECONDS = LIFETIMES.idToken;
 
 /**
- * Upper bound for published keys (the current one included), so rotating in a loop cannot grow
+ * Upper bound for the current and retired keys (the next key comes on top), so rotating in a loop cannot grow
  * the JWKS without limit. Past it, the oldest retired key is dropped early, and tokens it signed
  * stop verifying: a visible consequence of rotating faster than tokens expire.
  */
@@ -94,10 +102,12 @@ interface StoredKey {
   retiresAt?: number;
 }
 
-/** The whole ring, as one stored value: its CA and its keys, newest (current) first. */
+/** The whole ring, as one stored value: its CA, its keys, newest (current) first, and the next key. */
 interface StoredRing {
   authority: StoredAuthority;
   keys: StoredKey[];
+  /** published ahead of use; absent from rings stored before it existed (the next rotation adds it) */
+  next?: StoredKey;
 }
 
 const RING_KEY = 'signing-keys';
@@ -125,7 +135,7 @@ export async function openSigningKeyRing(store: Store, now: () => number, cache:
 async function createStoredRing(store: Store, now: () => number): Promise<StoredRing> {
   const x509 = await loadX509();
   const authority = await createCertificateAuthority(x509, now());
-  const ring: StoredRing = { authority, keys: [await issueSigningKey(x509, authority, now())] };
+  const ring: StoredRing = { authority, keys: [await issueSigningKey(x509, authority, now())], next: await issueSigningKey(x509, authority, now()) };
   if (await store.setIfAbsent(RING_KEY, ring, RING_TTL_SECONDS)) return ring;
   const winner = await store.get<StoredRing>(RING_KEY);
   if (!winner) throw new Error('the signing key ring vanished from the store');
@@ -143,14 +153,16 @@ function ringOf(stored: StoredRing, store: Store, now: () => number, cache: Sign
   });
   return {
     current: () => signingKey(stored.keys[0]!),
-    published: () => live.map(signingKey),
-    status: () =>
-      live.map((key, index) => ({
+    published: () => [...live, ...(stored.next ? [stored.next] : [])].map(signingKey),
+    status: () => [
+      ...live.map((key, index) => ({
         kid: key.kid,
         createdAt: key.createdAt,
         current: index === 0,
         ...(key.retiresAt === undefined ? {} : { retiresAt: key.retiresAt }),
       })),
+      ...(stored.next ? [{ kid: stored.next.kid, createdAt: stored.next.createdAt, current: false, next: true as const }] : []),
+    ],
     rotate: () => rotateStoredRing(store, now, cache),
   };
 }
@@ -174,13 +186,15 @@ async function rotateStoredRing(store: Store, now: () => number, cache: SigningK
   try {
     const stored = (await store.get<StoredRing>(RING_KEY)) ?? (await createStoredRing(store, now));
     const x509 = await loadX509();
-    const key = await issueSigningKey(x509, stored.authority, now());
+    // The key published ahead becomes current; a new one is published ahead of the next rotation.
+    const key = stored.next ?? (await issueSigningKey(x509, stored.authority, now()));
+    const next = await issueSigningKey(x509, stored.authority, now());
     const at = now();
     const retiresAt = at + RETIRED_KEY_PUBLICATION_SECONDS * 1000;
     const retired = stored.keys
       .filter((entry) => entry.retiresAt === undefined || entry.retiresAt > at)
       .map((entry) => ({ ...entry, retiresAt: entry.retiresAt ?? retiresAt }));
-    const ring: StoredRing = { authority: stored.authority, keys: [key, ...retired].slice(0, MAX_PUBLISHED_SIGNING_KEYS) };
+    const ring: StoredRing = { authority: stored.authority, keys: [key, ...retired].slice(0, MAX_PUBLISHED_SIGNING_KEYS), next };
     await store.set(RING_KEY, ring, RING_TTL_SECONDS);
     return ringOf(ring, store, now, cache).current();
   } finally {

@@ -174,19 +174,21 @@ function signingKeysSection(view: PanelView): SafeHtml {
   return html`
 <section id="signing-keys" aria-labelledby="signing-keys-heading">
 <h2 id="signing-keys-heading">Signing keys</h2>
-<p class="muted">ES256 keys in the JWKS, each with a certificate from this instance's root CA; <code>kid</code> is the certificate serial number (spec 2.7). Rotation makes a new key current at once; the old one stays published for an hour, until the last ID token it signed has expired.</p>
+<p class="muted">ES256 keys in the JWKS, each with a certificate from this instance's root CA; <code>kid</code> is the certificate serial number (spec 2.7). The next key is published ahead of its use, as real providers do; rotation makes it current at once and publishes a new next key, and the old one stays published for an hour, until the last ID token it signed has expired. The JWKS lists the keys in a new order each time (spec 4.4: never rely on order or count).</p>
 <div class="table" role="region" aria-labelledby="signing-keys-heading" tabindex="0">
 <table>
 <thead><tr><th scope="col">kid</th><th scope="col">Created</th><th scope="col">Status</th></tr></thead>
 <tbody>${view.signingKeys.map(
     (key) => html`
-<tr data-testid="signing-key" data-kid="${key.kid}">
+<tr data-testid="signing-key" data-kid="${key.kid}" data-status="${key.current ? 'current' : key.next ? 'next' : 'retiring'}">
 <td><code>${key.kid}</code></td>
 <td>${time(key.createdAt)}</td>
 <td>${
       key.current
         ? html`<span class="tag on">Current</span> signs new ID tokens`
-        : html`<span class="tag">Retiring</span> leaves the JWKS at ${key.retiresAt === undefined ? '' : time(key.retiresAt)}`
+        : key.next
+          ? html`<span class="tag">Next</span> published ahead; signs after the next rotation`
+          : html`<span class="tag">Retiring</span> leaves the JWKS at ${key.retiresAt === undefined ? '' : time(key.retiresAt)}`
     }</td>
 </tr>`,
   )}</tbody>
