@@ -70,3 +70,18 @@ test('a failed face check ends with access_denied', async ({ page }) => {
   await decideInEmulatedApp(page, 'tobias-hansen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('access_denied');
 });
+
+test('a chip that did not pass authentication is shown as failed', async ({ page }) => {
+  await startVerification(page, APP, { trust_framework: 'standard', claim: ['name'], evidence: 'document', document_detail: ['active_authentication_result'] });
+  await decideInEmulatedApp(page, 'nora-berg', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+  await expect(page.getByRole('region', { name: 'Identity document' })).toContainText('Chip authenticationfailed');
+});
+
+test('gender unspecified and a card without an issue date: shown as given, and the date as not provided', async ({ page }) => {
+  await startVerification(page, APP, { trust_framework: 'standard', claim: ['name', 'gender'], evidence: 'document', document_detail: ['date_of_issuance', 'type'] });
+  await decideInEmulatedApp(page, 'alex-moreau', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+  await expect(page.getByRole('region', { name: 'Person' })).toContainText('GenderUnspecified');
+  await expect(page.getByRole('region', { name: 'Identity document' })).toContainText('Date of issueNot provided');
+});

@@ -833,6 +833,21 @@ const PERSONAS = [
     lips: "#c98a86", brows: "#9d9894", geom: { jw: 54, chw: 18 }, accessories: ["pearls"], clothing: { type: "turtleneck", color: "#7a5e91" },
   },
   {
+    id: "nora-berg",
+    sex: "f", age: 31, skin: "#f3d5c2", hair: "#7a4b2a", hairStyle: "wavy", eyes: "#4f7a5a",
+    lips: "#c98680", geom: { hw: 73, jw: 52 }, clothing: { type: "turtleneck", color: "#35506e" },
+  },
+  {
+    id: "alex-moreau",
+    sex: "f", age: 26, skin: "#e9c2a4", hair: "#1f1a17", hairStyle: "pixie", eyes: "#4a3322",
+    lips: "#b97d72", brows: "#1c1714", geom: { hw: 74, jw: 56, chw: 20 }, accessories: ["glasses"], clothing: { type: "crew", color: "#4e7f6e" },
+  },
+  {
+    id: "sam-keller",
+    sex: "m", age: 50, skin: "#eccab2", hair: "#8d8a86", hairStyle: "short", hairOpts: { part: 22, recess: 10, drop: 3, fringe: { locks: 4, depth: 1 } },
+    eyes: "#5f7f95", lips: "#c08a7e", geom: { hw: 77, jw: 60 }, clothing: { type: "blazer", color: "#2e3b4e", shirt: "#f1ede4" },
+  },
+  {
     id: "tobias-hansen",
     sex: "m", age: 41, skin: "#6f4631", hair: "#1c1410", hairStyle: "shaved", hairOpts: { stubble: 0.16 },
     eyes: "#2f1c12", lips: "#6a3a30", brows: "#1a120e", facialHair: "moustache",

@@ -253,9 +253,11 @@ describe('mix-up and forged callbacks', () => {
   it('records only the parameter names of a callback whose state is not ours', async () => {
     const { ProtocolTrace } = await import('@/lib/oidc/trace');
     const trace = new ProtocolTrace();
-    const forged = new URLSearchParams({ error: 'access_denied', error_description: 'Call +1 555 0100 to unlock', state: 'forged', iss: ISSUER });
+    const forged = new URLSearchParams({ error: 'access_denied', error_description: 'Call the attacker to unlock', state: 'forged-state', iss: ISSUER });
     await expect(completeAuthorization(rp, forged, undefined, { trace })).rejects.toMatchObject({ code: 'state_mismatch' });
-    expect(JSON.stringify(trace.events)).not.toContain('555');
+    // (Words, not digits: a timestamp in the trace may contain any digits.)
+    expect(JSON.stringify(trace.events)).not.toContain('attacker');
+    expect(JSON.stringify(trace.events)).not.toContain('forged-state');
     expect(trace.events[0]).toMatchObject({ step: 'callback', detail: { parameterNames: ['error', 'error_description', 'state', 'iss'] } });
   });
 });

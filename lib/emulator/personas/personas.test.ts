@@ -42,6 +42,9 @@ describe('personas', () => {
       'sofia-costa',
       'mikkel-strand',
       'eva-lindqvist',
+      'nora-berg',
+      'alex-moreau',
+      'sam-keller',
       'tobias-hansen',
     ]);
   });
@@ -84,9 +87,9 @@ describe('personas', () => {
     expect(eva.document.date_of_expiry < new Date().toISOString().slice(0, 10)).toBe(true);
   });
 
-  it('match the population register only for ingrid, amira and sofia, and only with their own number', () => {
+  it('match the population register only for ingrid, amira, sofia and nora, and only with their own number', () => {
     const matched = personas.filter((persona) => populationRegisterMatch(persona) !== undefined).map((persona) => persona.id);
-    expect(matched).toEqual(['ingrid-haugen', 'amira-nilsen', 'sofia-costa']);
+    expect(matched).toEqual(['ingrid-haugen', 'amira-nilsen', 'sofia-costa', 'nora-berg']);
     const ingrid = personas[0]!;
     expect(populationRegisterMatch(ingrid, '14038726421')).toBe('14038726421');
     expect(populationRegisterMatch(ingrid, '05099241421')).toBeUndefined();

@@ -11,14 +11,15 @@ import { join } from 'node:path';
 export interface DocumentData {
   type: 'passport' | 'idcard';
   document_number: string;
-  /** ISO 8601 `YYYY-MM-DD` */
-  date_of_issuance: string;
+  /** ISO 8601 `YYYY-MM-DD`; some documents do not state it (the detail is then left out) */
+  date_of_issuance?: string;
   /** ISO 8601 `YYYY-MM-DD` */
   date_of_expiry: string;
   issuer: { country_code: string; name: string };
   /** Norwegian documents: `{ type: "no-fnr", value }`; others: the issuing country's number, when available */
   personal_number?: string | { type: 'no-fnr'; value: string };
-  active_authentication_result?: string;
+  /** chip authentication: `passed` (2.3), or `failed` when the chip did not prove the document genuine (DECISIONS.md "Personas") */
+  active_authentication_result?: 'passed' | 'failed';
   /** only Norwegian documents can be checked against the issuer; others say UNKNOWN or nothing */
   issuer_check?: { valid: string };
 }
@@ -220,6 +221,75 @@ export const personas: readonly Persona[] = [
       issuer: { country_code: 'FIN', name: 'Helsingin poliisilaitos' },
       personal_number: '190784-286T',
       active_authentication_result: 'passed',
+    },
+    faceCheck: 'pass',
+  },
+  {
+    id: 'nora-berg',
+    label: 'Nora Berg',
+    description: 'The passport chip did not pass authentication; found in the population register.',
+    claims: {
+      name: 'Nora Berg',
+      given_name: 'Nora',
+      family_name: 'Berg',
+      gender: 'female',
+      birthdate: '1995-04-08',
+      nationalities: ['NOR'],
+    },
+    document: {
+      type: 'passport',
+      document_number: 'FK9051376',
+      date_of_issuance: '2022-11-28',
+      date_of_expiry: '2032-11-28',
+      issuer: { country_code: 'NOR', name: 'Politiet' },
+      personal_number: { type: 'no-fnr', value: '08049535229' },
+      active_authentication_result: 'failed',
+      issuer_check: { valid: 'VALID' },
+    },
+    faceCheck: 'pass',
+    populationRegister: { personalNumber: '08049535229' },
+  },
+  {
+    id: 'alex-moreau',
+    label: 'Alex Moreau',
+    description: 'Gender unspecified; the ID card states no issue date and no personal number.',
+    claims: {
+      name: 'Alex Moreau',
+      given_name: 'Alex',
+      family_name: 'Moreau',
+      gender: 'unspecified',
+      birthdate: '1999-12-02',
+      nationalities: ['FRA'],
+    },
+    document: {
+      type: 'idcard',
+      document_number: 'X4RTBPFW4',
+      date_of_expiry: '2031-05-16',
+      issuer: { country_code: 'FRA', name: 'Préfecture de Lyon' },
+      active_authentication_result: 'passed',
+    },
+    faceCheck: 'pass',
+  },
+  {
+    id: 'sam-keller',
+    label: 'Sam Keller',
+    description: 'Gender unknown; issuer check UNKNOWN.',
+    claims: {
+      name: 'Sam Keller',
+      given_name: 'Sam',
+      family_name: 'Keller',
+      gender: 'unknown',
+      birthdate: '1976-10-27',
+      nationalities: ['CHE'],
+    },
+    document: {
+      type: 'passport',
+      document_number: 'X2048611',
+      date_of_issuance: '2020-02-14',
+      date_of_expiry: '2030-02-13',
+      issuer: { country_code: 'CHE', name: 'Passbüro Zürich' },
+      active_authentication_result: 'passed',
+      issuer_check: { valid: 'UNKNOWN' },
     },
     faceCheck: 'pass',
   },

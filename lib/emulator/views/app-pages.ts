@@ -212,7 +212,7 @@ function drawnDocument(context: EmulatorContext, mode: AppMode, persona: Persona
     ['Sex', claims.gender === 'male' ? 'M' : claims.gender === 'female' ? 'F' : 'X'],
     ['Date of birth', date(claims.birthdate)],
     ['Document no.', document.document_number],
-    ['Date of issue', date(document.date_of_issuance)],
+    ['Date of issue', document.date_of_issuance ? date(document.date_of_issuance) : '—'],
     ['Date of expiry', date(document.date_of_expiry)],
     ['Authority', document.issuer.name, !personalNumber],
   ];
@@ -363,7 +363,7 @@ function detailValue(context: EmulatorContext, persona: Persona, detail: Documen
     case 'type':
       return document.type === 'passport' ? 'Passport' : 'ID card';
     case 'date_of_issuance':
-      return longDate(document.date_of_issuance);
+      return document.date_of_issuance === undefined ? undefined : longDate(document.date_of_issuance);
     case 'date_of_expiry':
       return `${longDate(document.date_of_expiry)}${documentExpired(persona, context.now()) ? ' (expired)' : ''}`;
     case 'issuer.country_code':
