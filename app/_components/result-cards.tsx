@@ -77,6 +77,7 @@ export function DocumentCard({ document, numbersRevealed }: { document: Document
           <FieldRow label="Issuer check" field={document.issuerCheck} />
         </dl>
       )}
+      <EvidenceExtras lines={document.extras} testId="document-extras" />
     </Card>
   );
 }
@@ -94,7 +95,20 @@ export function PopulationRegisterCard({ register, numbersRevealed }: { register
           Not provided: the register returned no match{register.lookedUp ? ` for ${register.lookedUp}` : ' for the document'}, or this client is not entitled to register data.
         </p>
       )}
+      <EvidenceExtras lines={register.extras} testId="register-extras" />
     </Card>
+  );
+}
+
+/** What OIDC4IDA 1.0 adds to an evidence (check details, attachments), as the provider sent it. */
+function EvidenceExtras({ lines, testId }: { lines: string[]; testId: string }) {
+  if (lines.length === 0) return null;
+  return (
+    <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3 text-sm text-slate-700" data-testid={testId}>
+      {lines.map((line) => (
+        <li key={line} className="break-words">{line}</li>
+      ))}
+    </ul>
   );
 }
 
@@ -107,6 +121,8 @@ export function VerificationCard({ verification }: { verification: VerificationV
         <FieldRow label="Methods (amr)" field={verification.amr} mono />
         <FieldRow label="Authenticated at (auth_time)" field={verification.authTime} />
         <FieldRow label="Subject (sub)" field={verification.subject} mono />
+        {verification.verificationTime && <FieldRow label="Verified at (verification.time)" field={{ state: 'value', text: verification.verificationTime }} />}
+        {verification.assuranceLevel && <FieldRow label="Assurance level" field={{ state: 'value', text: verification.assuranceLevel }} mono />}
       </dl>
     </Card>
   );

@@ -76,3 +76,65 @@ describe('parseVerifiedClaims (2.6, tolerant)', () => {
     expect(parseVerifiedClaims(undefined)).toEqual([]);
   });
 });
+
+describe('parseVerifiedClaims: OpenID Connect for Identity Assurance 1.0 shapes beyond the spec’s examples', () => {
+  const full = {
+    verification: {
+      trust_framework: 'standard',
+      time: '2026-11-23T10:15:00Z',
+      assurance_level: 'substantial',
+      verification_process: 'f24c6f-6d3f-4ec5', // unknown here: ignored
+      evidence: [
+        {
+          type: 'document',
+          method: 'pipp',
+          check_details: [
+            { check_method: 'vcrypt', organization: 'Politiet', txn: 'DE-1234', time: '2026-11-23T10:14:00Z' },
+            { check_method: 'bvr' },
+            { organization: 'no method' },
+            'not an object',
+          ],
+          attachments: [
+            { desc: 'Front of the card', content_type: 'image/jpeg', content: 'A'.repeat(4096) },
+            { desc: 'Back of the card', content_type: 'image/jpeg', url: 'https://idv.example/attachments/2', digest: { alg: 'sha-256', value: 'x' } },
+            { desc: 'Fetched over http', url: 'http://idv.example/attachments/3' },
+            { desc: 'Neither content nor url' },
+          ],
+          document_details: { type: 'passport' },
+        },
+      ],
+    },
+    claims: { name: 'Ingrid Solberg Haugen' },
+  };
+
+  it('reads verification.time, assurance_level, check_details and attachments when present', () => {
+    const [verified] = parseVerifiedClaims(full);
+    expect(verified).toMatchObject({ verificationTime: '2026-11-23T10:15:00Z', assuranceLevel: 'substantial' });
+    const evidence = verified!.evidence[0]!;
+    expect(evidence.checkDetails).toEqual([
+      { checkMethod: 'vcrypt', organization: 'Politiet', txn: 'DE-1234', time: '2026-11-23T10:14:00Z' },
+      { checkMethod: 'bvr' },
+    ]);
+    // Described, never fetched: embedded content by its size, an external one only over https.
+    expect(evidence.attachments).toEqual([
+      { description: 'Front of the card', contentType: 'image/jpeg', embeddedBytes: 3072 },
+      { description: 'Back of the card', contentType: 'image/jpeg', url: 'https://idv.example/attachments/2' },
+    ]);
+  });
+
+  it('requires none of them, and drops malformed ones', () => {
+    const [verified] = parseVerifiedClaims({
+      verification: { trust_framework: 'standard', time: 'yesterday', assurance_level: 3, evidence: [{ type: 'document', check_details: 'vcrypt', attachments: {} }] },
+      claims: {},
+    });
+    expect(verified).not.toHaveProperty('verificationTime');
+    expect(verified).not.toHaveProperty('assuranceLevel');
+    expect(verified!.evidence[0]).toEqual({ type: 'document', documentDetails: {} });
+  });
+
+  it('reads verified_claims sent as an array of elements', () => {
+    const list = parseVerifiedClaims([full, { verification: { trust_framework: 'standard', evidence: [{ type: 'electronic_record', record: { type: 'population_register', source: { name: 'Folkeregisteret' } } }] }, claims: { birthdate: '1987-03-14' } }]);
+    expect(list).toHaveLength(2);
+    expect(list[1]!.evidence[0]).toMatchObject({ type: 'electronic_record', record: { sourceName: 'Folkeregisteret' } });
+  });
+});

@@ -38,11 +38,48 @@ export interface DocumentDetails {
 }
 
 /**
+ * One check of an evidence (OIDC4IDA 1.0 `check_details`): how it was checked, by whom, and the
+ * transaction. The spec's examples do not send it; a provider may.
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.1.1
+ */
+export interface CheckDetail {
+  checkMethod: string;
+  organization?: string;
+  txn?: string;
+  /** ISO 8601 date-time */
+  time?: string;
+}
+
+/**
+ * An attachment of an evidence (OIDC4IDA 1.0 `attachments`), described, never fetched or
+ * rendered: embedded content is kept only as its size; an external one only by its https URL.
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.1.2
+ */
+export interface Attachment {
+  description?: string;
+  contentType?: string;
+  /** embedded content: its size in bytes (decoded from base64) */
+  embeddedBytes?: number;
+  /** an external attachment's https URL */
+  url?: string;
+}
+
+/**
+ * What OIDC4IDA 1.0 adds to any evidence beyond the spec's examples: check details and
+ * attachments. Present only when the provider sent them; never required.
+ * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.1
+ */
+export interface EvidenceExtras {
+  checkDetails?: CheckDetail[];
+  attachments?: Attachment[];
+}
+
+/**
  * Evidence of type `document`: a scanned passport or ID card.
  * @see Interface specification 2.6 "ID token payload (the inner signed JWT)"
  * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.2
  */
-export interface DocumentEvidence {
+export interface DocumentEvidence extends EvidenceExtras {
   type: 'document';
   documentDetails: DocumentDetails;
 }
@@ -53,7 +90,7 @@ export interface DocumentEvidence {
  * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
  * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.2
  */
-export interface ElectronicRecordEvidence {
+export interface ElectronicRecordEvidence extends EvidenceExtras {
   type: 'electronic_record';
   record: { type?: string; sourceName?: string; personalNumber?: string };
 }
@@ -90,6 +127,10 @@ export interface IdentityClaims {
  */
 export interface VerifiedClaims {
   trustFramework?: string;
+  /** `verification.time` (OIDC4IDA 1.0), ISO 8601 date-time, when sent */
+  verificationTime?: string;
+  /** `verification.assurance_level` (OIDC4IDA 1.0), when sent */
+  assuranceLevel?: string;
   evidence: Evidence[];
   claims: IdentityClaims;
 }
@@ -184,10 +225,53 @@ function parseDocumentDetails(value: unknown): DocumentDetails {
   });
 }
 
+/** An ISO 8601 date-time with a time zone (OIDC4IDA 1.0 `time`), e.g. `2026-11-23T10:15:00Z`. */
+function isoDateTime(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(value)) return undefined;
+  return Number.isNaN(Date.parse(value)) ? undefined : value;
+}
+
+/** At most this many check details or attachments are kept from one evidence. */
+const MAX_LISTED = 20;
+
+function parseCheckDetails(value: unknown): CheckDetail[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const details: CheckDetail[] = [];
+  for (const detail of value.filter(isObject).slice(0, MAX_LISTED)) {
+    const checkMethod = text(detail.check_method);
+    if (checkMethod === undefined) continue;
+    details.push(compact({ checkMethod, organization: text(detail.organization), txn: text(detail.txn), time: isoDateTime(detail.time) }));
+  }
+  return details.length > 0 ? details : undefined;
+}
+
+function parseAttachments(value: unknown): Attachment[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const attachments = value
+    .filter(isObject)
+    .map((attachment) => {
+      const content = typeof attachment.content === 'string' && /^[A-Za-z0-9+/_-]*={0,2}$/.test(attachment.content) ? attachment.content : undefined;
+      const url = text(attachment.url);
+      return compact({
+        description: text(attachment.desc),
+        contentType: text(attachment.content_type),
+        embeddedBytes: content === undefined ? undefined : Math.floor((content.replace(/=+$/, '').length * 3) / 4),
+        url: url && /^https:\/\/[^\s]+$/.test(url) ? url : undefined,
+      });
+    })
+    .filter((attachment) => attachment.embeddedBytes !== undefined || attachment.url !== undefined)
+    .slice(0, MAX_LISTED);
+  return attachments.length > 0 ? attachments : undefined;
+}
+
+function parseExtras(value: Json): EvidenceExtras {
+  return compact({ checkDetails: parseCheckDetails(value.check_details), attachments: parseAttachments(value.attachments) });
+}
+
 function parseEvidence(value: unknown): Evidence | undefined {
   if (!isObject(value)) return undefined;
   const type = evidenceType(value.type);
-  if (type === 'document') return { type, documentDetails: parseDocumentDetails(value.document_details) };
+  if (type === 'document') return { type, documentDetails: parseDocumentDetails(value.document_details), ...parseExtras(value) };
   if (type === 'electronic_record') {
     const record = isObject(value.record) ? value.record : {};
     const source = isObject(record.source) ? record.source : {};
@@ -198,6 +282,7 @@ function parseEvidence(value: unknown): Evidence | undefined {
         sourceName: text(source.name),
         personalNumber: text(record.personal_number),
       }),
+      ...parseExtras(value),
     };
   }
   return undefined; // an evidence type we do not know is ignored
@@ -211,6 +296,8 @@ function parseOne(value: unknown): VerifiedClaims | undefined {
     : [];
   return compact({
     trustFramework: evidenceType(verification.trust_framework),
+    verificationTime: isoDateTime(verification.time),
+    assuranceLevel: text(verification.assurance_level),
     evidence,
     claims: parseClaims(value.claims),
   });

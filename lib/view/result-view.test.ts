@@ -58,6 +58,7 @@ describe('the population-register view', () => {
       lookedUp: undefined,
       source: { state: 'value', text: 'Folkeregisteret' },
       personalNumber: { state: 'value', text: '14038712345' },
+      extras: [],
     });
   });
 
@@ -218,5 +219,70 @@ describe('buildChecks: the signing certificate (spec 2.7) claims no more than wa
 describe('keptUntilText', () => {
   it('gives the UTC time of day a result expires', () => {
     expect(keptUntilText(Date.UTC(2026, 10, 23, 14, 5, 59))).toBe('14:05');
+  });
+});
+
+/** A verification input like the ones above, for the views that need one. */
+function verificationInput() {
+  return {
+    issuer: 'https://idv.example',
+    clientId: 'client-1',
+    selection: DEFAULT_SELECTION,
+    verifiedClaims: [] as VerifiedClaims[],
+    idToken: {
+      jweHeader: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'enc-1' },
+      jwsHeader: { alg: 'ES256', kid: 'abc123' },
+      claims: { iss: 'https://idv.example', aud: 'client-1', sub: 's', exp: 1_700_003_600, iat: 1_700_000_000 },
+    },
+  };
+}
+
+describe('OpenID Connect for Identity Assurance 1.0 shapes on the result page', () => {
+  const document: VerifiedClaims = {
+    trustFramework: 'standard',
+    verificationTime: '2026-11-23T10:15:00Z',
+    assuranceLevel: 'substantial',
+    claims: { name: 'Ingrid Solberg Haugen' },
+    evidence: [
+      {
+        type: 'document',
+        documentDetails: { type: 'passport' },
+        checkDetails: [{ checkMethod: 'vcrypt', organization: 'Politiet', txn: 'DE-1234', time: '2026-11-23T10:14:00Z' }],
+        attachments: [{ description: 'Front of the card', contentType: 'image/jpeg', embeddedBytes: 24_576 }, { url: 'https://idv.example/a/2' }],
+      },
+    ],
+  };
+  const register: VerifiedClaims = {
+    trustFramework: 'standard',
+    claims: { birthdate: '1987-03-14' },
+    evidence: [{ type: 'electronic_record', record: { type: 'population_register', sourceName: 'Folkeregisteret', personalNumber: '14038726421' } }],
+  };
+  const selection: Selection = {
+    trustFramework: 'standard',
+    claims: { name: { essential: true }, birthdate: { essential: true } },
+    document: { details: ['type'] },
+    populationRegister: {},
+  };
+
+  it('merges verified_claims sent as an array: claims and evidence from every element', () => {
+    const view = buildResultView([document, register], selection, '2026-11-23');
+    expect(view.identity.name).toEqual({ state: 'value', text: 'Ingrid Solberg Haugen' });
+    expect(view.identity.birthdate).toMatchObject({ state: 'value', text: '14 March 1987' });
+    expect(view.document.provided).toBe(true);
+    expect(view.populationRegister.personalNumber).toEqual({ state: 'value', text: '14038726421' });
+  });
+
+  it('lists check details and attachments as sent, and shows verification time and assurance level', () => {
+    const view = buildResultView([document], selection, '2026-11-23');
+    expect(view.document.extras).toEqual([
+      'Check: vcrypt by Politiet, transaction DE-1234, 23 November 2026 10:14 UTC',
+      'Attachment: Front of the card (image/jpeg, embedded, 24 KiB)',
+      'Attachment: no description (at https://idv.example/a/2)',
+    ]);
+    const verification = buildVerificationView({ ...verificationInput(), verifiedClaims: [document] });
+    expect(verification).toMatchObject({ verificationTime: '23 November 2026 10:15 UTC', assuranceLevel: 'substantial' });
+    const plain = buildVerificationView({ ...verificationInput(), verifiedClaims: [register] });
+    expect(plain).not.toHaveProperty('verificationTime');
+    expect(buildResultView([register], selection, '2026-11-23').populationRegister.extras).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * (DESIGN.md: never guessed). Pure functions; dates are compared in UTC.
  */
 import type { DocumentDetail, Selection } from '@/lib/oidc/types';
-import type { DocumentDetails, VerifiedClaims } from '@/lib/oidc/verified-claims';
+import type { DocumentDetails, EvidenceExtras, VerifiedClaims } from '@/lib/oidc/verified-claims';
 import { countryName } from './countries';
 
 export type Field =
@@ -58,6 +58,8 @@ export interface DocumentView {
   personalNumber: Field;
   chipAuthentication: Field;
   issuerCheck: Field;
+  /** OIDC4IDA 1.0 check details and attachments, one line each, when the provider sent them */
+  extras: string[];
 }
 
 export interface PopulationRegisterView {
@@ -68,6 +70,8 @@ export interface PopulationRegisterView {
   lookedUp: string | undefined;
   source: Field;
   personalNumber: Field;
+  /** OIDC4IDA 1.0 check details and attachments, one line each, when the provider sent them */
+  extras: string[];
 }
 
 export interface ResultView {
@@ -120,6 +124,7 @@ function documentView(verified: VerifiedClaims | undefined, selection: Selection
     personalNumber: field(asked('personal_number'), personal?.value, personal?.type),
     chipAuthentication: field(asked('active_authentication_result'), details.active_authentication_result),
     issuerCheck: field(asked('issuer_check'), details.issuer_check?.valid),
+    extras: evidence ? extrasLines(evidence) : [],
   };
 }
 
@@ -133,12 +138,61 @@ function populationRegisterView(verified: VerifiedClaims | undefined, selection:
     lookedUp: selection.populationRegister?.personalNumber,
     source: field(requested, record?.sourceName),
     personalNumber: field(requested, record?.personalNumber),
+    extras: evidence ? extrasLines(evidence) : [],
   };
+}
+
+/**
+ * "Check: vcrypt by Politiet, transaction 1c6f…, 23 November 2026 10:15 UTC" and "Attachment:
+ * Front of the card (image/jpeg, embedded, 24 KiB)": what OIDC4IDA 1.0 adds to an evidence, shown
+ * as the provider sent it (never fetched or rendered).
+ */
+function extrasLines({ checkDetails = [], attachments = [] }: EvidenceExtras): string[] {
+  return [
+    ...checkDetails.map(
+      (check) =>
+        `Check: ${check.checkMethod}${check.organization ? ` by ${check.organization}` : ''}${check.txn ? `, transaction ${check.txn}` : ''}${
+          check.time ? `, ${formatDateTime(check.time)}` : ''
+        }`,
+    ),
+    ...attachments.map(
+      (attachment) =>
+        `Attachment: ${attachment.description ?? 'no description'} (${[
+          attachment.contentType,
+          attachment.embeddedBytes !== undefined ? `embedded, ${Math.max(1, Math.round(attachment.embeddedBytes / 1024))} KiB` : undefined,
+          attachment.url ? `at ${attachment.url}` : undefined,
+        ]
+          .filter(Boolean)
+          .join(', ')})`,
+    ),
+  ];
+}
+
+/** "23 November 2026 10:15 UTC" */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  return `${formatDate(date.toISOString().slice(0, 10))} ${date.toISOString().slice(11, 16)} UTC`;
+}
+
+/**
+ * One view of `verified_claims` that OIDC4IDA lets a provider send as an array of elements: the
+ * trust framework, time and assurance level of the first, each claim from the first element
+ * that has it, and the evidence of all (the first of each type is shown).
+ */
+export function mergeVerifiedClaims(list: readonly VerifiedClaims[]): VerifiedClaims | undefined {
+  if (list.length <= 1) return list[0];
+  const claims: VerifiedClaims['claims'] = {};
+  for (const element of list) {
+    for (const [name, value] of Object.entries(element.claims) as [keyof VerifiedClaims['claims'], never][]) {
+      if (claims[name] === undefined) claims[name] = value;
+    }
+  }
+  return { ...list[0]!, claims, evidence: list.flatMap((element) => element.evidence) };
 }
 
 /** @param today YYYY-MM-DD, the day against which age and expiry are judged */
 export function buildResultView(verifiedClaims: VerifiedClaims[], selection: Selection, today: string): ResultView {
-  const verified = verifiedClaims[0];
+  const verified = mergeVerifiedClaims(verifiedClaims);
   return {
     trustFramework: verified?.trustFramework,
     identity: identityView(verified, selection, today),
@@ -157,6 +211,9 @@ export interface VerificationView {
   amr: Field;
   authTime: Field;
   subject: Field;
+  /** `verification.time` and `assurance_level` (OIDC4IDA 1.0): shown only when the provider sent them */
+  verificationTime?: string;
+  assuranceLevel?: string;
 }
 
 /**
@@ -220,7 +277,8 @@ function valueField(text: string | undefined): Field {
 
 export function buildVerificationView(input: VerificationInput): VerificationView {
   const { claims } = input.idToken;
-  const returned = input.verifiedClaims[0]?.trustFramework;
+  const first = input.verifiedClaims[0];
+  const returned = first?.trustFramework;
   const amr = Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === 'string') : [];
   return {
     trustFramework: valueField(returned),
@@ -230,6 +288,8 @@ export function buildVerificationView(input: VerificationInput): VerificationVie
     amr: valueField(amr.join(', ')),
     authTime: valueField(formatNumericDate(claims.auth_time)),
     subject: valueField(typeof claims.sub === 'string' ? claims.sub : undefined),
+    ...(first?.verificationTime ? { verificationTime: formatDateTime(first.verificationTime) } : {}),
+    ...(first?.assuranceLevel ? { assuranceLevel: first.assuranceLevel } : {}),
   };
 }
 
