@@ -90,6 +90,13 @@ test('an unencrypted ID token armed in the fault panel is refused with id_token_
   await expect(page.getByTestId('error-code')).toHaveText('id_token_not_encrypted');
 });
 
+test('a redirect back without iss, armed in the fault panel, is refused with callback_issuer_mismatch', async ({ page }) => {
+  await armFault(page, 'missing_response_issuer');
+  await startDefaultVerification(page, APP);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page.getByTestId('error-code')).toHaveText('callback_issuer_mismatch');
+});
+
 test('PAR temporarily_unavailable armed in the fault panel shows the provider’s error', async ({ page }) => {
   await armFault(page, 'par_temporarily_unavailable');
   await startDefaultVerification(page, APP);

@@ -9,6 +9,7 @@ import { LIFETIMES } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
 import { AccessDenied, InvalidRequest } from '../errors';
 import type { Persona } from '../personas/personas';
+import { FAULTY_ISSUER, type FaultId } from '../qa/faults';
 import { randomToken, type ErrorBody, type Interaction, type InteractionDecision } from '../state';
 
 /**
@@ -87,7 +88,7 @@ export async function completeInteraction(context: EmulatorContext, interactionI
     await context.authorizationCodes.take(code);
     throw new InvalidRequest('this verification has already been completed');
   }
-  return redirectToClient(context, interaction, { code });
+  return redirectToClient(context, interaction, { code }, await context.faults.take('authorization_response', interaction.clientId));
 }
 
 /**
@@ -99,14 +100,18 @@ function redirectToClient(
   context: EmulatorContext,
   interaction: Interaction,
   result: { code: string } | { error: ErrorBody },
+  faults: ReadonlySet<FaultId> = new Set(),
 ): Response {
   const response = new URLSearchParams(
     'code' in result
       ? { code: result.code }
       : { error: result.error.error, error_description: result.error.description },
   );
-  response.set('state', interaction.request.state);
-  response.set('iss', context.issuer);
+  // The authorization response faults (qa/faults.ts) change state or iss of a redirect with a code.
+  if (faults.has('wrong_state')) response.set('state', randomToken());
+  else if (!faults.has('missing_state')) response.set('state', interaction.request.state);
+  if (faults.has('wrong_response_issuer')) response.set('iss', FAULTY_ISSUER);
+  else if (!faults.has('missing_response_issuer')) response.set('iss', context.issuer);
 
   const location = new URL(interaction.request.redirectUri);
   // Appended as text so the registered query is kept byte for byte.

@@ -48,6 +48,12 @@ async function runFlow(emulator: Emulator, as: TestClient = client) {
   return { response, nonce: authorized.requestClaims.nonce as string };
 }
 
+/** The redirect back of one approved flow, and the state the request object carried. */
+async function redirectOfFlow(emulator: Emulator) {
+  const authorized = await authorize(emulator, client);
+  return { params: authorized.redirect.searchParams, state: authorized.requestClaims.state as string };
+}
+
 /** Arms `fault` and runs a flow. */
 async function runFlowWith(emulator: Emulator, fault: FaultId) {
   await emulator.control.armFault(fault);
@@ -79,6 +85,8 @@ async function acceptAsRelyingParty(emulator: Emulator, idToken: string, nonce: 
     audience: as.clientId,
   });
   if (payload.nonce !== nonce) throw new Error('nonce differs');
+  // Spec 4.5: iat must not lie in the future (jose checks exp, not this).
+  if (typeof payload.iat !== 'number' || payload.iat > Date.now() / 1000 + 60) throw new Error('issued in the future');
   return payload;
 }
 
@@ -169,6 +177,24 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
       audience: client.clientId,
     });
     expect(payload.nonce).toBe(nonce);
+  });
+});
+
+describe('faults of the redirect back to the client (4.2; RFC 6749 §4.1.2, RFC 9207)', () => {
+  it.each([
+    ['wrong_state', (params: URLSearchParams, state: string) => expect(params.get('state')).not.toBe(state)],
+    ['missing_state', (params: URLSearchParams) => expect(params.has('state')).toBe(false)],
+    ['wrong_response_issuer', (params: URLSearchParams) => expect(params.get('iss')).toBe('https://impostor.invalid')],
+    ['missing_response_issuer', (params: URLSearchParams) => expect(params.has('iss')).toBe(false)],
+  ] as const)('%s changes only that parameter of the next redirect with a code, once', async (fault, check) => {
+    const emulator = newEmulator();
+    await emulator.control.armFault(fault);
+    const spoiled = await redirectOfFlow(emulator);
+    check(spoiled.params, spoiled.state);
+    expect(spoiled.params.get('code')).toEqual(expect.any(String));
+    const clean = await redirectOfFlow(emulator);
+    expect(clean.params.get('state')).toBe(clean.state);
+    expect(clean.params.get('iss')).toBe(TEST_BASE_URL);
   });
 });
 

@@ -21,16 +21,21 @@ export type ExpectedRpError =
   | 'id_token_issuer_mismatch'
   | 'id_token_audience_mismatch'
   | 'id_token_expired'
+  | 'id_token_issued_in_future'
+  | 'id_token_unsupported_algorithm'
   | 'id_token_signature_invalid'
   | 'id_token_key_not_found'
   | 'id_token_not_encrypted'
   | 'id_token_unsupported_encryption'
   | 'server_error'
   | 'timeout'
-  | 'temporarily_unavailable';
+  | 'temporarily_unavailable'
+  | 'state_mismatch'
+  | 'state_missing'
+  | 'callback_issuer_mismatch';
 
 /** Which response a fault spoils. */
-export type FaultTarget = 'id_token' | 'token_endpoint' | 'par_endpoint';
+export type FaultTarget = 'id_token' | 'token_endpoint' | 'par_endpoint' | 'authorization_response';
 
 /** One row of the fault table. */
 export interface FaultDefinition {
@@ -59,6 +64,8 @@ export const FAULTY_ISSUER = 'https://impostor.invalid';
 export const FAULTY_AUDIENCE = 'another-client';
 /** `expired`: how long ago `exp` passed; well beyond any relying party's clock tolerance (60 s at most). */
 export const EXPIRED_SECONDS_AGO = 600;
+/** `issued_in_future`: how far ahead `iat` lies; well beyond any clock tolerance. */
+export const ISSUED_SECONDS_AHEAD = 600;
 
 /**
  * Every fault, in the order they are listed and, within a group, applied.
@@ -98,6 +105,14 @@ export const FAULTS = [
     expected: 'id_token_expired',
   },
   {
+    id: 'issued_in_future',
+    target: 'id_token',
+    group: 'lifetime',
+    label: 'Issued in the future',
+    effect: `iat lies ${ISSUED_SECONDS_AHEAD / 60} minutes in the future (spec 4.5: iat must not be), and exp the token lifetime after it.`,
+    expected: 'id_token_issued_in_future',
+  },
+  {
     id: 'unknown_signing_key',
     target: 'id_token',
     group: 'signature',
@@ -112,6 +127,22 @@ export const FAULTS = [
     label: 'Unknown kid',
     effect: 'Signed with a fresh key that is not in the JWKS, under a kid the JWKS does not have.',
     expected: 'id_token_key_not_found',
+  },
+  {
+    id: 'signed_ps256',
+    target: 'id_token',
+    group: 'signature',
+    label: 'Signed with PS256',
+    effect: 'Signed with PS256 (a fresh RSA key) under the current kid, instead of ES256 (spec 2.5).',
+    expected: 'id_token_unsupported_algorithm',
+  },
+  {
+    id: 'signed_es384',
+    target: 'id_token',
+    group: 'signature',
+    label: 'Signed with ES384',
+    effect: 'Signed with ES384 (a fresh P-384 key) under the current kid, instead of ES256 (spec 2.5).',
+    expected: 'id_token_unsupported_algorithm',
   },
   {
     id: 'unencrypted',
@@ -160,6 +191,38 @@ export const FAULTS = [
     label: 'PAR temporarily unavailable',
     effect: 'The PAR endpoint answers 503 temporarily_unavailable with Retry-After.',
     expected: 'temporarily_unavailable',
+  },
+  {
+    id: 'wrong_state',
+    target: 'authorization_response',
+    group: 'state',
+    label: 'Wrong state',
+    effect: 'The redirect back carries another state than the request object (RFC 6749 §4.1.2).',
+    expected: 'state_mismatch',
+  },
+  {
+    id: 'missing_state',
+    target: 'authorization_response',
+    group: 'state',
+    label: 'No state',
+    effect: 'The redirect back carries no state.',
+    expected: 'state_missing',
+  },
+  {
+    id: 'wrong_response_issuer',
+    target: 'authorization_response',
+    group: 'response_issuer',
+    label: 'Wrong iss on the redirect',
+    effect: `The redirect back names another issuer (${FAULTY_ISSUER}) in iss (RFC 9207).`,
+    expected: 'callback_issuer_mismatch',
+  },
+  {
+    id: 'missing_response_issuer',
+    target: 'authorization_response',
+    group: 'response_issuer',
+    label: 'No iss on the redirect',
+    effect: 'The redirect back has no iss, although discovery advertises authorization_response_iss_parameter_supported (RFC 9207 §2.4).',
+    expected: 'callback_issuer_mismatch',
   },
 ] as const satisfies readonly FaultDefinition[];
 

@@ -4,7 +4,7 @@
  * registered RSA key (RSA-OAEP-256 / A256GCM).
  * @see spec part 1 "Data minimisation", 2.5, 2.6, 5.6
  */
-import { CompactEncrypt, SignJWT, base64url, importJWK } from 'jose';
+import { CompactEncrypt, SignJWT, base64url, generateKeyPair, importJWK } from 'jose';
 import {
   type ClaimName,
   type ClaimsRequest,
@@ -22,7 +22,7 @@ import {
 } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
 import { loadPortrait, populationRegisterMatch, type DocumentData, type Persona } from '../personas/personas';
-import { EXPIRED_SECONDS_AGO, FAULTY_AUDIENCE, FAULTY_ISSUER, type FaultId } from '../qa/faults';
+import { EXPIRED_SECONDS_AGO, FAULTY_AUDIENCE, FAULTY_ISSUER, ISSUED_SECONDS_AHEAD, type FaultId } from '../qa/faults';
 import type { AuthorizationCodeGrant } from '../state';
 import { createUnpublishedSigningKey } from './signing-keys';
 
@@ -120,8 +120,13 @@ export async function issueIdToken(
 ): Promise<string> {
   const faults = await context.faults.take('id_token', client.clientId);
   const now = nowSeconds(context);
-  // `expired`: the whole lifetime lies in the past, so only the exp check (4.5) can catch it.
-  const exp = faults.has('expired') ? now - EXPIRED_SECONDS_AGO : now + LIFETIMES.idToken;
+  // `expired`: the whole lifetime lies in the past, so only the exp check (4.5) can catch it;
+  // `issued_in_future`: the whole lifetime lies ahead, so only the iat check can.
+  const exp = faults.has('expired')
+    ? now - EXPIRED_SECONDS_AGO
+    : faults.has('issued_in_future')
+      ? now + ISSUED_SECONDS_AHEAD + LIFETIMES.idToken
+      : now + LIFETIMES.idToken;
   const iat = exp - LIFETIMES.idToken;
   const payload = {
     iss: faults.has('wrong_issuer') ? FAULTY_ISSUER : context.issuer,
@@ -139,7 +144,7 @@ export async function issueIdToken(
 
   const signingKey = await signingKeyFor(context, faults);
   const signed = await new SignJWT(payload)
-    .setProtectedHeader({ alg: ID_TOKEN_SIGNING_ALGORITHM, kid: signingKey.kid, typ: 'JWT' })
+    .setProtectedHeader({ alg: signingKey.alg ?? ID_TOKEN_SIGNING_ALGORITHM, kid: signingKey.kid, typ: 'JWT' })
     .sign(signingKey.privateKey);
   if (faults.has('unencrypted')) return signed;
 
@@ -167,8 +172,15 @@ const FAULTY_ENCRYPTION_ALGORITHM = 'RSA-OAEP';
 async function signingKeyFor(
   context: EmulatorContext,
   faults: ReadonlySet<FaultId>,
-): Promise<{ kid: string; privateKey: CryptoKey }> {
+): Promise<{ kid: string; privateKey: CryptoKey; alg?: string }> {
   const current = (await context.signingKeys()).current();
+  // `signed_ps256`, `signed_es384`: another algorithm than 2.5's ES256, under the current kid.
+  if (faults.has('signed_ps256')) {
+    return { kid: current.kid, alg: 'PS256', privateKey: (await generateKeyPair('PS256')).privateKey };
+  }
+  if (faults.has('signed_es384')) {
+    return { kid: current.kid, alg: 'ES384', privateKey: (await generateKeyPair('ES384')).privateKey };
+  }
   if (faults.has('unknown_signing_key')) {
     return { kid: current.kid, privateKey: (await createUnpublishedSigningKey()).privateKey };
   }

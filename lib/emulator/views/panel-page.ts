@@ -46,6 +46,7 @@ const TARGETS: Record<FaultTarget, { legend: string; when: string }> = {
   id_token: { legend: 'ID token', when: 'the next ID token the token endpoint issues' },
   token_endpoint: { legend: 'Token endpoint', when: 'the next token request that would succeed' },
   par_endpoint: { legend: 'PAR endpoint', when: 'the next pushed authorization request that would succeed' },
+  authorization_response: { legend: 'Redirect back to the client', when: 'the next redirect that carries a code' },
 };
 
 /** "2026-01-31 12:00:00 UTC", with the machine-readable form in `datetime`. */
