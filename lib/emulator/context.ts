@@ -15,6 +15,9 @@ import type { AuthorizationCodeGrant, Interaction, PushedRequest } from './state
 import { Records } from './store';
 import { openSigningKeyRing, type SigningKeyCache, type SigningKeyRing } from './tokens/signing-keys';
 
+/** The full discovery document, or a minimal one without endpoints (endpoints/discovery.ts). */
+export type DiscoveryShape = 'full' | 'minimal';
+
 /** One emulator instance's configuration and state, passed to every handler. @see spec part 3, part 4 */
 export interface EmulatorContext {
   /** the base URL = the issuer, without a trailing slash */
@@ -48,6 +51,11 @@ export interface EmulatorContext {
   readonly panel: PanelGate;
   /** the name population-register evidence must carry in `record.source.name` (spec 2.3) */
   readonly populationRegisterName: string;
+  /** `{flow_url}` (part 4): the base URL the authorization endpoint is advertised under; same path as the issuer */
+  readonly flowBaseUrl: string;
+  /** which discovery document is served (QA: a sparse one tests a relying party's fallbacks) */
+  discoveryShape(): Promise<DiscoveryShape>;
+  setDiscoveryShape(shape: DiscoveryShape): Promise<void>;
   /** the client address of a request, as the host sees it (rate limits, panel sign-in attempts) */
   clientAddress(request: Request): string;
 }
@@ -72,6 +80,8 @@ export function createContext(options: {
   clientAddress?: (request: Request) => string;
   /** default POPULATION_REGISTER_NAME */
   populationRegisterName?: string;
+  /** default: the issuer */
+  flowBaseUrl?: string;
 }): EmulatorContext {
   const { issuer, now, store } = options;
   let subjectSalt: Promise<Uint8Array> | undefined;
@@ -114,6 +124,14 @@ export function createContext(options: {
     usedClientAssertions: new Records(store, 'assertion', now),
     panel: createPanelGate(options.panel ?? { mode: 'open' }, store, issuer),
     populationRegisterName: options.populationRegisterName ?? POPULATION_REGISTER_NAME,
+    flowBaseUrl: options.flowBaseUrl ?? issuer,
+    // Kept in the store, as entitlements are: a switch on one instance's panel holds on all.
+    async discoveryShape() {
+      return (await store.get<DiscoveryShape>('discovery-shape')) ?? 'full';
+    },
+    async setDiscoveryShape(shape) {
+      await store.set('discovery-shape', shape, ENTITLEMENT_TTL_SECONDS);
+    },
     clientAddress: (request) => (options.clientAddress?.(request) ?? 'all').slice(0, 64),
   };
 }

@@ -46,6 +46,12 @@ export interface EmulatorOptions {
    * requests are routed by path. Default: `baseUrl`.
    */
   deviceBaseUrl?: string;
+  /**
+   * `{flow_url}` (part 4): the base URL under which discovery advertises the authorization
+   * endpoint, e.g. on another origin ("http://localhost:3102/emulator"). Same path as `baseUrl`;
+   * the host routes that origin's requests to `handle` too. Default: `baseUrl`.
+   */
+  flowBaseUrl?: string;
   clients: RegisteredClient[];
   /** clock in ms, for tests (default `Date.now`) */
   now?: () => number;
@@ -136,6 +142,10 @@ export function createEmulator(options: EmulatorOptions): Emulator {
   if (checkBaseUrl(deviceBaseUrl, 'deviceBaseUrl') !== basePath) {
     throw new Error(`deviceBaseUrl must have the same path as baseUrl ('${basePath}'), since requests are routed by path: '${deviceBaseUrl}'`);
   }
+  const flowBaseUrl = options.flowBaseUrl ?? options.baseUrl;
+  if (checkBaseUrl(flowBaseUrl, 'flowBaseUrl') !== basePath) {
+    throw new Error(`flowBaseUrl must have the same path as baseUrl ('${basePath}'), since requests are routed by path: '${flowBaseUrl}'`);
+  }
   const now = options.now ?? Date.now;
   const store = options.store ?? new MemoryStore({ now });
   const context = createContext({
@@ -147,6 +157,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     panel: options.panel,
     clientAddress: options.clientAddress,
     populationRegisterName: checkPopulationRegisterName(options.populationRegisterName),
+    flowBaseUrl,
   });
   const limiter = options.rateLimits === false ? undefined : createRateLimiter(store, checkRateLimits(options.rateLimits ?? {}));
   const limit: Limit = limiter ? (group, request) => limiter.consume(group, context.clientAddress(request)) : async () => {};

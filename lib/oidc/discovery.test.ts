@@ -26,8 +26,36 @@ describe('processDiscoveryResponse', () => {
     });
   });
 
-  it('rejects a document without a PAR endpoint (PAR is mandatory)', async () => {
-    const response = Response.json(metadata({ pushed_authorization_request_endpoint: undefined }));
+  it('takes PAR, token and JWKS endpoints a sparse document leaves out from part 4’s paths, and says so', async () => {
+    const sparse = { issuer: ISSUER, authorization_endpoint: 'https://flow.idv.example/auth' };
+    const processed = await processDiscoveryResponse(ISSUER, Response.json(sparse));
+    expect(processed).toMatchObject({
+      authorization_endpoint: 'https://flow.idv.example/auth',
+      pushed_authorization_request_endpoint: `${ISSUER}/par`,
+      token_endpoint: `${ISSUER}/token`,
+      jwks_uri: `${ISSUER}/jwks`,
+      endpoint_sources: { authorization_endpoint: 'discovery', pushed_authorization_request_endpoint: 'part_4_path', token_endpoint: 'part_4_path', jwks_uri: 'part_4_path' },
+    });
+    // A complete document needs no note.
+    expect(await processDiscoveryResponse(ISSUER, Response.json(metadata()))).not.toHaveProperty('endpoint_sources');
+  });
+
+  it('takes the authorization endpoint from the flow URL when the document has none, and fails without one', async () => {
+    const withoutAuthorization = () => Response.json(metadata({ authorization_endpoint: undefined }));
+    await expect(processDiscoveryResponse(ISSUER, withoutAuthorization(), { flowUrl: 'https://flow.idv.example' })).resolves.toMatchObject({
+      authorization_endpoint: 'https://flow.idv.example/auth',
+      endpoint_sources: { authorization_endpoint: 'flow_url' },
+    });
+    await expect(processDiscoveryResponse(ISSUER, withoutAuthorization())).rejects.toMatchObject({
+      code: 'discovery_failed',
+      message: expect.stringContaining('no authorization_endpoint, and no flow URL'),
+    });
+    // The fallback is held to the same rules: https unless insecure requests are allowed.
+    await expect(processDiscoveryResponse(ISSUER, withoutAuthorization(), { flowUrl: 'http://flow.idv.example' })).rejects.toMatchObject({ code: 'insecure_url' });
+  });
+
+  it('rejects an endpoint that is present but not a string', async () => {
+    const response = Response.json(metadata({ pushed_authorization_request_endpoint: null }));
     await expect(processDiscoveryResponse(ISSUER, response)).rejects.toMatchObject({ code: 'discovery_failed' });
   });
 

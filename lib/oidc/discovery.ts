@@ -13,13 +13,40 @@ import type { HttpOptions, ProviderMetadata } from './types.ts';
 /** Cached for an hour unless the response says otherwise. */
 const DEFAULT_LIFETIME_SECONDS = 3600;
 
-const REQUIRED_ENDPOINTS = [
-  'authorization_endpoint',
-  'token_endpoint',
-  'jwks_uri',
+/**
+ * The endpoints we call, and where each comes from when discovery leaves it out: the service's
+ * own paths under `{base_url}` (part 4), or, for the authorization endpoint, which lives on a
+ * separate `{flow_url}`, the flow URL the integrator configured.
+ */
+const ENDPOINTS = [
+  ['authorization_endpoint', undefined],
+  ['token_endpoint', '/token'],
+  ['jwks_uri', '/jwks'],
   // part 1: PAR is mandatory for every flow
-  'pushed_authorization_request_endpoint',
+  ['pushed_authorization_request_endpoint', '/par'],
 ] as const;
+
+/** The endpoint members of ProviderMetadata. */
+export type EndpointName = (typeof ENDPOINTS)[number][0];
+
+/**
+ * Where an endpoint came from: the discovery document, part 4's path under the issuer (the
+ * document left it out), or the configured flow URL (the authorization endpoint, left out).
+ * @see Interface specification 4 "Endpoints"
+ */
+export type EndpointSource = 'discovery' | 'part_4_path' | 'flow_url';
+
+/**
+ * Options of discovery processing beyond HTTP.
+ * @see Interface specification 4 "Endpoints"
+ */
+export interface DiscoveryOptions extends HttpOptions {
+  /**
+   * `{flow_url}` (part 4: the authorization endpoint is `{flow_url}/auth`), used when the discovery
+   * document has no `authorization_endpoint`. An absolute URL without trailing slash.
+   */
+  flowUrl?: string;
+}
 
 /**
  * The discovery document's URL: the issuer, without a trailing slash, plus
@@ -45,10 +72,14 @@ export function fetchDiscovery(issuer: string, options: HttpOptions = {}): Promi
 /**
  * Checks a discovery response: 200, a JSON object, `issuer` identical to the configured issuer
  * (Discovery §4.3; the issuer must equal the configured base URL exactly, no normalising), and
- * every endpoint we call present and secure.
+ * every endpoint we call secure. The spec does not show the document's body, so an endpoint it
+ * leaves out is not an error: PAR, token and JWKS fall back to part 4's paths under the issuer,
+ * the authorization endpoint (on a separate `{flow_url}`) to `options.flowUrl` + `/auth`. When any
+ * did, `endpoint_sources` says where each came from (the trace shows it).
  * @param issuer the configured issuer, the service base URL
- * @param options only `allowInsecureRequests` is read
- * @throws IdvError with code `discovery_failed` (status, body or a missing endpoint),
+ * @param options `allowInsecureRequests` and `flowUrl` are read
+ * @throws IdvError with code `discovery_failed` (status, body, an endpoint that is not a string,
+ *   or no authorization endpoint and no flow URL),
  *   `discovery_issuer_mismatch`, `insecure_url` or `invalid_response` (an endpoint that is not a URL)
  * @see Interface specification 4 "Endpoints"
  * @see https://openid.net/specs/openid-connect-discovery-1_0.html#ProviderConfigurationValidation
@@ -58,7 +89,7 @@ export function fetchDiscovery(issuer: string, options: HttpOptions = {}): Promi
 export async function processDiscoveryResponse(
   issuer: string,
   response: Response,
-  options: HttpOptions = {},
+  options: DiscoveryOptions = {},
 ): Promise<ProviderMetadata> {
   if (response.status !== 200) {
     throw new IdvError('discovery_failed', `The discovery endpoint answered HTTP ${response.status}`, {
@@ -73,14 +104,26 @@ export async function processDiscoveryResponse(
       actual: metadata.issuer,
     });
   }
-  for (const member of REQUIRED_ENDPOINTS) {
-    const value = metadata[member];
-    if (typeof value !== 'string') {
-      throw new IdvError('discovery_failed', `The discovery document has no ${member}`, { claim: member });
+  const sources: Partial<Record<EndpointName, EndpointSource>> = {};
+  for (const [member, path] of ENDPOINTS) {
+    let value = metadata[member];
+    let source: EndpointSource = 'discovery';
+    if (value === undefined) {
+      if (path !== undefined) [value, source] = [`${issuer.replace(/\/$/, '')}${path}`, 'part_4_path'];
+      else if (options.flowUrl !== undefined) [value, source] = [`${options.flowUrl.replace(/\/$/, '')}/auth`, 'flow_url'];
+      else {
+        throw new IdvError('discovery_failed', 'The discovery document has no authorization_endpoint, and no flow URL is configured for it', { claim: member });
+      }
     }
-    assertSecureUrl(value, options, `The discovery document's ${member}`);
+    if (typeof value !== 'string') {
+      throw new IdvError('discovery_failed', `The discovery document's ${member} is not a string`, { claim: member });
+    }
+    assertSecureUrl(value, options, `The ${member} (${source === 'discovery' ? 'from the discovery document' : source === 'flow_url' ? 'from the flow URL' : "part 4's path"})`);
+    metadata[member] = value;
+    sources[member] = source;
   }
-  return metadata as ProviderMetadata;
+  const fallbacks = Object.entries(sources).filter(([, source]) => source !== 'discovery');
+  return { ...(metadata as ProviderMetadata), ...(fallbacks.length > 0 ? { endpoint_sources: sources } : {}) };
 }
 
 /** A validated document and when its freshness ends. */
@@ -94,7 +137,7 @@ interface Entry {
  * @see Interface specification 4 "Endpoints"
  * @see https://www.rfc-editor.org/rfc/rfc5861#section-4
  */
-export interface DiscoveryCacheOptions extends HttpOptions {
+export interface DiscoveryCacheOptions extends DiscoveryOptions {
   /** ms clock, for tests */
   now?: () => number;
   /**
@@ -117,7 +160,7 @@ export interface DiscoveryCacheOptions extends HttpOptions {
  * @see https://www.rfc-editor.org/rfc/rfc5861#section-4
  */
 export class DiscoveryCache {
-  readonly #options: HttpOptions;
+  readonly #options: DiscoveryOptions;
   readonly #now: () => number;
   readonly #staleIfErrorMs: number;
   readonly #entries = new Map<string, Entry>();

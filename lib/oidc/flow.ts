@@ -53,12 +53,23 @@ function fetchFor(rp: RelyingParty, step: TraceStep, trace: ProtocolTrace | unde
   return trace ? trace.fetchFor(step, rp.http.fetch) : rp.http.fetch;
 }
 
-/** Discovery, from the cache or the network; a cache hit is noted in the trace. */
+/**
+ * Discovery, from the cache or the network; a cache hit is noted in the trace, and so are
+ * endpoints the document left out (where each came from instead: discovery.ts).
+ */
 async function metadataFor(rp: RelyingParty, trace: ProtocolTrace | undefined): Promise<ProviderMetadata> {
   const since = trace?.events.length ?? 0;
   const metadata = await rp.discovery.get(rp.issuer, { fetch: fetchFor(rp, 'discovery', trace) });
   if (trace && !trace.recordedSince(since, 'discovery')) {
     trace.note('discovery', { fromCache: true, url: discoveryUrl(rp.issuer) });
+  }
+  // Once per flow: the start and the completion use the same document.
+  const noted = trace?.events.some((event) => event.type === 'note' && event.step === 'discovery' && event.detail?.endpoints !== undefined);
+  if (trace && metadata.endpoint_sources && !noted) {
+    const endpoints = Object.fromEntries(
+      Object.entries(metadata.endpoint_sources).map(([name, source]) => [name, { url: metadata[name], from: source }]),
+    );
+    trace.note('discovery', { detail: { endpoints } });
   }
   return metadata;
 }

@@ -110,6 +110,11 @@ export interface ProviderMetadata {
   token_endpoint: string;
   jwks_uri: string;
   pushed_authorization_request_endpoint: string;
+  /**
+   * Set by `processDiscoveryResponse` (not by the service) when an endpoint was not in the
+   * document: where each endpoint came from ('discovery', 'part_4_path', 'flow_url').
+   */
+  endpoint_sources?: Partial<Record<'authorization_endpoint' | 'token_endpoint' | 'jwks_uri' | 'pushed_authorization_request_endpoint', string>>;
   trust_frameworks_supported?: string[];
   authorization_response_iss_parameter_supported?: boolean;
   [member: string]: unknown;

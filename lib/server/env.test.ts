@@ -164,6 +164,15 @@ describe('loadServerConfig', () => {
     await expect(load({ EMULATOR_POPULATION_REGISTER_NAME: 'x'.repeat(101) })).rejects.toThrow(/^EMULATOR_POPULATION_REGISTER_NAME: /);
   });
 
+  it('reads IDV_FLOW_URL for an authorization endpoint discovery leaves out; the emulator’s own in emulator mode', async () => {
+    expect((await load({ ...providerEnv(), IDV_FLOW_URL: 'https://flow.idv.staging.example' })).flowUrl).toBe('https://flow.idv.staging.example');
+    expect((await load(providerEnv())).flowUrl).toBeUndefined();
+    expect((await load({})).flowUrl).toBe('http://localhost:3000/emulator');
+    await expect(load({ ...providerEnv(), IDV_FLOW_URL: 'http://flow.example' })).rejects.toThrow(/^IDV_FLOW_URL: must use https/);
+    await expect(load({ ...providerEnv(), IDV_FLOW_URL: 'https://flow.example/' })).rejects.toThrow(/^IDV_FLOW_URL: must be a base URL/);
+    await expect(load({ IDV_FLOW_URL: 'https://flow.example' })).rejects.toThrow(/^IDV_FLOW_URL: is used only with IDV_BASE_URL/);
+  });
+
   it('refuses an encryption key under 2048 bits', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const small = { ...generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'jwk' }), kid: 'small' };

@@ -22,6 +22,11 @@ export interface ServerConfig {
   redirectUri: string;
   /** the service's base URL = its issuer */
   issuer: string;
+  /**
+   * `{flow_url}` (part 4), for an authorization endpoint the discovery document leaves out:
+   * IDV_FLOW_URL in provider mode; the embedded emulator's own base URL in emulator mode.
+   */
+  flowUrl?: string;
   client: ClientConfig;
   sessionSecret: string;
   /**
@@ -264,6 +269,18 @@ function parseTrustAnchors(env: Env): string[] {
 }
 
 /**
+ * IDV_FLOW_URL: `{flow_url}`, the base of the authorization endpoint `{flow_url}/auth` (part 4),
+ * used only when the discovery document has no `authorization_endpoint`. https, or http on a
+ * loopback host (as IDV_BASE_URL); no trailing slash, query or fragment.
+ */
+function parseFlowUrl(raw: string): string {
+  const url = parseUrl('IDV_FLOW_URL', raw);
+  if (url.search || url.hash || raw.endsWith('/')) throw new ConfigurationError('IDV_FLOW_URL', 'must be a base URL without trailing slash, query or fragment, e.g. https://flow.idv.example');
+  if (url.protocol !== 'https:' && !isLoopback(url)) throw new ConfigurationError('IDV_FLOW_URL', 'must use https (http only on a loopback host)');
+  return raw;
+}
+
+/**
  * A population register's name (spec 2.3 shows only `<population_register_name>`): 1 to 100
  * characters without control characters; default 'Folkeregisteret'.
  */
@@ -372,7 +389,10 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
 
   const trustAnchors = parseTrustAnchors(env);
   const keys = await parseClientKeys(env, dataDir, generated);
+  const rawFlowUrl = value(env, 'IDV_FLOW_URL');
+  if (rawFlowUrl && mode === 'emulator') throw new ConfigurationError('IDV_FLOW_URL', 'is used only with IDV_BASE_URL (provider mode); the embedded emulator serves its own /auth');
   return {
+    flowUrl: rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? issuer : undefined,
     emulatorPanel: parsePanelAccess(env, production),
     production,
     populationRegisterName: parseRegisterName(env, 'IDV_POPULATION_REGISTER_NAME'),

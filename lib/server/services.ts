@@ -49,7 +49,8 @@ async function build(): Promise<Services> {
   const relyingParty: RelyingParty = {
     issuer: config.issuer,
     client: config.client,
-    discovery: new DiscoveryCache(http),
+    // An authorization endpoint the discovery document leaves out comes from the flow URL.
+    discovery: new DiscoveryCache({ ...http, ...(config.flowUrl ? { flowUrl: config.flowUrl } : {}) }),
     jwks: new JwksCache(http),
     http,
     populationRegisterName: config.populationRegisterName,

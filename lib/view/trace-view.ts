@@ -222,7 +222,11 @@ export function presentTrace(
     return {
       index: index + 1,
       step: event.step,
-      title: event.fromCache ? `${TITLES[event.step]} (from cache)` : TITLES[event.step],
+      title: event.fromCache
+        ? `${TITLES[event.step]} (from cache)`
+        : event.step === 'discovery' && event.detail?.endpoints
+          ? 'Endpoints: some not in the discovery document'
+          : TITLES[event.step],
       ...(event.url ? { url: event.url } : {}),
       ...(redirect ? { method: 'GET', status: 303 } : {}),
       ...(event.step === 'callback' ? { method: 'GET' } : {}),

@@ -10,6 +10,7 @@ import { clientPublicJwks, generateClientKeys } from '@/lib/oidc/client-keys';
 import { DiscoveryCache } from '@/lib/oidc/discovery';
 import { completeAuthorization, startAuthorization, type RelyingParty } from '@/lib/oidc/flow';
 import { JwksCache } from '@/lib/oidc/jwks';
+import { ProtocolTrace } from '@/lib/oidc/trace';
 import type { FetchLike, Selection } from '@/lib/oidc/types';
 
 const ISSUER = 'https://idv.test/emulator';
@@ -195,6 +196,45 @@ describe('the core against the emulator', () => {
       expect(completed.verifiedClaims[0]?.claims.name).toBe('Ingrid Solberg Haugen');
     }
     expect(orders.some((order) => order.length === 3 && order.at(-1) === current)).toBe(true);
+  });
+
+  it('completes against a minimal discovery document: PAR, token and JWKS from part 4’s paths, /auth from the flow URL on another origin, each noted in the trace', async () => {
+    const flowUrl = 'https://flow.idv.test/emulator';
+    const keys = await generateClientKeys('ES256');
+    const service = createEmulator({
+      baseUrl: ISSUER,
+      flowBaseUrl: flowUrl,
+      clients: [{ clientId: 'sparse-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: false }],
+    });
+    await service.control.setDiscoveryShape('minimal');
+    const fetch: FetchLike = async (input, init) => service.handle(new Request(input, init));
+    const relyingParty = (options: { flowUrl?: string }): RelyingParty => ({
+      issuer: ISSUER,
+      client: { clientId: 'sparse-client', redirectUri: REDIRECT_URI, ...keys },
+      discovery: new DiscoveryCache({ fetch, ...options }),
+      jwks: new JwksCache({ fetch }),
+      http: { fetch },
+    });
+
+    await expect(startAuthorization(relyingParty({}), DEFAULT_SELECTION)).rejects.toMatchObject({ code: 'discovery_failed' });
+
+    const sparse = relyingParty({ flowUrl });
+    const trace = new ProtocolTrace();
+    const started = await startAuthorization(sparse, DEFAULT_SELECTION, { trace });
+    expect(started.authorizationUrl.startsWith(`${flowUrl}/auth?`)).toBe(true);
+    const completed = await completeAuthorization(sparse, await browse(started.authorizationUrl, 'ingrid-haugen', 'approve', service), started.pending, { trace });
+    expect(completed.verifiedClaims[0]?.claims.name).toBe('Ingrid Solberg Haugen');
+    const note = trace.events.find((event) => event.type === 'note' && event.step === 'discovery' && event.detail?.endpoints);
+    expect(note).toMatchObject({
+      detail: {
+        endpoints: {
+          authorization_endpoint: { url: `${flowUrl}/auth`, from: 'flow_url' },
+          pushed_authorization_request_endpoint: { url: `${ISSUER}/par`, from: 'part_4_path' },
+          token_endpoint: { url: `${ISSUER}/token`, from: 'part_4_path' },
+          jwks_uri: { url: `${ISSUER}/jwks`, from: 'part_4_path' },
+        },
+      },
+    });
   });
 
   it('cannot redeem a code twice', async () => {

@@ -52,3 +52,31 @@ describe('GET /.well-known/openid-configuration', () => {
     expect((await response.json()).issuer).toBe(TEST_BASE_URL);
   });
 });
+
+describe('discovery shapes and the flow URL (part 4: `{flow_url}/auth`; DECISIONS.md "Discovery")', () => {
+  const discovery = async (emulator: ReturnType<typeof createEmulator>) =>
+    (await (await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()) as Record<string, unknown>;
+
+  it('advertises the authorization endpoint on the flow URL, another origin, and serves /auth there too', async () => {
+    const flow = 'http://127.0.0.1:3999/emulator';
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, flowBaseUrl: flow, clients: [client.registered] });
+    expect(await discovery(emulator)).toMatchObject({ authorization_endpoint: `${flow}/auth`, pushed_authorization_request_endpoint: `${TEST_BASE_URL}/par` });
+    // Routed by path: the flow origin's requests reach the same handler (400: no request_uri, not 404).
+    expect((await emulator.handle(new Request(`${flow}/auth`))).status).toBe(400);
+    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, flowBaseUrl: 'http://127.0.0.1:3999/flow', clients: [client.registered] })).toThrow(/same path/);
+  });
+
+  it('serves a minimal document without endpoints when QA switches to it, and the full one again', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    await emulator.control.setDiscoveryShape('minimal');
+    expect(await discovery(emulator)).toEqual({
+      issuer: TEST_BASE_URL,
+      response_types_supported: ['code'],
+      subject_types_supported: ['pairwise'],
+      id_token_signing_alg_values_supported: ['ES256'],
+    });
+    expect(await emulator.control.discoveryShape()).toBe('minimal');
+    await emulator.control.setDiscoveryShape('full');
+    expect(await discovery(emulator)).toHaveProperty('pushed_authorization_request_endpoint');
+  });
+});

@@ -18,13 +18,31 @@ import {
   ID_TOKEN_ENCRYPTION_ALGORITHM,
   ID_TOKEN_SIGNING_ALGORITHM,
 } from '../config';
+import { ENDPOINT_PATHS } from '../config';
 import { endpointUrl, type EmulatorContext } from '../context';
+
+/**
+ * The minimal document (QA panel: "discovery"): the members OpenID Connect Discovery 1.0 §3
+ * requires besides endpoints, and no endpoint at all, as a sparse real document might be. A
+ * relying party must then take PAR, token and JWKS from part 4's paths and the authorization
+ * endpoint from its configured flow URL. It advertises no RFC 9207 `iss` either.
+ * @see spec part 4; DECISIONS.md "Discovery"
+ */
+export function minimalProviderMetadata(context: EmulatorContext): Record<string, unknown> {
+  return {
+    issuer: context.issuer,
+    response_types_supported: ['code'],
+    subject_types_supported: ['pairwise'],
+    id_token_signing_alg_values_supported: [ID_TOKEN_SIGNING_ALGORITHM],
+  };
+}
 
 /** The provider metadata. @see spec part 4; OpenID Connect Discovery 1.0 §3 */
 export function providerMetadata(context: EmulatorContext): Record<string, unknown> {
   return {
     issuer: context.issuer,
-    authorization_endpoint: endpointUrl(context, 'authorization'),
+    // part 4: the authorization endpoint lives on `{flow_url}`, which may be another origin.
+    authorization_endpoint: `${context.flowBaseUrl}${ENDPOINT_PATHS.authorization}`,
     pushed_authorization_request_endpoint: endpointUrl(context, 'par'),
     token_endpoint: endpointUrl(context, 'token'),
     jwks_uri: endpointUrl(context, 'jwks'),
@@ -55,12 +73,14 @@ export function providerMetadata(context: EmulatorContext): Record<string, unkno
 }
 
 /**
- * Handles GET /.well-known/openid-configuration; cacheable for an hour, as the metadata only
- * changes with a new deployment.
+ * Handles GET /.well-known/openid-configuration: the full document, or the minimal one while QA
+ * has switched to it; cacheable for an hour either way (a switch reaches a relying party that
+ * cached the other within that hour).
  * @see spec part 4
  */
-export function discoveryEndpoint(_request: Request, context: EmulatorContext): Promise<Response> {
-  return Promise.resolve(
-    Response.json(providerMetadata(context), { headers: { 'Cache-Control': 'public, max-age=3600' } }),
-  );
+export async function discoveryEndpoint(_request: Request, context: EmulatorContext): Promise<Response> {
+  const minimal = (await context.discoveryShape()) === 'minimal';
+  return Response.json(minimal ? minimalProviderMetadata(context) : providerMetadata(context), {
+    headers: { 'Cache-Control': 'public, max-age=3600' },
+  });
 }

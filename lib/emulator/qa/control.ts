@@ -5,7 +5,7 @@
  * @see spec 2.3 "Electronic record evidence element", 2.7, 4.4; qa/faults.ts
  */
 import { encryptionKeyOf } from '../clients';
-import type { EmulatorContext } from '../context';
+import type { DiscoveryShape, EmulatorContext } from '../context';
 import type { SigningKeyStatus } from '../tokens/signing-keys';
 import type { FaultId, InjectedFault } from './faults';
 
@@ -56,6 +56,10 @@ export interface EmulatorControl {
   setPopulationRegister(clientId: string, enabled: boolean): Promise<void>;
   /** The registered clients, in registration order. */
   clients(): Promise<ClientInfo[]>;
+  /** Which discovery document is served: the full one, or a minimal one without endpoints. */
+  discoveryShape(): Promise<DiscoveryShape>;
+  /** Switches the discovery document, on every instance sharing the store. */
+  setDiscoveryShape(shape: DiscoveryShape): Promise<void>;
 }
 
 /** The control API over one emulator instance's state. */
@@ -65,6 +69,11 @@ export function createControl(context: EmulatorContext): EmulatorControl {
       await (await context.signingKeys()).rotate();
       // The ring as stored now (read afresh: a ring read before the rotation is a snapshot).
       return [...(await context.signingKeys()).status()];
+    },
+    discoveryShape: () => context.discoveryShape(),
+    async setDiscoveryShape(shape) {
+      if (shape !== 'full' && shape !== 'minimal') throw new Error(`unknown discovery shape '${String(shape)}'`);
+      await context.setDiscoveryShape(shape);
     },
     async signingKeys() {
       return [...(await context.signingKeys()).status()];

@@ -142,6 +142,22 @@ describe('POST {base}/panel: the panel’s actions', () => {
     expect(html).toContain(`Signing key rotated: new ID tokens are signed with kid ${keys[0]!.kid}.`);
   });
 
+  it('set_discovery switches the discovery document to minimal and back, and the panel says which is served', async () => {
+    const emulator = newEmulator();
+    const minimal = await emulator.handle(panelPost({ action: 'set_discovery', shape: 'minimal' }));
+    expect(minimal.status).toBe(303);
+    expect(minimal.headers.get('location')).toBe('/emulator?done=discovery_minimal');
+    expect(await emulator.control.discoveryShape()).toBe('minimal');
+    const { html } = await getPanel(emulator, '?done=discovery_minimal');
+    expect(html).toContain('data-shape="minimal"');
+    expect(html).toContain('Serve the full document');
+    expect((await emulator.handle(panelPost({ action: 'set_discovery', shape: 'full' }))).status).toBe(303);
+    expect(await emulator.control.discoveryShape()).toBe('full');
+    const refused = await emulator.handle(panelPost({ action: 'set_discovery', shape: 'sparse' }));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(/shape\S* must be \S*full/);
+  });
+
   it('set_population_register withdraws and grants the entitlement', async () => {
     const emulator = newEmulator();
     const off = await emulator.handle(panelPost({ action: 'set_population_register', client_id: client.clientId, enabled: 'false' }));

@@ -23,7 +23,7 @@ export { PANEL_ACTION_PATH } from '../views/panel-page';
 const MAX_PANEL_FORM_BYTES = 4 * 1024;
 
 /** The actions of the panel's forms that change the emulator, by their `action` field. */
-export const PANEL_ACTIONS = ['rotate_keys', 'arm_fault', 'disarm_fault', 'set_population_register'] as const;
+export const PANEL_ACTIONS = ['rotate_keys', 'arm_fault', 'disarm_fault', 'set_population_register', 'set_discovery'] as const;
 type PanelActionName = (typeof PANEL_ACTIONS)[number];
 
 /** The sign-in form's actions (a panel with a password). */
@@ -37,7 +37,9 @@ type Done =
   | 'population_register_enabled'
   | 'population_register_disabled'
   | 'signed_in'
-  | 'signed_out';
+  | 'signed_out'
+  | 'discovery_full'
+  | 'discovery_minimal';
 
 /** The issuer's path, "" for an origin; links and forms use it so they stay on the page's origin. */
 function basePathOf(context: EmulatorContext): string {
@@ -48,11 +50,12 @@ function basePathOf(context: EmulatorContext): string {
 /** Handles GET {base} and GET {base}/: the panel, with the confirmation of the last action. */
 export async function panelEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const control = createControl(context);
-  const [signingKeys, clients, armedFaults, injectedFaults] = await Promise.all([
+  const [signingKeys, clients, armedFaults, injectedFaults, discoveryShape] = await Promise.all([
     control.signingKeys(),
     control.clients(),
     control.armedFaults(),
     control.injectedFaults(),
+    control.discoveryShape(),
   ]);
   const scopes = await Promise.all(armedFaults.map(async (id) => [id, await control.faultScope(id)] as const));
   const gate = context.panel.access;
@@ -61,6 +64,8 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
     access,
     readOnlyReason: gate.mode === 'read-only' ? gate.reason : undefined,
     issuer: context.issuer,
+    flowBaseUrl: context.flowBaseUrl,
+    discoveryShape,
     basePath: basePathOf(context),
     clients,
     signingKeys,
@@ -209,6 +214,15 @@ async function perform(
       return { done: 'fault_armed', about: { fault } };
     }
 
+    case 'set_discovery': {
+      const shape = parameters.get('shape');
+      if (shape !== 'full' && shape !== 'minimal') {
+        return { refused: `'shape' must be 'full' or 'minimal', not ${shape === undefined ? 'absent' : describeValue(shape)}.` };
+      }
+      await control.setDiscoveryShape(shape);
+      return { done: shape === 'full' ? 'discovery_full' : 'discovery_minimal' };
+    }
+
     case 'set_population_register': {
       const clientId = parameters.get('client_id');
       if (clientId === undefined || !(await control.clients()).some((client) => client.clientId === clientId)) {
@@ -255,6 +269,10 @@ function confirmation(
       return knownClient ? `Population register enabled for ${clientId}.` : undefined;
     case 'population_register_disabled':
       return knownClient ? `Population register disabled for ${clientId}.` : undefined;
+    case 'discovery_full':
+      return 'Discovery serves the full document again.';
+    case 'discovery_minimal':
+      return 'Discovery serves the minimal document: issuer only, no endpoints. A relying party that cached the full one sees the change within its cache lifetime (an hour).';
     case 'signed_in':
       return access !== 'signed-in' ? undefined : 'Signed in: the panel’s actions are yours for 12 hours, or until you sign out.';
     case 'signed_out':

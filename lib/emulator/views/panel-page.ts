@@ -20,6 +20,10 @@ import { pageResponse } from './page-shell';
 export interface PanelView {
   /** the issuer = base URL */
   issuer: string;
+  /** `{flow_url}`: where the authorization endpoint is advertised */
+  flowBaseUrl: string;
+  /** which discovery document is served */
+  discoveryShape: 'full' | 'minimal';
   /** the issuer's path ("" at an origin's root): links and forms stay on the origin the page came from */
   basePath: string;
   clients: readonly ClientInfo[];
@@ -88,9 +92,23 @@ function serviceSection(view: PanelView): SafeHtml {
 <dt>Discovery</dt><dd><a href="${url(ENDPOINT_PATHS.discovery)}">${url(ENDPOINT_PATHS.discovery)}</a></dd>
 <dt>JWKS</dt><dd><a href="${url(ENDPOINT_PATHS.jwks)}">${url(ENDPOINT_PATHS.jwks)}</a></dd>
 <dt>PAR</dt><dd><code>POST ${url(ENDPOINT_PATHS.par)}</code></dd>
-<dt>Authorization</dt><dd><code>GET ${url(ENDPOINT_PATHS.authorization)}</code></dd>
+<dt>Authorization</dt><dd><code>GET ${view.flowBaseUrl}${ENDPOINT_PATHS.authorization}</code>${
+    view.flowBaseUrl === view.issuer ? '' : html` <span class="muted">(on the flow URL, another origin; also served under the issuer)</span>`
+  }</dd>
 <dt>Token</dt><dd><code>POST ${url(ENDPOINT_PATHS.token)}</code></dd>
 </dl>
+<div class="discovery" data-testid="discovery-shape" data-shape="${view.discoveryShape}">
+<p><strong>Discovery document:</strong> ${
+    view.discoveryShape === 'full'
+      ? 'full (every endpoint and the identity-assurance metadata).'
+      : html`<span class="tag warn">minimal</span> the issuer and three required members, no endpoint: a relying party must take PAR, token and JWKS from part 4's paths and the authorization endpoint from its flow URL.`
+  }</p>
+${actionForm(
+    view,
+    { action: 'set_discovery', shape: view.discoveryShape === 'full' ? 'minimal' : 'full' },
+    html`<button type="submit"${disabled(view)}>${view.discoveryShape === 'full' ? 'Serve the minimal document' : 'Serve the full document'}</button>`,
+  )}
+</div>
 </section>`;
 }
 
