@@ -173,6 +173,16 @@ describe('loadServerConfig', () => {
     await expect(load({ IDV_FLOW_URL: 'https://flow.example' })).rejects.toThrow(/^IDV_FLOW_URL: is used only with IDV_BASE_URL/);
   });
 
+  it('reads EMULATOR_FLOW_URL: the emulator’s /auth on an origin of its own, which our relying party then uses', async () => {
+    const config = await load({ EMULATOR_FLOW_URL: 'http://127.0.0.1:3102', HOST: '127.0.0.1' });
+    expect(config.emulatorFlow).toEqual({ baseUrl: 'http://127.0.0.1:3102/emulator', listen: { host: '127.0.0.1', port: 3102 } });
+    expect(config.flowUrl).toBe('http://127.0.0.1:3102/emulator');
+    await expect(load({ EMULATOR_FLOW_URL: 'http://localhost:3000' })).rejects.toThrow(/^EMULATOR_FLOW_URL: must be another origin than APP_URL/);
+    await expect(load({ EMULATOR_FLOW_URL: 'http://127.0.0.1:3102/emulator' })).rejects.toThrow(/^EMULATOR_FLOW_URL: must be an origin/);
+    await expect(load({ EMULATOR_FLOW_URL: 'http://flow.example:3102' })).rejects.toThrow(/^EMULATOR_FLOW_URL: must use https/);
+    expect((await load({ ...providerEnv(), EMULATOR_FLOW_URL: 'http://127.0.0.1:3102' })).emulatorFlow).toBeUndefined();
+  });
+
   it('refuses an encryption key under 2048 bits', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const small = { ...generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'jwk' }), kid: 'small' };

@@ -35,6 +35,12 @@ export interface ServerConfig {
    * loopback address a phone cannot reach).
    */
   emulatorDeviceUrl: string;
+  /**
+   * EMULATOR_FLOW_URL: the embedded emulator's `{flow_url}` on an origin of its own (another
+   * port), where its authorization endpoint is advertised and a second listener serves it; with
+   * `listen`, where that listener binds. Undefined: /auth is advertised under the issuer.
+   */
+  emulatorFlow?: { baseUrl: string; listen: { host: string; port: number } };
   /** clients registered with the embedded emulator besides the app itself (EMULATOR_CLIENTS) */
   extraEmulatorClients: RegisteredClient[];
   /** the embedded emulator's rate limits, requests per minute per client address (EMULATOR_RATE_LIMITS) */
@@ -135,6 +141,22 @@ function parseDeviceUrl(env: Env, appUrl: string): string {
   const lan = isLoopback(app) ? lanAddress() : undefined;
   if (lan) app.hostname = lan;
   return `${app.origin}/emulator`;
+}
+
+/**
+ * EMULATOR_FLOW_URL: an origin such as http://localhost:3102 on which a second listener serves
+ * the emulator's authorization endpoint (spec part 4: `{flow_url}/auth`, another origin than
+ * `{base_url}`). Another origin than APP_URL; the listener binds to HOST, as scripts/start.mjs does (default all interfaces).
+ */
+function parseEmulatorFlow(env: Env, appUrl: string): { emulatorFlow?: ServerConfig['emulatorFlow'] } {
+  const raw = value(env, 'EMULATOR_FLOW_URL');
+  if (!raw) return {};
+  const url = parseUrl('EMULATOR_FLOW_URL', raw);
+  if (url.pathname !== '/' || raw.endsWith('/')) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must be an origin such as http://localhost:3102, without a path or trailing slash');
+  if (url.protocol === 'http:' && !isLoopback(url)) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must use https unless its host is a loopback address');
+  if (url.origin === new URL(appUrl).origin) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must be another origin than APP_URL (that one already serves /emulator/auth)');
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  return { emulatorFlow: { baseUrl: `${url.origin}/emulator`, listen: { host: value(env, 'HOST') ?? '0.0.0.0', port } } };
 }
 
 function parseIssuer(raw: string): string {
@@ -392,7 +414,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const rawFlowUrl = value(env, 'IDV_FLOW_URL');
   if (rawFlowUrl && mode === 'emulator') throw new ConfigurationError('IDV_FLOW_URL', 'is used only with IDV_BASE_URL (provider mode); the embedded emulator serves its own /auth');
   return {
-    flowUrl: rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? issuer : undefined,
+    flowUrl: rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? (parseEmulatorFlow(env, appUrl).emulatorFlow?.baseUrl ?? issuer) : undefined,
     emulatorPanel: parsePanelAccess(env, production),
     production,
     populationRegisterName: parseRegisterName(env, 'IDV_POPULATION_REGISTER_NAME'),
@@ -404,6 +426,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     client: { clientId, redirectUri: `${appUrl}/auth/callback`, ...keys },
     sessionSecret,
     emulatorDeviceUrl: parseDeviceUrl(env, appUrl),
+    ...(mode === 'emulator' ? parseEmulatorFlow(env, appUrl) : {}),
     extraEmulatorClients,
     emulatorRateLimits,
     allowInsecureRequests: new URL(issuer).protocol === 'http:',

@@ -10,6 +10,7 @@ import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced, type Store } from '@/lib/store/store';
 import { ConfigurationError, emulatorProductionNotice, serverConfig, type ServerConfig } from './env';
+import { startFlowListener } from './flow-listener';
 import { clientAddress } from './client-address';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
 import { recordStore, type RecordStore } from './result-store';
@@ -63,6 +64,7 @@ async function build(): Promise<Services> {
           store: namespaced(store, 'emulator:'),
           baseUrl: config.issuer,
           deviceBaseUrl: config.emulatorDeviceUrl,
+          ...(config.emulatorFlow ? { flowBaseUrl: config.emulatorFlow.baseUrl } : {}),
           // Its rate limits count per client address, as far as TRUST_PROXY lets X-Forwarded-For tell.
           clientAddress: (request) => clientAddress(request.headers, config.trustedProxies),
           rateLimits: config.emulatorRateLimits,
@@ -86,6 +88,10 @@ async function build(): Promise<Services> {
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
   console.info(`[idv] state: ${store.description}`);
   if (emulator) console.info('[idv] the embedded emulator keeps its state (flows, signing keys, faults, entitlements) in the same store');
+  if (emulator && config.emulatorFlow) {
+    await startFlowListener(emulator, config.emulatorFlow.baseUrl, config.emulatorFlow.listen);
+    console.info(`[idv] the embedded emulator's authorization endpoint is advertised on its own origin: ${config.emulatorFlow.baseUrl}/auth`);
+  }
   const notice = emulatorProductionNotice(config);
   if (notice) console.warn(`[idv] ${notice}`);
   return {
