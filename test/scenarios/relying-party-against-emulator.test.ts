@@ -65,6 +65,33 @@ async function browse(authorizationUrl: string, persona: string, outcome: 'appro
   return location.searchParams;
 }
 
+/**
+ * A service of its own (an emulator with one client, `clientId`, holding `keys`) and a relying
+ * party for it with empty caches: for the tests that configure one side or the other.
+ */
+function ownService(
+  clientId: string,
+  keys: Awaited<ReturnType<typeof generateClientKeys>>,
+  emulatorOptions: Omit<Parameters<typeof createEmulator>[0], 'baseUrl' | 'clients'> = {},
+  populationRegister = false,
+) {
+  const service = createEmulator({
+    baseUrl: ISSUER,
+    clients: [{ clientId, jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister }],
+    ...emulatorOptions,
+  });
+  const fetch: FetchLike = async (input, init) => service.handle(new Request(input, init));
+  const relyingParty = (extra: Partial<RelyingParty> = {}, discovery: { flowUrl?: string } = {}): RelyingParty => ({
+    issuer: ISSUER,
+    client: { clientId, redirectUri: REDIRECT_URI, ...keys },
+    discovery: new DiscoveryCache({ fetch, ...discovery }),
+    jwks: new JwksCache({ fetch }),
+    http: { fetch },
+    ...extra,
+  });
+  return { service, relyingParty };
+}
+
 async function verify(selection: Selection, persona: string) {
   const started = await startAuthorization(rp, selection);
   return completeAuthorization(rp, await browse(started.authorizationUrl, persona, 'approve'), started.pending);
@@ -125,20 +152,8 @@ describe('the core against the emulator', () => {
   });
 
   it('starts 400 flows back to back with an EdDSA key, every PAR accepted (no replayed or drifting assertion)', async () => {
-    const keys = await generateClientKeys('EdDSA');
-    const eddsaEmulator = createEmulator({
-      baseUrl: ISSUER,
-      clients: [{ clientId: 'eddsa-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: false }],
-      rateLimits: { par: 1000 },
-    });
-    const fetch: FetchLike = async (input, init) => eddsaEmulator.handle(new Request(input, init));
-    const eddsa: RelyingParty = {
-      issuer: ISSUER,
-      client: { clientId: 'eddsa-client', redirectUri: REDIRECT_URI, ...keys },
-      discovery: new DiscoveryCache({ fetch }),
-      jwks: new JwksCache({ fetch }),
-      http: { fetch },
-    };
+    const { relyingParty } = ownService('eddsa-client', await generateClientKeys('EdDSA'), { rateLimits: { par: 1000 } });
+    const eddsa = relyingParty();
     for (let i = 0; i < 400; i++) {
       const started = await startAuthorization(eddsa, DEFAULT_SELECTION);
       expect(started.authorizationUrl).toContain('request_uri=');
@@ -149,20 +164,8 @@ describe('the core against the emulator', () => {
     const keys = await generateClientKeys('ES256');
     const registerName = 'Det sentrale folkeregister';
     const run = async (rpName: string | undefined, serviceName: string | undefined) => {
-      const service = createEmulator({
-        baseUrl: ISSUER,
-        clients: [{ clientId: 'register-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
-        ...(serviceName ? { populationRegisterName: serviceName } : {}),
-      });
-      const fetch: FetchLike = async (input, init) => service.handle(new Request(input, init));
-      const relyingParty: RelyingParty = {
-        issuer: ISSUER,
-        client: { clientId: 'register-client', redirectUri: REDIRECT_URI, ...keys },
-        discovery: new DiscoveryCache({ fetch }),
-        jwks: new JwksCache({ fetch }),
-        http: { fetch },
-        ...(rpName ? { populationRegisterName: rpName } : {}),
-      };
+      const { service, relyingParty: rpFor } = ownService('register-client', keys, serviceName ? { populationRegisterName: serviceName } : {}, true);
+      const relyingParty = rpFor(rpName ? { populationRegisterName: rpName } : {});
       const selection: Selection = { trustFramework: 'standard', claims: { name: { essential: true } }, populationRegister: {} };
       const started = await startAuthorization(relyingParty, selection);
       const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve', service);
@@ -201,20 +204,9 @@ describe('the core against the emulator', () => {
   it('completes against a minimal discovery document: PAR, token and JWKS from part 4’s paths, /auth from the flow URL on another origin, each noted in the trace', async () => {
     const flowUrl = 'https://flow.idv.test/emulator';
     const keys = await generateClientKeys('ES256');
-    const service = createEmulator({
-      baseUrl: ISSUER,
-      flowBaseUrl: flowUrl,
-      clients: [{ clientId: 'sparse-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: false }],
-    });
+    const { service, relyingParty: rpFor } = ownService('sparse-client', keys, { flowBaseUrl: flowUrl });
     await service.control.setDiscoveryShape('minimal');
-    const fetch: FetchLike = async (input, init) => service.handle(new Request(input, init));
-    const relyingParty = (options: { flowUrl?: string }): RelyingParty => ({
-      issuer: ISSUER,
-      client: { clientId: 'sparse-client', redirectUri: REDIRECT_URI, ...keys },
-      discovery: new DiscoveryCache({ fetch, ...options }),
-      jwks: new JwksCache({ fetch }),
-      http: { fetch },
-    });
+    const relyingParty = (options: { flowUrl?: string }) => rpFor({}, options);
 
     await expect(startAuthorization(relyingParty({}), DEFAULT_SELECTION)).rejects.toMatchObject({ code: 'discovery_failed' });
 
