@@ -23,6 +23,17 @@ describe('presentTrace', () => {
     expect(payload).toContain('x'.repeat(43)); // not a secret: a hash of the verifier
   });
 
+  it('masks the personal number a register lookup asks for in the request object, unless revealed', () => {
+    const claims = { id_token: { verified_claims: { verification: { evidence: [{ type: { value: 'electronic_record' }, record: { personal_number: '14038726421' } }] } } } };
+    const request = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', claims })}.${'g'.repeat(86)}`;
+    const stored = presentTrace([
+      { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', requestForm: { client_id: 'c', request }, status: 201, responseBody: '{}', startedAt: 0, durationMs: 1 },
+    ]);
+    const payloadOf = (entries: ReturnType<typeof maskTrace>) => entries[0]!.sections.find((section) => section.label === 'Request object: payload')!.content;
+    expect(payloadOf(maskTrace(stored, false))).toContain(`"personal_number": "${maskPersonal('14038726421')}"`);
+    expect(payloadOf(maskTrace(stored, true))).toContain('"personal_number": "14038726421"');
+  });
+
   it('masks the nonce of the ID token for good, and its national identity and document numbers on the way out, as the cards do', () => {
     const nonce = 'n'.repeat(43);
     const payload = {

@@ -138,7 +138,9 @@ function formSections(form: Record<string, string>): TraceSection[] {
       if (decoded) {
         const label = name === 'request' ? 'Request object' : 'Client assertion';
         sections.push({ label: `${label}: header`, content: json(decoded.header) });
-        sections.push({ label: `${label}: payload`, content: json(maskSecretClaims(decoded.payload)) });
+        // A register lookup's personal number (the claims request) is masked like the token's.
+        const personal = [...personalValues(decoded.payload)];
+        sections.push({ label: `${label}: payload`, content: json(maskSecretClaims(decoded.payload)), ...(personal.length > 0 ? { personal } : {}) });
       }
     } else {
       shown[name] = MASKED_PARAMETERS.has(name) ? maskSecret(value) : value;
