@@ -80,3 +80,16 @@ describe('discovery shapes and the flow URL (part 4: `{flow_url}/auth`; DECISION
     expect(await discovery(emulator)).toHaveProperty('pushed_authorization_request_endpoint');
   });
 });
+
+describe('discovery while the state store is out', () => {
+  it('serves the full document, as before the QA switch existed, rather than a 503', async () => {
+    const { MemoryStore } = await import('../../store/memory-store');
+    const { StoreError } = await import('../../store/store');
+    const store = new MemoryStore();
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store });
+    store.get = () => Promise.reject(new StoreError('store_unavailable', 'Redis did not answer', 5));
+    const response = await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toHaveProperty('pushed_authorization_request_endpoint');
+  });
+});
