@@ -148,15 +148,15 @@ function parseDeviceUrl(env: Env, appUrl: string): string {
  * the emulator's authorization endpoint (spec part 4: `{flow_url}/auth`, another origin than
  * `{base_url}`). Another origin than APP_URL; the listener binds to HOST, as scripts/start.mjs does (default all interfaces).
  */
-function parseEmulatorFlow(env: Env, appUrl: string): { emulatorFlow?: ServerConfig['emulatorFlow'] } {
+function parseEmulatorFlow(env: Env, appUrl: string): ServerConfig['emulatorFlow'] {
   const raw = value(env, 'EMULATOR_FLOW_URL');
-  if (!raw) return {};
+  if (!raw) return undefined;
   const url = parseUrl('EMULATOR_FLOW_URL', raw);
   if (url.pathname !== '/' || raw.endsWith('/')) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must be an origin such as http://localhost:3102, without a path or trailing slash');
   if (url.protocol === 'http:' && !isLoopback(url)) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must use https unless its host is a loopback address');
   if (url.origin === new URL(appUrl).origin) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must be another origin than APP_URL (that one already serves /emulator/auth)');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  return { emulatorFlow: { baseUrl: `${url.origin}/emulator`, listen: { host: value(env, 'HOST') ?? '0.0.0.0', port } } };
+  return { baseUrl: `${url.origin}/emulator`, listen: { host: value(env, 'HOST') ?? '0.0.0.0', port } };
 }
 
 function parseIssuer(raw: string): string {
@@ -412,9 +412,10 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const trustAnchors = parseTrustAnchors(env);
   const keys = await parseClientKeys(env, dataDir, generated);
   const rawFlowUrl = value(env, 'IDV_FLOW_URL');
+  const emulatorFlow = mode === 'emulator' ? parseEmulatorFlow(env, appUrl) : undefined;
   if (rawFlowUrl && mode === 'emulator') throw new ConfigurationError('IDV_FLOW_URL', 'is used only with IDV_BASE_URL (provider mode); the embedded emulator serves its own /auth');
   return {
-    flowUrl: rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? (parseEmulatorFlow(env, appUrl).emulatorFlow?.baseUrl ?? issuer) : undefined,
+    flowUrl: rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? (emulatorFlow?.baseUrl ?? issuer) : undefined,
     emulatorPanel: parsePanelAccess(env, production),
     production,
     populationRegisterName: parseRegisterName(env, 'IDV_POPULATION_REGISTER_NAME'),
@@ -426,7 +427,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     client: { clientId, redirectUri: `${appUrl}/auth/callback`, ...keys },
     sessionSecret,
     emulatorDeviceUrl: parseDeviceUrl(env, appUrl),
-    ...(mode === 'emulator' ? parseEmulatorFlow(env, appUrl) : {}),
+    ...(emulatorFlow ? { emulatorFlow } : {}),
     extraEmulatorClients,
     emulatorRateLimits,
     allowInsecureRequests: new URL(issuer).protocol === 'http:',
