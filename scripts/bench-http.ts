@@ -16,6 +16,10 @@
  *   POST /auth/signout (so that a long run does not fill the in-memory store with results).
  * - The server's CPU time comes from its own accounting (/proc/<pid>/stat, user + system), over
  *   the measured verifications only (after a warm-up); memory is its resident set before and after.
+ * - Each step alone: its time and the server's CPU meanwhile (every thread's schedstat, in ns).
+ * - Next.js alone: the CPU of GET /healthz, a route handler doing nothing, times the requests the
+ *   server answers per verification; the ratio to the floor plus that shows what is the app's own.
+ * - The home page's JavaScript as a browser receives it (module scripts, compressed).
  * - The crypto floor is the jose work a verification cannot avoid, measured in this process in the
  *   same run: for the relying party three ES256 signatures (two client assertions, the request
  *   object), one RSA-OAEP-256/A256GCM decryption of an ID token of the real size and one ES256
@@ -25,7 +29,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -65,7 +69,7 @@ function parseOptions(args: string[]): Options {
 }
 
 function figure(label: string, value: string): void {
-  console.log(`  ${label.padEnd(44)} ${value}`);
+  console.log(`  ${label.padEnd(52)} ${value}`);
 }
 
 /** The newest modification time under the app's source folders. */
@@ -99,6 +103,22 @@ function processFigures(pid: number): { cpuMs: number; rssMiB: number } {
   const cpuMs = (Number(fields[11]) + Number(fields[12])) * 10;
   const rssKiB = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   return { cpuMs, rssMiB: rssKiB / 1024 };
+}
+
+/**
+ * CPU ns a process has used, all its threads (the event loop and libuv's pool), from each thread's
+ * schedstat: nanoseconds where /proc/<pid>/stat counts 10 ms ticks, so one request can be measured.
+ */
+function processCpuNs(pid: number): number {
+  let total = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return total;
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -159,17 +179,31 @@ function location(response: Response, what: string): string {
 const STEPS = ['GET /', 'POST /auth/start', 'GET authorization page', 'POST decision', 'GET /auth/callback', 'GET /result', 'POST /auth/signout'] as const;
 type Step = (typeof STEPS)[number];
 
+/** Each step's figures over some verifications made one at a time. */
+interface StepTimings {
+  /** the server's process, whose CPU each step is charged */
+  pid: number;
+  /** ms from the request to its body read */
+  ms: Map<Step, number[]>;
+  /** the server's CPU ms meanwhile */
+  cpuMs: Map<Step, number[]>;
+}
+
 /**
  * One whole verification as a browser makes it; resolves with the result page's size. With
- * `timings`, adds each step's milliseconds (the request and reading its body) under its name.
+ * `timings`, adds each step's milliseconds (the request and reading its body) and the server's CPU
+ * meanwhile under its name.
  */
-async function verifyOnce(app: string, timings?: Map<Step, number[]>, save?: string): Promise<number> {
+async function verifyOnce(app: string, timings?: StepTimings, save?: string): Promise<number> {
   const browser = new Browser();
   let mark = performance.now();
+  let cpuMark = timings ? processCpuNs(timings.pid) : 0;
   const lap = (step: Step) => {
-    const now = performance.now();
-    timings?.set(step, [...(timings.get(step) ?? []), now - mark]);
-    mark = now;
+    if (!timings) return;
+    const [now, cpuNow] = [performance.now(), processCpuNs(timings.pid)];
+    timings.ms.set(step, [...(timings.ms.get(step) ?? []), now - mark]);
+    timings.cpuMs.set(step, [...(timings.cpuMs.get(step) ?? []), (cpuNow - cpuMark) / 1e6]);
+    [mark, cpuMark] = [now, cpuNow];
   };
   await (await browser.request(`${app}/`)).arrayBuffer();
   lap('GET /');
@@ -278,8 +312,56 @@ async function startProvider(port: number, client: { clientId: string; redirectU
   return { baseUrl, close: () => server.close() };
 }
 
-/** Runs one mode; resolves with the server's CPU ms per verification. */
-async function benchMode(mode: 'emulator' | 'provider', options: Options, dataDir: string): Promise<number> {
+/** The bytes a browser receives for `url`: the body as sent, compressed when the server compresses. */
+function transferredBytes(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } }, (incoming) => {
+      let bytes = 0;
+      incoming.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      incoming.on('end', () => (incoming.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: HTTP ${incoming.statusCode}`))));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/**
+ * The JavaScript the home page makes a browser load, as transferred: its module scripts (a
+ * `noModule` script is for browsers without modules, which no supported browser is).
+ */
+async function homePageJavaScript(app: string): Promise<{ bytes: number; files: number }> {
+  const html = await (await fetch(`${app}/`)).text();
+  const sources = [...html.matchAll(/<script\b[^>]*>/g)]
+    .map(([tag]) => tag)
+    .filter((tag) => !/\snomodule\b/i.test(tag))
+    .map((tag) => /\ssrc="([^"]+)"/.exec(tag)?.[1])
+    .filter((source): source is string => Boolean(source));
+  const unique = [...new Set(sources)];
+  const sizes = await Promise.all(unique.map((source) => transferredBytes(new URL(source, app).href)));
+  return { bytes: sizes.reduce((sum, size) => sum + size, 0), files: unique.length };
+}
+
+/**
+ * Next.js's own CPU per request on this server: GET /healthz, a route handler that does nothing
+ * (no proxy, no store, no session), measured over `rounds` requests one at a time.
+ */
+async function frameworkPerRequest(app: string, pid: number, rounds = 300): Promise<number> {
+  for (let i = 0; i < 30; i += 1) await (await fetch(`${app}/healthz`)).arrayBuffer();
+  const before = processCpuNs(pid);
+  for (let i = 0; i < rounds; i += 1) await (await fetch(`${app}/healthz`)).arrayBuffer();
+  return (processCpuNs(pid) - before) / 1e6 / rounds;
+}
+
+/** What one mode measured. */
+interface ModeFigures {
+  /** the server's CPU ms per verification, under load */
+  cpuPerVerification: number;
+  /** Next.js's own CPU ms for the requests the server answers in one verification */
+  frameworkPerVerification: number;
+}
+
+/** Runs one mode. */
+async function benchMode(mode: 'emulator' | 'provider', options: Options, dataDir: string): Promise<ModeFigures> {
   const port = await freePort();
   const app = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
@@ -328,11 +410,18 @@ async function benchMode(mode: 'emulator' | 'provider', options: Options, dataDi
     figure('RSS at each tenth of the run (MiB)', trend.map((rss) => rss.toFixed(0)).join(' '));
     figure('result page HTML', `${(resultPageBytes / 1024).toFixed(1)} KiB`);
     // Each step alone: twenty verifications one at a time.
-    const timings = new Map<Step, number[]>();
+    const timings: StepTimings = { pid: server.pid!, ms: new Map(), cpuMs: new Map() };
     for (let i = 0; i < 20; i += 1) await verifyOnce(app, timings, options.saveResult && `${options.saveResult}-${mode}.html`);
-    console.log('  per request at concurrency 1 (median of 20, ms):');
-    console.log(`    ${STEPS.map((step) => `${step} ${percentile([...timings.get(step)!].sort((a, b) => a - b), 50).toFixed(1)}`).join(' · ')}`);
-    return cpuPerVerification;
+    const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+    console.log('  per request at concurrency 1 (median of 20): time / the server\'s CPU, ms');
+    for (const step of STEPS) console.log(`    ${step.padEnd(50)} ${median(timings.ms.get(step)!).toFixed(1).padStart(5)} / ${median(timings.cpuMs.get(step)!).toFixed(1)}`);
+    // In provider mode the authorization page and the decision go to the provider, not the server.
+    const serverRequests = mode === 'emulator' ? STEPS.length : STEPS.length - 2;
+    const perRequest = await frameworkPerRequest(app, server.pid!);
+    figure(`Next.js alone (GET /healthz), × ${serverRequests} requests`, `${perRequest.toFixed(2)} ms × ${serverRequests} = ${(perRequest * serverRequests).toFixed(1)} ms`);
+    const javaScript = await homePageJavaScript(app);
+    figure('home page JavaScript (as transferred)', `${(javaScript.bytes / 1024).toFixed(1)} KiB in ${javaScript.files} files`);
+    return { cpuPerVerification, frameworkPerVerification: perRequest * serverRequests };
   } finally {
     const exited = new Promise((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');
@@ -347,14 +436,23 @@ async function main(): Promise<void> {
   console.log(`node ${process.version}, ${process.arch}; the server runs \`npm start\` (the standalone build)`);
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-http-'));
   try {
-    const cpu: Partial<Record<'emulator' | 'provider', number>> = {};
-    for (const mode of options.modes) cpu[mode] = await benchMode(mode, options, dataDir);
+    const figures: Partial<Record<'emulator' | 'provider', ModeFigures>> = {};
+    for (const mode of options.modes) figures[mode] = await benchMode(mode, options, dataDir);
     const floor = await cryptoFloor(idTokenBytes);
     console.log(`\ncrypto floor (jose alone, measured now; an ID token of ${(idTokenBytes / 1024).toFixed(1)} KiB)`);
     figure('relying party (3 signs, 1 decrypt, 1 verify)', `${floor.relyingParty.toFixed(2)} ms`);
     figure('emulator (3 verifies, 1 sign, 1 encrypt)', `${floor.emulator.toFixed(2)} ms`);
-    if (cpu.provider !== undefined) figure('provider mode: server CPU / floor', `${(cpu.provider / floor.relyingParty).toFixed(1)}×`);
-    if (cpu.emulator !== undefined) figure('emulator mode: server CPU / floor', `${(cpu.emulator / (floor.relyingParty + floor.emulator)).toFixed(1)}×`);
+    // The crypto floor alone, then with Next.js's own cost of the requests added: what is left
+    // above the second is this app's own work.
+    const ratios = (mode: 'emulator' | 'provider', crypto: number) => {
+      const measured = figures[mode];
+      if (!measured) return;
+      const { cpuPerVerification, frameworkPerVerification } = measured;
+      figure(`${mode} mode: server CPU / floor`, `${(cpuPerVerification / crypto).toFixed(1)}×`);
+      figure(`${mode} mode: server CPU / (floor + Next.js alone)`, `${(cpuPerVerification / (crypto + frameworkPerVerification)).toFixed(1)}×`);
+    };
+    ratios('provider', floor.relyingParty);
+    ratios('emulator', floor.relyingParty + floor.emulator);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
