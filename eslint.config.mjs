@@ -27,6 +27,12 @@ export default defineConfig([
   ...nextTs,
   globalIgnores(['.next/**', 'node_modules/**', '.data/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**', 'next-env.d.ts']),
   {
+    // Plain links between pages, not next/link: every page is rendered per request (its CSP nonce),
+    // so client navigation saves little, while a Link in view prefetches its route, a request the
+    // server renders (the layout, for a dynamic page) whether or not anybody follows it (issue 10).
+    rules: { '@next/next/no-html-link-for-pages': 'off' },
+  },
+  {
     // DESIGN.md "Architecture": no import cycles (this rule sees value imports; `npm run lint:cycles` sees types too).
     files: ['**/*.ts', '**/*.tsx'],
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },

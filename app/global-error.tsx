@@ -1,6 +1,5 @@
 'use client';
 
-import Link from 'next/link';
 
 /** Last-resort boundary: a code and a safe sentence, never a stack. */
 export default function GlobalError({ error }: { error: Error & { digest?: string } }) {
@@ -12,7 +11,7 @@ export default function GlobalError({ error }: { error: Error & { digest?: strin
           Error code: <code data-testid="error-code">internal_error</code>
           {error.digest ? ` (reference ${error.digest})` : ''}
         </p>
-        <p><Link href="/">Back to the start</Link></p>
+        <p><a href="/">Back to the start</a></p>
       </body>
     </html>
   );

@@ -1,5 +1,4 @@
 import type { Metadata, Viewport } from 'next';
-import Link from 'next/link';
 import { connection } from 'next/server';
 import './globals.css';
 
@@ -32,13 +31,13 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         </a>
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-            <Link href="/" className="flex items-center gap-2 font-semibold text-slate-900">
+            <a href="/" className="flex items-center gap-2 font-semibold text-slate-900">
               <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-indigo-700 text-sm font-bold text-white">
                 ID
               </span>
               <span>Identity verification</span>
               <span className="hidden text-sm font-normal text-slate-500 sm:inline">relying party</span>
-            </Link>
+            </a>
           </div>
         </header>
         <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">

@@ -1,11 +1,10 @@
-import Link from 'next/link';
 
 export default function NotFound() {
   return (
     <div className="mx-auto max-w-xl space-y-4 text-center">
       <h1 className="text-2xl font-bold">Page not found</h1>
       <p className="text-slate-700">There is nothing at this address.</p>
-      <Link href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">Home</Link>
+      <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">Home</a>
     </div>
   );
 }

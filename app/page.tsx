@@ -23,8 +23,6 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         <div className="flex flex-wrap items-center gap-3">
           <ModeBadge mode={config.mode} issuer={config.issuer} />
           {config.mode === 'emulator' && (
-            // The panel is served by a route handler (lib/emulator), not a page: a plain link.
-            // eslint-disable-next-line @next/next/no-html-link-for-pages
             <a href="/emulator" className="text-sm font-medium text-indigo-800 underline underline-offset-2 hover:text-indigo-950">
               QA panel: personas, keys and faults
             </a>

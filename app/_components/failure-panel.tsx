@@ -1,4 +1,3 @@
-import Link from 'next/link';
 import { FAILURE_EXPLANATIONS, type FailureCode } from '@/lib/view/failure-explanations';
 
 /**
@@ -32,9 +31,9 @@ export function FailurePanel({ code, description, detail, eyebrow = 'Verificatio
       </dl>
       <p className="mt-6 text-slate-700"><span className="font-semibold">What to try: </span>{explanation.next}</p>
       <div className="mt-6">
-        <Link href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">
+        <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">
           Back to the start
-        </Link>
+        </a>
       </div>
     </section>
   );

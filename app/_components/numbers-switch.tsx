@@ -1,4 +1,3 @@
-import Link from 'next/link';
 
 /**
  * The result page's one switch for national identity and document numbers: masked (the last
@@ -18,15 +17,12 @@ export function NumbersSwitch({ revealed, revealHref, maskHref }: { revealed: bo
           ? 'National identity and document numbers are shown in full: on the cards, in the trace and in its copies.'
           : 'National identity and document numbers are masked to their last four characters: on the cards, in the trace and in its copies.'}
       </p>
-      <Link
+      <a
         href={revealed ? maskHref : revealHref}
-        prefetch={false}
-        scroll={false}
-        replace
         className="shrink-0 rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium text-slate-800 hover:bg-slate-50 focus-visible:outline-offset-2"
       >
         {revealed ? 'Mask the numbers' : 'Show the numbers'}
-      </Link>
+      </a>
     </div>
   );
 }

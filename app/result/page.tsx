@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { services } from '@/lib/server/services';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
@@ -33,9 +32,9 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       <div className="mx-auto max-w-xl space-y-4 text-center">
         <h1 className="text-2xl font-bold">No verified identity</h1>
         <p className="text-slate-700">There is no result in this browser session: it was deleted, it expired after {RESULT_TTL_SECONDS / 60} minutes, or no verification has run yet.</p>
-        <Link href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">
+        <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">
           Start a verification
-        </Link>
+        </a>
       </div>
     );
   }
