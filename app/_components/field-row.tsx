@@ -2,7 +2,8 @@ import type { Field } from '@/lib/view/result-view';
 import { MaskedValue } from './masked-value';
 
 /**
- * One labelled value of the result, or why there is none. `masked`: a number the server masks
+ * One labelled value of the result, or why there is none: a row of a `<dl className="fields">`
+ * (app/globals.css). `masked`: a number the server masks
  * unless revealed (MaskedValue); `revealed` says which it is.
  */
 export function FieldRow({
@@ -19,18 +20,18 @@ export function FieldRow({
   revealed?: boolean;
 }) {
   return (
-    <div className="grid grid-cols-[minmax(8rem,40%)_1fr] gap-3 py-2.5">
-      <dt className="text-sm text-slate-600">{label}</dt>
-      <dd className="min-w-0">
+    <div>
+      <dt>{label}</dt>
+      <dd>
         {field.state === 'value' && masked ? (
           <>
             <MaskedValue text={field.text} label={label} revealed={revealed} />
-            {field.hint && <span className="ml-2 text-sm text-slate-600">{field.hint}</span>}
+            {field.hint && <span className="hint">{field.hint}</span>}
           </>
         ) : field.state === 'value' ? (
           <>
-            <span className={`break-words text-slate-900 ${mono ? 'font-mono text-sm' : 'font-medium'}`}>{field.text}</span>
-            {field.hint && <span className="ml-2 text-sm text-slate-600">{field.hint}</span>}
+            <span className={mono ? 'value-mono' : 'value'}>{field.text}</span>
+            {field.hint && <span className="hint">{field.hint}</span>}
           </>
         ) : field.state === 'not_provided' ? (
           <span className="text-sm italic text-amber-800">Not provided</span>

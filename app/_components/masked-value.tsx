@@ -5,9 +5,9 @@
  */
 export function MaskedValue({ text, label, revealed }: { text: string; label: string; revealed: boolean }) {
   return revealed ? (
-    <span className="font-mono text-sm text-slate-900" data-testid="masked-value" data-revealed="true">{text}</span>
+    <span className="value-mono" data-testid="masked-value" data-revealed="true">{text}</span>
   ) : (
-    <span className="font-mono text-sm text-slate-900" data-testid="masked-value" data-revealed="false" aria-label={`${label}, hidden except the last four characters`}>
+    <span className="value-mono" data-testid="masked-value" data-revealed="false" aria-label={`${label}, hidden except the last four characters`}>
       {text}
     </span>
   );

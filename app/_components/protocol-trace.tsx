@@ -3,11 +3,12 @@
 import { useCallback, useRef, useState } from 'react';
 import type { TraceEntryView } from '@/lib/view/trace-view';
 
-function statusClass(entry: TraceEntryView): string {
-  if (entry.error || (entry.status !== undefined && entry.status >= 400)) return 'bg-red-50 text-red-800 ring-red-200';
-  if (entry.fromCache) return 'bg-slate-100 text-slate-700 ring-slate-200';
-  if (entry.status !== undefined && entry.status >= 300) return 'bg-sky-50 text-sky-800 ring-sky-200';
-  return 'bg-emerald-50 text-emerald-800 ring-emerald-200';
+/** The tone of an exchange's status badge (the `.trace-status` rules of app/globals.css). */
+function statusTone(entry: TraceEntryView): 'failed' | 'cache' | 'redirect' | 'ok' {
+  if (entry.error || (entry.status !== undefined && entry.status >= 400)) return 'failed';
+  if (entry.fromCache) return 'cache';
+  if (entry.status !== undefined && entry.status >= 300) return 'redirect';
+  return 'ok';
 }
 
 function CopyButton({ text, label }: { text: string | (() => Promise<string>); label: string }) {
@@ -23,7 +24,7 @@ function CopyButton({ text, label }: { text: string | (() => Promise<string>); l
             setTimeout(() => setCopied(false), 1500);
           }, () => undefined);
       }}
-      className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
+      className="button-small"
       aria-label={label}
     >
       {copied ? 'Copied' : 'Copy'}
@@ -73,10 +74,10 @@ export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: Trace
   };
   const sectionsOf = (entry: TraceEntryView) => loaded?.find((full) => full.index === entry.index)?.sections;
   return (
-    <section aria-labelledby="trace-heading" className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6">
+    <section aria-labelledby="trace-heading" className="card">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h2 id="trace-heading" className="text-lg font-semibold text-slate-900">Protocol trace</h2>
+          <h2 id="trace-heading" className="card-title">Protocol trace</h2>
           <p className="mt-1 text-sm text-slate-600">
             Every exchange in order. Codes, verifiers and signatures are partly masked; private keys are never shown.
           </p>
@@ -86,7 +87,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: Trace
           <button
             type="button"
             onClick={() => void download().catch(() => undefined)}
-            className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
+            className="button-small"
           >
             Download JSON
           </button>
@@ -95,37 +96,36 @@ export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: Trace
       {entries.length === 0 ? (
         <p className="mt-4 text-sm text-slate-600">Nothing was exchanged before the failure.</p>
       ) : (
-        <ol className="mt-4 space-y-2" data-testid="trace">
+        <ol className="trace mt-4 space-y-2" data-testid="trace">
           {entries.map((entry) => (
             <li key={entry.index} data-testid="trace-entry" data-step={entry.step}>
               <details
-                className="group rounded-lg border border-slate-200 open:bg-slate-50/60"
                 onToggle={(event) => {
                   if ((event.currentTarget as HTMLDetailsElement).open) void load().catch(() => undefined);
                 }}
               >
-                <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2.5 hover:bg-slate-50">
-                  <span className="w-6 text-right font-mono text-xs text-slate-500">{entry.index}</span>
-                  <span className="font-medium text-slate-900">{entry.title}</span>
+                <summary>
+                  <span className="trace-index">{entry.index}</span>
+                  <span className="trace-title">{entry.title}</span>
                   {(entry.method || entry.status !== undefined || entry.fromCache || entry.error) && (
-                    <span className={`rounded px-1.5 py-0.5 font-mono text-xs ring-1 ${statusClass(entry)}`}>
+                    <span className="trace-status" data-tone={statusTone(entry)}>
                       {[entry.method, entry.error ? 'failed' : entry.status, entry.fromCache ? 'cache' : undefined].filter(Boolean).join(' ')}
                     </span>
                   )}
-                  <span className="ml-auto font-mono text-xs text-slate-500">
+                  <span className="trace-time">
                     {entry.at.slice(11, 23)}
                     {entry.durationMs !== undefined ? ` · ${entry.durationMs} ms` : ''}
                   </span>
-                  {entry.url && <span className="basis-full truncate pl-9 font-mono text-xs text-slate-600">{entry.url}</span>}
+                  {entry.url && <span className="trace-url">{entry.url}</span>}
                 </summary>
-                <div className="space-y-3 border-t border-slate-200 px-3 py-3">
+                <div className="trace-body">
                   {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
                   {sectionsOf(entry) === undefined ? (
                     loadError ? (
                       <p role="alert" className="text-sm text-red-800">{loadError}</p>
                     ) : (
                       <p className="text-sm text-slate-600">
-                        Loading the detail… (without JavaScript: <a className="font-medium text-indigo-700 underline" href={detailUrl}>the whole trace as JSON</a>)
+                        Loading the detail… (without JavaScript: <a className="link" href={detailUrl}>the whole trace as JSON</a>)
                       </p>
                     )
                   ) : (

@@ -29,7 +29,7 @@ export function PersonCard({ identity }: { identity: IdentityView }) {
             </div>
           )}
         </div>
-        <dl className="min-w-0 flex-1 divide-y divide-slate-100">
+        <dl className="fields min-w-0 flex-1 divide-y divide-slate-100">
           <FieldRow label="Full name" field={identity.name} />
           <FieldRow label="Given name" field={identity.givenName} />
           <FieldRow label="Family name" field={identity.familyName} />
@@ -51,17 +51,17 @@ export function DocumentCard({ document, numbersRevealed }: { document: Document
       ) : !document.provided ? (
         <p className="mt-3 text-sm italic text-amber-800">Document evidence was requested but not provided.</p>
       ) : (
-        <dl className="mt-2 divide-y divide-slate-100">
+        <dl className="fields mt-2 divide-y divide-slate-100">
           <FieldRow label="Type" field={document.type} />
           <FieldRow label="Number" field={document.number} masked revealed={numbersRevealed} />
           <FieldRow label="Issuing country" field={document.issuingCountry} />
           <FieldRow label="Issuing authority" field={document.issuingAuthority} />
           <FieldRow label="Date of issue" field={document.dateOfIssuance} />
-          <div className="grid grid-cols-[minmax(8rem,40%)_1fr] gap-3 py-2.5">
-            <dt className="text-sm text-slate-600">Date of expiry</dt>
+          <div>
+            <dt>Date of expiry</dt>
             <dd className="flex flex-wrap items-center gap-2">
               {document.dateOfExpiry.state === 'value' ? (
-                <span className="font-medium text-slate-900">{document.dateOfExpiry.text}</span>
+                <span className="value">{document.dateOfExpiry.text}</span>
               ) : (
                 <span className="text-sm text-slate-500">{document.dateOfExpiry.state === 'not_provided' ? 'Not provided' : 'Not requested'}</span>
               )}
@@ -86,7 +86,7 @@ export function PopulationRegisterCard({ register, numbersRevealed }: { register
   return (
     <Card title="Population register" id="register-heading">
       {register.provided ? (
-        <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">
+        <dl className="fields mt-2 grid gap-x-8 sm:grid-cols-2">
           <FieldRow label="Register" field={register.source} />
           <FieldRow label="Matched national identity number" field={register.personalNumber} masked revealed={numbersRevealed} />
         </dl>
@@ -115,7 +115,7 @@ function EvidenceExtras({ lines, testId }: { lines: string[]; testId: string }) 
 export function VerificationCard({ verification }: { verification: VerificationView }) {
   return (
     <Card title="Verification" id="verification-heading">
-      <dl className="mt-2 grid gap-x-8 sm:grid-cols-2">
+      <dl className="fields mt-2 grid gap-x-8 sm:grid-cols-2">
         <FieldRow label="Trust framework" field={verification.trustFramework} mono />
         <FieldRow label="Authentication context (acr)" field={verification.acr} mono />
         <FieldRow label="Methods (amr)" field={verification.amr} mono />
@@ -128,11 +128,14 @@ export function VerificationCard({ verification }: { verification: VerificationV
   );
 }
 
-/** How each outcome is marked: a failed check stands out, one not made says so. */
-const OUTCOME_MARKS: Record<Check['outcome'], { mark: string; spoken: string; className: string }> = {
-  passed: { mark: '✓', spoken: 'Passed', className: 'bg-emerald-100 text-emerald-800' },
-  failed: { mark: '✗', spoken: 'Failed', className: 'bg-red-600 text-white' },
-  not_checked: { mark: '–', spoken: 'Not checked', className: 'bg-slate-200 text-slate-700' },
+/**
+ * How each outcome is marked: a failed check stands out, one not made says so (the colours are
+ * the `.checks` rules of app/globals.css, by `data-outcome`).
+ */
+const OUTCOME_MARKS: Record<Check['outcome'], { mark: string; spoken: string }> = {
+  passed: { mark: '✓', spoken: 'Passed' },
+  failed: { mark: '✗', spoken: 'Failed' },
+  not_checked: { mark: '–', spoken: 'Not checked' },
 };
 
 export function ChecksCard({ checks }: { checks: Check[] }) {
@@ -145,18 +148,18 @@ export function ChecksCard({ checks }: { checks: Check[] }) {
           service’s JWKS, which is all the interface specification requires.
         </p>
       )}
-      <ol className="mt-3 space-y-2" data-testid="checks">
+      <ol className="checks mt-3 space-y-2" data-testid="checks">
         {checks.map((check) => {
-          const { mark, spoken, className } = OUTCOME_MARKS[check.outcome];
+          const { mark, spoken } = OUTCOME_MARKS[check.outcome];
           return (
-            <li key={check.label} className="flex gap-3" data-outcome={check.outcome}>
-              <span aria-hidden="true" className={`mt-0.5 grid size-5 shrink-0 place-items-center rounded-full text-xs font-bold ${className}`}>{mark}</span>
-              <div className="min-w-0">
-                <p className={`font-medium ${check.outcome === 'failed' ? 'text-red-800' : check.outcome === 'not_checked' ? 'text-slate-700' : 'text-slate-900'}`}>
+            <li key={check.label} data-outcome={check.outcome}>
+              <span aria-hidden="true" className="check-mark">{mark}</span>
+              <div>
+                <p className="check-label">
                   <span className="sr-only">{spoken}: </span>
                   {check.label}
                 </p>
-                <p className="break-words font-mono text-xs text-slate-600">{check.detail}</p>
+                <p className="check-detail">{check.detail}</p>
               </div>
             </li>
           );
