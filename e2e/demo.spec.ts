@@ -27,7 +27,7 @@ test('preset "Age and name" returns names and birthdate, and nothing else', asyn
   await expect(person(page)).toContainText('Portrait not requested');
   await expect(person(page).getByText('Not requested', { exact: true })).toHaveCount(3); // full name, gender, nationalities
   await expect(documentCard(page)).toContainText('Document evidence was not requested.');
-  await expect(page.getByRole('region', { name: 'Population register' })).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Population register', exact: true })).toHaveCount(0);
 });
 
 test('preset "Full KYC with document" returns the portrait and every document detail', async ({ page }) => {
@@ -50,7 +50,7 @@ test('preset "ETSI" verifies a Norwegian passport under standard_etsi', async ({
 
 test('preset "Population register" shows the register match for a D-number holder', async ({ page }) => {
   await runPreset(page, 'Population register', 'amira-nilsen');
-  await expect(page.getByRole('region', { name: 'Population register' })).toContainText('Folkeregisteret');
+  await expect(page.getByRole('region', { name: 'Population register', exact: true })).toContainText('Folkeregisteret');
   await expect(documentCard(page)).toContainText('National ID card');
   await expect(documentCard(page).getByText('Not requested', { exact: true }).first()).toBeVisible();
   await expect(person(page)).toContainText('Portrait not requested');

@@ -112,6 +112,13 @@ export function Picker({ trustFrameworks, initial, presets, clientId, issuer, re
               </button>
             ))}
           </div>
+          {activePreset !== undefined && (
+            <p className="mt-3 text-sm text-slate-600" data-testid="preset-policy">
+              {/* The preset's policy goes with its selection, until the selection is changed. */}
+              <input type="hidden" name="policy" value={activePreset} />
+              The result will be judged by the policy <strong className="text-slate-900">{presets.find((preset) => preset.id === activePreset)?.policy.name}</strong>.
+            </p>
+          )}
         </fieldset>
 
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { services } from '@/lib/server/services';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
+import { assess, OWN_SELECTION_POLICY } from '@/lib/view/assurance';
 import { maskResultView, REVEAL_PARAMETER, REVEAL_VALUE, wantsNumbersRevealed } from '@/lib/view/masking';
 import { buildChecks, buildResultView, buildVerificationView, keptUntilText } from '@/lib/view/result-view';
 import { FailurePanel } from '../_components/failure-panel';
@@ -9,7 +10,7 @@ import { ModeBadge } from '../_components/mode-badge';
 import { NumbersSwitch } from '../_components/numbers-switch';
 import { ProtocolTrace } from '../_components/protocol-trace';
 import { ChecksCard, DocumentCard, PersonCard, PopulationRegisterCard, VerificationCard } from '../_components/result-cards';
-import { VerificationStatus } from '../_components/verification-status';
+import { PolicyCard, VerdictBadge, VerdictPanel } from '../_components/verdict';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Verified identity' };
@@ -47,6 +48,10 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
   // The portrait is served on its own (/result/portrait): as a data: URI the page would carry it twice.
   const identity = view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
   const verification = buildVerificationView(result);
+  const assessment = assess(
+    { selection: result.selection, verifiedClaims: result.verifiedClaims, idTokenClaims: result.idToken.claims, signingCertificateCheck: result.signingCertificateCheck, today },
+    result.policy ?? OWN_SELECTION_POLICY,
+  );
   const revealQuery = `?${REVEAL_PARAMETER}=${REVEAL_VALUE}`;
   const traceUrl = numbersRevealed ? `/result/trace${revealQuery}` : '/result/trace';
   const { config } = await services();
@@ -56,7 +61,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <div className="flex flex-wrap items-center gap-2">
-            <VerificationStatus verification={verification} requestedTrustFramework={result.selection.trustFramework} />
+            <VerdictBadge verdict={assessment.verdict} />
             <ModeBadge mode={config.mode} issuer={config.issuer} />
           </div>
           <h1 className="mt-3 text-3xl font-bold tracking-tight text-slate-900">
@@ -74,6 +79,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
         </form>
       </div>
 
+      <VerdictPanel assessment={assessment} />
       <NumbersSwitch revealed={numbersRevealed} revealHref={`/result${revealQuery}`} maskHref="/result" />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
         <PersonCard identity={identity} />
@@ -81,6 +87,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       </div>
       {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={numbersRevealed} />}
       <VerificationCard verification={verification} />
+      <PolicyCard assessment={assessment} />
       <ChecksCard checks={buildChecks(result)} />
       {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}
       <ProtocolTrace

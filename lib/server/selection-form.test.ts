@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION } from '@/lib/oidc';
-import { parseSelectionForm, readSelectionForm } from './selection-form';
+import { OWN_SELECTION_POLICY } from '@/lib/view/assurance';
+import { parseSelectionForm, parseStartForm, readStartForm } from './selection-form';
 
 describe('parseSelectionForm', () => {
   it('treats an empty form as the default selection', () => {
@@ -32,26 +33,37 @@ describe('parseSelectionForm', () => {
     expect(() => parseSelectionForm(new URLSearchParams(body))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
   });
 
+  it('gives a preset’s result its policy, and a selection of one’s own the base rules', () => {
+    expect(parseStartForm(new URLSearchParams('preset=age-and-name')).policy.rules).toContainEqual({ rule: 'minimum_age', years: 18 });
+    expect(parseStartForm(new URLSearchParams('claim=name')).policy).toBe(OWN_SELECTION_POLICY);
+    expect(parseStartForm(new URLSearchParams()).policy).toBe(OWN_SELECTION_POLICY);
+    // the picker's fields with the policy of the preset they came from
+    const fromPicker = parseStartForm(new URLSearchParams('trust_framework=standard&claim=birthdate&policy=age-and-name'));
+    expect(fromPicker.selection.claims).toEqual({ birthdate: { essential: false } });
+    expect(fromPicker.policy.name).toBe('Age check: 18 or older');
+    expect(() => parseStartForm(new URLSearchParams('claim=name&policy=lenient'))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
+  });
+
   it('sends a selection that breaks the service’s rules when QA asks for it', () => {
     const selection = parseSelectionForm(new URLSearchParams('trust_framework=standard_etsi&claim=birthdate&send_anyway=1'));
     expect(selection.trustFramework).toBe('standard_etsi');
   });
 });
 
-describe('readSelectionForm (POST /auth/start)', () => {
+describe('readStartForm (POST /auth/start)', () => {
   const post = (body: string, contentType?: string) =>
     new Request('http://localhost:3000/auth/start', { method: 'POST', body, headers: contentType ? { 'content-type': contentType } : {} });
 
   it('reads an urlencoded form, and an empty body of any type as the default selection', async () => {
-    expect((await readSelectionForm(post('trust_framework=standard&claim=birthdate', 'application/x-www-form-urlencoded'))).claims).toEqual({
+    expect((await readStartForm(post('trust_framework=standard&claim=birthdate', 'application/x-www-form-urlencoded'))).selection.claims).toEqual({
       birthdate: { essential: false },
     });
-    expect(await readSelectionForm(post('', 'text/plain'))).toBe(DEFAULT_SELECTION);
+    expect((await readStartForm(post('', 'text/plain'))).selection).toBe(DEFAULT_SELECTION);
   });
 
   it('refuses a body of another type and a body over 16 KiB with invalid_selection', async () => {
-    await expect(readSelectionForm(post('{"claim":"name"}', 'application/json'))).rejects.toMatchObject({ code: 'invalid_selection' });
-    await expect(readSelectionForm(post(`claim=${'x'.repeat(17 * 1024)}`, 'application/x-www-form-urlencoded'))).rejects.toMatchObject({
+    await expect(readStartForm(post('{"claim":"name"}', 'application/json'))).rejects.toMatchObject({ code: 'invalid_selection' });
+    await expect(readStartForm(post(`claim=${'x'.repeat(17 * 1024)}`, 'application/x-www-form-urlencoded'))).rejects.toMatchObject({
       code: 'invalid_selection',
       message: 'The start form is too large',
     });

@@ -6,7 +6,9 @@ import 'server-only';
  * Fields: `trust_framework`; `claim` (repeated claim names); `essential` (repeated claim names);
  * `evidence` (repeated: `document`, `population_register`); `document_detail` (repeated);
  * `personal_number`; `send_anyway` (QA: send even when the service's rules say no); `preset`
- * (a preset's id: its selection, whatever else was sent — so preset buttons work without JavaScript).
+ * (a preset's id: its selection and its policy, whatever else was sent — so preset buttons work
+ * without JavaScript); `policy` (a preset's id: its policy for the selection sent, which the
+ * picker adds while a preset's selection is unchanged).
  */
 import {
   CLAIM_NAMES,
@@ -18,13 +20,14 @@ import {
   type Selection,
 } from '@/lib/oidc';
 import { readBoundedText } from '@/lib/oidc/http';
+import { OWN_SELECTION_POLICY, type AssurancePolicy } from '@/lib/view/assurance';
 import { findPreset } from '@/lib/view/presets';
 import { AppError } from './app-error';
 
 /** The picker's form is a few hundred bytes; anything near this is not from it. */
 const MAX_FORM_BYTES = 16 * 1024;
 
-const FIELDS = new Set(['trust_framework', 'claim', 'essential', 'evidence', 'document_detail', 'personal_number', 'send_anyway', 'preset']);
+const FIELDS = new Set(['trust_framework', 'claim', 'essential', 'evidence', 'document_detail', 'personal_number', 'send_anyway', 'preset', 'policy']);
 
 function invalid(message: string): AppError {
   return new AppError('invalid_selection', message);
@@ -80,12 +83,28 @@ export function parseSelectionForm(form: URLSearchParams): Selection {
  * body, whatever its type, is the default selection).
  * @throws AppError `invalid_selection` for a body too large, of another type, or not a valid selection
  */
-export async function readSelectionForm(request: Request): Promise<Selection> {
+/** What the start form asks for: a selection, and the policy its result will be judged by. */
+export interface StartForm {
+  selection: Selection;
+  policy: AssurancePolicy;
+}
+
+/** The selection of the form, with its preset's policy (a selection of one's own: OWN_SELECTION_POLICY). */
+export function parseStartForm(form: URLSearchParams): StartForm {
+  const selection = parseSelectionForm(form);
+  const presetId = form.get('preset') ?? form.get('policy');
+  if (presetId === null) return { selection, policy: OWN_SELECTION_POLICY };
+  const preset = findPreset(presetId);
+  if (!preset) throw invalid(`"${presetId}" is not a known preset`);
+  return { selection, policy: preset.policy };
+}
+
+export async function readStartForm(request: Request): Promise<StartForm> {
   const contentType = request.headers.get('content-type') ?? '';
   const body = await readBoundedText(request, MAX_FORM_BYTES);
   if (body === undefined) throw invalid('The start form is too large');
   if (body.length > 0 && !contentType.startsWith('application/x-www-form-urlencoded')) {
     throw invalid('The start form must be sent as application/x-www-form-urlencoded');
   }
-  return parseSelectionForm(new URLSearchParams(body));
+  return parseStartForm(new URLSearchParams(body));
 }

@@ -5,6 +5,7 @@
  * the flow glue and the pages import them without importing each other.
  */
 import type { Selection, TraceEvent, ValidatedIdToken, VerifiedClaims } from '@/lib/oidc';
+import type { AssurancePolicy } from '@/lib/view/assurance';
 import type { FailureCode } from '@/lib/view/failure-explanations';
 import type { SigningCertificateCheck } from '@/lib/view/result-view';
 import type { CertificateSummary, TraceEntryView } from '@/lib/view/trace-view';
@@ -23,6 +24,8 @@ export interface VerificationResult {
   issuer: string;
   clientId: string;
   selection: Selection;
+  /** the rules the evidence is judged by, chosen with the selection (absent on results stored before) */
+  policy?: AssurancePolicy;
   verifiedClaims: VerifiedClaims[];
   /**
    * The ID token's headers and claims, without what is kept elsewhere: `verified_claims` (parsed
@@ -51,6 +54,8 @@ export interface PendingFlow {
   browser: string;
   issuer: string;
   selection: Selection;
+  /** the rules its result will be judged by (absent on flows stored before) */
+  policy?: AssurancePolicy;
   nonce: string;
   codeVerifier: string;
   /** ms since the epoch */

@@ -14,6 +14,7 @@ import {
   type ValidatedIdToken,
   type Selection,
 } from '@/lib/oidc';
+import type { AssurancePolicy } from '@/lib/view/assurance';
 import { presentTrace } from '@/lib/view/trace-view';
 import { isAppError } from './app-error';
 import { checkSigningCertificate, describeCertificate } from './certificate';
@@ -63,7 +64,7 @@ class TracedFailure extends Error {
  * the start rate limits first (the request's headers give the client address).
  * @throws RateLimited over a limit, StoreError when the store refuses, TracedFailure from the core
  */
-export async function beginVerification(selection: Selection, headers: Headers): Promise<string> {
+export async function beginVerification({ selection, policy }: { selection: Selection; policy: AssurancePolicy }, headers: Headers): Promise<string> {
   const { relyingParty, flows, startLimiter, config } = await services();
   await startLimiter.consume(clientAddress(headers, config.trustedProxies));
   const browser = await bindBrowser(await getSession());
@@ -73,7 +74,7 @@ export async function beginVerification(selection: Selection, headers: Headers):
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
   // Everything waits server-side, bound to this browser, as long as the flow may.
-  await flows.set(state, { browser, issuer, selection, nonce, codeVerifier, createdAt, trace: trace.events }, PENDING_TTL_MS / 1000);
+  await flows.set(state, { browser, issuer, selection, policy, nonce, codeVerifier, createdAt, trace: trace.events }, PENDING_TTL_MS / 1000);
   return started.authorizationUrl;
 }
 
@@ -82,14 +83,18 @@ export async function beginVerification(selection: Selection, headers: Headers):
  * another browser finds nothing and leaves the flow to its owner; of two deliveries of one
  * callback, one gets the flow (the store's take is atomic).
  */
-async function takeOwnFlow(flows: RecordStore<PendingFlow>, browser: string | undefined, state: string | null): Promise<PendingAuthorization & { trace: PendingFlow['trace'] } | undefined> {
+async function takeOwnFlow(
+  flows: RecordStore<PendingFlow>,
+  browser: string | undefined,
+  state: string | null,
+): Promise<(PendingAuthorization & Pick<PendingFlow, 'trace' | 'policy'>) | undefined> {
   if (!browser || !state) return undefined;
   const stored = await flows.get(state);
   if (!stored || stored.browser !== browser) return undefined;
   const flow = await flows.take(state);
   if (!flow || flow.browser !== browser) return undefined;
-  const { nonce, codeVerifier, createdAt, issuer, selection, trace } = flow;
-  return { state, nonce, codeVerifier, createdAt, issuer, selection, trace };
+  const { nonce, codeVerifier, createdAt, issuer, selection, trace, policy } = flow;
+  return { state, nonce, codeVerifier, createdAt, issuer, selection, trace, ...(policy ? { policy } : {}) };
 }
 
 /** Completes the flow for a callback; the pending authorization is consumed whatever happens. */
@@ -113,6 +118,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
     issuer: relyingParty.issuer,
     clientId: relyingParty.client.clientId,
     selection: pending!.selection,
+    ...(pending!.policy ? { policy: pending!.policy } : {}),
     verifiedClaims: completed.verifiedClaims,
     idToken: storedIdToken(completed.idToken),
     tokenExpiresIn: completed.token.expiresIn,

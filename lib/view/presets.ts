@@ -3,6 +3,7 @@
  */
 import { DEFAULT_SELECTION } from '@/lib/oidc/claims-request';
 import { DOCUMENT_DETAILS, type Selection } from '@/lib/oidc/types';
+import { basePolicy, type AssurancePolicy } from './assurance';
 
 export interface Preset {
   id: string;
@@ -11,6 +12,8 @@ export interface Preset {
   /** a persona of the embedded emulator that fits the preset */
   persona: string;
   selection: Selection;
+  /** the rules its result is judged by (lib/view/assurance.ts) */
+  policy: AssurancePolicy;
 }
 
 export const PRESETS: readonly Preset[] = [
@@ -23,6 +26,7 @@ export const PRESETS: readonly Preset[] = [
       trustFramework: 'standard',
       claims: { given_name: { essential: true }, family_name: { essential: true }, birthdate: { essential: true } },
     },
+    policy: basePolicy('Age check: 18 or older', [{ rule: 'minimum_age', years: 18 }]),
   },
   {
     id: 'full-kyc',
@@ -30,6 +34,7 @@ export const PRESETS: readonly Preset[] = [
     description: 'Every identity claim with the portrait, and every document detail.',
     persona: 'ingrid-haugen',
     selection: DEFAULT_SELECTION,
+    policy: basePolicy('Full KYC'),
   },
   {
     id: 'etsi',
@@ -47,6 +52,7 @@ export const PRESETS: readonly Preset[] = [
       },
       document: { details: [...DOCUMENT_DETAILS] },
     },
+    policy: basePolicy('ETSI'),
   },
   {
     id: 'population-register',
@@ -59,6 +65,7 @@ export const PRESETS: readonly Preset[] = [
       document: { details: ['type', 'personal_number'] },
       populationRegister: {},
     },
+    policy: basePolicy('Population register match'),
   },
 ];
 

@@ -1,14 +1,13 @@
 import { requireSameOrigin } from '@/lib/server/origin';
 import { failureRedirect, redirect303 } from '@/lib/server/responses';
-import { readSelectionForm } from '@/lib/server/selection-form';
+import { readStartForm } from '@/lib/server/selection-form';
 import { beginVerification } from '@/lib/server/verification';
 
 /** POST /auth/start: PAR, then 303 to the authorization endpoint (DESIGN.md route contract). */
 export async function POST(request: Request): Promise<Response> {
   try {
     await requireSameOrigin(request, 'A verification can only be started from this app’s own pages');
-    const selection = await readSelectionForm(request);
-    return redirect303(await beginVerification(selection, request.headers));
+    return redirect303(await beginVerification(await readStartForm(request), request.headers));
   } catch (error) {
     return failureRedirect(error);
   }
