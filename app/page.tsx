@@ -1,4 +1,4 @@
-import { DEFAULT_SELECTION } from '@/lib/oidc';
+import { readSelectionLink } from '@/lib/server/selection-form';
 import { services } from '@/lib/server/services';
 import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
 import { PRESETS } from '@/lib/view/presets';
@@ -9,7 +9,10 @@ export const dynamic = 'force-dynamic';
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { config } = await services();
-  const signedOut = (await searchParams).signed_out === '1';
+  const query = await searchParams;
+  const signedOut = query.signed_out === '1';
+  // A shared link opens the same request (lib/view/selection-link.ts).
+  const link = readSelectionLink(query);
   const frameworks = await offeredTrustFrameworks();
 
   return (
@@ -34,6 +37,11 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           app; we receive the verified identity as an encrypted, signed ID token, check every part of it, and show what came back.
           Only what you tick is requested.
         </p>
+        {link.problem && (
+          <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="link-problem">
+            The link’s request could not be read ({link.problem}); the default request is shown instead.
+          </p>
+        )}
         {frameworks.discoveryError && (
           <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
             The service’s discovery document could not be loaded ({frameworks.discoveryError}); the trust frameworks shown are the specification’s.
@@ -42,7 +50,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       </section>
       <Picker
         trustFrameworks={frameworks.values}
-        initial={DEFAULT_SELECTION}
+        initial={link.selection}
+        initialPreset={link.preset}
         presets={PRESETS}
         clientId={config.client.clientId}
         issuer={config.issuer}

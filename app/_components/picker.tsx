@@ -1,15 +1,18 @@
 'use client';
 
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { buildClaimsRequest, selectionProblems } from '@/lib/oidc/claims-request';
 import { requestObjectClaims } from '@/lib/oidc/request-object';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
 import type { Preset } from '@/lib/view/presets';
 import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from '@/lib/view/labels';
+import { selectionLink } from '@/lib/view/selection-link';
 
 interface PickerProps {
   trustFrameworks: string[];
   initial: Selection;
+  /** the preset `initial` is, unchanged (a link to it) */
+  initialPreset?: string | undefined;
   presets: readonly Preset[];
   clientId: string;
   issuer: string;
@@ -26,10 +29,16 @@ const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
  * it without JavaScript; with JavaScript it previews the exact `claims` parameter and request
  * object, explains mistakes, and offers presets.
  */
-export function Picker({ trustFrameworks, initial, presets, clientId, issuer, redirectUri, emulator, populationRegisterName }: PickerProps) {
+export function Picker({ trustFrameworks, initial, initialPreset, presets, clientId, issuer, redirectUri, emulator, populationRegisterName }: PickerProps) {
   const [selection, setSelection] = useState<Selection>(initial);
   const [sendAnyway, setSendAnyway] = useState(false);
-  const [activePreset, setActivePreset] = useState<string | undefined>(undefined);
+  const [activePreset, setActivePreset] = useState<string | undefined>(initialPreset);
+  const [copiedLink, setCopiedLink] = useState<string | undefined>();
+  const link = selectionLink(selection, activePreset);
+  // The address bar always holds a link to this request: share it, or reload to keep it.
+  useEffect(() => {
+    if (`${window.location.pathname}${window.location.search}` !== link) window.history.replaceState(null, '', link);
+  }, [link]);
 
   const claimsRequest = useMemo(() => buildClaimsRequest(selection, { populationRegisterName }), [selection, populationRegisterName]);
   const requestObject = useMemo(
@@ -193,7 +202,9 @@ export function Picker({ trustFrameworks, initial, presets, clientId, issuer, re
           </div>
           <label className="mt-4 flex items-center gap-2 font-medium text-slate-900">
             <input type="checkbox" name="evidence" value="population_register" checked={!!selection.populationRegister} onChange={(e) => toggleRegister(e.target.checked)} className={box} />
-            Population register (<span data-testid="population-register-name">{populationRegisterName}</span>)
+            <span>
+              Population register (<span data-testid="population-register-name">{populationRegisterName}</span>)
+            </span>
           </label>
           <div className="mt-2 pl-6">
             <label htmlFor="personal-number" className={`block text-sm ${selection.populationRegister ? 'text-slate-700' : 'text-slate-400'}`}>
@@ -236,13 +247,23 @@ export function Picker({ trustFrameworks, initial, presets, clientId, issuer, re
               </label>
             </div>
           )}
-          <button
-            type="submit"
-            disabled={blocked}
-            className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed disabled:bg-slate-400"
-          >
-            Start verification
-          </button>
+          <div className="flex flex-wrap gap-3">
+            <button
+              type="submit"
+              disabled={blocked}
+              className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed disabled:bg-slate-400"
+            >
+              Start verification
+            </button>
+            <button
+              type="button"
+              onClick={() => void navigator.clipboard?.writeText(new URL(link, window.location.href).href).then(() => setCopiedLink(link), () => undefined)}
+              className="rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-medium text-slate-800 hover:bg-slate-50"
+              data-testid="copy-link"
+            >
+              {copiedLink === link ? 'Link copied' : 'Copy a link to this request'}
+            </button>
+          </div>
           <p className="mt-2 text-sm text-slate-600">
             Pushes the request as client <code className="font-mono text-slate-800">{clientId}</code>, then opens the {emulator ? 'emulated ' : ''}identity app.
           </p>

@@ -38,7 +38,11 @@ function oneOf<T extends string>(values: readonly T[], value: string, field: str
   return value as T;
 }
 
-export function parseSelectionForm(form: URLSearchParams): Selection {
+/**
+ * `enforceRules: false` lets through a selection the service's rules refuse (as `send_anyway`
+ * does): a link may hold one, and the picker then says what the service will refuse.
+ */
+export function parseSelectionForm(form: URLSearchParams, { enforceRules = true }: { enforceRules?: boolean } = {}): Selection {
   const names = [...new Set(form.keys())];
   if (names.length === 0) return DEFAULT_SELECTION;
   for (const name of names) if (!FIELDS.has(name)) throw invalid(`Unknown form field "${name}"`);
@@ -71,7 +75,7 @@ export function parseSelectionForm(form: URLSearchParams): Selection {
     ...(evidence.has('document') ? { document: { details: [...new Set(details)] } } : {}),
     ...(evidence.has('population_register') ? { populationRegister: personalNumber ? { personalNumber } : {} } : {}),
   };
-  if (form.get('send_anyway') !== '1') {
+  if (enforceRules && form.get('send_anyway') !== '1') {
     const [problem] = selectionProblems(selection);
     if (problem) throw invalid(problem);
   }
@@ -107,4 +111,37 @@ export async function readStartForm(request: Request): Promise<StartForm> {
     throw invalid('The start form must be sent as application/x-www-form-urlencoded');
   }
   return parseStartForm(new URLSearchParams(body));
+}
+
+/** What a link to the home page asks the picker to show (lib/view/selection-link.ts). */
+export interface SelectionLink {
+  selection: Selection;
+  /** the preset the link names, unchanged */
+  preset?: string;
+  /** why the link's request could not be read (the default is shown instead) */
+  problem?: string;
+}
+
+/** Fields of the home page's query that are not part of a request. */
+const PAGE_PARAMETERS = new Set(['signed_out']);
+
+/**
+ * The request a link to the home page holds (its query, with the start form's field names). A
+ * personal number or "send anyway" in it is ignored: links never carry them.
+ */
+export function readSelectionLink(query: Record<string, string | string[] | undefined>): SelectionLink {
+  const form = new URLSearchParams();
+  for (const [name, values] of Object.entries(query)) {
+    if (PAGE_PARAMETERS.has(name) || name === 'personal_number' || name === 'send_anyway') continue;
+    for (const value of [values ?? []].flat()) form.append(name, value);
+  }
+  if ([...form.keys()].length === 0) return { selection: DEFAULT_SELECTION };
+  try {
+    const preset = form.get('preset') ?? undefined;
+    if (preset !== undefined && !findPreset(preset)) throw invalid(`"${preset}" is not a known preset`);
+    return { selection: parseSelectionForm(form, { enforceRules: false }), ...(preset !== undefined ? { preset } : {}) };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { selection: DEFAULT_SELECTION, problem: error.message };
+  }
 }
