@@ -1,7 +1,14 @@
+'use client';
+
 /**
  * The cards of the result page: the person, the identity document, the population register, the
  * verification and the checks performed. Each renders a view model of lib/view/result-view and
  * says "not provided" or "not requested" rather than guess.
+ *
+ * Client components, though they only display: their props (the view models) travel in the
+ * page's React payload as plain data, where server components would travel as their whole
+ * element tree, every element and class name a second time beside the HTML (issue 10: the result
+ * page at most 40 KiB). Masking is done on the server before (lib/view/masking.ts).
  */
 import type { Check, DocumentView, IdentityView, PopulationRegisterView, VerificationView } from '@/lib/view/result-view';
 import { Card } from './card';

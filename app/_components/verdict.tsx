@@ -1,9 +1,11 @@
+'use client';
+
 /**
  * The assurance verdict of a result (lib/view/assurance.ts): a badge for the page's header, a
- * panel saying why, and the policy card listing every rule with its outcome.
+ * panel saying why, and the policy card listing every rule with its outcome. Client components
+ * for the size of the page's payload, as the result cards (result-cards.tsx).
  */
 import type { Assessment, RuleOutcome, Verdict } from '@/lib/view/assurance';
-import { formatDate } from '@/lib/view/result-view';
 import { Card } from './card';
 
 const VERDICTS: Record<Verdict, { text: string; mark: string }> = {
@@ -65,13 +67,13 @@ export function VerdictPanel({ assessment }: { assessment: Assessment }) {
   );
 }
 
-/** Every rule of the policy with its outcome and reason, and the day the evidence was judged on. */
-export function PolicyCard({ assessment }: { assessment: Assessment }) {
+/** Every rule of the policy with its outcome and reason, and the day the evidence was judged on (`judgedOn`, formatted). */
+export function PolicyCard({ assessment, judgedOn }: { assessment: Assessment; judgedOn: string }) {
   const { policy, results, verifiedOn } = assessment;
   return (
     <Card title={`Policy: ${policy.name}`} id="policy-heading">
       <p className="mt-1 text-sm text-slate-600">
-        The rules this result is held to, judged on {formatDate(verifiedOn.date)} (the {SOURCES[verifiedOn.source]}). A rule about something not
+        The rules this result is held to, judged on {judgedOn} (the {SOURCES[verifiedOn.source]}). A rule about something not
         requested does not apply.
       </p>
       <ol className="checks mt-3 space-y-2" data-testid="policy">

@@ -4,7 +4,7 @@ import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
 import { assess, OWN_SELECTION_POLICY } from '@/lib/view/assurance';
 import { maskResultView, REVEAL_PARAMETER, REVEAL_VALUE, wantsNumbersRevealed } from '@/lib/view/masking';
-import { buildChecks, buildResultView, buildVerificationView, keptUntilText } from '@/lib/view/result-view';
+import { buildChecks, buildResultView, buildVerificationView, formatDate, keptUntilText } from '@/lib/view/result-view';
 import { FailurePanel } from '../_components/failure-panel';
 import { ModeBadge } from '../_components/mode-badge';
 import { NumbersSwitch } from '../_components/numbers-switch';
@@ -87,7 +87,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       </div>
       {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={numbersRevealed} />}
       <VerificationCard verification={verification} />
-      <PolicyCard assessment={assessment} />
+      <PolicyCard assessment={assessment} judgedOn={formatDate(assessment.verifiedOn.date)} />
       <ChecksCard checks={buildChecks(result)} />
       {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}
       <ProtocolTrace
