@@ -17,8 +17,8 @@
  * - The server's CPU time comes from its own accounting (/proc/<pid>/stat, user + system), over
  *   the measured verifications only (after a warm-up); memory is its resident set before and after.
  * - Each step alone: its time and the server's CPU meanwhile (every thread's schedstat, in ns).
- * - Next.js alone: the CPU of a route handler doing nothing (GET /healthz) and of a page with only
- *   the layout (the not-found page), for the requests the server answers per verification; the
+ * - Next.js alone: the CPU of a route handler doing nothing (GET /healthz) and of a page with next
+ *   to nothing (GET /result without a session), for the requests the server answers per verification; the
  *   ratio to the crypto floor plus that shows what is the app's own.
  * - The home page's JavaScript as a browser receives it (module scripts, compressed).
  * - The crypto floor is the jose work a verification cannot avoid, measured in this process in the
@@ -345,7 +345,8 @@ async function homePageJavaScript(app: string): Promise<{ bytes: number; files: 
 /**
  * Next.js's own CPU per request on this server, measured over `rounds` requests one at a time: a
  * route handler that does nothing (GET /healthz: no proxy, no store, no session) and a page with
- * nothing but the layout (the not-found page, through the proxy like every page).
+ * next to nothing (the result page without a session: "No verified identity", through the proxy
+ * like every page). Not the not-found page: Next.js renders it along a costlier error path.
  */
 async function frameworkPerRequest(app: string, pid: number, rounds = 300): Promise<{ handler: number; page: number }> {
   const cpuPerRequest = async (url: string) => {
@@ -354,7 +355,7 @@ async function frameworkPerRequest(app: string, pid: number, rounds = 300): Prom
     for (let i = 0; i < rounds; i += 1) await (await fetch(url)).arrayBuffer();
     return (processCpuNs(pid) - before) / 1e6 / rounds;
   };
-  return { handler: await cpuPerRequest(`${app}/healthz`), page: await cpuPerRequest(`${app}/no-such-page`) };
+  return { handler: await cpuPerRequest(`${app}/healthz`), page: await cpuPerRequest(`${app}/result`) };
 }
 
 /** What one mode measured. */
