@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
+import { preferences } from '@/lib/server/preferences';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -23,6 +24,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page is rendered per request, the not-found page included: its scripts must carry the
   // nonce of that response's Content-Security-Policy (proxy.ts), which a prerendered page cannot.
   await connection();
+  const { presenter } = await preferences();
   return (
     <html lang="en">
       <body className="min-h-screen">
@@ -38,8 +40,21 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               <span>Identity verification</span>
               <span className="hidden text-sm font-normal text-slate-500 sm:inline">relying party</span>
             </a>
+            {/* A form, so the switch works without JavaScript; POST /preferences remembers it. */}
+            <form method="post" action="/preferences">
+              <input type="hidden" name="presenter" value={presenter ? 'off' : 'on'} />
+              <button type="submit" className="presenter-switch" aria-pressed={presenter} data-testid="presenter-switch">
+                Presenter mode{presenter ? ': on' : ''}
+              </button>
+            </form>
           </div>
         </header>
+        {presenter && (
+          <p role="status" className="presenter-banner" data-testid="presenter-banner">
+            Presenter mode: names are shown as initials, dates of birth hidden, the portrait blurred and every number masked, on every page and in
+            what is copied or downloaded.
+          </p>
+        )}
         <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
           {children}
         </main>

@@ -1,3 +1,4 @@
+import { preferences } from '@/lib/server/preferences';
 import { readSelectionLink } from '@/lib/server/selection-form';
 import { services } from '@/lib/server/services';
 import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
@@ -13,6 +14,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const signedOut = query.signed_out === '1';
   // A shared link opens the same request (lib/view/selection-link.ts).
   const link = readSelectionLink(query);
+  const { presenter } = await preferences();
   const frameworks = await offeredTrustFrameworks();
 
   return (
@@ -58,6 +60,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         redirectUri={config.redirectUri}
         emulator={config.mode === 'emulator'}
         populationRegisterName={config.populationRegisterName}
+        presenter={presenter}
       />
     </div>
   );

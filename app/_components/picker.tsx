@@ -6,6 +6,7 @@ import { requestObjectClaims } from '@/lib/oidc/request-object';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
 import type { Preset } from '@/lib/view/presets';
 import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from '@/lib/view/labels';
+import { maskPersonal } from '@/lib/view/masking';
 import { selectionLink } from '@/lib/view/selection-link';
 
 interface PickerProps {
@@ -20,6 +21,8 @@ interface PickerProps {
   emulator: boolean;
   /** the population register's name in register requests (IDV_POPULATION_REGISTER_NAME) */
   populationRegisterName: string;
+  /** presenter mode: the personal number typed is masked on screen and in the previews */
+  presenter?: boolean;
 }
 
 const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
@@ -29,7 +32,7 @@ const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
  * it without JavaScript; with JavaScript it previews the exact `claims` parameter and request
  * object, explains mistakes, and offers presets.
  */
-export function Picker({ trustFrameworks, initial, initialPreset, presets, clientId, issuer, redirectUri, emulator, populationRegisterName }: PickerProps) {
+export function Picker({ trustFrameworks, initial, initialPreset, presets, clientId, issuer, redirectUri, emulator, populationRegisterName, presenter = false }: PickerProps) {
   const [selection, setSelection] = useState<Selection>(initial);
   const [sendAnyway, setSendAnyway] = useState(false);
   const [activePreset, setActivePreset] = useState<string | undefined>(initialPreset);
@@ -56,6 +59,8 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
     [clientId, redirectUri, issuer, claimsRequest],
   );
   const problems = selectionProblems(selection);
+  // Presenter mode masks the personal number typed wherever the page shows it.
+  const hidden = presenter ? selection.populationRegister?.personalNumber : undefined;
   const blocked = problems.length > 0 && !sendAnyway;
 
   const update = (change: (draft: Selection) => Selection) => {
@@ -227,7 +232,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                   return draft;
                 })
               }
-              className="mt-1 w-48 rounded-md border border-slate-300 px-2 py-1.5 font-mono text-sm disabled:bg-slate-50"
+              className={`mt-1 w-48 rounded-md border border-slate-300 px-2 py-1.5 font-mono text-sm disabled:bg-slate-50 ${presenter ? 'presenter-secret' : ''}`}
             />
           </div>
         </fieldset>
@@ -271,15 +276,23 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
       </div>
 
       <aside className="min-w-0 space-y-4 lg:sticky lg:top-6 lg:self-start" aria-label="Request preview">
-        <Preview title="claims parameter" testId="claims-preview" value={claimsRequest} />
-        <Preview title="Request object payload (signed, then pushed)" testId="request-object-preview" value={requestObject} note="state, nonce, code_challenge and exp are made fresh for every request." />
+        <Preview title="claims parameter" testId="claims-preview" value={claimsRequest} hide={hidden} />
+        <Preview
+          title="Request object payload (signed, then pushed)"
+          testId="request-object-preview"
+          value={requestObject}
+          hide={hidden}
+          note="state, nonce, code_challenge and exp are made fresh for every request."
+        />
       </aside>
     </form>
   );
 }
 
-function Preview({ title, value, testId, note }: { title: string; value: unknown; testId: string; note?: string }) {
-  const text = JSON.stringify(value, null, 2);
+/** `hide`: a value shown masked (presenter mode), in the preview and in what Copy copies. */
+function Preview({ title, value, testId, note, hide }: { title: string; value: unknown; testId: string; note?: string; hide?: string | undefined }) {
+  const json = JSON.stringify(value, null, 2);
+  const text = hide ? json.replaceAll(JSON.stringify(hide), JSON.stringify(maskPersonal(hide))) : json;
   return (
     <section className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex items-center justify-between gap-2">

@@ -14,21 +14,23 @@ import type { Check, DocumentView, IdentityView, PopulationRegisterView, Verific
 import { Card } from './card';
 import { FieldRow } from './field-row';
 
-export function PersonCard({ identity }: { identity: IdentityView }) {
+/** `blurPortrait`: presenter mode (lib/view/presenter.ts). */
+export function PersonCard({ identity, blurPortrait = false }: { identity: IdentityView; blurPortrait?: boolean }) {
   return (
     <Card title="Person" id="person-heading">
       <div className="mt-4 flex flex-col gap-5 sm:flex-row">
-        <div className="w-36 shrink-0">
+        <div className="w-36 shrink-0 overflow-hidden rounded-lg">
           {identity.portrait.state === 'value' ? (
             // The verified portrait (/result/portrait, private and uncached); next/image adds nothing for it.
             // eslint-disable-next-line @next/next/no-img-element
             <img
               src={identity.portrait.src}
-              alt={`Portrait from the identity document${identity.name.state === 'value' ? ` of ${identity.name.text}` : ''}`}
+              alt={blurPortrait ? 'Portrait from the identity document, blurred (presenter mode)' : `Portrait from the identity document${identity.name.state === 'value' ? ` of ${identity.name.text}` : ''}`}
               width={144}
               height={192}
-              className="aspect-[3/4] w-36 rounded-lg border border-slate-200 bg-slate-100 object-cover"
+              className={`aspect-[3/4] w-36 rounded-lg border border-slate-200 bg-slate-100 object-cover ${blurPortrait ? 'presenter-blur' : ''}`}
               data-testid="portrait"
+              data-blurred={blurPortrait ? 'true' : undefined}
             />
           ) : (
             <div className="grid aspect-[3/4] w-36 place-items-center rounded-lg border border-dashed border-slate-300 bg-slate-50 p-3 text-center text-sm text-slate-600">

@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
+import { preferences } from '@/lib/server/preferences';
 import { services } from '@/lib/server/services';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
 import { assess, OWN_SELECTION_POLICY } from '@/lib/view/assurance';
+import { presenterReplacements, presentResultView, presentSubject, replaceInText } from '@/lib/view/presenter';
 import { maskResultView, REVEAL_PARAMETER, REVEAL_VALUE, wantsNumbersRevealed } from '@/lib/view/masking';
 import { buildChecks, buildResultView, buildVerificationView, formatDate, keptUntilText } from '@/lib/view/result-view';
 import { FailurePanel } from '../_components/failure-panel';
@@ -43,17 +45,24 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
   const today = new Date().toISOString().slice(0, 10);
   // Masked on the server: unless revealed, the page and its React payload never hold the whole numbers.
   const built = buildResultView(result.verifiedClaims, result.selection, today);
-  const view = numbersRevealed ? built : maskResultView(built);
+  // Presenter mode hides more, and the numbers whatever the reveal switch says (lib/view/presenter.ts).
+  const { presenter } = await preferences();
+  const revealed = numbersRevealed && !presenter;
+  const view = presenter ? presentResultView(built) : revealed ? built : maskResultView(built);
   const { document, populationRegister, trustFramework } = view;
   // The portrait is served on its own (/result/portrait): as a data: URI the page would carry it twice.
   const identity = view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
-  const verification = buildVerificationView(result);
+  const shown = buildVerificationView(result);
+  const verification =
+    presenter && shown.subject.state === 'value' ? { ...shown, subject: { ...shown.subject, text: presentSubject(shown.subject.text) } } : shown;
+  const replacements = presenter ? presenterReplacements(result.verifiedClaims, result.idToken.claims.sub) : undefined;
+  const checks = buildChecks(result).map((check) => (replacements ? { ...check, detail: replaceInText(check.detail, replacements) } : check));
   const assessment = assess(
     { selection: result.selection, verifiedClaims: result.verifiedClaims, idTokenClaims: result.idToken.claims, signingCertificateCheck: result.signingCertificateCheck, today },
     result.policy ?? OWN_SELECTION_POLICY,
   );
   const revealQuery = `?${REVEAL_PARAMETER}=${REVEAL_VALUE}`;
-  const traceUrl = numbersRevealed ? `/result/trace${revealQuery}` : '/result/trace';
+  const traceUrl = revealed ? `/result/trace${revealQuery}` : '/result/trace';
   const { config } = await services();
 
   return (
@@ -80,15 +89,15 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       </div>
 
       <VerdictPanel assessment={assessment} />
-      <NumbersSwitch revealed={numbersRevealed} revealHref={`/result${revealQuery}`} maskHref="/result" />
+      <NumbersSwitch presenter={presenter} revealed={revealed} revealHref={`/result${revealQuery}`} maskHref="/result" />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <PersonCard identity={identity} />
-        <DocumentCard document={document} numbersRevealed={numbersRevealed} />
+        <PersonCard identity={identity} blurPortrait={presenter} />
+        <DocumentCard document={document} numbersRevealed={revealed} />
       </div>
-      {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={numbersRevealed} />}
+      {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={revealed} />}
       <VerificationCard verification={verification} />
       <PolicyCard assessment={assessment} judgedOn={formatDate(assessment.verifiedOn.date)} />
-      <ChecksCard checks={buildChecks(result)} />
+      <ChecksCard checks={checks} />
       {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}
       <ProtocolTrace
         key={traceUrl}

@@ -5,7 +5,7 @@
  */
 import type { FailureCode } from '@/lib/view/failure-explanations';
 
-export type AppErrorCode = Extract<FailureCode, 'invalid_selection' | 'forbidden_origin'>;
+export type AppErrorCode = Extract<FailureCode, 'invalid_selection' | 'invalid_preference' | 'forbidden_origin'>;
 
 export class AppError extends Error {
   /** Recognised across copies of this module (Next.js may bundle one per route), like `isAppError`. */

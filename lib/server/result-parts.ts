@@ -9,7 +9,9 @@ import 'server-only';
 import { isStoreError } from '@/lib/store/store';
 import { wantsNumbersRevealed } from '@/lib/view/masking';
 import { buildResultView } from '@/lib/view/result-view';
+import { presenterReplacements } from '@/lib/view/presenter';
 import { maskTrace } from '@/lib/view/trace-view';
+import { preferences } from './preferences';
 import { currentResult } from './verification';
 
 const PRIVATE_HEADERS = {
@@ -53,11 +55,14 @@ export async function portraitResponse(): Promise<Response> {
 
 /**
  * GET /result/trace: every exchange of the verification with its detail, as JSON; national
- * identity and document numbers masked as on the page unless `?reveal=numbers`.
+ * identity and document numbers masked as on the page unless `?reveal=numbers`; in presenter mode
+ * names, dates of birth and the subject hidden as well, and the numbers whatever the query says.
  */
 export async function traceResponse(query: URLSearchParams): Promise<Response> {
   const { result, refusal } = await resultOrRefusal();
   if (refusal) return refusal;
   if (!result) return notFound('trace');
-  return new Response(JSON.stringify(maskTrace(result.trace, wantsNumbersRevealed(query)), null, 2), { headers: { ...PRIVATE_HEADERS, 'content-type': 'application/json; charset=utf-8' } });
+  const { presenter } = await preferences();
+  const trace = maskTrace(result.trace, wantsNumbersRevealed(query), presenter ? presenterReplacements(result.verifiedClaims, result.idToken.claims.sub) : undefined);
+  return new Response(JSON.stringify(trace, null, 2), { headers: { ...PRIVATE_HEADERS, 'content-type': 'application/json; charset=utf-8' } });
 }

@@ -6,7 +6,7 @@ import type { IdvErrorCode } from '@/lib/oidc';
 import type { StoreErrorCode } from '@/lib/store/store';
 
 /** Every code a failure can carry: the core's, the state layer's, and the app's own. */
-export type FailureCode = IdvErrorCode | StoreErrorCode | 'invalid_selection' | 'forbidden_origin' | 'rate_limited' | 'internal_error';
+export type FailureCode = IdvErrorCode | StoreErrorCode | 'invalid_selection' | 'invalid_preference' | 'forbidden_origin' | 'rate_limited' | 'internal_error';
 
 export interface Explanation {
   title: string;
@@ -43,6 +43,7 @@ export const FAILURE_EXPLANATIONS: Record<FailureCode, Explanation> = {
   discovery_failed: { title: 'Discovery failed', sentence: 'The service’s discovery document could not be loaded or lacks an endpoint we need.', next: 'Check IDV_BASE_URL.' },
   discovery_issuer_mismatch: { title: 'Issuer mismatch', sentence: 'The discovery document names a different issuer than IDV_BASE_URL.', next: 'Set IDV_BASE_URL to exactly the issuer the service publishes.' },
   invalid_selection: { title: 'Invalid selection', sentence: 'The request you picked cannot be sent as it is.', next: 'Adjust the selection and start again.' },
+  invalid_preference: { title: 'Unknown setting', sentence: 'The setting sent is not one this app knows.', next: 'Use the switches at the top of the page.' },
   invalid_client_key: { title: 'Unusable client key', sentence: 'Our own signing or encryption key cannot be used.', next: 'Generate keys with `npm run keys` and set IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY.' },
   par_failed: { title: 'Pushed request failed', sentence: 'The PAR endpoint answered with an unexpected status.', next: 'Try again; see the details below.' },
   callback_issuer_mismatch: { title: 'Response from another issuer', sentence: 'The authorization response names a different issuer (a possible mix-up attack).', next: retry },

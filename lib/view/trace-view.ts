@@ -10,6 +10,7 @@
  */
 import type { TraceEvent, TraceStep } from '@/lib/oidc/trace';
 import { maskValuesInJson, personalValues } from './masking';
+import { replaceInJson } from './presenter';
 
 export interface CertificateSummary {
   subject: string;
@@ -242,13 +243,17 @@ export function presentTrace(
 /**
  * The trace as it leaves the server: each section's national identity and document numbers
  * masked (last four characters, as on the result cards) unless `reveal`, and the list of them
- * dropped either way.
+ * dropped either way. `presenter`: presenter mode's replacements (presenter.ts) as well, the
+ * numbers masked whatever `reveal` says.
  */
-export function maskTrace(entries: readonly TraceEntryView[], reveal: boolean): TraceEntryView[] {
+export function maskTrace(entries: readonly TraceEntryView[], reveal: boolean, presenter?: ReadonlyMap<string, string>): TraceEntryView[] {
+  const masking = !reveal || presenter !== undefined;
   return entries.map((entry) => ({
     ...entry,
-    sections: entry.sections.map(({ personal, ...section }) =>
-      personal && !reveal ? { ...section, content: maskValuesInJson(section.content, personal) } : section,
-    ),
+    sections: entry.sections.map(({ personal, ...section }) => {
+      let content = personal && masking ? maskValuesInJson(section.content, personal) : section.content;
+      if (presenter) content = replaceInJson(content, presenter);
+      return content === section.content ? section : { ...section, content };
+    }),
   }));
 }

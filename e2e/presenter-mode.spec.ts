@@ -1,0 +1,81 @@
+/**
+ * Presenter mode: one switch in the header hides personal data on every page (names as
+ * initials, the date of birth, the portrait blurred, every number masked), in the trace and in
+ * what is copied or downloaded; the browser remembers it, and it shows while it is on.
+ */
+import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { decideInEmulatedApp, startDefaultVerification } from './flows';
+
+const APP = 'http://localhost:3100';
+// Ingrid Solberg Haugen (lib/emulator/personas): what presenter mode must never show
+const HIDDEN = ['Ingrid', 'Solberg Haugen', '1987-03-14', '14 March 1987', '14038726421', 'FK4820713'];
+
+test('presenter mode hides the person on the result, in the trace and in its download, and is remembered until turned off', async ({ page, context }) => {
+  await page.goto(`${APP}/`);
+  await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
+  await page.getByTestId('presenter-switch').click();
+  await expect(page).toHaveURL(`${APP}/`);
+  await expect(page.getByTestId('presenter-switch')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('presenter-banner')).toContainText('Presenter mode');
+
+  await startDefaultVerification(page, APP);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+  await expect(page.getByTestId('presenter-banner')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('I. S. H.');
+  const person = page.getByRole('region', { name: 'Person' });
+  await expect(person).toContainText('Given nameI.');
+  await expect(person).toContainText('••.••.••••');
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+  const portrait = page.getByTestId('portrait');
+  await expect(portrait).toHaveAttribute('data-blurred', 'true');
+  expect(await portrait.evaluate((image) => getComputedStyle(image).filter)).toContain('blur');
+  // the numbers stay masked, even asked for in full
+  await expect(page.getByRole('link', { name: 'Show the numbers' })).toHaveCount(0);
+  await page.goto(`${APP}/result?reveal=numbers`);
+  await expect(page.getByRole('region', { name: 'Identity document' })).toContainText('•••••0713');
+
+  // Not on the page, in its React payload, or in the trace it loads; not in the download either.
+  for (const [path, headers] of [['/result?reveal=numbers', {}], ['/result', { RSC: '1' }], ['/result/trace?reveal=numbers', {}]] as const) {
+    const body = await (await page.request.get(`${APP}${path}`, { headers })).text();
+    for (const value of HIDDEN) expect(body, `${path}: ${value}`).not.toContain(value);
+  }
+  await page.locator('[data-step=id_token] summary').click();
+  await expect(page.getByRole('region', { name: 'ID token decrypted and verified: Signed ID token: payload' })).toContainText('"name": "I. S. H."');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download JSON' }).click();
+  const downloaded = await readFile(await (await download).path(), 'utf8');
+  for (const value of HIDDEN) expect(downloaded).not.toContain(value);
+
+  // Remembered by the browser: another tab has it on too.
+  const other = await context.newPage();
+  await other.goto(`${APP}/result`);
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText('I. S. H.');
+
+  // Off: the person is back.
+  await page.getByTestId('presenter-switch').click();
+  await expect(page.getByTestId('presenter-switch')).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+});
+
+test('presenter mode masks the personal number typed in the picker and in its previews', async ({ page }) => {
+  await page.goto(`${APP}/`);
+  await page.getByTestId('presenter-switch').click();
+  await page.getByRole('checkbox', { name: /^Population register/ }).check();
+  await page.getByLabel('Personal number to look up (optional, 11 digits)').fill('14038712345');
+  await expect(page.getByTestId('claims-preview')).toContainText('•••••••2345');
+  await expect(page.getByTestId('claims-preview')).not.toContainText('14038712345');
+  await expect(page.getByTestId('request-object-preview')).not.toContainText('14038712345');
+  expect(await page.getByLabel('Personal number to look up (optional, 11 digits)').evaluate((input) => getComputedStyle(input).getPropertyValue('-webkit-text-security'))).toBe('disc');
+});
+
+test('a settings change from another site is refused', async ({ request }) => {
+  const response = await request.post(`${APP}/preferences`, { form: { presenter: 'on' }, headers: { origin: 'https://evil.example' }, maxRedirects: 0 });
+  expect(response.status()).toBe(303);
+  expect(response.headers().location).toContain('code=forbidden_origin');
+  expect(response.headers()['set-cookie']).toBeUndefined();
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { parsePreferenceForm, preferenceCookies, returnPath } from './preferences';
+
+describe('preferences', () => {
+  it('reads the switches’ form and refuses anything else with invalid_preference', () => {
+    expect(parsePreferenceForm(new URLSearchParams('presenter=on'))).toEqual({ presenter: true });
+    expect(parsePreferenceForm(new URLSearchParams('presenter=off'))).toEqual({ presenter: false });
+    expect(parsePreferenceForm(new URLSearchParams(''))).toEqual({});
+    expect(() => parsePreferenceForm(new URLSearchParams('presenter=maybe'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
+    expect(() => parsePreferenceForm(new URLSearchParams('admin=on'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
+  });
+
+  it('remembers a change for a year in an HttpOnly cookie, Secure on https', () => {
+    const [cookie] = preferenceCookies({ presenter: true }, true);
+    expect(cookie).toMatchObject({ name: 'idv_presenter', value: 'on', options: { httpOnly: true, secure: true, sameSite: 'lax', path: '/', maxAge: 31_536_000 } });
+    expect(preferenceCookies({}, false)).toEqual([]);
+  });
+
+  it('sends the browser back to the page it came from, on this origin only', () => {
+    const app = 'https://rp.example';
+    expect(returnPath('https://rp.example/result?reveal=numbers', app)).toBe('/result?reveal=numbers');
+    expect(returnPath('https://evil.example/phish', app)).toBe('/');
+    expect(returnPath('not a url', app)).toBe('/');
+    expect(returnPath(null, app)).toBe('/');
+  });
+});

@@ -1,0 +1,53 @@
+import 'server-only';
+/**
+ * The browser's display preferences, each remembered in a cookie of its own for a year: presenter
+ * mode (lib/view/presenter.ts). Not secrets and not personal data: plain cookies, HttpOnly all
+ * the same (no script reads them; the server renders what they ask for). Set by POST
+ * /preferences, read by every page.
+ */
+import { cookies } from 'next/headers';
+import { AppError } from './app-error';
+
+export const PRESENTER_COOKIE = 'idv_presenter';
+const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+export interface Preferences {
+  presenter: boolean;
+}
+
+/** The preferences of the browser making this request. */
+export async function preferences(): Promise<Preferences> {
+  const store = await cookies();
+  return { presenter: store.get(PRESENTER_COOKIE)?.value === 'on' };
+}
+
+/** A change of preferences, from the switches' form: `presenter` = `on` | `off`. */
+export function parsePreferenceForm(form: URLSearchParams): Partial<Preferences> {
+  const change: Partial<Preferences> = {};
+  for (const name of new Set(form.keys())) {
+    const value = form.get(name);
+    if (name === 'presenter' && (value === 'on' || value === 'off')) change.presenter = value === 'on';
+    else throw new AppError('invalid_preference', `"${name}=${value}" is not a preference this app knows`);
+  }
+  return change;
+}
+
+/** The cookies that remember `change`, for a response's Set-Cookie. */
+export function preferenceCookies(change: Partial<Preferences>, secure: boolean): { name: string; value: string; options: { httpOnly: true; sameSite: 'lax'; secure: boolean; path: '/'; maxAge: number } }[] {
+  const options = { httpOnly: true as const, sameSite: 'lax' as const, secure, path: '/' as const, maxAge: ONE_YEAR_SECONDS };
+  return change.presenter === undefined ? [] : [{ name: PRESENTER_COOKIE, value: change.presenter ? 'on' : 'off', options }];
+}
+
+/**
+ * Where to send the browser back after a change: the page it came from (its Referer, same origin
+ * only, path and query), else the home page.
+ */
+export function returnPath(referer: string | null, appUrl: string): string {
+  if (!referer) return '/';
+  try {
+    const url = new URL(referer);
+    return url.origin === new URL(appUrl).origin ? `${url.pathname}${url.search}` : '/';
+  } catch {
+    return '/';
+  }
+}
