@@ -32,6 +32,9 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
               QA panel: personas, keys and faults
             </a>
           )}
+          <a href="/doctor" className="text-sm font-medium text-indigo-800 underline underline-offset-2 hover:text-indigo-950">
+            Doctor: the configuration against the service
+          </a>
         </div>
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Verify an identity</h1>
         <p className="max-w-3xl text-lg text-slate-700">

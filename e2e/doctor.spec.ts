@@ -1,0 +1,24 @@
+/**
+ * The doctor's page (GET /doctor): against the embedded emulator every line passes, with our
+ * public JWKS to register.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+
+const APP = 'http://localhost:3100';
+
+test('the doctor page passes every line against the embedded emulator and shows our public JWKS', async ({ page }) => {
+  await page.goto(`${APP}/`);
+  await page.getByRole('link', { name: /^Doctor/ }).click();
+  await expect(page).toHaveURL(`${APP}/doctor`);
+  const lines = page.getByTestId('doctor').locator('li');
+  expect(await lines.count()).toBeGreaterThan(15);
+  await expect(page.getByTestId('doctor').locator('li:not([data-status="pass"])')).toHaveCount(0);
+  await expect(page.getByTestId('doctor').locator('li[data-check="issuer"]')).toContainText('Issuer equals IDV_BASE_URL');
+  await expect(page.getByTestId('doctor-summary')).toContainText('0 failed');
+  const jwks = JSON.parse((await page.getByTestId('doctor-jwks').textContent())!) as { keys: Record<string, unknown>[] };
+  expect(jwks.keys.map((key) => key.use)).toEqual(['sig', 'enc']);
+  expect(jwks.keys.some((key) => 'd' in key)).toBe(false);
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+});
