@@ -10,7 +10,7 @@ export default function RouteError({ error }: { error: Error & { digest?: string
         Error code <code data-testid="error-code" className="font-mono font-semibold text-red-800">internal_error</code>
         {error.digest ? <> · reference <code className="font-mono">{error.digest}</code></> : null}
       </p>
-      <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white">Back to the start</a>
+      <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent">Back to the start</a>
     </div>
   );
 }

@@ -28,11 +28,11 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         <div className="flex flex-wrap items-center gap-3">
           <ModeBadge mode={config.mode} issuer={config.issuer} />
           {config.mode === 'emulator' && (
-            <a href="/emulator" className="text-sm font-medium text-indigo-800 underline underline-offset-2 hover:text-indigo-950">
+            <a href="/emulator" className="text-sm font-medium text-link underline underline-offset-2 hover:text-link-hover">
               QA panel: personas, keys and faults
             </a>
           )}
-          <a href="/doctor" className="text-sm font-medium text-indigo-800 underline underline-offset-2 hover:text-indigo-950">
+          <a href="/doctor" className="text-sm font-medium text-link underline underline-offset-2 hover:text-link-hover">
             Doctor: the configuration against the service
           </a>
         </div>

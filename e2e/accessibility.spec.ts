@@ -1,6 +1,6 @@
 /**
  * An axe scan of every page (no serious or critical violations), with screenshots at phone and
- * desktop widths kept in e2e/artifacts/.
+ * desktop widths kept in e2e/artifacts/; the app's pages in dark mode as well.
  */
 import { mkdir } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
@@ -16,7 +16,7 @@ async function scan(page: Page, name: string): Promise<void> {
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), name).toEqual([]);
 }
 
-async function shoot(page: Page, name: string, size: keyof typeof WIDTHS): Promise<void> {
+async function shoot(page: Page, name: string, size: keyof typeof WIDTHS | 'desktop-dark'): Promise<void> {
   await mkdir('e2e/artifacts', { recursive: true });
   await page.screenshot({ path: `e2e/artifacts/${name}-${size}.png`, fullPage: true });
 }
@@ -87,3 +87,35 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
     });
   });
 }
+
+test.describe('in dark mode (prefers-color-scheme: dark), at desktop width', () => {
+  test.use({ viewport: WIDTHS.desktop, colorScheme: 'dark' });
+
+  test('the picker, the result with its verdict and trace, the failure page, the doctor and the not-found page pass axe', async ({ page }) => {
+    await page.goto(`${APP}/`);
+    // dark indeed: the page's background is the dark end of the scale
+    expect(await page.evaluate(() => getComputedStyle(document.body).colorScheme)).toBe('dark');
+    await scan(page, 'picker, dark');
+    await shoot(page, 'picker', 'desktop-dark');
+
+    await startDefaultVerification(page, APP);
+    await decideInEmulatedApp(page, 'eva-lindqvist', 'approve');
+    await expect(page).toHaveURL(`${APP}/result`);
+    await page.locator('[data-step=id_token] summary').click();
+    await scan(page, 'result, dark');
+    await shoot(page, 'result', 'desktop-dark');
+
+    await startDefaultVerification(page, APP);
+    await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
+    await expect(page.getByTestId('error-code')).toHaveText('access_denied');
+    await scan(page, 'failure, dark');
+
+    await page.goto(`${APP}/doctor`);
+    await scan(page, 'doctor, dark');
+    await page.getByTestId('presenter-switch').click();
+    await scan(page, 'presenter banner, dark');
+    await page.getByTestId('presenter-switch').click();
+    await page.goto(`${APP}/no-such-page`);
+    await scan(page, 'not found, dark');
+  });
+});

@@ -31,7 +31,7 @@ export function FailurePanel({ code, description, detail, eyebrow = 'Verificatio
       </dl>
       <p className="mt-6 text-slate-700"><span className="font-semibold">What to try: </span>{explanation.next}</p>
       <div className="mt-6">
-        <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">
+        <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800">
           Back to the start
         </a>
       </div>

@@ -118,7 +118,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                   setActivePreset(preset.id);
                 }}
                 aria-pressed={activePreset === preset.id}
-                className={`rounded-lg border px-3 py-2 text-left text-sm hover:border-indigo-400 ${activePreset === preset.id ? 'border-indigo-600 bg-indigo-50' : 'border-slate-200 bg-white'}`}
+                className={`rounded-lg border px-3 py-2 text-left text-sm hover:border-indigo-400 ${activePreset === preset.id ? 'border-indigo-600 bg-accent-soft' : 'border-slate-200 bg-white'}`}
               >
                 <span className="block font-semibold text-slate-900">{preset.label}</span>
                 <span className="block text-slate-600">{preset.description}</span>
@@ -256,7 +256,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             <button
               type="submit"
               disabled={blocked}
-              className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed disabled:bg-slate-400"
+              className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed disabled:bg-slate-400"
             >
               Start verification
             </button>
@@ -307,7 +307,7 @@ function Preview({ title, value, testId, note, hide }: { title: string; value: u
         </button>
       </div>
       {note && <p className="mt-1 text-xs text-slate-600">{note}</p>}
-      <pre data-testid={testId} tabIndex={0} role="region" aria-label={title} className="mt-2 max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+      <pre data-testid={testId} tabIndex={0} role="region" aria-label={title} className="mt-2 max-h-[28rem] overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink">
         {text}
       </pre>
     </section>

@@ -137,7 +137,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: Trace
                         <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{section.label}</h3>
                         <CopyButton text={section.content} label={`Copy ${section.label}`} />
                       </div>
-                      <pre tabIndex={0} role="region" aria-label={`${entry.title}: ${section.label}`} className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">{section.content}</pre>
+                      <pre tabIndex={0} role="region" aria-label={`${entry.title}: ${section.label}`} className="max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink">{section.content}</pre>
                     </div>
                   ))}
                 </div>

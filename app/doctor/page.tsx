@@ -46,7 +46,7 @@ export default async function DoctorPage() {
       </Card>
       {report.publicJwks.keys.length > 0 && (
         <Card title="Our public JWKS, to register with the service" id="doctor-jwks-heading">
-          <pre tabIndex={0} className="mt-3 max-h-96 overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100" data-testid="doctor-jwks">
+          <pre tabIndex={0} className="mt-3 max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink" data-testid="doctor-jwks">
             {JSON.stringify(report.publicJwks, null, 2)}
           </pre>
         </Card>

@@ -35,7 +35,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       <div className="mx-auto max-w-xl space-y-4 text-center">
         <h1 className="text-2xl font-bold">No verified identity</h1>
         <p className="text-slate-700">There is no result in this browser session: it was deleted, it expired after {RESULT_TTL_SECONDS / 60} minutes, or no verification has run yet.</p>
-        <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-white hover:bg-indigo-800">
+        <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800">
           Start a verification
         </a>
       </div>

@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * The browser's display preferences, each remembered in a cookie of its own for a year: presenter
- * mode (lib/view/presenter.ts). Not secrets and not personal data: plain cookies, HttpOnly all
+ * mode (lib/view/presenter.ts) and the theme (system, light or dark: app/globals.css). Not secrets and not personal data: plain cookies, HttpOnly all
  * the same (no script reads them; the server renders what they ask for). Set by POST
  * /preferences, read by every page.
  */
@@ -9,24 +9,31 @@ import { cookies } from 'next/headers';
 import { AppError } from './app-error';
 
 export const PRESENTER_COOKIE = 'idv_presenter';
+export const THEME_COOKIE = 'idv_theme';
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 
 export interface Preferences {
   presenter: boolean;
+  /** `system` follows prefers-color-scheme */
+  theme: Theme;
 }
 
 /** The preferences of the browser making this request. */
 export async function preferences(): Promise<Preferences> {
   const store = await cookies();
-  return { presenter: store.get(PRESENTER_COOKIE)?.value === 'on' };
+  const theme = store.get(THEME_COOKIE)?.value;
+  return { presenter: store.get(PRESENTER_COOKIE)?.value === 'on', theme: (THEMES as readonly string[]).includes(theme ?? '') ? (theme as Theme) : 'system' };
 }
 
-/** A change of preferences, from the switches' form: `presenter` = `on` | `off`. */
+/** A change of preferences, from the switches' forms: `presenter` = `on` | `off`; `theme` = `system` | `light` | `dark`. */
 export function parsePreferenceForm(form: URLSearchParams): Partial<Preferences> {
   const change: Partial<Preferences> = {};
   for (const name of new Set(form.keys())) {
     const value = form.get(name);
     if (name === 'presenter' && (value === 'on' || value === 'off')) change.presenter = value === 'on';
+    else if (name === 'theme' && (THEMES as readonly (string | null)[]).includes(value)) change.theme = value as Theme;
     else throw new AppError('invalid_preference', `"${name}=${value}" is not a preference this app knows`);
   }
   return change;
@@ -35,7 +42,10 @@ export function parsePreferenceForm(form: URLSearchParams): Partial<Preferences>
 /** The cookies that remember `change`, for a response's Set-Cookie. */
 export function preferenceCookies(change: Partial<Preferences>, secure: boolean): { name: string; value: string; options: { httpOnly: true; sameSite: 'lax'; secure: boolean; path: '/'; maxAge: number } }[] {
   const options = { httpOnly: true as const, sameSite: 'lax' as const, secure, path: '/' as const, maxAge: ONE_YEAR_SECONDS };
-  return change.presenter === undefined ? [] : [{ name: PRESENTER_COOKIE, value: change.presenter ? 'on' : 'off', options }];
+  return [
+    ...(change.presenter === undefined ? [] : [{ name: PRESENTER_COOKIE, value: change.presenter ? 'on' : 'off', options }]),
+    ...(change.theme === undefined ? [] : [{ name: THEME_COOKIE, value: change.theme, options }]),
+  ];
 }
 
 /**
