@@ -21,7 +21,7 @@ export default async function DoctorPage() {
         <h1 className="text-3xl font-bold tracking-tight text-slate-900">Doctor</h1>
         <p className="mt-2 max-w-3xl text-slate-700">
           The configuration, the service’s discovery document and its key set, checked against what the interface specification and this client
-          need. <code className="font-mono text-sm">npm run doctor</code> prints the same.
+          need. <code className="font-mono text-sm">npm run doctor</code> prints the same. A report is at most 15 seconds old.
         </p>
       </div>
       <p className="verdict text-sm" data-verdict={report.status === 'pass' ? 'verified' : report.status === 'warn' ? 'verified_with_warnings' : 'not_verified'} data-testid="doctor-summary">

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEmulator } from '@/lib/emulator';
 import { discoveryUrl, generateClientKeys, type FetchLike } from '@/lib/oidc';
-import { checkDiscovery, checkJwks, runDoctor, type DoctorLine } from './doctor';
+import { checkDiscovery, checkJwks, reusedFor, runDoctor, type DoctorLine } from './doctor';
 import type { ServerConfig } from './env';
 
 const ISSUER = 'https://idv.test/emulator';
@@ -85,5 +85,18 @@ describe('runDoctor', () => {
     const report = await runDoctor(await config(), unreachable);
     expect(report.status).toBe('fail');
     expect(report.lines.find((line) => line.id === 'discovery')).toMatchObject({ status: 'fail', fix: 'Check IDV_BASE_URL and the network.' });
+  });
+});
+
+describe('reusedFor (GET /doctor at most one fresh report per 15 s)', () => {
+  it('gives the same result until it is 15 s old, then makes a new one', () => {
+    let clock = 0;
+    let made = 0;
+    const report = reusedFor(15_000, () => (made += 1), () => clock);
+    expect([report(), report()]).toEqual([1, 1]);
+    clock = 14_999;
+    expect(report()).toBe(1);
+    clock = 15_000;
+    expect(report()).toBe(2);
   });
 });

@@ -199,12 +199,25 @@ export async function runDoctor(config: ServerConfig, fetch?: FetchLike): Promis
   return { lines, publicJwks: clientPublicJwks(config.client), status: summary(lines) };
 }
 
+/** `make`'s last result while it is younger than `ms`, a new one after (`now`: ms clock). */
+export function reusedFor<T>(ms: number, make: () => T, now: () => number = Date.now): () => T {
+  let recent: { value: T; at: number } | undefined;
+  return () => {
+    const at = now();
+    if (!recent || at - recent.at >= ms) recent = { value: make(), at };
+    return recent.value;
+  };
+}
+
 /**
- * The doctor for this app as configured: the embedded emulator is reached through its handler
- * (no network, no running server needed), the real service over the network. A configuration
- * that does not load is a report of one failed line naming the variable.
+ * The doctor for this app as configured, at most one fresh report per 15 seconds (GET /doctor is
+ * public: nobody may make us hammer the service through it): the embedded emulator is reached
+ * through its handler (no network, no running server needed), the real service over the network.
  */
-export async function doctorReport(): Promise<DoctorReport> {
+export const doctorReport: () => Promise<DoctorReport> = reusedFor(15_000, () => freshReport());
+
+/** A configuration that does not load is a report of one failed line naming the variable. */
+async function freshReport(): Promise<DoctorReport> {
   const { ConfigurationError } = await import('./env');
   let loaded;
   try {

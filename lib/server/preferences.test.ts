@@ -23,6 +23,9 @@ describe('preferences', () => {
     const app = 'https://rp.example';
     expect(returnPath('https://rp.example/result?reveal=numbers', app)).toBe('/result?reveal=numbers');
     expect(returnPath('https://evil.example/phish', app)).toBe('/');
+    // a path of ours that a URL parser reads as another host
+    expect(returnPath('https://rp.example//evil.example/phish', app)).toBe('/');
+    expect(returnPath('https://rp.example/%2F%2Fevil.example', app)).toBe('/%2F%2Fevil.example');
     expect(returnPath('not a url', app)).toBe('/');
     expect(returnPath(null, app)).toBe('/');
   });

@@ -55,8 +55,13 @@ export function preferenceCookies(change: Partial<Preferences>, secure: boolean)
 export function returnPath(referer: string | null, appUrl: string): string {
   if (!referer) return '/';
   try {
+    const { origin } = new URL(appUrl);
     const url = new URL(referer);
-    return url.origin === new URL(appUrl).origin ? `${url.pathname}${url.search}` : '/';
+    if (url.origin !== origin) return '/';
+    // The path alone, checked again once resolved: `//other.example/` is a path of ours that
+    // would resolve to another site.
+    const path = `${url.pathname}${url.search}`;
+    return new URL(path, appUrl).origin === origin ? path : '/';
   } catch {
     return '/';
   }
