@@ -5,11 +5,19 @@
  */
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
 
 const APP = 'http://localhost:3100';
 // Ingrid Solberg Haugen (lib/emulator/personas): what presenter mode must never show
+/** The width of the image file the browser received, once decoded. */
+function naturalWidth(image: Locator): Promise<number> {
+  return image.evaluate(async (element: HTMLImageElement) => {
+    await element.decode();
+    return element.naturalWidth;
+  });
+}
+
 const HIDDEN = ['Ingrid', 'Solberg Haugen', '1987-03-14', '14 March 1987', '14038726421', 'FK4820713'];
 
 test('presenter mode hides the person on the result, in the trace and in its download, and is remembered until turned off', async ({ page, context }) => {
@@ -33,6 +41,10 @@ test('presenter mode hides the person on the result, in the trace and in its dow
   const portrait = page.getByTestId('portrait');
   await expect(portrait).toHaveAttribute('data-blurred', 'true');
   expect(await portrait.evaluate((image) => getComputedStyle(image).filter)).toContain('blur');
+  // the file itself is a few blurred pixels, not the portrait
+  const presented = await naturalWidth(portrait);
+  expect(presented).toBeGreaterThan(0);
+  expect(presented).toBeLessThanOrEqual(12);
   // the numbers stay masked, even asked for in full
   await expect(page.getByRole('link', { name: 'Show the numbers' })).toHaveCount(0);
   await page.goto(`${APP}/result?reveal=numbers`);
@@ -60,6 +72,8 @@ test('presenter mode hides the person on the result, in the trace and in its dow
   await expect(page.getByTestId('presenter-switch')).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+  await expect(page.getByTestId('portrait')).not.toHaveAttribute('data-blurred');
+  expect(await naturalWidth(page.getByTestId('portrait'))).toBeGreaterThan(100);
 });
 
 test('presenter mode masks the personal number typed in the picker and in its previews', async ({ page }) => {

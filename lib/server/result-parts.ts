@@ -41,7 +41,19 @@ async function resultOrRefusal() {
   }
 }
 
-/** GET /result/portrait: the verified portrait's bytes (JPEG or PNG, as the ID token carried them). */
+/**
+ * A portrait as presenter mode sends it: 12 pixels wide, blurred, so that nobody can be
+ * recognised from it, nor from the file the browser receives (the page blurs it further).
+ */
+async function unrecognisable(bytes: Buffer): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  return sharp(bytes).resize({ width: 12 }).blur(0.8).jpeg({ quality: 60 }).toBuffer();
+}
+
+/**
+ * GET /result/portrait: the verified portrait's bytes (JPEG or PNG, as the ID token carried
+ * them); in presenter mode a few pixels of it, blurred.
+ */
 export async function portraitResponse(): Promise<Response> {
   const { result, refusal } = await resultOrRefusal();
   if (refusal) return refusal;
@@ -50,7 +62,9 @@ export async function portraitResponse(): Promise<Response> {
   // The view only ever holds a data:image/jpeg or data:image/png base64 URI (verified-claims.ts).
   const match = portrait.state === 'value' ? /^data:(image\/(?:jpeg|png));base64,([A-Za-z0-9+/=]+)$/.exec(portrait.src) : null;
   if (!match) return notFound('portrait');
-  return new Response(Buffer.from(match[2]!, 'base64'), { headers: { ...PRIVATE_HEADERS, 'content-type': match[1]! } });
+  const bytes = Buffer.from(match[2]!, 'base64');
+  if ((await preferences()).presenter) return new Response(new Uint8Array(await unrecognisable(bytes)), { headers: { ...PRIVATE_HEADERS, 'content-type': 'image/jpeg' } });
+  return new Response(bytes, { headers: { ...PRIVATE_HEADERS, 'content-type': match[1]! } });
 }
 
 /**

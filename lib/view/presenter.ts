@@ -2,12 +2,12 @@
  * Presenter mode: for screen sharing and recordings, personal data is hidden everywhere the app
  * shows it: names reduced to initials, the date of birth hidden (the age stays), the subject
  * identifier and every national identity and document number masked (the reveal switch is off),
- * the portrait blurred (by the page, see PersonCard). The same replacements apply to the
+ * the portrait blurred. The same replacements apply to the
  * protocol trace, so the trace's detail, Copy and Download hide them too.
  *
  * Done on the server, like the numbers' masking (masking.ts): a presented page, its React
- * payload and the trace it loads never carry the hidden values (the portrait aside: the browser
- * loads it and blurs it).
+ * payload and the trace it loads never carry the hidden values, and the portrait it serves is a
+ * few blurred pixels (lib/server/result-parts.ts).
  */
 import type { VerifiedClaims } from '@/lib/oidc/verified-claims';
 import { maskPersonal, maskResultView } from './masking';
