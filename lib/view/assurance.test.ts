@@ -66,6 +66,15 @@ describe('assess', () => {
     expect(assess(input({ idTokenClaims: {} }, withoutTime), OWN_SELECTION_POLICY).verifiedOn).toEqual({ date: '2026-12-31', source: 'today' });
   });
 
+  it('takes the date of verification.time as the provider wrote it, and never a day after today', () => {
+    // 00:30 on the 24th in Oslo is still the 23rd in UTC: the 24th it is
+    expect(assess(input({}, { verificationTime: '2026-11-24T00:30:00+01:00' }), OWN_SELECTION_POLICY).verifiedOn).toEqual({ date: '2026-11-24', source: 'verification.time' });
+    // a provider's clock a year ahead does not age anybody
+    expect(assess(input({ today: '2026-11-23' }, { verificationTime: '2027-11-23T10:00:00Z' }), OWN_SELECTION_POLICY).verifiedOn).toEqual({ date: '2026-11-23', source: 'today' });
+    // an auth_time beyond year 9999 is no date
+    expect(assess(input({ idTokenClaims: { auth_time: 3e11 } }, { verificationTime: undefined }), OWN_SELECTION_POLICY).verifiedOn.source).toBe('today');
+  });
+
   it('says Not verified for an expired document, with the reason', () => {
     const assessment = assess(input({}, documentWith({ date_of_expiry: '2024-05-01' })), OWN_SELECTION_POLICY);
     expect(assessment.verdict).toBe('not_verified');
@@ -136,7 +145,12 @@ describe('assess', () => {
     const ageCheck = basePolicy('Age check', [{ rule: 'minimum_age', years: 18 }]);
     // born 24 November 2008: 17 on the 23rd, 18 on the 24th
     expect(ruleOf(assess(input(), ageCheck).results, 'minimum_age')).toMatchObject({ outcome: 'failed', reason: '17 years old on 23 November 2026, under 18' });
-    expect(assess(input({}, { verificationTime: '2026-11-24T00:00:00Z' }), ageCheck).verdict).toBe('verified');
+    expect(assess(input({ today: '2027-01-01' }, { verificationTime: '2026-11-24T00:00:00Z' }), ageCheck).verdict).toBe('verified');
+    // a year 0000 is a year left out (OpenID Connect Core §5.1), not an age of 2026
+    expect(ruleOf(assess(input({}, { claims: { ...VERIFIED.claims, birthdate: '0000-03-14' } }), ageCheck).results, 'minimum_age')).toMatchObject({
+      outcome: 'failed',
+      reason: 'the date of birth came without its year',
+    });
   });
 
   it('warns when the signing certificate holds another key or its chain is not valid', () => {

@@ -92,20 +92,32 @@ export interface AssessmentInput {
   today: string;
 }
 
-function dayOfNumericDate(value: unknown): string | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value * 1000) > 8.64e15) return undefined;
-  return new Date(value * 1000).toISOString().slice(0, 10);
+/** A YYYY-MM-DD within years 0001–9999, or undefined. */
+function plainDay(value: string): string | undefined {
+  return /^(?!0000)\d{4}-\d{2}-\d{2}$/.test(value) ? value : undefined;
 }
 
-/** The day of the verification: verification.time, else auth_time, else iat, else today. */
+function dayOfNumericDate(value: unknown): string | undefined {
+  if (typeof value !== 'number' || !Number.isFinite(value) || Math.abs(value * 1000) > 8.64e15) return undefined;
+  return plainDay(new Date(value * 1000).toISOString().slice(0, 10));
+}
+
+/**
+ * The day of the verification: verification.time (the date as the provider wrote it, in its own
+ * offset), else auth_time, else iat, else today; never later than today, so that a provider's
+ * clock running ahead cannot make a document valid or a person older.
+ */
 function verificationDay(verified: VerifiedClaims | undefined, claims: Record<string, unknown>, today: string): Assessment['verifiedOn'] {
   const time = verified?.verificationTime;
-  if (time && !Number.isNaN(Date.parse(time))) return { date: new Date(time).toISOString().slice(0, 10), source: 'verification.time' };
-  const authTime = dayOfNumericDate(claims.auth_time);
-  if (authTime) return { date: authTime, source: 'auth_time' };
-  const issuedAt = dayOfNumericDate(claims.iat);
-  if (issuedAt) return { date: issuedAt, source: 'iat' };
-  return { date: today, source: 'today' };
+  const written = time && !Number.isNaN(Date.parse(time)) ? plainDay(time.slice(0, 10)) : undefined;
+  const found: Assessment['verifiedOn'] | undefined = written
+    ? { date: written, source: 'verification.time' }
+    : dayOfNumericDate(claims.auth_time)
+      ? { date: dayOfNumericDate(claims.auth_time)!, source: 'auth_time' }
+      : dayOfNumericDate(claims.iat)
+        ? { date: dayOfNumericDate(claims.iat)!, source: 'iat' }
+        : undefined;
+  return found && found.date <= today ? found : { date: today, source: 'today' };
 }
 
 const list = (names: readonly string[]) => names.join(', ');
@@ -197,6 +209,8 @@ function judge(rule: PolicyRule, input: AssessmentInput, verified: VerifiedClaim
       const title = `At least ${rule.years} years old`;
       const birthdate = claims.birthdate;
       if (!birthdate) return result(title, 'failed', selection.claims.birthdate ? 'the date of birth was not provided' : 'the date of birth was not requested');
+      // OpenID Connect Core §5.1: a year 0000 means the year was left out.
+      if (birthdate.startsWith('0000')) return result(title, 'failed', 'the date of birth came without its year');
       const age = ageOn(birthdate, day);
       return age >= rule.years
         ? result(title, 'met', `${age} years old on ${formatDate(day)}`)

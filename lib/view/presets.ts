@@ -62,7 +62,8 @@ export const PRESETS: readonly Preset[] = [
     selection: {
       trustFramework: 'standard',
       claims: { name: { essential: true }, birthdate: { essential: true } },
-      document: { details: ['type', 'personal_number'] },
+      // the expiry date too, so that the verdict can tell the card is valid
+      document: { details: ['type', 'date_of_expiry', 'personal_number'] },
       populationRegister: {},
     },
     policy: basePolicy('Population register match'),
