@@ -1,4 +1,5 @@
 import { preferences } from '@/lib/server/preferences';
+import { DEFAULT_SELECTION } from '@/lib/oidc';
 import { readSelectionLink } from '@/lib/server/selection-form';
 import { services } from '@/lib/server/services';
 import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
@@ -13,9 +14,13 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const query = await searchParams;
   const signedOut = query.signed_out === '1';
   // A shared link opens the same request (lib/view/selection-link.ts).
-  const link = readSelectionLink(query);
+  const read = readSelectionLink(query);
   const { presenter } = await preferences();
   const frameworks = await offeredTrustFrameworks();
+  // A link may name a trust framework the service does not offer: the picker has no choice for it.
+  const link = read.problem || frameworks.values.includes(read.selection.trustFramework)
+    ? read
+    : { selection: DEFAULT_SELECTION, problem: 'its trust framework is not one the service offers' };
 
   return (
     <div className="space-y-8">

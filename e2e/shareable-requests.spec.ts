@@ -48,7 +48,7 @@ test('the copy button puts the link on the clipboard', async ({ page, context })
 
 test('a link the app cannot read says so and shows the default request', async ({ page }) => {
   await page.goto(`${APP}/?claim=shoe_size`);
-  await expect(page.getByTestId('link-problem')).toContainText('"shoe_size" is not a known claim');
+  await expect(page.getByTestId('link-problem')).toContainText('a value is not a known claim');
   await expect(page.getByRole('checkbox', { name: /^Full name/ })).toBeChecked();
   await expect(page).toHaveURL(`${APP}/`);
 });

@@ -39,11 +39,11 @@ describe('parseSelectionForm', () => {
     expect(parseStartForm(new URLSearchParams('preset=age-and-name')).policy.rules).toContainEqual({ rule: 'minimum_age', years: 18 });
     expect(parseStartForm(new URLSearchParams('claim=name')).policy).toBe(OWN_SELECTION_POLICY);
     expect(parseStartForm(new URLSearchParams()).policy).toBe(OWN_SELECTION_POLICY);
-    // the picker's fields with the policy of the preset they came from
-    const fromPicker = parseStartForm(new URLSearchParams('trust_framework=standard&claim=birthdate&policy=age-and-name'));
-    expect(fromPicker.selection.claims).toEqual({ birthdate: { essential: false } });
-    expect(fromPicker.policy.name).toBe('Age check: 18 or older');
     expect(() => parseStartForm(new URLSearchParams('claim=name&policy=lenient'))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
+    // the preset's own selection keeps its policy; a changed one is judged as one's own
+    const ageFields = 'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
+    expect(parseStartForm(new URLSearchParams(`${ageFields}&policy=age-and-name`)).policy.name).toBe('Age check: 18 or older');
+    expect(parseStartForm(new URLSearchParams('trust_framework=standard&claim=given_name&policy=full-kyc')).policy).toBe(OWN_SELECTION_POLICY);
   });
 
   it('sends a selection that breaks the service’s rules when QA asks for it', () => {
@@ -94,8 +94,13 @@ describe('readSelectionLink (the home page’s query)', () => {
   });
 
   it('falls back to the default with the reason for a link it cannot read', () => {
-    expect(readSelectionLink({ claim: 'shoe_size' })).toEqual({ selection: DEFAULT_SELECTION, problem: '"shoe_size" is not a known claim' });
-    expect(readSelectionLink({ preset: 'nope' })).toMatchObject({ selection: DEFAULT_SELECTION, problem: '"nope" is not a known preset' });
-    expect(readSelectionLink({ colour: 'blue' }).problem).toBe('Unknown form field "colour"');
+    expect(readSelectionLink({ claim: 'shoe_size' })).toEqual({ selection: DEFAULT_SELECTION, problem: 'a value is not a known claim' });
+    expect(readSelectionLink({ preset: 'nope' })).toMatchObject({ selection: DEFAULT_SELECTION, problem: 'a value is not a known preset' });
+    // the link's own words are never repeated on the page
+    expect(readSelectionLink({ claim: 'Your session expired. Call 555 0100' }).problem).toBe('a value is not a known claim');
+  });
+
+  it('ignores what sites add to shared links', () => {
+    expect(readSelectionLink({ preset: 'etsi', utm_source: 'slack', fbclid: 'x' })).toMatchObject({ preset: 'etsi' });
   });
 });

@@ -22,6 +22,7 @@ import {
 import { readBoundedText } from '@/lib/oidc/http';
 import { OWN_SELECTION_POLICY, type AssurancePolicy } from '@/lib/view/assurance';
 import { findPreset } from '@/lib/view/presets';
+import { selectionQuery } from '@/lib/view/selection-link';
 import { AppError } from './app-error';
 
 /** The picker's form is a few hundred bytes; anything near this is not from it. */
@@ -100,7 +101,10 @@ export function parseStartForm(form: URLSearchParams): StartForm {
   if (presetId === null) return { selection, policy: OWN_SELECTION_POLICY };
   const preset = findPreset(presetId);
   if (!preset) throw invalid(`"${presetId}" is not a known preset`);
-  return { selection, policy: preset.policy };
+  // A preset's policy goes only with its own selection: a changed one is judged as one's own
+  // (a form sent without JavaScript keeps the server-rendered `policy` field whatever was ticked).
+  const same = selectionQuery(selection).toString() === selectionQuery(preset.selection).toString();
+  return { selection, policy: same ? preset.policy : OWN_SELECTION_POLICY };
 }
 
 export async function readStartForm(request: Request): Promise<StartForm> {
@@ -122,8 +126,8 @@ export interface SelectionLink {
   problem?: string;
 }
 
-/** Fields of the home page's query that are not part of a request. */
-const PAGE_PARAMETERS = new Set(['signed_out']);
+/** Fields of the start form that a link to the home page does not carry. */
+const PAGE_PARAMETERS = new Set(['policy']);
 
 /**
  * The request a link to the home page holds (its query, with the start form's field names). A
@@ -132,7 +136,8 @@ const PAGE_PARAMETERS = new Set(['signed_out']);
 export function readSelectionLink(query: Record<string, string | string[] | undefined>): SelectionLink {
   const form = new URLSearchParams();
   for (const [name, values] of Object.entries(query)) {
-    if (PAGE_PARAMETERS.has(name) || name === 'personal_number' || name === 'send_anyway') continue;
+    // Only the request's own fields: what sites add to shared links (utm_source, fbclid…) is ignored.
+    if (!FIELDS.has(name) || PAGE_PARAMETERS.has(name) || name === 'personal_number' || name === 'send_anyway') continue;
     for (const value of [values ?? []].flat()) form.append(name, value);
   }
   if ([...form.keys()].length === 0) return { selection: DEFAULT_SELECTION };
@@ -142,6 +147,7 @@ export function readSelectionLink(query: Record<string, string | string[] | unde
     return { selection: parseSelectionForm(form, { enforceRules: false }), ...(preset !== undefined ? { preset } : {}) };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return { selection: DEFAULT_SELECTION, problem: error.message };
+    // The page says what was wrong without repeating the link's own words, which anyone can write.
+    return { selection: DEFAULT_SELECTION, problem: error.message.replace(/"[^"]*"/g, 'a value') };
   }
 }
