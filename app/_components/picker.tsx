@@ -6,7 +6,6 @@ import { requestObjectClaims } from '@/lib/oidc/request-object';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
 import type { Preset } from '@/lib/view/presets';
 import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from '@/lib/view/labels';
-import { maskPersonal } from '@/lib/view/masking';
 import { selectionLink } from '@/lib/view/selection-link';
 
 interface PickerProps {
@@ -268,6 +267,9 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             >
               {copiedLink === link ? 'Link copied' : 'Copy a link to this request'}
             </button>
+            <span role="status" className="sr-only">
+              {copiedLink === link ? 'The link to this request is on the clipboard.' : ''}
+            </span>
           </div>
           <p className="mt-2 text-sm text-slate-600">
             Pushes the request as client <code className="font-mono text-slate-800">{clientId}</code>, then opens the {emulator ? 'emulated ' : ''}identity app.
@@ -289,10 +291,14 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
   );
 }
 
-/** `hide`: a value shown masked (presenter mode), in the preview and in what Copy copies. */
+/**
+ * `hide`: a value shown as dots, every character of it (presenter mode), in the preview and in
+ * what Copy copies. Not its last four: the preview follows each keystroke, and a recording would
+ * catch every digit as it is typed.
+ */
 function Preview({ title, value, testId, note, hide }: { title: string; value: unknown; testId: string; note?: string; hide?: string | undefined }) {
   const json = JSON.stringify(value, null, 2);
-  const text = hide ? json.replaceAll(JSON.stringify(hide), JSON.stringify(maskPersonal(hide))) : json;
+  const text = hide ? json.replaceAll(JSON.stringify(hide), JSON.stringify('•'.repeat(hide.length))) : json;
   return (
     <section className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex items-center justify-between gap-2">

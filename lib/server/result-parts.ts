@@ -45,9 +45,15 @@ async function resultOrRefusal() {
  * A portrait as presenter mode sends it: 12 pixels wide, blurred, so that nobody can be
  * recognised from it, nor from the file the browser receives (the page blurs it further).
  */
-async function unrecognisable(bytes: Buffer): Promise<Buffer> {
+async function unrecognisable(bytes: Buffer): Promise<Buffer | undefined> {
   const { default: sharp } = await import('sharp');
-  return sharp(bytes).resize({ width: 12 }).blur(0.8).jpeg({ quality: 60 }).toBuffer();
+  // A portrait is a few hundred pixels a side: a bomb of a PNG is refused before it is decoded.
+  return sharp(bytes, { limitInputPixels: 4096 * 4096 })
+    .resize({ width: 12 })
+    .blur(0.8)
+    .jpeg({ quality: 60 })
+    .toBuffer()
+    .catch(() => undefined);
 }
 
 /**
@@ -63,7 +69,11 @@ export async function portraitResponse(): Promise<Response> {
   const match = portrait.state === 'value' ? /^data:(image\/(?:jpeg|png));base64,([A-Za-z0-9+/=]+)$/.exec(portrait.src) : null;
   if (!match) return notFound('portrait');
   const bytes = Buffer.from(match[2]!, 'base64');
-  if ((await preferences()).presenter) return new Response(new Uint8Array(await unrecognisable(bytes)), { headers: { ...PRIVATE_HEADERS, 'content-type': 'image/jpeg' } });
+  if ((await preferences()).presenter) {
+    // An image that does not decode is not shown at all while presenting.
+    const blurred = await unrecognisable(bytes);
+    return blurred ? new Response(new Uint8Array(blurred), { headers: { ...PRIVATE_HEADERS, 'content-type': 'image/jpeg' } }) : notFound('portrait');
+  }
   return new Response(bytes, { headers: { ...PRIVATE_HEADERS, 'content-type': match[1]! } });
 }
 

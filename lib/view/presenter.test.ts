@@ -45,4 +45,20 @@ describe('presenter mode', () => {
     expect(replaceInJson('["Ingrid Haugen","Ingrid"]', replacements)).toBe('["I. H.","I."]');
     expect(replaceInText('sub present (Ingrid Haugen)', replacements)).toBe('sub present (I. H.)');
   });
+
+  it('hides in the trace what the provider sent, also what the app did not parse or show, and nothing of the document’s issuer', () => {
+    const payload = {
+      sub: 'subject-abc-123',
+      name: 'Ingrid Solberg Haugen',
+      verified_claims: {
+        claims: { given_name: 'Ingrid', birthdate: '1987-3-14', place_of_birth: { locality: 'Bergen' }, middle_name: 'Marie' },
+        verification: { evidence: [{ document_details: { issuer: { name: 'Politiet' } } }] },
+      },
+    };
+    const trace: TraceEntryView[] = [{ index: 1, step: 'id_token', title: 'ID token', at: '2026-11-23T10:00:00.000Z', sections: [{ label: 'payload', content: JSON.stringify(payload, null, 2) }] }];
+    const content = maskTrace(trace, false, presenterReplacements([], 'subject-abc-123'))[0]!.sections[0]!.content;
+    for (const hidden of ['Ingrid', 'Haugen', '1987-3-14', 'Bergen', 'Marie', 'subject-abc-123']) expect(content).not.toContain(hidden);
+    expect(JSON.parse(content)).toMatchObject({ name: 'I. S. H.', verified_claims: { claims: { given_name: 'I.', birthdate: HIDDEN_DATE, middle_name: 'M.' } } });
+    expect(content).toContain('"name": "Politiet"');
+  });
 });

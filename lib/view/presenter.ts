@@ -86,3 +86,54 @@ export function replaceInText(text: string, replacements: ReadonlyMap<string, st
   for (const [value, replacement] of [...replacements].sort(([a], [b]) => b.length - a.length)) replaced = replaced.replaceAll(value, replacement);
   return replaced;
 }
+
+/** Members of an identity's claims shown as initials in presenter mode (OpenID Connect Core §5.1, OIDC4IDA §4). */
+const NAME_MEMBERS: ReadonlySet<string> = new Set(['name', 'given_name', 'family_name', 'middle_name', 'nickname', 'birth_family_name', 'birth_given_name', 'birth_middle_name']);
+/** Members of an identity's claims hidden altogether in presenter mode. */
+const HIDDEN_MEMBERS: ReadonlySet<string> = new Set(['birthdate', 'place_of_birth', 'address', 'email', 'phone_number', 'preferred_username']);
+
+function hideAll(value: unknown, member: string): unknown {
+  if (typeof value === 'string') return member === 'birthdate' ? HIDDEN_DATE : '•••';
+  if (Array.isArray(value)) return value.map((item) => hideAll(item, member));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, hideAll(item, name)]));
+  return value;
+}
+
+/** An identity's claims with names as initials and the rest of what identifies the person hidden. */
+function hideClaims(claims: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(claims).map(([member, value]) => [
+      member,
+      NAME_MEMBERS.has(member) && typeof value === 'string' ? initials(value) : HIDDEN_MEMBERS.has(member) ? hideAll(value, member) : value,
+    ]),
+  );
+}
+
+function hideIdentityIn(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(hideIdentityIn);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([member, item]) => [
+      member,
+      member === 'claims' && item && typeof item === 'object' && !Array.isArray(item) ? hideClaims(item as Record<string, unknown>) : hideIdentityIn(item),
+    ]),
+  );
+}
+
+/**
+ * A trace section's pretty JSON with the identity it carries hidden, as the provider sent it: the
+ * top level of a payload (an ID token's claims) and every `claims` object within it (those of
+ * `verified_claims`). Values the app's parser refused, or members it does not show, are hidden
+ * too, which replacing the parsed values alone would miss. Text that is not JSON is returned as is.
+ */
+export function hideIdentityInJson(text: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return text;
+  const hidden = hideIdentityIn(hideClaims(parsed as Record<string, unknown>));
+  return JSON.stringify(hidden, null, 2);
+}

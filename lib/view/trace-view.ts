@@ -10,7 +10,7 @@
  */
 import type { TraceEvent, TraceStep } from '@/lib/oidc/trace';
 import { maskValuesInJson, personalValues } from './masking';
-import { replaceInJson } from './presenter';
+import { hideIdentityInJson, replaceInJson } from './presenter';
 
 export interface CertificateSummary {
   subject: string;
@@ -252,7 +252,7 @@ export function maskTrace(entries: readonly TraceEntryView[], reveal: boolean, p
     ...entry,
     sections: entry.sections.map(({ personal, ...section }) => {
       let content = personal && masking ? maskValuesInJson(section.content, personal) : section.content;
-      if (presenter) content = replaceInJson(content, presenter);
+      if (presenter) content = replaceInJson(hideIdentityInJson(content), presenter);
       return content === section.content ? section : { ...section, content };
     }),
   }));
