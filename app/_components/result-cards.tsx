@@ -13,6 +13,7 @@
 import type { Check, DocumentView, IdentityView, PopulationRegisterView, VerificationView } from '@/lib/view/result-view';
 import { Card } from './card';
 import { FieldRow } from './field-row';
+import { OutcomeList } from './outcome-list';
 
 /** `blurPortrait`: presenter mode (lib/view/presenter.ts). */
 export function PersonCard({ identity, blurPortrait = false }: { identity: IdentityView; blurPortrait?: boolean }) {
@@ -157,23 +158,10 @@ export function ChecksCard({ checks }: { checks: Check[] }) {
           service’s JWKS, which is all the interface specification requires.
         </p>
       )}
-      <ol className="checks mt-3 space-y-2" data-testid="checks">
-        {checks.map((check) => {
-          const { mark, spoken } = OUTCOME_MARKS[check.outcome];
-          return (
-            <li key={check.label} data-outcome={check.outcome}>
-              <span aria-hidden="true" className="check-mark">{mark}</span>
-              <div>
-                <p className="check-label">
-                  <span className="sr-only">{spoken}: </span>
-                  {check.label}
-                </p>
-                <p className="check-detail">{check.detail}</p>
-              </div>
-            </li>
-          );
-        })}
-      </ol>
+      <OutcomeList
+        testId="checks"
+        items={checks.map((check) => ({ key: check.label, outcome: check.outcome, ...OUTCOME_MARKS[check.outcome], label: check.label, detail: check.detail }))}
+      />
     </Card>
   );
 }

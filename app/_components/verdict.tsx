@@ -7,6 +7,7 @@
  */
 import type { Assessment, RuleOutcome, Verdict } from '@/lib/view/assurance';
 import { Card } from './card';
+import { OutcomeList } from './outcome-list';
 
 const VERDICTS: Record<Verdict, { text: string; mark: string }> = {
   verified: { text: 'Verified', mark: '✓' },
@@ -76,23 +77,17 @@ export function PolicyCard({ assessment, judgedOn }: { assessment: Assessment; j
         The rules this result is held to, judged on {judgedOn} (the {SOURCES[verifiedOn.source]}). A rule about something not
         requested does not apply.
       </p>
-      <ol className="checks mt-3 space-y-2" data-testid="policy">
-        {results.map((result) => {
-          const { mark, spoken } = OUTCOMES[result.outcome];
-          return (
-            <li key={result.rule} data-outcome={result.outcome} data-rule={result.rule}>
-              <span aria-hidden="true" className="check-mark">{mark}</span>
-              <div>
-                <p className="check-label">
-                  <span className="sr-only">{spoken}: </span>
-                  {result.title}
-                </p>
-                <p className="check-detail">{result.reason}</p>
-              </div>
-            </li>
-          );
-        })}
-      </ol>
+      <OutcomeList
+        testId="policy"
+        items={results.map((result) => ({
+          key: result.rule,
+          outcome: result.outcome,
+          ...OUTCOMES[result.outcome],
+          label: result.title,
+          detail: result.reason,
+          data: { 'data-rule': result.rule },
+        }))}
+      />
     </Card>
   );
 }

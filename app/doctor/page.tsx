@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { doctorReport, type DoctorStatus } from '@/lib/server/doctor';
 import { Card } from '../_components/card';
+import { OutcomeList } from '../_components/outcome-list';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Doctor' };
@@ -28,21 +29,17 @@ export default async function DoctorPage() {
         <strong>{count('pass')} passed</strong>, {count('warn')} with a warning, {count('fail')} failed.
       </p>
       <Card title="Checks" id="doctor-checks-heading">
-        <ol className="checks mt-3 space-y-2" data-testid="doctor">
-          {report.lines.map((line) => (
-            <li key={line.id} data-outcome={MARKS[line.status].outcome} data-check={line.id} data-status={line.status}>
-              <span aria-hidden="true" className="check-mark">{MARKS[line.status].mark}</span>
-              <div>
-                <p className="check-label">
-                  <span className="sr-only">{MARKS[line.status].spoken}: </span>
-                  {line.title}
-                </p>
-                <p className="check-detail">{line.detail}</p>
-                {line.fix && <p className="mt-0.5 text-sm text-slate-700">What to do: {line.fix}</p>}
-              </div>
-            </li>
-          ))}
-        </ol>
+        <OutcomeList
+          testId="doctor"
+          items={report.lines.map((line) => ({
+            key: line.id,
+            ...MARKS[line.status],
+            label: line.title,
+            detail: line.detail,
+            data: { 'data-check': line.id, 'data-status': line.status },
+            ...(line.fix ? { extra: `What to do: ${line.fix}` } : {}),
+          }))}
+        />
       </Card>
       {report.publicJwks.keys.length > 0 && (
         <Card title="Our public JWKS, to register with the service" id="doctor-jwks-heading">
