@@ -43,6 +43,8 @@ test('the copy button puts the link on the clipboard', async ({ page, context })
   await page.goto(`${APP}/?preset=population-register`);
   await page.getByTestId('copy-link').click();
   await expect(page.getByTestId('copy-link')).toHaveText('Link copied');
+  // said to screen readers too, in a live region
+  await expect(page.getByRole('status').filter({ hasText: 'The link to this request is on the clipboard.' })).toHaveCount(1);
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${APP}/?preset=population-register`);
 });
 
