@@ -42,9 +42,19 @@ export function personalValues(value: unknown, found: Set<string> = new Set()): 
  * value that also appears under another member is masked there too: the rule errs on hiding.
  */
 export function maskValuesInJson(text: string, values: Iterable<string>): string {
-  let masked = text;
-  for (const value of values) masked = masked.replaceAll(JSON.stringify(value), JSON.stringify(maskPersonal(value)));
-  return masked;
+  return replaceInJson(text, new Map([...values].map((value) => [value, maskPersonal(value)])));
+}
+
+/**
+ * `text` (JSON) with each key of `replacements`, as a JSON string, swapped for its value as a JSON
+ * string; the longest first, so that a full name goes before the given name inside it.
+ */
+export function replaceInJson(text: string, replacements: ReadonlyMap<string, string>): string {
+  let replaced = text;
+  for (const [value, replacement] of [...replacements].sort(([a], [b]) => b.length - a.length)) {
+    replaced = replaced.replaceAll(JSON.stringify(value), JSON.stringify(replacement));
+  }
+  return replaced;
 }
 
 /** Whether a request's query asks for the numbers to be shown. */

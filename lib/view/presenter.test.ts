@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, type VerifiedClaims } from '@/lib/oidc';
-import { HIDDEN_DATE, initials, presenterReplacements, presentResultView, replaceInJson, replaceInText } from './presenter';
+import { replaceInJson } from './masking';
+import { HIDDEN_DATE, initials, presenterReplacements, presentResultView, replaceInText } from './presenter';
 import { buildResultView } from './result-view';
 import { maskTrace, type TraceEntryView } from './trace-view';
 

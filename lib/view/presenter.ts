@@ -70,16 +70,6 @@ export function presenterReplacements(verifiedClaims: readonly VerifiedClaims[],
   return replacements;
 }
 
-/** `text` with each replaced value, as a JSON string, swapped for its replacement. */
-export function replaceInJson(text: string, replacements: ReadonlyMap<string, string>): string {
-  let replaced = text;
-  // Longest first, so that a full name goes before the given name inside it.
-  for (const [value, replacement] of [...replacements].sort(([a], [b]) => b.length - a.length)) {
-    replaced = replaced.replaceAll(JSON.stringify(value), JSON.stringify(replacement));
-  }
-  return replaced;
-}
-
 /** `text` with each replaced value, wherever it appears, swapped for its replacement. */
 export function replaceInText(text: string, replacements: ReadonlyMap<string, string>): string {
   let replaced = text;

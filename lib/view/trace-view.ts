@@ -9,8 +9,8 @@
  * are described by the caller.
  */
 import type { TraceEvent, TraceStep } from '@/lib/oidc/trace';
-import { maskValuesInJson, personalValues } from './masking';
-import { hideIdentityInJson, replaceInJson } from './presenter';
+import { maskValuesInJson, personalValues, replaceInJson } from './masking';
+import { hideIdentityInJson } from './presenter';
 
 export interface CertificateSummary {
   subject: string;
