@@ -54,6 +54,8 @@ export default defineConfig([
             { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/view', './app'] },
             // the state layer serves the app and the emulator alike
             { target: './lib/store', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/view', './app'] },
+            // languages and their formatting serve the app and the emulator alike, knowing neither
+            { target: './lib/i18n', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/view', './lib/store', './app'] },
             // view models are pure: they never reach the server glue or the pages
             { target: './lib/view', from: ['./lib/server', './app'] },
             { target: './lib/server', from: './app' },
@@ -64,14 +66,14 @@ export default defineConfig([
     },
   },
   {
-    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts'],
+    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts', 'lib/i18n/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [frameworks] }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only lib/server/env.ts reads process.env.' }],
     },
   },
   {
-    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts'],
+    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts', 'lib/i18n/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [frameworks, testSupport] }] },
   },
