@@ -7,6 +7,8 @@ describe('preferences', () => {
     expect(parsePreferenceForm(new URLSearchParams('presenter=off'))).toEqual({ presenter: false });
     expect(parsePreferenceForm(new URLSearchParams(''))).toEqual({});
     expect(parsePreferenceForm(new URLSearchParams('theme=dark'))).toEqual({ theme: 'dark' });
+    expect(parsePreferenceForm(new URLSearchParams('lang=nb'))).toEqual({ locale: 'nb' });
+    expect(() => parsePreferenceForm(new URLSearchParams('lang=nn'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
     expect(() => parsePreferenceForm(new URLSearchParams('theme=sepia'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
     expect(() => parsePreferenceForm(new URLSearchParams('presenter=maybe'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
     expect(() => parsePreferenceForm(new URLSearchParams('admin=on'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
@@ -16,6 +18,7 @@ describe('preferences', () => {
     const [cookie] = preferenceCookies({ presenter: true }, true);
     expect(cookie).toMatchObject({ name: 'idv_presenter', value: 'on', options: { httpOnly: true, secure: true, sameSite: 'lax', path: '/', maxAge: 31_536_000 } });
     expect(preferenceCookies({}, false)).toEqual([]);
+    expect(preferenceCookies({ locale: 'nb' }, false)).toEqual([expect.objectContaining({ name: 'idv_lang', value: 'nb' })]);
     expect(preferenceCookies({ theme: 'light' }, false)).toEqual([expect.objectContaining({ name: 'idv_theme', value: 'light', options: expect.objectContaining({ secure: false }) })]);
   });
 

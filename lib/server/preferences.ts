@@ -1,15 +1,18 @@
 import 'server-only';
 /**
  * The browser's display preferences, each remembered in a cookie of its own for a year: presenter
- * mode (lib/view/presenter.ts) and the theme (system, light or dark: app/globals.css). Not secrets and not personal data: plain cookies, HttpOnly all
+ * mode (lib/view/presenter.ts), the theme (system, light or dark: app/globals.css) and the
+ * language (lib/i18n: until one is chosen, the best of ours for the browser's Accept-Language). Not secrets and not personal data: plain cookies, HttpOnly all
  * the same (no script reads them; the server renders what they ask for). Set by POST
  * /preferences, read by every page.
  */
-import { cookies } from 'next/headers';
+import { cookies, headers } from 'next/headers';
+import { isLocale, negotiateLocale, type Locale } from '@/lib/i18n/locale';
 import { AppError } from './app-error';
 
 export const PRESENTER_COOKIE = 'idv_presenter';
 export const THEME_COOKIE = 'idv_theme';
+export const LANGUAGE_COOKIE = 'idv_lang';
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
@@ -18,22 +21,30 @@ export interface Preferences {
   presenter: boolean;
   /** `system` follows prefers-color-scheme */
   theme: Theme;
+  /** chosen with the switch, else negotiated from Accept-Language */
+  locale: Locale;
 }
 
 /** The preferences of the browser making this request. */
 export async function preferences(): Promise<Preferences> {
   const store = await cookies();
   const theme = store.get(THEME_COOKIE)?.value;
-  return { presenter: store.get(PRESENTER_COOKIE)?.value === 'on', theme: (THEMES as readonly string[]).includes(theme ?? '') ? (theme as Theme) : 'system' };
+  const chosen = store.get(LANGUAGE_COOKIE)?.value;
+  return {
+    presenter: store.get(PRESENTER_COOKIE)?.value === 'on',
+    theme: (THEMES as readonly string[]).includes(theme ?? '') ? (theme as Theme) : 'system',
+    locale: isLocale(chosen) ? chosen : negotiateLocale((await headers()).get('accept-language')),
+  };
 }
 
-/** A change of preferences, from the switches' forms: `presenter` = `on` | `off`; `theme` = `system` | `light` | `dark`. */
+/** A change of preferences, from the switches' forms: `presenter` = `on` | `off`; `theme` = `system` | `light` | `dark`; `lang` = `en` | `nb`. */
 export function parsePreferenceForm(form: URLSearchParams): Partial<Preferences> {
   const change: Partial<Preferences> = {};
   for (const name of new Set(form.keys())) {
     const value = form.get(name);
     if (name === 'presenter' && (value === 'on' || value === 'off')) change.presenter = value === 'on';
     else if (name === 'theme' && (THEMES as readonly (string | null)[]).includes(value)) change.theme = value as Theme;
+    else if (name === 'lang' && isLocale(value)) change.locale = value;
     else throw new AppError('invalid_preference', `"${name}=${value}" is not a preference this app knows`);
   }
   return change;
@@ -45,6 +56,7 @@ export function preferenceCookies(change: Partial<Preferences>, secure: boolean)
   return [
     ...(change.presenter === undefined ? [] : [{ name: PRESENTER_COOKIE, value: change.presenter ? 'on' : 'off', options }]),
     ...(change.theme === undefined ? [] : [{ name: THEME_COOKIE, value: change.theme, options }]),
+    ...(change.locale === undefined ? [] : [{ name: LANGUAGE_COOKIE, value: change.locale, options }]),
   ];
 }
 
