@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildClaimsRequest, selectionProblems } from './claims-request.ts';
+import { buildClaimsRequest, SELECTION_PROBLEM_TEXT, selectionProblemCodes, selectionProblems } from './claims-request.ts';
 import type { Selection } from './types.ts';
 
 describe('buildClaimsRequest (2.3)', () => {
@@ -60,6 +60,13 @@ describe('selectionProblems', () => {
     expect(
       selectionProblems({ trustFramework: 'standard_etsi', claims: { given_name: { essential: true }, family_name: { essential: true } } }),
     ).toEqual([]);
+  });
+
+  it('gives each problem a stable code, in the order the sentences are shown', () => {
+    const selection = { trustFramework: 'standard_etsi', claims: {}, populationRegister: { personalNumber: '12' } };
+    expect(selectionProblemCodes({ trustFramework: 'standard', claims: {} })).toEqual(['nothing_requested']);
+    expect(selectionProblemCodes(selection)).toEqual(['etsi_requires_names', 'personal_number_not_11_digits']);
+    expect(selectionProblems(selection)).toEqual(selectionProblemCodes(selection).map((code) => SELECTION_PROBLEM_TEXT[code]));
   });
 
   it('refuses an empty request and a malformed personal number', () => {

@@ -151,24 +151,33 @@ export function buildClaimsRequest(selection: Selection, options: ClaimsRequestO
   };
 }
 
+/** What the service's rules refuse in a selection, as stable codes (the UI maps them to text). */
+export type SelectionProblem = 'nothing_requested' | 'etsi_requires_names' | 'personal_number_not_11_digits';
+
+/** English sentences for the codes of `selectionProblemCodes`. */
+export const SELECTION_PROBLEM_TEXT: Record<SelectionProblem, string> = {
+  nothing_requested: 'Request at least one claim or one kind of evidence.',
+  etsi_requires_names: 'The standard_etsi trust framework requires given_name and family_name to be requested.',
+  personal_number_not_11_digits: 'The personal number to look up must be 11 digits.',
+};
+
+/** The codes of what the service will refuse in `selection` (spec 2.3), in the order shown. */
+export function selectionProblemCodes(selection: Selection): SelectionProblem[] {
+  const problems: SelectionProblem[] = [];
+  if (Object.keys(selection.claims).length === 0 && !selection.document && !selection.populationRegister) problems.push('nothing_requested');
+  if (selection.trustFramework === 'standard_etsi' && !(selection.claims.given_name && selection.claims.family_name)) problems.push('etsi_requires_names');
+  const personalNumber = selection.populationRegister?.personalNumber;
+  if (personalNumber !== undefined && !/^\d{11}$/.test(personalNumber)) problems.push('personal_number_not_11_digits');
+  return problems;
+}
+
 /**
- * Rules the service enforces on a selection, as sentences for the picker, so that a mistake is
+ * Rules the service enforces on a selection, as English sentences (`selectionProblemCodes` for their codes), so that a mistake is
  * explained before it is sent (2.3: ETSI requires given and family names).
  * @returns one sentence per problem; empty when the selection can be sent
  * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"
  * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
  */
 export function selectionProblems(selection: Selection): string[] {
-  const problems: string[] = [];
-  if (Object.keys(selection.claims).length === 0 && !selection.document && !selection.populationRegister) {
-    problems.push('Request at least one claim or one kind of evidence.');
-  }
-  if (selection.trustFramework === 'standard_etsi' && !(selection.claims.given_name && selection.claims.family_name)) {
-    problems.push('The standard_etsi trust framework requires given_name and family_name to be requested.');
-  }
-  const personalNumber = selection.populationRegister?.personalNumber;
-  if (personalNumber !== undefined && !/^\d{11}$/.test(personalNumber)) {
-    problems.push('The personal number to look up must be 11 digits.');
-  }
-  return problems;
+  return selectionProblemCodes(selection).map((code) => SELECTION_PROBLEM_TEXT[code]);
 }

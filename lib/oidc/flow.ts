@@ -46,6 +46,8 @@ export interface RelyingParty {
 export interface FlowOptions {
   /** records every exchange of this flow (see trace.ts) */
   trace?: ProtocolTrace;
+  /** `ui_locales` for the request object: the languages the person reads, e.g. `nb en` (request-object.ts) */
+  uiLocales?: string;
 }
 
 /** The fetch for one step: the relying party's own, recorded when the flow is traced. */
@@ -101,7 +103,7 @@ export interface StartedAuthorization {
 export async function startAuthorization(
   rp: RelyingParty,
   selection: Selection,
-  { trace }: FlowOptions = {},
+  { trace, uiLocales }: FlowOptions = {},
 ): Promise<StartedAuthorization> {
   // A bad tolerance is refused here, before a person goes through the identity app for nothing.
   clockTolerance(rp.clockToleranceSeconds);
@@ -117,6 +119,7 @@ export async function startAuthorization(
     nonce,
     codeChallenge: await codeChallengeS256(codeVerifier),
     claims: buildClaimsRequest(selection, { populationRegisterName: rp.populationRegisterName }),
+    ...(uiLocales ? { uiLocales } : {}),
     now,
   });
   const par = await processParResponse(

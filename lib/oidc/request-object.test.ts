@@ -50,6 +50,13 @@ describe('requestObjectClaims (2.2)', () => {
     });
   });
 
+  it('adds ui_locales (OpenID Connect Core §3.1.2.1) last, only when asked for', async () => {
+    const claims = requestObjectClaims({ ...(await input()), uiLocales: 'nb en' });
+    expect(Object.keys(claims).at(-1)).toBe('ui_locales');
+    expect(claims.ui_locales).toBe('nb en');
+    expect(requestObjectClaims({ ...(await input()), uiLocales: '' })).not.toHaveProperty('ui_locales');
+  });
+
   it('needs no key: the picker previews the claims without one', async () => {
     const { client, ...rest } = await input();
     const claims = requestObjectClaims({ ...rest, client: { clientId: client.clientId, redirectUri: client.redirectUri } });

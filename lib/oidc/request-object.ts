@@ -29,12 +29,19 @@ export interface RequestObjectInput {
   nonce: string;
   codeChallenge: string;
   claims: ClaimsRequest;
+  /**
+   * The languages the person prefers for the service's pages, BCP 47 tags separated by spaces in
+   * order of preference (`ui_locales`, OpenID Connect Core §3.1.2.1): a hint the service may
+   * follow. Left out of the request object when not given.
+   */
+  uiLocales?: string;
   /** ms since the epoch; defaults to now */
   now?: number;
 }
 
 /**
- * The thirteen claims of 2.2, in the spec's order (no key needed: the picker previews them).
+ * The thirteen claims of 2.2, in the spec's order (no key needed: the picker previews them), and
+ * `ui_locales` when asked for.
  * @see Interface specification 2.2 "Request object JWT"
  * @see https://www.rfc-editor.org/rfc/rfc9101#section-4
  * @see https://openid.net/specs/openid-connect-core-1_0.html#RequestObject
@@ -57,6 +64,7 @@ export function requestObjectClaims(
     code_challenge: input.codeChallenge,
     code_challenge_method: 'S256',
     claims: input.claims,
+    ...(input.uiLocales ? { ui_locales: input.uiLocales } : {}),
   };
 }
 
