@@ -19,6 +19,10 @@ export const ENDPOINT_PATHS = {
   authorizationStatus: '/auth/status',
   /** the authorization page continues to the client after the app finished on another device */
   authorizationContinue: '/auth/continue',
+  /** the authorization page of an open interaction again (reload, and the language switch's way back) */
+  authorizationPage: '/auth/page',
+  /** the language switch of every page posts here (views/language.ts) */
+  language: '/language',
   /** the authorization page's one script (the pages allow no inline script) */
   authorizationPageScript: '/assets/auth-page.js',
 } as const;

@@ -141,6 +141,12 @@ export function endpointUrl(context: Pick<EmulatorContext, 'issuer'>, endpoint: 
   return context.issuer + ENDPOINT_PATHS[endpoint];
 }
 
+/** The issuer's path, "" when the issuer is an origin: links and forms that must stay on the page's origin use it. */
+export function basePathOf(context: Pick<EmulatorContext, 'issuer'>): string {
+  const { pathname } = new URL(context.issuer);
+  return pathname === '/' ? '' : pathname;
+}
+
 /** The current time in whole seconds, as JWT NumericDates are. */
 export function nowSeconds(context: Pick<EmulatorContext, 'now'>): number {
   return Math.floor(context.now() / 1000);

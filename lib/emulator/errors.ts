@@ -10,6 +10,28 @@
 import type { z } from 'zod';
 
 /**
+ * The situations a person may meet on the emulator's pages, named so the pages can explain them
+ * in the reader's language (views/messages.ts). The OAuth `error` and `error_description` stay
+ * the protocol's English whatever the page's language.
+ */
+export type PageReason =
+  | 'verification_unknown'
+  | 'verification_completed'
+  | 'wrong_browser'
+  | 'open_on_another_device'
+  | 'device_link_invalid'
+  | 'open_app_from_link'
+  | 'unknown_step'
+  | 'unknown_client'
+  | 'request_uri_used'
+  | 'request_uri_unknown'
+  | 'request_uri_other_client'
+  | 'too_many_requests'
+  | 'user_cancelled'
+  | 'face_check_failed'
+  | 'issuer_check_required';
+
+/**
  * A protocol error with its RFC 6749 `error` code, HTTP status and a description that names the
  * parameter or claim at fault.
  * @see spec part 7; RFC 6749 §5.2
@@ -22,6 +44,8 @@ export class OAuthError extends Error {
   readonly redirectable: boolean;
   readonly description: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** what the situation is, for a page to explain in its reader's language (see `because`) */
+  declare reason?: PageReason;
 
   constructor(
     error: string,
@@ -37,6 +61,12 @@ export class OAuthError extends Error {
     this.description = safe;
     this.redirectable = options.redirectable ?? false;
     this.headers = options.headers ?? {};
+  }
+
+  /** Names the situation for the pages (PageReason); the protocol's code and description are unchanged. */
+  because(reason: PageReason): this {
+    this.reason = reason;
+    return this;
   }
 
   /** The RFC 6749 §5.2 body; never cached, since it may describe a credential. */
@@ -134,6 +164,7 @@ export class TemporarilyUnavailable extends OAuthError {
 export class TooManyRequests extends OAuthError {
   constructor(description: string, readonly retryAfterSeconds: number) {
     super('temporarily_unavailable', 429, description, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+    this.reason = 'too_many_requests';
   }
 }
 

@@ -10,6 +10,7 @@ import { createContext, type EmulatorContext } from './context';
 import { authorizationDecisionEndpoint, authorizationEndpoint } from './endpoints/authorization';
 import { discoveryEndpoint } from './endpoints/discovery';
 import { jwksEndpoint } from './endpoints/jwks';
+import { languageEndpoint } from './endpoints/language';
 import { pushedAuthorizationRequestEndpoint } from './endpoints/par';
 import { tokenEndpoint } from './endpoints/token';
 import { MemoryStore } from '../store/memory-store';
@@ -17,12 +18,19 @@ import { isStoreError, type Store } from '../store/store';
 import { checkRateLimits, createRateLimiter, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 import { MethodNotAllowed, NotFound, OAuthError, ServerError, TemporarilyUnavailable, TooManyRequests } from './errors';
 import { appActionEndpoint, appScreenEndpoint } from './interaction/app';
-import { authorizationContinueEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './interaction/hand-off';
+import {
+  authorizationContinueEndpoint,
+  authorizationPageEndpoint,
+  authorizationPageScriptEndpoint,
+  authorizationStatusEndpoint,
+} from './interaction/hand-off';
 import { portraitEndpoint } from './interaction/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
 import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
 import type { PanelAccess } from './qa/panel-access';
 import { errorPage } from './views/authorization-page';
+import { homePath, pageLanguage } from './views/language';
+import { EMULATOR_MESSAGES } from './views/messages';
 import { panelErrorPage } from './views/panel-page';
 
 export { POPULATION_REGISTER_NAME } from './checks/claims-request';
@@ -117,7 +125,10 @@ const ROUTES = new Map<string, Methods>([
   // The identity app on another device, and the starting browser waiting for it (interaction/hand-off.ts).
   [ENDPOINT_PATHS.authorizationStatus, { GET: authorizationStatusEndpoint }],
   [ENDPOINT_PATHS.authorizationContinue, { GET: authorizationContinueEndpoint }],
+  [ENDPOINT_PATHS.authorizationPage, { GET: authorizationPageEndpoint }],
   [ENDPOINT_PATHS.authorizationPageScript, { GET: authorizationPageScriptEndpoint }],
+  // The language switch of every page (views/language.ts).
+  [ENDPOINT_PATHS.language, { POST: languageEndpoint }],
   // The QA panel (qa/panel.ts) at the base path itself, and where its forms post.
   ['', { GET: panelEndpoint }],
   ['/', { GET: panelEndpoint }],
@@ -212,11 +223,16 @@ async function route(request: Request, context: EmulatorContext, basePath: strin
     } catch (error) {
       if (!(error instanceof TooManyRequests)) throw error;
       // A person's browser gets a page; a program (PAR, token, the status poll) gets JSON.
+      // The switch of the page comes back by GET: to the same page, or, where a GET is no page
+      // (the panel's and the switch's own form posts), to the emulator's home, the panel.
+      const postOnly = group === 'panel' || path === ENDPOINT_PATHS.language;
+      const language = pageLanguage(request, context, postOnly ? { returnTo: homePath(basePath) } : {});
       const page =
         group === 'panel'
-          ? panelErrorPage(basePath, error.status, error.description)
+          ? // In English the description itself; in another language what it means (views/messages.ts).
+            panelErrorPage(language, error.status, () => EMULATOR_MESSAGES[language.locale].errorExplanation(error))
           : group === 'interaction' && path !== ENDPOINT_PATHS.authorizationStatus
-            ? errorPage(context, error)
+            ? errorPage(context, language, error)
             : error.toResponse();
       page.headers.set('Retry-After', String(error.retryAfterSeconds));
       return page;
@@ -229,7 +245,13 @@ async function route(request: Request, context: EmulatorContext, basePath: strin
 }
 
 /** The paths of the person's side of a flow besides the app's screens: one rate limit for all. */
-const INTERACTION_PATHS: ReadonlySet<string> = new Set([ENDPOINT_PATHS.authorization, ENDPOINT_PATHS.authorizationStatus, ENDPOINT_PATHS.authorizationContinue]);
+const INTERACTION_PATHS: ReadonlySet<string> = new Set([
+  ENDPOINT_PATHS.authorization,
+  ENDPOINT_PATHS.authorizationStatus,
+  ENDPOINT_PATHS.authorizationContinue,
+  ENDPOINT_PATHS.authorizationPage,
+  ENDPOINT_PATHS.language,
+]);
 
 /** The rate limit a request counts against, if any (checks/rate-limits.ts). */
 function rateLimitGroup(method: string, path: string, appScreen: boolean): RateLimitGroup | undefined {

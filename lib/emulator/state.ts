@@ -7,6 +7,7 @@
  */
 import { base64url } from 'jose';
 import type { ClaimsRequest } from './checks/claims-request';
+import type { PageReason } from './errors';
 
 /** The checked authorization request: what the rest of the flow needs from the request object. @see spec 2.2 */
 export interface AuthorizationRequest {
@@ -15,6 +16,12 @@ export interface AuthorizationRequest {
   nonce: string;
   codeChallenge: string;
   claims: ClaimsRequest;
+  /**
+   * `ui_locales` of the request object, when it had one: the languages the person reads, in order
+   * of preference (OpenID Connect Core §3.1.2.1). Kept with the request so the identity app on
+   * another device (the QR code) speaks them too. @see views/language.ts
+   */
+  uiLocales?: string;
 }
 
 /** A pushed authorization request, referenced by its `request_uri`. @see spec 2.4; RFC 9126 §2.2 */
@@ -68,6 +75,8 @@ export type InteractionDecision =
 export interface ErrorBody {
   error: string;
   description: string;
+  /** the situation, for the pages to explain in their reader's language (the description stays English) */
+  reason?: PageReason;
 }
 
 /** What an authorization code stands for, checked and used by the token endpoint. @see spec 4.3 */

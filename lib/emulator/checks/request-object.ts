@@ -3,7 +3,8 @@
  * Part 7 lists no `invalid_request_object`, so every failure is `invalid_request` (400), except
  * a wrong `scope` (`invalid_scope`) and population-register evidence requested by a client that
  * is not entitled to it (`unauthorized_client`, 403).
- * Claims beyond the thirteen of 2.2 are ignored, except that an `nbf` is honoured (RFC 7519 §4.1.5).
+ * Claims beyond the thirteen of 2.2 are ignored, except that an `nbf` is honoured (RFC 7519 §4.1.5)
+ * and a `ui_locales` (OpenID Connect Core §3.1.2.1) chooses the language of the pages.
  * @see spec 2.2, 2.3, 5.5, part 7
  */
 import type { RegisteredClient } from '../clients';
@@ -165,13 +166,29 @@ export async function verifyRequestObject(
     throw new UnauthorizedClient(`client '${client.clientId}' is not entitled to electronic_record evidence from the population register`);
   }
 
+  const uiLocales = optionalUiLocales(payload.ui_locales);
   return {
     redirectUri: claims.redirect_uri,
     state: claims.state,
     nonce: claims.nonce,
     codeChallenge: claims.code_challenge,
     claims: claimsRequest,
+    ...(uiLocales === undefined ? {} : { uiLocales }),
   };
+}
+
+/**
+ * `ui_locales` (OpenID Connect Core §3.1.2.1), optional: the languages the person reads, as BCP 47
+ * tags separated by spaces, in order of preference. Tags the emulator does not speak are ignored,
+ * as §3.1.2.1 allows; a value that is not a string is refused like any other malformed claim.
+ * @see views/language.ts (how a page's language is chosen)
+ */
+function optionalUiLocales(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    throw new InvalidRequest(`request object claim 'ui_locales' must be a JSON string, not ${describeValue(value)}`);
+  }
+  return value === '' ? undefined : value;
 }
 
 function checkClaimTypes(payload: Record<string, unknown>): RequestObjectClaims {

@@ -21,10 +21,13 @@ import type { EmulatorContext } from '../context';
 import { InvalidRequest, InvalidRequestUri, describeValue } from '../errors';
 import { completeInteraction, decide } from '../interaction/decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from '../interaction/interaction';
+import { authorizationPageLink } from '../interaction/links';
 import { initialProgress } from '../interaction/steps';
 import { findPersona } from '../personas/personas';
 import { randomToken, type Interaction } from '../state';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
+import type { AuthorizationMessages } from '../views/authorization-messages';
+import { pageLanguage, pathOf } from '../views/language';
 
 /**
  * Handles GET /auth?client_id=…&request_uri=…: the request_uri must exist, be unexpired and
@@ -33,33 +36,32 @@ import { interactionPage, withErrorPage } from '../views/authorization-page';
  * @see spec 4.2; RFC 9126 §4
  */
 export function authorizationEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
-  return withErrorPage(context, async () => {
+  return withErrorPage(request, context, async (hints) => {
     const parameters = queryParameters(new URL(request.url));
     const clientId = parameters.require('client_id');
     const requestUri = parameters.require('request_uri');
 
     const client = context.clients.get(clientId);
-    if (!client) throw new InvalidRequest(`client_id ${describeValue(clientId)} is not registered`);
+    if (!client) throw new InvalidRequest(`client_id ${describeValue(clientId)} is not registered`).because('unknown_client');
 
     const pushed = await context.pushedRequests.get(requestUri);
     if (!pushed) {
-      throw new InvalidRequestUri(
-        (await context.pushedRequests.wasTaken(requestUri))
-          ? 'request_uri has already been used; push a new authorization request'
-          : 'request_uri is unknown or has expired; push a new authorization request',
-      );
+      throw (await context.pushedRequests.wasTaken(requestUri))
+        ? new InvalidRequestUri('request_uri has already been used; push a new authorization request').because('request_uri_used')
+        : new InvalidRequestUri('request_uri is unknown or has expired; push a new authorization request').because('request_uri_unknown');
     }
     // Checked before consuming, so a request_uri presented with the wrong client stays usable.
     if (pushed.clientId !== clientId) {
-      throw new InvalidRequestUri(`request_uri was not issued to client ${describeValue(clientId)}`);
+      throw new InvalidRequestUri(`request_uri was not issued to client ${describeValue(clientId)}`).because('request_uri_other_client');
     }
+    hints.uiLocales = pushed.request.uiLocales;
     // HEAD (a link preview, a prefetch) must not use up the one-time request_uri.
     if (request.method.toUpperCase() === 'HEAD') {
       return new Response(null, { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } });
     }
     // Consumed atomically: of two requests racing with one request_uri, one opens the interaction.
     if (!(await context.pushedRequests.take(requestUri))) {
-      throw new InvalidRequestUri('request_uri has already been used; push a new authorization request');
+      throw new InvalidRequestUri('request_uri has already been used; push a new authorization request').because('request_uri_used');
     }
 
     const interactionId = randomToken();
@@ -71,7 +73,7 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
       app: initialProgress(),
     };
     await context.interactions.set(interactionId, interaction, LIFETIMES.interaction);
-    return interactionPage(context, { client, interactionId, interaction });
+    return interactionPage(context, pageLanguage(request, context, hints), { client, interactionId, interaction });
   });
 }
 
@@ -84,26 +86,30 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
  * @see spec 4.2; RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 §2
  */
 export function authorizationDecisionEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
-  return withErrorPage(context, async () => {
+  return withErrorPage(request, context, async (hints) => {
     const parameters = await readFormBody(request);
     const interactionId = parameters.require('interaction');
+    // The switch of an error page comes back to the authorization page (GET /auth/page), which
+    // checks the secret again; a form post cannot be repeated.
+    const browser = parameters.get('browser');
+    if (browser !== undefined) hints.returnTo = pathOf(authorizationPageLink(context, interactionId, browser));
     const interaction = await findInteraction(context, interactionId);
+    hints.uiLocales = interaction.request.uiLocales;
     requireStartingBrowser(interaction, parameters.require('browser'));
     const client = interactionClient(context, interaction);
 
     const outcome = parameters.get('outcome');
     const personaId = parameters.get('persona');
-    const rerender = (message: string, status = 400) =>
-      interactionPage(context, { client, interactionId, interaction, selectedPersonaId: personaId, message, status });
+    const language = pageLanguage(request, context, hints);
+    const rerender = (message: (t: AuthorizationMessages) => string, status = 400) =>
+      interactionPage(context, language, { client, interactionId, interaction, selectedPersonaId: personaId, message, status });
 
-    if (interaction.decision) {
-      return rerender('You already finished in the identity app on your phone. Choose "I\'ve finished on my phone" to continue.', 409);
-    }
+    if (interaction.decision) return rerender((t) => t.alreadyFinished, 409);
     if (outcome === 'cancel') return await completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'cancel' }));
-    if (outcome !== 'approve') return rerender('Choose "Verify and share" or "Cancel".');
+    if (outcome !== 'approve') return rerender((t) => t.chooseOutcome);
 
     const persona = personaId === undefined ? undefined : findPersona(personaId);
-    if (!persona) return rerender(personaId === undefined ? 'Choose a persona.' : 'That persona does not exist; choose one from the list.');
+    if (!persona) return rerender((t) => (personaId === undefined ? t.choosePersona : t.unknownPersona));
     return await completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'approve', persona }));
   });
 }

@@ -18,8 +18,10 @@ import type { EmulatorContext } from '../context';
 import { InvalidRequest, describeValue } from '../errors';
 import { findPersona } from '../personas/personas';
 import { randomToken, type Interaction } from '../state';
+import type { AppMessages } from '../views/app-messages';
 import { appDonePage, appFinishedPage, appScreenPage } from '../views/app-pages';
 import { withErrorPage } from '../views/authorization-page';
+import { pageLanguage, pathOf } from '../views/language';
 import { seeOther } from '../views/page-shell';
 import { completeInteraction, decide } from './decision';
 import { interactionClient, requireStartingBrowser } from './interaction';
@@ -59,11 +61,13 @@ function appMode(interaction: Interaction, parameters: RequestParameters): AppMo
   const bound = interaction.app.deviceSecret;
   const device = parameters.get('device');
   if (bound === undefined) {
-    if (device !== undefined) throw new InvalidRequest('this device link is not valid for this verification', 403);
+    if (device !== undefined) throw new InvalidRequest('this device link is not valid for this verification', 403).because('device_link_invalid');
     return 'unbound';
   }
   if (device === undefined || !sameSecret(bound, device)) {
-    throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409);
+    throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409).because(
+      'open_on_another_device',
+    );
   }
   return { sameDevice: false, deviceSecret: bound };
 }
@@ -72,14 +76,27 @@ function appMode(interaction: Interaction, parameters: RequestParameters): AppMo
  * The open interaction, or the response for one that is not open: the "finished" screen once it
  * has been completed (a phone reloading after the computer continued), else the error page.
  */
-async function openInteraction(context: EmulatorContext, interactionId: string, method: 'GET' | 'POST'): Promise<Interaction | Response> {
+async function openInteraction(
+  request: Request,
+  context: EmulatorContext,
+  interactionId: string,
+  method: 'GET' | 'POST',
+): Promise<Interaction | Response> {
   const interaction = await context.interactions.get(interactionId);
   if (interaction) return interaction;
   if (await context.interactions.wasTaken(interactionId)) {
-    if (method === 'GET') return appFinishedPage(context);
-    throw new InvalidRequest('this verification has already been completed');
+    if (method === 'GET') return appFinishedPage(context, pageLanguage(request, context));
+    throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }
-  throw new InvalidRequest('this verification is unknown or has expired; start again from the application');
+  throw new InvalidRequest('this verification is unknown or has expired; start again from the application').because('verification_unknown');
+}
+
+/** The way back for the switch of an error page after a post: the app by GET, with the secret the post carried. */
+function postReturnPath(context: EmulatorContext, interactionId: string, parameters: RequestParameters): string | undefined {
+  const browser = parameters.get('browser');
+  if (browser !== undefined) return pathOf(appLink(context, interactionId, { sameDevice: true, browserSecret: browser }));
+  const device = parameters.get('device');
+  return device === undefined ? undefined : pathOf(appLink(context, interactionId, { sameDevice: false, deviceSecret: device }));
 }
 
 /**
@@ -88,14 +105,15 @@ async function openInteraction(context: EmulatorContext, interactionId: string, 
  * app decided, every step shows the "done" screen.
  */
 export function appScreenEndpoint(request: Request, context: EmulatorContext, interactionId: string): Promise<Response> {
-  return withErrorPage(context, async () => {
+  return withErrorPage(request, context, async (hints) => {
     const parameters = queryParameters(new URL(request.url));
-    const open = await openInteraction(context, interactionId, 'GET');
+    const open = await openInteraction(request, context, interactionId, 'GET');
     if (open instanceof Response) return open;
     const interaction = open;
+    hints.uiLocales = interaction.request.uiLocales;
     const requested = parameters.get('step');
     if (requested !== undefined && !isAppStep(requested)) {
-      throw new InvalidRequest(`step ${describeValue(requested)} is not a step of the app`);
+      throw new InvalidRequest(`step ${describeValue(requested)} is not a step of the app`).because('unknown_step');
     }
     // HEAD (a link preview, a prefetch) must not change anything: no binding, no "opened".
     const safe = request.method.toUpperCase() === 'HEAD';
@@ -107,7 +125,9 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
       const deviceSecret = randomToken();
       const ttlSeconds = (interaction.expiresAt - context.now()) / 1000;
       if (ttlSeconds <= 0 || !(await context.interactionDevices.setIfAbsent(interactionId, deviceSecret, ttlSeconds))) {
-        throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409);
+        throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409).because(
+          'open_on_another_device',
+        );
       }
       interaction.app.deviceSecret = deviceSecret;
       await context.interactions.update(interactionId, interaction);
@@ -115,7 +135,8 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
       return seeOther(appLink(context, interactionId, mode, requested));
     }
     const client = interactionClient(context, interaction);
-    if (interaction.decision) return appDonePage(context, { interactionId, interaction, client, mode });
+    const language = pageLanguage(request, context, hints);
+    if (interaction.decision) return appDonePage(context, { interactionId, interaction, client, mode, language });
 
     // The starting browser polls for this: the phone has opened the app.
     if (!mode.sameDevice && !safe && !interaction.app.openedElsewhere) {
@@ -126,7 +147,7 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
     const furthest = furthestStep(interaction.app);
     const step = requested ?? furthest;
     if (stepNumber(step) > stepNumber(furthest)) return seeOther(appLink(context, interactionId, mode, furthest));
-    return appScreenPage(context, { interactionId, interaction, client, mode, step });
+    return appScreenPage(context, { interactionId, interaction, client, mode, step, language });
   });
 }
 
@@ -138,58 +159,63 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
  * @see spec part 1, 4.2
  */
 export function appActionEndpoint(request: Request, context: EmulatorContext, interactionId: string): Promise<Response> {
-  return withErrorPage(context, async () => {
+  return withErrorPage(request, context, async (hints) => {
     const parameters = await readFormBody(request);
-    const open = await openInteraction(context, interactionId, 'POST');
+    hints.returnTo = postReturnPath(context, interactionId, parameters);
+    const open = await openInteraction(request, context, interactionId, 'POST');
     if (open instanceof Response) return open;
     const interaction = open;
+    hints.uiLocales = interaction.request.uiLocales;
     const mode = appMode(interaction, parameters);
-    if (mode === 'unbound') throw new InvalidRequest('open the app from its link first', 403);
+    if (mode === 'unbound') throw new InvalidRequest('open the app from its link first', 403).because('open_app_from_link');
     const client = interactionClient(context, interaction);
     const progress = interaction.app;
     /** Writes the progress back (it lives in the store), then shows the next screen. */
     const saveThen = async (location: string) => {
-      if (!(await context.interactions.update(interactionId, interaction))) throw new InvalidRequest('this verification has already been completed');
+      if (!(await context.interactions.update(interactionId, interaction))) {
+        throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+      }
       return seeOther(location);
     };
     if (interaction.decision) return seeOther(appLink(context, interactionId, mode));
 
     const furthest = furthestStep(progress);
-    const refuse = (message: string, status: number, step: AppStepId = furthest) =>
-      appScreenPage(context, { interactionId, interaction, client, mode, step, message, status });
+    const language = pageLanguage(request, context, hints);
+    const refuse = (message: (t: AppMessages) => string, status: number, step: AppStepId = furthest) =>
+      appScreenPage(context, { interactionId, interaction, client, mode, step, message, status, language });
 
     const action = parameters.get('action');
     const outcome = parameters.get('outcome');
-    if (action !== undefined && outcome !== undefined) return refuse('Send either an action or an outcome, not both.', 400);
+    if (action !== undefined && outcome !== undefined) return refuse((t) => t.actionAndOutcome, 400);
 
     if (outcome !== undefined) {
       if (outcome === 'cancel') return finish(context, interactionId, interaction, mode, { outcome: 'cancel' });
-      if (outcome !== 'approve') return refuse(`Unknown outcome ${describeValue(outcome)}.`, 400);
+      if (outcome !== 'approve') return refuse((t) => t.unknownOutcome(describeValue(outcome)), 400);
       const persona = progress.personaId === undefined ? undefined : findPersona(progress.personaId);
       // Approval needs every step done. A failed face check ends at the face step: finishing
       // there reports the failure, since that persona can never reach consent.
       const faceFailed = persona?.faceCheck === 'fail' && progress.faceChecked && furthest === 'face';
       if (!persona || (furthest !== 'consent' && !faceFailed)) {
-        return refuse('Finish this step first: every step comes before sharing.', 409);
+        return refuse((t) => t.everyStepFirst, 409);
       }
       // Consent is to the document the screen showed: if the progress changed since (another
       // tab chose another document), the approval is not for this one.
       if (parameters.get('persona') !== persona.id) {
-        return refuse('The document changed since this screen was shown; check what will be shared and try again.', 409);
+        return refuse((t) => t.documentChanged, 409);
       }
       return finish(context, interactionId, interaction, mode, { outcome: 'approve', persona });
     }
 
     if (action === undefined || !isAction(action)) {
-      return refuse(action === undefined ? 'Choose what to do.' : `Unknown action ${describeValue(action)}.`, 400);
+      return refuse((t) => (action === undefined ? t.chooseWhatToDo : t.unknownAction(describeValue(action))), 400);
     }
-    if (stepNumber(ACTIONS[action]) > stepNumber(furthest)) return refuse('Finish this step first.', 409);
+    if (stepNumber(ACTIONS[action]) > stepNumber(furthest)) return refuse((t) => t.stepFirst, 409);
 
     switch (action) {
       case 'choose-document': {
         const personaId = parameters.get('persona');
         const persona = personaId === undefined ? undefined : findPersona(personaId);
-        if (!persona) return refuse(personaId === undefined ? 'Choose a document.' : 'That persona does not exist; choose one from the list.', 400, 'document');
+        if (!persona) return refuse((t) => (personaId === undefined ? t.chooseDocument : t.unknownPersona), 400, 'document');
         // Another document starts the checks again.
         interaction.app = { ...progress, personaId: persona.id, documentScanned: false, chipRead: false, faceChecked: false };
         return saveThen(appLink(context, interactionId, mode, 'scan'));
@@ -223,6 +249,8 @@ async function finish(
   // mode.sameDevice was proven by the browser secret (appMode), so the code may go to this browser.
   if (mode.sameDevice) return completeInteraction(context, interactionId, decision);
   interaction.decision = decision;
-  if (!(await context.interactions.update(interactionId, interaction))) throw new InvalidRequest('this verification has already been completed');
+  if (!(await context.interactions.update(interactionId, interaction))) {
+    throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+  }
   return seeOther(appLink(context, interactionId, mode));
 }

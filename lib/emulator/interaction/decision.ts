@@ -24,7 +24,7 @@ export function decide(
   choice: { outcome: 'cancel' } | { outcome: 'approve'; persona: Persona },
 ): InteractionDecision {
   if (choice.outcome === 'cancel') {
-    return { outcome: 'denied', error: new AccessDenied('the user cancelled the verification') };
+    return { outcome: 'denied', error: new AccessDenied('the user cancelled the verification').because('user_cancelled') };
   }
   const failure = verificationFailure(choice.persona, interaction);
   if (failure) return { outcome: 'denied', error: failure };
@@ -38,13 +38,13 @@ export function decide(
  */
 export function verificationFailure(persona: Persona, interaction: Interaction): AccessDenied | undefined {
   if (persona.faceCheck === 'fail') {
-    return new AccessDenied('the face check failed: the face did not match the portrait on the document');
+    return new AccessDenied('the face check failed: the face did not match the portrait on the document').because('face_check_failed');
   }
   const issuerCheck = persona.document.issuer_check?.valid;
   if (interaction.request.claims.trustFramework === 'standard_etsi' && issuerCheck !== 'VALID') {
     return new AccessDenied(
       `the standard_etsi trust framework requires a valid issuer check, and the document's issuer check is ${issuerCheck ?? 'not available'}`,
-    );
+    ).because('issuer_check_required');
   }
   return undefined;
 }
@@ -58,9 +58,9 @@ export function verificationFailure(persona: Persona, interaction: Interaction):
  */
 export async function completeInteraction(context: EmulatorContext, interactionId: string, decision: InteractionDecision): Promise<Response> {
   const interaction = await context.interactions.get(interactionId);
-  if (!interaction) throw new InvalidRequest('this verification has already been completed');
+  if (!interaction) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   if (decision.outcome === 'denied') {
-    if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed');
+    if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
     return redirectToClient(context, interaction, { error: decision.error });
   }
 
@@ -86,7 +86,7 @@ export async function completeInteraction(context: EmulatorContext, interactionI
   // code; the other's code is withdrawn before anyone could see it.
   if (!(await context.interactions.take(interactionId))) {
     await context.authorizationCodes.take(code);
-    throw new InvalidRequest('this verification has already been completed');
+    throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }
   return redirectToClient(context, interaction, { code }, await context.faults.take('authorization_response', interaction.clientId));
 }

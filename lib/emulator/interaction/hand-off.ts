@@ -13,6 +13,7 @@ import { queryParameters } from '../checks/request-parameters';
 import type { EmulatorContext } from '../context';
 import { authorizationPageScript } from '../views/assets';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
+import { pageLanguage } from '../views/language';
 import { completeInteraction } from './decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from './interaction';
 import { deviceStatus } from './steps';
@@ -37,25 +38,47 @@ export async function authorizationStatusEndpoint(request: Request, context: Emu
  * @see spec 4.2; RFC 6749 §4.1.2
  */
 export function authorizationContinueEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
-  return withErrorPage(context, async () => {
+  return withErrorPage(request, context, async (hints) => {
     const parameters = queryParameters(new URL(request.url));
     const interactionId = parameters.require('interaction');
     const interaction = await findInteraction(context, interactionId);
+    hints.uiLocales = interaction.request.uiLocales;
     requireStartingBrowser(interaction, parameters.require('browser'));
     // HEAD is safe (RFC 9110 §9.2.1): it must not use up the one delivery of the code.
     if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
     if (!interaction.decision) {
-      return interactionPage(context, {
+      const { openedElsewhere } = interaction.app;
+      return interactionPage(context, pageLanguage(request, context, hints), {
         client: interactionClient(context, interaction),
         interactionId,
         interaction,
         status: 409,
-        message: interaction.app.openedElsewhere
-          ? 'The app on your phone has not finished yet. Finish there, then choose "I\'ve finished on my phone" again.'
-          : 'The app has not been opened on a phone yet. Scan the QR code with your phone, or use the app on this device.',
+        message: (t) => (openedElsewhere ? t.phoneNotFinished : t.phoneNotOpened),
       });
     }
     return await completeInteraction(context, interactionId, interaction.decision);
+  });
+}
+
+/**
+ * Handles GET /auth/page?interaction=…&browser=…: the authorization page of an open interaction
+ * again, for the browser that started it (a reload; the language switch comes back here, since
+ * GET /auth used up its request_uri). It changes nothing, so HEAD is the same without a body.
+ * Errors are pages: 400 unknown, expired or completed; 403 wrong secret.
+ * @see spec 4.2
+ */
+export function authorizationPageEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
+  return withErrorPage(request, context, async (hints) => {
+    const parameters = queryParameters(new URL(request.url));
+    const interactionId = parameters.require('interaction');
+    const interaction = await findInteraction(context, interactionId);
+    hints.uiLocales = interaction.request.uiLocales;
+    requireStartingBrowser(interaction, parameters.require('browser'));
+    return interactionPage(context, pageLanguage(request, context, hints), {
+      client: interactionClient(context, interaction),
+      interactionId,
+      interaction,
+    });
   });
 }
 

@@ -18,11 +18,9 @@ import type { Interaction } from '../state';
 export async function findInteraction(context: EmulatorContext, interactionId: string): Promise<Interaction> {
   const interaction = await context.interactions.get(interactionId);
   if (!interaction) {
-    throw new InvalidRequest(
-      (await context.interactions.wasTaken(interactionId))
-        ? 'this verification has already been completed'
-        : 'this verification is unknown or has expired; start again from the application',
-    );
+    throw (await context.interactions.wasTaken(interactionId))
+      ? new InvalidRequest('this verification has already been completed').because('verification_completed')
+      : new InvalidRequest('this verification is unknown or has expired; start again from the application').because('verification_unknown');
   }
   return interaction;
 }
@@ -43,7 +41,7 @@ export function requireStartingBrowser(interaction: Interaction, presented: stri
     throw new InvalidRequest(
       'the browser secret does not match: only the browser that started this verification can continue it',
       403,
-    );
+    ).because('wrong_browser');
   }
 }
 

@@ -48,3 +48,8 @@ export function statusLink(context: EmulatorContext, interactionId: string, brow
 export function continueLink(context: EmulatorContext, interactionId: string, browserSecret: string): string {
   return withQuery(context.issuer + ENDPOINT_PATHS.authorizationContinue, { interaction: interactionId, browser: browserSecret });
 }
+
+/** GET /auth/page for the waiting browser: the authorization page again (a reload, the language switch's way back). */
+export function authorizationPageLink(context: EmulatorContext, interactionId: string, browserSecret: string): string {
+  return withQuery(context.issuer + ENDPOINT_PATHS.authorizationPage, { interaction: interactionId, browser: browserSecret });
+}

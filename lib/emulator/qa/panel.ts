@@ -10,8 +10,10 @@
  * @see qa/control.ts, views/panel-page.ts; DECISIONS.md "QA panel"
  */
 import { readFormBody, type RequestParameters } from '../checks/request-parameters';
-import type { EmulatorContext } from '../context';
+import { basePathOf, type EmulatorContext } from '../context';
 import { OAuthError, describeValue } from '../errors';
+import { pageLanguage, type PageLanguage } from '../views/language';
+import { PANEL_MESSAGES, type PanelMessages } from '../views/panel-messages';
 import { panelErrorPage, panelPage, panelPath } from '../views/panel-page';
 import { createControl, type ClientInfo, type EmulatorControl } from './control';
 import { FAULTS, faultById, isFaultId } from './faults';
@@ -41,10 +43,12 @@ type Done =
   | 'discovery_full'
   | 'discovery_minimal';
 
-/** The issuer's path, "" for an origin; links and forms use it so they stay on the page's origin. */
-function basePathOf(context: EmulatorContext): string {
-  const { pathname } = new URL(context.issuer);
-  return pathname === '/' ? '' : pathname;
+/** A sentence of the panel's, in the page's language. */
+type Message = (t: PanelMessages) => string;
+
+/** The language of the panel's pages for `request`; their switch comes back to the panel. */
+function panelLanguage(request: Request, context: EmulatorContext): PageLanguage {
+  return pageLanguage(request, context, { returnTo: panelPath(basePathOf(context)) });
 }
 
 /** Handles GET {base} and GET {base}/: the panel, with the confirmation of the last action. */
@@ -60,7 +64,10 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
   const scopes = await Promise.all(armedFaults.map(async (id) => [id, await control.faultScope(id)] as const));
   const gate = context.panel.access;
   const access = await context.panel.state(request);
+  // The switch comes back to this very page, with its confirmation (chosen from known values).
+  const language = pageLanguage(request, context);
   return panelPage({
+    language,
     access,
     readOnlyReason: gate.mode === 'read-only' ? gate.reason : undefined,
     issuer: context.issuer,
@@ -72,7 +79,7 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
     armedFaults,
     faultScopes: Object.fromEntries(scopes.filter(([, scope]) => scope !== undefined)),
     injectedFaults,
-    notice: confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid, access),
+    notice: confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid, access)?.(PANEL_MESSAGES[language.locale]),
     now: context.now(),
   });
 }
@@ -90,15 +97,16 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
  */
 export async function panelActionEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const basePath = basePathOf(context);
+  const language = panelLanguage(request, context);
   const crossSite = crossSiteReason(request, context);
-  if (crossSite) return panelErrorPage(basePath, 403, crossSite);
+  if (crossSite) return panelErrorPage(language, 403, crossSite);
 
   let parameters: RequestParameters;
   try {
     parameters = await readFormBody(request, MAX_PANEL_FORM_BYTES);
   } catch (error) {
     // A malformed body (wrong media type, too large, a field twice) is the sender's mistake.
-    if (error instanceof OAuthError && error.status < 500) return panelErrorPage(basePath, error.status, error.description);
+    if (error instanceof OAuthError && error.status < 500) return panelErrorPage(language, error.status, (t) => t.unreadableForm(error.description));
     throw error;
   }
 
@@ -108,18 +116,12 @@ export async function panelActionEndpoint(request: Request, context: EmulatorCon
   const access = await context.panel.state(request);
   if (access === 'read-only' || access === 'signed-out') {
     const gate = context.panel.access;
-    return panelErrorPage(
-      basePath,
-      403,
-      gate.mode === 'read-only'
-        ? `The panel is read-only: ${gate.reason}`
-        : 'The panel’s actions ask for the panel password: sign in on the panel first (a sign-in lasts 12 hours).',
-    );
+    return panelErrorPage(language, 403, (t) => (gate.mode === 'read-only' ? t.readOnlyPanel(gate.reason) : t.signInFirst));
   }
 
   const control = createControl(context);
   const outcome = await perform(parameters, control);
-  if ('refused' in outcome) return panelErrorPage(basePath, 400, outcome.refused);
+  if ('refused' in outcome) return panelErrorPage(language, 400, outcome.refused);
   return backToPanel(basePath, outcome.done, outcome.about);
 }
 
@@ -139,20 +141,19 @@ async function changeSignIn(
   context: EmulatorContext,
 ): Promise<Response> {
   const basePath = basePathOf(context);
+  const language = panelLanguage(request, context);
   const { panel } = context;
   if (panel.access.mode !== 'password') {
-    return panelErrorPage(basePath, 400, `This panel has no password to sign in with: its actions are ${panel.access.mode === 'open' ? 'open to anyone who reaches it' : 'switched off'}.`);
+    const open = panel.access.mode === 'open';
+    return panelErrorPage(language, 400, (t) => t.noPassword(open));
   }
   if (action === 'sign_out') return backToPanel(basePath, 'signed_out', undefined, await panel.signOut(request));
 
   const outcome = await panel.signIn(parameters.get('password') ?? '', context.clientAddress(request));
   if ('setCookie' in outcome) return backToPanel(basePath, 'signed_in', undefined, outcome.setCookie);
-  if (outcome.reason === 'wrong_password') return panelErrorPage(basePath, 403, 'That is not the panel password.');
-  const page = panelErrorPage(
-    basePath,
-    429,
-    `Too many sign-in attempts from this address; try again in ${outcome.retryAfterSeconds} s.`,
-  );
+  if (outcome.reason === 'wrong_password') return panelErrorPage(language, 403, (t) => t.wrongPassword);
+  const { retryAfterSeconds } = outcome;
+  const page = panelErrorPage(language, 429, (t) => t.tooManySignIns(retryAfterSeconds));
   page.headers.set('Retry-After', String(outcome.retryAfterSeconds));
   return page;
 }
@@ -163,15 +164,15 @@ async function changeSignIn(
  * phone uses), never the request's URL: behind a proxy (or a framework that reports
  * localhost:PORT) that is not the origin the browser sees.
  */
-function crossSiteReason(request: Request, context: EmulatorContext): string | undefined {
+function crossSiteReason(request: Request, context: EmulatorContext): Message | undefined {
   const origin = request.headers.get('origin');
   const ownOrigins = new Set([new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin]);
   if (origin !== null && !ownOrigins.has(origin)) {
-    return `This form post came from ${describeValue(origin)}, not from the panel's own origin ${new URL(context.issuer).origin}; it was refused as a possible cross-site request.`;
+    return (t) => t.crossSiteOrigin(describeValue(origin), new URL(context.issuer).origin);
   }
   const site = request.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin') {
-    return `This form post was sent from another site (Sec-Fetch-Site: ${describeValue(site)}); only the panel itself may post here.`;
+    return (t) => t.crossSiteFetch(describeValue(site));
   }
   return undefined;
 }
@@ -180,12 +181,12 @@ function crossSiteReason(request: Request, context: EmulatorContext): string | u
 async function perform(
   parameters: RequestParameters,
   control: EmulatorControl,
-): Promise<{ done: Done; about?: Record<string, string> } | { refused: string }> {
+): Promise<{ done: Done; about?: Record<string, string> } | { refused: Message }> {
   const action = parameters.get('action');
   const known = [...PANEL_ACTIONS, ...ACCESS_ACTIONS].join(', ');
-  if (action === undefined) return { refused: `The form has no 'action'; expected one of ${known}.` };
+  if (action === undefined) return { refused: (t) => t.noAction(known) };
   if (!(PANEL_ACTIONS as readonly string[]).includes(action)) {
-    return { refused: `Unknown action ${describeValue(action)}; expected one of ${known}.` };
+    return { refused: (t) => t.unknownAction(describeValue(action), known) };
   }
 
   switch (action as PanelActionName) {
@@ -197,9 +198,8 @@ async function perform(
     case 'disarm_fault': {
       const fault = parameters.get('fault');
       if (!isFaultId(fault)) {
-        return {
-          refused: `${fault === undefined ? "The form has no 'fault'" : `Unknown fault ${describeValue(fault)}`}; expected one of ${FAULTS.map((known) => known.id).join(', ')}.`,
-        };
+        const faults = FAULTS.map((known) => known.id).join(', ');
+        return { refused: (t) => t.badFault(fault === undefined ? undefined : describeValue(fault), faults) };
       }
       if (action === 'disarm_fault') {
         await control.disarmFault(fault);
@@ -208,7 +208,7 @@ async function perform(
       // An empty choice is "any client".
       const clientId = parameters.get('client_id') || undefined;
       if (clientId !== undefined && !(await control.clients()).some((client) => client.clientId === clientId)) {
-        return { refused: `Unknown client ${describeValue(clientId)}; arm the fault for a registered client or for any.` };
+        return { refused: (t) => t.unknownFaultClient(describeValue(clientId)) };
       }
       await control.armFault(fault, clientId);
       return { done: 'fault_armed', about: { fault } };
@@ -217,7 +217,7 @@ async function perform(
     case 'set_discovery': {
       const shape = parameters.get('shape');
       if (shape !== 'full' && shape !== 'minimal') {
-        return { refused: `'shape' must be 'full' or 'minimal', not ${shape === undefined ? 'absent' : describeValue(shape)}.` };
+        return { refused: (t) => t.badShape(shape === undefined ? undefined : describeValue(shape)) };
       }
       await control.setDiscoveryShape(shape);
       return { done: shape === 'full' ? 'discovery_full' : 'discovery_minimal' };
@@ -226,13 +226,11 @@ async function perform(
     case 'set_population_register': {
       const clientId = parameters.get('client_id');
       if (clientId === undefined || !(await control.clients()).some((client) => client.clientId === clientId)) {
-        return {
-          refused: clientId === undefined ? "The form has no 'client_id'." : `No client ${describeValue(clientId)} is registered.`,
-        };
+        return { refused: (t) => (clientId === undefined ? t.noClientId : t.unknownClient(describeValue(clientId))) };
       }
       const enabled = parameters.get('enabled');
       if (enabled !== 'true' && enabled !== 'false') {
-        return { refused: `'enabled' must be 'true' or 'false', not ${enabled === undefined ? 'absent' : describeValue(enabled)}.` };
+        return { refused: (t) => t.badEnabled(enabled === undefined ? undefined : describeValue(enabled)) };
       }
       await control.setPopulationRegister(clientId, enabled === 'true');
       return {
@@ -252,31 +250,29 @@ function confirmation(
   clients: readonly ClientInfo[],
   currentKid: string | undefined,
   access: PanelAccessState,
-): string | undefined {
+): Message | undefined {
   const fault = query.get('fault');
   const clientId = query.get('client_id');
   const knownClient = clientId !== null && clients.some((client) => client.clientId === clientId);
   switch (query.get('done')) {
     case 'keys_rotated':
-      return currentKid ? `Signing key rotated: new ID tokens are signed with kid ${currentKid}.` : undefined;
+      return currentKid ? (t) => t.keysRotated(currentKid) : undefined;
     case 'fault_armed':
-      return isFaultId(fault)
-        ? `Armed "${faultById(fault).label}" (${fault}): it applies once, to the next matching response.`
-        : undefined;
+      return isFaultId(fault) ? (t) => t.faultArmed(t.faultTexts[faultById(fault).id].label, fault) : undefined;
     case 'fault_disarmed':
-      return isFaultId(fault) ? `Disarmed "${faultById(fault).label}" (${fault}).` : undefined;
+      return isFaultId(fault) ? (t) => t.faultDisarmed(t.faultTexts[faultById(fault).id].label, fault) : undefined;
     case 'population_register_enabled':
-      return knownClient ? `Population register enabled for ${clientId}.` : undefined;
+      return knownClient ? (t) => t.registerEnabled(clientId) : undefined;
     case 'population_register_disabled':
-      return knownClient ? `Population register disabled for ${clientId}.` : undefined;
+      return knownClient ? (t) => t.registerDisabled(clientId) : undefined;
     case 'discovery_full':
-      return 'Discovery serves the full document again.';
+      return (t) => t.discoveryFullAgain;
     case 'discovery_minimal':
-      return 'Discovery serves the minimal document: issuer only, no endpoints. A relying party that cached the full one sees the change within its cache lifetime (an hour).';
+      return (t) => t.discoveryMinimalNow;
     case 'signed_in':
-      return access !== 'signed-in' ? undefined : 'Signed in: the panel’s actions are yours for 12 hours, or until you sign out.';
+      return access !== 'signed-in' ? undefined : (t) => t.signedInNotice;
     case 'signed_out':
-      return access === 'signed-out' ? 'Signed out.' : undefined;
+      return access === 'signed-out' ? (t) => t.signedOutNotice : undefined;
     default:
       return undefined;
   }

@@ -2,28 +2,26 @@
  * The screens of the simulated mobile identity app ("ID Check"): a phone-sized, server-rendered
  * UI with an app bar, "Step n of 5" progress and large touch targets. Buttons are form posts to
  * {base}/app/<id> (interaction/app.ts); nothing needs JavaScript. On a wide screen the app is drawn
- * inside a phone frame. Every interpolated value is escaped by `html`.
+ * inside a phone frame. Every interpolated value is escaped by `html`; the words are in the page's
+ * language (app-messages.ts, views/language.ts).
  * @see spec part 1 (the mobile identity app), 2.3 (what it reads from the document)
  */
+import { formatDate } from '../../i18n/format';
 import type { ClaimName, DocumentDetail, EvidenceRequest } from '../checks/claims-request';
 import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
 import type { EmulatorContext } from '../context';
 import { appLink, continueLink, type AppMode } from '../interaction/links';
-import { APP_STEPS, stepNumber, stepTitle, type AppStepId } from '../interaction/steps';
+import { APP_STEPS, stepNumber, type AppStepId } from '../interaction/steps';
 import { personaMachineReadableZone } from '../personas/mrz';
 import { findPersona, personalNumberText, personas, populationRegisterMatch, type Persona } from '../personas/personas';
 import type { Interaction } from '../state';
+import { APP_MESSAGES, type AppMessages } from './app-messages';
 import { stylesheet } from './assets';
 import { SafeHtml, html } from './html';
-import {
-  CLAIM_LABELS,
-  DOCUMENT_DETAIL_LABELS,
-  countryName,
-  documentExpired,
-  documentName,
-  documentTypeName,
-} from './labels';
+import { capitalize, countryName, documentExpired, documentName } from './labels';
+import { languageSwitch, pathOf, type PageLanguage } from './language';
+import { EMULATOR_MESSAGES, type EmulatorMessages } from './messages';
 import { pageResponse } from './page-shell';
 
 const MARK = new SafeHtml(
@@ -69,6 +67,13 @@ interface ScreenOptions {
   interaction: Interaction;
   client: RegisteredClient;
   mode: AppMode;
+  /** the page's language; its switch comes back to the screen shown (appPage sets the way back) */
+  language: PageLanguage;
+}
+
+/** The words of the app and the shared ones, in the screen's language. */
+function words(options: { language: PageLanguage }): { t: AppMessages; shared: EmulatorMessages } {
+  return { t: APP_MESSAGES[options.language.locale], shared: EMULATOR_MESSAGES[options.language.locale] };
 }
 
 /** Where links and images of the app point: the base URL this device reached the app by. */
@@ -95,46 +100,61 @@ function clientName(client: RegisteredClient): string {
   return client.name ?? client.clientId;
 }
 
-/** The app's page around a screen: app bar (back, name, cancel), progress, content. */
+/**
+ * The origins the app's forms may post to (CSP `form-action`): the app's own base URL, and on
+ * this device the client's, since Share and Cancel are answered there by the redirect to it.
+ */
+function appFormOrigins(context: EmulatorContext, options: ScreenOptions): string[] {
+  const origins = [new URL(baseUrl(context, options.mode)).origin];
+  if (options.mode.sameDevice) origins.push(new URL(options.interaction.request.redirectUri).origin);
+  return origins;
+}
+
+/** The app's page around a screen: app bar (back, name, cancel), progress, content, the language switch below. */
 function appPage(
   context: EmulatorContext,
   options: ScreenOptions & { status: number; title: string; step?: AppStepId; content: SafeHtml; cancellable: boolean },
 ): Response {
   const { step } = options;
+  const { t } = words(options);
   const number = step ? stepNumber(step) : 0;
   const previous = number > 1 ? APP_STEPS[number - 2]!.id : undefined;
   const back = previous
-    ? html`<a class="icon" href="${appLink(context, options.interactionId, options.mode, previous)}" aria-label="Back to ${stepTitle(previous).toLowerCase()}">${BACK_ICON}</a>`
+    ? html`<a class="icon" href="${appLink(context, options.interactionId, options.mode, previous)}" aria-label="${t.backTo(t.steps[previous])}">${BACK_ICON}</a>`
     : html`<span></span>`;
   const cancel = options.cancellable
     ? appForm(
         context,
         options,
-        html`<button class="icon" type="submit" name="outcome" value="cancel" aria-label="Cancel verification" data-testid="cancel-verification">${CLOSE_ICON}</button>`,
+        html`<button class="icon" type="submit" name="outcome" value="cancel" aria-label="${t.cancelVerification}" data-testid="cancel-verification">${CLOSE_ICON}</button>`,
       )
     : html`<span></span>`;
   const progress = step
     ? html`<div class="progress">
-<p class="progress-label" data-testid="app-step">Step ${number} of ${APP_STEPS.length}</p>
+<p class="progress-label" data-testid="app-step">${t.stepOf(number, APP_STEPS.length)}</p>
 <ol class="progress-bar" aria-hidden="true">${APP_STEPS.map(
         (_, index) => html`<li class="${index < number ? 'done' : ''}"></li>`,
       )}</ol>
 </div>`
     : '';
+  // The switch comes back to this screen by GET (a screen shown after a refused post too).
+  const language = { ...options.language, returnTo: pathOf(appLink(context, options.interactionId, options.mode, step)) };
   const body = html`
 <div class="device">
-<header class="appbar">${back}<p class="app-name">${MARK}ID Check</p>${cancel}</header>
+<header class="appbar">${back}<p class="app-name">${MARK}${t.appName}</p>${cancel}</header>
 <main class="screen">${progress}${options.content}</main>
+${languageSwitch(language)}
 </div>
-<footer class="below">Simulated identity app for ${clientName(options.client)}. All people and documents are fictional.</footer>`;
+<footer class="below">${t.footer(clientName(options.client))}</footer>`;
   const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
   return pageResponse({
     status: options.status,
-    title: `${options.title} – ID Check`,
+    locale: language.locale,
+    title: t.pageTitle(options.title),
     styles: stylesheet('app'),
     body,
     layout: 'phone',
-    sources: { images: origins },
+    sources: { images: origins, forms: appFormOrigins(context, options) },
   });
 }
 
@@ -155,13 +175,14 @@ function chosenPersona(interaction: Interaction): Persona {
  */
 export function appScreenPage(
   context: EmulatorContext,
-  options: ScreenOptions & { step: AppStepId; message?: string; status?: number },
+  options: ScreenOptions & { step: AppStepId; message?: (t: AppMessages) => string; status?: number },
 ): Response {
-  const content = SCREENS[options.step](context, options);
+  const { t } = words(options);
+  const content = SCREENS[options.step](context, { ...options, message: options.message?.(t) });
   return appPage(context, {
     ...options,
     status: options.status ?? 200,
-    title: stepTitle(options.step),
+    title: t.steps[options.step],
     content,
     cancellable: true,
   });
@@ -180,47 +201,53 @@ const SCREENS: Record<AppStepId, Screen> = {
 /** Step 1: whose document to verify (the test personas). */
 function documentScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
   const current = options.interaction.app.personaId;
+  const { t, shared } = words(options);
+  const { locale } = options.language;
   const choices = personas.map((persona) => {
     const tags = [
-      persona.faceCheck === 'fail' ? html`<span class="tag warn">Face check fails</span>` : '',
-      documentExpired(persona, context.now()) ? html`<span class="tag warn">Document expired</span>` : '',
+      persona.faceCheck === 'fail' ? html`<span class="tag warn">${shared.personaTags.faceCheckFails}</span>` : '',
+      documentExpired(persona, context.now()) ? html`<span class="tag warn">${shared.personaTags.documentExpired}</span>` : '',
     ];
     return html`<li><button class="choice" type="submit" name="persona" value="${persona.id}" data-testid="persona-${persona.id}"${
       persona.id === current ? new SafeHtml(' aria-current="true"') : ''
     }>
 <img src="${portraitUrl(context, options.mode, persona)}" alt="" width="48" height="60">
-<span class="text"><strong>${persona.label}</strong><span class="sub">${documentName(persona)}</span>${
+<span class="text"><strong>${persona.label}</strong><span class="sub">${capitalize(documentName(persona, locale))}</span>${
       tags.some((tag) => tag !== '') ? html`<span class="tags">${tags}</span>` : ''
     }</span>${CHEVRON}</button></li>`;
   });
   return html`
-<h1>Choose your document</h1>
-<p class="lead">${clientName(options.client)} asks you to verify your identity. These are test people: choose whose passport or ID card to scan.</p>
+<h1>${t.steps.document}</h1>
+<p class="lead">${t.chooseLead(clientName(options.client))}</p>
 ${alert(options.message)}
 ${appForm(context, options, html`<input type="hidden" name="action" value="choose-document"><ul class="choices">${choices}</ul>`)}`;
 }
 
 /** The data page of a persona's document, drawn: printed fields, photo and MRZ. */
-function drawnDocument(context: EmulatorContext, mode: AppMode, persona: Persona): SafeHtml {
+function drawnDocument(context: EmulatorContext, options: ScreenOptions, persona: Persona): SafeHtml {
+  const { mode } = options;
+  const { t } = words(options);
+  const printed = t.printed;
   const { claims, document } = persona;
+  // As a document prints it (ICAO 9303): DD.MM.YYYY, and codes for nationality and sex.
   const date = (iso: string) => `${iso.slice(8, 10)}.${iso.slice(5, 7)}.${iso.slice(0, 4)}`;
   const personalNumber = personalNumberText(persona);
   const fields: Array<[string, string, boolean?]> = [
-    ['Surname', claims.family_name.toUpperCase(), true],
-    ['Given names', claims.given_name.toUpperCase(), true],
-    ['Nationality', claims.nationalities.join(' / ')],
-    ['Sex', claims.gender === 'male' ? 'M' : claims.gender === 'female' ? 'F' : 'X'],
-    ['Date of birth', date(claims.birthdate)],
-    ['Document no.', document.document_number],
-    ['Date of issue', document.date_of_issuance ? date(document.date_of_issuance) : '—'],
-    ['Date of expiry', date(document.date_of_expiry)],
-    ['Authority', document.issuer.name, !personalNumber],
+    [printed.surname, claims.family_name.toUpperCase(), true],
+    [printed.givenNames, claims.given_name.toUpperCase(), true],
+    [printed.nationality, claims.nationalities.join(' / ')],
+    [printed.sex, claims.gender === 'male' ? 'M' : claims.gender === 'female' ? 'F' : 'X'],
+    [printed.dateOfBirth, date(claims.birthdate)],
+    [printed.documentNumber, document.document_number],
+    [printed.dateOfIssue, document.date_of_issuance ? date(document.date_of_issuance) : '—'],
+    [printed.dateOfExpiry, date(document.date_of_expiry)],
+    [printed.authority, document.issuer.name, !personalNumber],
   ];
-  if (personalNumber) fields.push(['Personal no.', personalNumber]);
+  if (personalNumber) fields.push([printed.personalNumber, personalNumber]);
   return html`<div class="doc-frame"><figure class="doc ${document.type}">
-<figcaption class="doc-head"><span>${countryName(document.issuer.country_code)}</span><span>${document.type === 'passport' ? 'Passport' : 'Identity card'}</span></figcaption>
+<figcaption class="doc-head"><span>${countryName(document.issuer.country_code, options.language.locale)}</span><span>${printed[document.type]}</span></figcaption>
 <div class="doc-body">
-<img class="doc-photo" src="${portraitUrl(context, mode, persona)}" alt="Document photo of ${persona.label}">
+<img class="doc-photo" src="${portraitUrl(context, mode, persona)}" alt="${t.documentPhoto(persona.label)}">
 <dl class="doc-fields">${fields.map(
     ([label, value, wide]) => html`<div${wide ? new SafeHtml(' class="wide"') : ''}><dt>${label}</dt><dd>${value}</dd></div>`,
   )}</dl>
@@ -232,20 +259,21 @@ function drawnDocument(context: EmulatorContext, mode: AppMode, persona: Persona
 /** Step 2: the camera sees the document; "Scan document". */
 function scanScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
   const persona = chosenPersona(options.interaction);
+  const { t } = words(options);
   return html`
-<h1>Scan your document</h1>
-<p class="lead">Place ${persona.document.type === 'passport' ? 'the photo page of the passport' : 'the ID card'} inside the frame, in good light.</p>
+<h1>${t.steps.scan}</h1>
+<p class="lead">${t.scanLead(persona.document.type === 'passport')}</p>
 ${alert(options.message)}
 <div class="viewfinder">
 <span class="corner tl"></span><span class="corner tr"></span><span class="corner bl"></span><span class="corner br"></span>
 <span class="scanline" aria-hidden="true"></span>
-${drawnDocument(context, options.mode, persona)}
-<p class="viewfinder-hint">Camera view (simulated)</p>
+${drawnDocument(context, options, persona)}
+<p class="viewfinder-hint">${t.cameraView}</p>
 </div>
 <div class="actions">${appForm(
     context,
     options,
-    html`<button class="btn primary" type="submit" name="action" value="scan-document" data-testid="scan-document">Scan document</button>`,
+    html`<button class="btn primary" type="submit" name="action" value="scan-document" data-testid="scan-document">${t.scanDocument}</button>`,
   )}</div>`;
 }
 
@@ -258,179 +286,190 @@ function checkRow(result: 'passed' | 'failed' | 'not available', text: SafeHtml 
 /** Step 3: read the chip over NFC; then the result of active authentication. */
 function chipScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
   const persona = chosenPersona(options.interaction);
+  const { t, shared } = words(options);
   const { document } = persona;
-  const kind = documentTypeName(document.type);
+  const passport = document.type === 'passport';
   if (!options.interaction.app.chipRead) {
     return html`
-<p class="toast" role="status">${CHECK('#146c43')}Document scanned: ${documentName(persona)}</p>
-<h1>Read the chip</h1>
-<p class="lead">Hold the top of your phone flat against the ${kind} and keep still until the chip has been read.</p>
+<p class="toast" role="status">${CHECK('#146c43')}${t.scanned(documentName(persona, options.language.locale))}</p>
+<h1>${t.steps.chip}</h1>
+<p class="lead">${t.chipLead(passport)}</p>
 ${alert(options.message)}
 <div class="stage">${NFC_ILLUSTRATION}</div>
 <div class="actions">${appForm(
       context,
       options,
-      html`<button class="btn primary" type="submit" name="action" value="read-chip" data-testid="read-chip">Read chip</button>`,
+      html`<button class="btn primary" type="submit" name="action" value="read-chip" data-testid="read-chip">${t.readChip}</button>`,
     )}</div>`;
   }
   const activeAuthentication = document.active_authentication_result;
   const issuerCheck = document.issuer_check?.valid;
   return html`
-<h1>Chip read</h1>
-<p class="lead">The chip of the ${kind} answered and its data matches the printed page.</p>
+<h1>${t.chipRead}</h1>
+<p class="lead">${t.chipReadLead(passport)}</p>
 ${alert(options.message)}
 <ul class="checks" data-testid="chip-result">
-${checkRow('passed', 'Chip data matches the printed data')}
+${checkRow('passed', t.chipMatches)}
 ${checkRow(
   activeAuthentication === undefined ? 'not available' : activeAuthentication === 'passed' ? 'passed' : 'failed',
-  html`Active authentication: <span class="value" data-testid="active-authentication">${activeAuthentication ?? 'not performed'}</span>`,
+  t.activeAuthentication(
+    html`<span class="value" data-testid="active-authentication">${activeAuthentication === undefined ? t.notPerformed : t.activeAuthenticationResult[activeAuthentication]}</span>`,
+  ),
 )}
 ${checkRow(
   // Only Norwegian documents can be checked with their issuer (2.3): UNKNOWN is not a failure.
   issuerCheck === 'VALID' ? 'passed' : issuerCheck === undefined || issuerCheck === 'UNKNOWN' ? 'not available' : 'failed',
-  html`Issuer check: <span class="value">${issuerCheck ?? 'not available'}</span>${
-    issuerCheck === 'VALID' ? '' : html`<span class="fine">Only Norwegian documents can be checked with their issuer.</span>`
+  html`${t.issuerCheck(html`<span class="value">${issuerCheck === undefined ? shared.notAvailable : shared.issuerCheckValue(issuerCheck)}</span>`)}${
+    issuerCheck === 'VALID' ? '' : html`<span class="fine">${t.onlyNorwegian}</span>`
   }`,
 )}
 </ul>
-<div class="actions"><a class="btn primary" href="${appLink(context, options.interactionId, options.mode, 'face')}" data-testid="continue">Continue</a></div>`;
+<div class="actions"><a class="btn primary" href="${appLink(context, options.interactionId, options.mode, 'face')}" data-testid="continue">${t.continue}</a></div>`;
 }
 
 /** Step 4: the face check, against the document portrait; a failure ends the app here. */
 function faceScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
   const persona = chosenPersona(options.interaction);
+  const { t } = words(options);
   const portrait = portraitUrl(context, options.mode, persona);
+  const cameraView = t.cameraViewOf(persona.label);
   if (!options.interaction.app.faceChecked) {
     return html`
-<h1>Check your face</h1>
-<p class="lead">Look straight at the camera and keep your face inside the oval.</p>
+<h1>${t.steps.face}</h1>
+<p class="lead">${t.faceLead}</p>
 ${alert(options.message)}
-<div class="oval-wrap"><div class="oval"><img src="${portrait}" alt="Camera view of ${persona.label}"></div></div>
+<div class="oval-wrap"><div class="oval"><img src="${portrait}" alt="${cameraView}"></div></div>
 <div class="actions">${appForm(
       context,
       options,
-      html`<button class="btn primary" type="submit" name="action" value="check-face" data-testid="check-face">Start face check</button>`,
+      html`<button class="btn primary" type="submit" name="action" value="check-face" data-testid="check-face">${t.startFaceCheck}</button>`,
     )}</div>`;
   }
   if (persona.faceCheck === 'fail') {
     return html`
-<h1>Face check failed</h1>
-<div class="oval-wrap"><div class="oval fail"><img src="${portrait}" alt="Camera view of ${persona.label}"><span class="badge fail">${CROSS('#fff', 22)}</span></div></div>
-<p class="alert" role="alert" data-testid="face-check-failed">The face does not match the portrait on the document, so your identity cannot be verified.</p>
+<h1>${t.faceFailed}</h1>
+<div class="oval-wrap"><div class="oval fail"><img src="${portrait}" alt="${cameraView}"><span class="badge fail">${CROSS('#fff', 22)}</span></div></div>
+<p class="alert" role="alert" data-testid="face-check-failed">${t.faceMismatch}</p>
 ${alert(options.message)}
-<p class="lead">Nothing will be shared. ${clientName(options.client)} will be told that the face check failed.</p>
+<p class="lead">${t.nothingShared(clientName(options.client))}</p>
 <div class="actions">${appForm(
       context,
       options,
       // "approve" runs the shared decision logic, which turns a failed face check into
       // access_denied with the reason, exactly as the quick test does.
-      html`<input type="hidden" name="persona" value="${persona.id}"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="end-verification">End verification</button>`,
+      html`<input type="hidden" name="persona" value="${persona.id}"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="end-verification">${t.endVerification}</button>`,
     )}</div>`;
   }
   return html`
-<h1>Face check passed</h1>
-<div class="oval-wrap"><div class="oval pass"><img src="${portrait}" alt="Camera view of ${persona.label}"><span class="badge pass">${CHECK('#fff', 22)}</span></div></div>
+<h1>${t.facePassed}</h1>
+<div class="oval-wrap"><div class="oval pass"><img src="${portrait}" alt="${cameraView}"><span class="badge pass">${CHECK('#fff', 22)}</span></div></div>
 ${alert(options.message)}
-<ul class="checks" data-testid="face-result">${checkRow('passed', 'Your face matches the portrait on the document')}</ul>
-<div class="actions"><a class="btn primary" href="${appLink(context, options.interactionId, options.mode, 'consent')}" data-testid="continue">Continue</a></div>`;
-}
-
-function longDate(iso: string): string {
-  return new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+<ul class="checks" data-testid="face-result">${checkRow('passed', t.faceMatches)}</ul>
+<div class="actions"><a class="btn primary" href="${appLink(context, options.interactionId, options.mode, 'consent')}" data-testid="continue">${t.continue}</a></div>`;
 }
 
 /** A requested claim's value for the consent list; undefined when the persona has none. */
-function claimValue(context: EmulatorContext, mode: AppMode, persona: Persona, name: ClaimName): SafeHtml | string | undefined {
+function claimValue(context: EmulatorContext, options: ScreenOptions, persona: Persona, name: ClaimName): SafeHtml | string | undefined {
   const { claims } = persona;
+  const { t, shared } = words(options);
+  const { locale } = options.language;
   switch (name) {
     case 'picture':
-      return html`<img src="${portraitUrl(context, mode, persona)}" alt="Portrait of ${persona.label}">`;
+      return html`<img src="${portraitUrl(context, options.mode, persona)}" alt="${t.portraitOf(persona.label)}">`;
     case 'gender':
-      return claims.gender.charAt(0).toUpperCase() + claims.gender.slice(1);
+      return shared.gender[claims.gender];
     case 'birthdate':
-      return longDate(claims.birthdate);
+      return formatDate(claims.birthdate, locale);
     case 'nationalities':
-      return claims.nationalities.map(countryName).join(', ');
+      return claims.nationalities.map((code) => countryName(code, locale)).join(', ');
     default:
       return claims[name];
   }
 }
 
 /** A requested document detail's value for the consent list; undefined when the document has none. */
-function detailValue(context: EmulatorContext, persona: Persona, detail: DocumentDetail): string | undefined {
+function detailValue(context: EmulatorContext, options: ScreenOptions, persona: Persona, detail: DocumentDetail): string | undefined {
   const { document } = persona;
+  const { t, shared } = words(options);
+  const { locale } = options.language;
   switch (detail) {
     case 'type':
-      return document.type === 'passport' ? 'Passport' : 'ID card';
+      return shared.documentTypeTitle[document.type];
     case 'date_of_issuance':
-      return document.date_of_issuance === undefined ? undefined : longDate(document.date_of_issuance);
+      return document.date_of_issuance === undefined ? undefined : formatDate(document.date_of_issuance, locale);
     case 'date_of_expiry':
-      return `${longDate(document.date_of_expiry)}${documentExpired(persona, context.now()) ? ' (expired)' : ''}`;
+      return `${formatDate(document.date_of_expiry, locale)}${documentExpired(persona, context.now()) ? t.expired : ''}`;
     case 'issuer.country_code':
-      return `${countryName(document.issuer.country_code)} (${document.issuer.country_code})`;
+      return `${countryName(document.issuer.country_code, locale)} (${document.issuer.country_code})`;
     case 'issuer.name':
       return document.issuer.name;
     case 'personal_number':
       return personalNumberText(persona);
     case 'issuer_check':
-      return document.issuer_check?.valid;
+      return document.issuer_check === undefined ? undefined : shared.issuerCheckValue(document.issuer_check.valid);
+    case 'active_authentication_result':
+      return document.active_authentication_result === undefined ? undefined : t.activeAuthenticationResult[document.active_authentication_result];
     default:
       return document[detail];
   }
 }
 
-function shareRow(label: string, value: SafeHtml | string | undefined): SafeHtml {
+function shareRow(t: AppMessages, label: string, value: SafeHtml | string | undefined): SafeHtml {
   return html`<li><span class="label">${label}</span>${
-    value === undefined ? html`<span class="value absent">Not available, left out</span>` : html`<span class="value">${value}</span>`
+    value === undefined ? html`<span class="value absent">${t.notAvailableLeftOut}</span>` : html`<span class="value">${value}</span>`
   }</li>`;
 }
 
-function evidenceRows(context: EmulatorContext, persona: Persona, evidence: EvidenceRequest): SafeHtml {
-  if (evidence.type === 'document') return html`${evidence.details.map((detail) => shareRow(DOCUMENT_DETAIL_LABELS[detail], detailValue(context, persona, detail)))}`;
+function evidenceRows(context: EmulatorContext, options: ScreenOptions, persona: Persona, evidence: EvidenceRequest): SafeHtml {
+  const { t, shared } = words(options);
+  if (evidence.type === 'document') {
+    return html`${evidence.details.map((detail) => shareRow(t, shared.detailLabels[detail], detailValue(context, options, persona, detail)))}`;
+  }
   const match = populationRegisterMatch(persona, evidence.personalNumber);
-  return shareRow(`Population register (${evidence.sourceName})`, match ? `Match for ${match}` : undefined);
+  return shareRow(t, t.populationRegister(evidence.sourceName), match ? t.matchFor(match) : undefined);
 }
 
 /** Step 5: exactly what the client will receive (data minimisation), then Share or Cancel. */
 function consentScreen(context: EmulatorContext, options: ScreenOptions & { message?: string }): SafeHtml {
   const persona = chosenPersona(options.interaction);
+  const { t, shared } = words(options);
   const { claims } = options.interaction.request;
   const name = clientName(options.client);
   const issuerCheck = persona.document.issuer_check?.valid;
   const etsiRefusal = claims.trustFramework === 'standard_etsi' && issuerCheck !== 'VALID';
   const evidenceDocument = claims.evidence.some((evidence) => evidence.type === 'document');
   return html`
-<h1>Share with ${name}?</h1>
-<p class="lead">${name} will receive these verified details. Nothing else is shared.</p>
+<h1>${t.shareHeading(name)}</h1>
+<p class="lead">${t.shareLead(name)}</p>
 ${alert(options.message)}
 ${
   claims.claims.length > 0
-    ? html`<section aria-labelledby="share-identity"><h2 id="share-identity">Identity</h2><ul class="share" data-testid="share-claims">${claims.claims.map(
-        (claim) => shareRow(CLAIM_LABELS[claim.name], claimValue(context, options.mode, persona, claim.name)),
+    ? html`<section aria-labelledby="share-identity"><h2 id="share-identity">${t.identity}</h2><ul class="share" data-testid="share-claims">${claims.claims.map(
+        (claim) => shareRow(t, shared.claimLabels[claim.name], claimValue(context, options, persona, claim.name)),
       )}</ul></section>`
     : ''
 }
 ${
   claims.evidence.length > 0
-    ? html`<section aria-labelledby="share-evidence"><h2 id="share-evidence">${evidenceDocument ? 'Document' : 'Evidence'}</h2><ul class="share">${claims.evidence.map(
-        (evidence) => evidenceRows(context, persona, evidence),
+    ? html`<section aria-labelledby="share-evidence"><h2 id="share-evidence">${evidenceDocument ? t.document : t.evidence}</h2><ul class="share">${claims.evidence.map(
+        (evidence) => evidenceRows(context, options, persona, evidence),
       )}</ul></section>`
     : ''
 }
-<p class="fine">Trust framework <code>${claims.trustFramework}</code>.</p>
+<p class="fine">${t.trustFramework(html`<code>${claims.trustFramework}</code>`)}</p>
 ${
   etsiRefusal
-    ? html`<p class="alert" role="alert">${name} asked for the <code>standard_etsi</code> trust framework, which needs a valid issuer check; this document’s is ${issuerCheck ?? 'not available'}, so ${name} will receive a refusal.</p>`
+    ? html`<p class="alert" role="alert">${t.etsiRefusal(name, html`<code>standard_etsi</code>`, issuerCheck === undefined ? shared.notAvailable : shared.issuerCheckValue(issuerCheck))}</p>`
     : ''
 }
 <div class="actions">${appForm(
     context,
     options,
-    html`<input type="hidden" name="persona" value="${persona.id}"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="share">Share</button>`,
+    html`<input type="hidden" name="persona" value="${persona.id}"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="share">${t.share}</button>`,
   )}${appForm(
     context,
     options,
-    html`<button class="btn secondary" type="submit" name="outcome" value="cancel" data-testid="cancel">Cancel</button>`,
+    html`<button class="btn secondary" type="submit" name="outcome" value="cancel" data-testid="cancel">${t.cancel}</button>`,
   )}</div>`;
 }
 
@@ -439,43 +478,56 @@ ${
  * browser itself (it has the secret), a link continues to the client instead.
  */
 export function appDonePage(context: EmulatorContext, options: ScreenOptions): Response {
+  const { t, shared } = words(options);
   const decision = options.interaction.decision;
   const approved = decision?.outcome === 'approved';
   const name = clientName(options.client);
   const next = options.mode.sameDevice
-    ? html`<div class="actions"><a class="btn primary" href="${continueLink(context, options.interactionId, options.mode.browserSecret)}" data-testid="continue-to-client">Continue to ${name}</a></div>`
+    ? html`<div class="actions"><a class="btn primary" href="${continueLink(context, options.interactionId, options.mode.browserSecret)}" data-testid="continue-to-client">${t.continueTo(name)}</a></div>`
     : '';
   const content = html`
 <div class="result" data-testid="app-done">
 <span class="circle ${approved ? 'ok' : 'stop'}">${approved ? CHECK('#146c43', 44) : CROSS('#a4161a', 40)}</span>
-<h1>${options.mode.sameDevice ? 'Done' : 'Done — return to your computer'}</h1>
+<h1>${options.mode.sameDevice ? t.done : t.doneElsewhere}</h1>
 <p class="lead">${
     options.mode.sameDevice
-      ? `${approved ? `${name} receives your verified identity` : `${name} learns that the verification ended`} when you continue.`
+      ? approved
+        ? t.receivesWhenYouContinue(name)
+        : t.learnsWhenYouContinue(name)
       : approved
-        ? `Continue on the computer where you started: ${name} receives your verified identity there.`
-        : `Nothing was shared. ${name} learns that the verification ended when you continue on the computer where you started.`
+        ? t.continueOnComputer(name)
+        : t.nothingWasShared(name)
   }</p>
-${decision?.outcome === 'denied' ? html`<p class="fine">Reason: ${decision.error.description}.</p>` : ''}
-${options.mode.sameDevice ? '' : html`<p class="fine">You can close the app.</p>`}
+${decision?.outcome === 'denied' ? html`<p class="fine">${t.reason(shared.denialReason(decision.error))}</p>` : ''}
+${options.mode.sameDevice ? '' : html`<p class="fine">${t.closeApp}</p>`}
 </div>
 ${next}`;
-  return appPage(context, { ...options, status: 200, title: 'Done', content, cancellable: false });
+  return appPage(context, { ...options, status: 200, title: t.done, content, cancellable: false });
 }
 
 /** The app of an interaction that has been completed (e.g. a phone reloading afterwards). */
-export function appFinishedPage(context: EmulatorContext): Response {
+export function appFinishedPage(context: EmulatorContext, language: PageLanguage): Response {
+  const t = APP_MESSAGES[language.locale];
   const content = html`
 <div class="result" data-testid="app-finished">
 <span class="circle ok">${CHECK('#146c43', 44)}</span>
-<h1>This verification is complete</h1>
-<p class="lead">There is nothing more to do here. You can close the app.</p>
+<h1>${t.complete}</h1>
+<p class="lead">${t.completeLead}</p>
 </div>`;
   const body = html`
 <div class="device">
-<header class="appbar"><span></span><p class="app-name">${MARK}ID Check</p><span></span></header>
+<header class="appbar"><span></span><p class="app-name">${MARK}${t.appName}</p><span></span></header>
 <main class="screen">${content}</main>
+${languageSwitch(language)}
 </div>`;
   const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
-  return pageResponse({ status: 200, title: 'Complete – ID Check', styles: stylesheet('app'), body, layout: 'phone', sources: { images: origins } });
+  return pageResponse({
+    status: 200,
+    locale: language.locale,
+    title: t.pageTitle(t.completeTitle),
+    styles: stylesheet('app'),
+    body,
+    layout: 'phone',
+    sources: { images: origins },
+  });
 }

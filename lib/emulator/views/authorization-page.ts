@@ -6,7 +6,8 @@
  * The page offers, in order of how real users meet it: a QR code that opens the app on a phone,
  * a button that opens it on this device, and a secondary "quick test" form that decides in one
  * step. Everything works without JavaScript; one external script (interaction/hand-off.ts) only saves
- * the user a click when the phone finishes. Every interpolated value is escaped by `html`.
+ * the user a click when the phone finishes. Every interpolated value is escaped by `html`; the
+ * words are in the page's language (authorization-messages.ts, views/language.ts).
  * @see spec part 1, 4.2
  */
 import type { EvidenceRequest } from '../checks/claims-request';
@@ -14,13 +15,17 @@ import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
 import { endpointUrl, type EmulatorContext } from '../context';
 import { OAuthError } from '../errors';
-import { continueLink, appLink, qrCodeLink, statusLink } from '../interaction/links';
-import { deviceStatus } from '../interaction/steps';
+import { authorizationPageLink, continueLink, appLink, qrCodeLink, statusLink } from '../interaction/links';
+import { APP_STEPS, deviceStatus } from '../interaction/steps';
 import { personas, type Persona } from '../personas/personas';
 import type { Interaction } from '../state';
+import { APP_MESSAGES } from './app-messages';
 import { stylesheet } from './assets';
+import { AUTHORIZATION_MESSAGES, type AuthorizationMessages } from './authorization-messages';
 import { SafeHtml, html } from './html';
-import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS, documentExpired, documentSummary } from './labels';
+import { documentExpired, documentSummary, personaDescription } from './labels';
+import { languageSwitch, pageLanguage, pathOf, type LanguageHints, type PageLanguage } from './language';
+import { EMULATOR_MESSAGES, type PageError } from './messages';
 import { pageResponse } from './page-shell';
 import { qrCodeSvg } from './qr';
 
@@ -29,13 +34,24 @@ const MARK = new SafeHtml(
   '<span class="mark" aria-hidden="true"><svg width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="#fff" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round"><path d="M12 2.5 4.5 5.5v6c0 4.6 3.2 8.6 7.5 10 4.3-1.4 7.5-5.4 7.5-10v-6z"/><path d="m8.5 12 2.5 2.5 4.5-5"/></svg></span>',
 );
 
-function desktopPage(context: EmulatorContext, options: { status: number; title: string; body: SafeHtml; scripts?: { script: string; connect: string } }): Response {
+/**
+ * A desktop page of the emulator (the authorization page, the error pages): the top bar with the
+ * language switch, the body, the footer.
+ * @param options.forms origins the page's forms may post to besides its own (CSP `form-action`)
+ */
+export function desktopPage(
+  context: EmulatorContext,
+  language: PageLanguage,
+  options: { status: number; title: string; body: SafeHtml; scripts?: { script: string; connect: string }; forms?: readonly string[] },
+): Response {
+  const t = AUTHORIZATION_MESSAGES[language.locale];
   const body = html`
-<header class="topbar">${MARK}<span class="brand">ID Check</span><span class="env">Emulator</span></header>
+<header class="topbar">${MARK}<span class="brand">${t.brand}</span><span class="env">${t.environment}</span>${languageSwitch(language)}</header>
 <main>${options.body}</main>
-<footer>IDV emulator: a simulation of the identity verification service and its mobile app. All people and documents are fictional.</footer>`;
+<footer>${t.footer}</footer>`;
   return pageResponse({
     status: options.status,
+    locale: language.locale,
     title: options.title,
     styles: stylesheet('authorization-page'),
     body,
@@ -44,56 +60,74 @@ function desktopPage(context: EmulatorContext, options: { status: number; title:
       images: [new URL(context.issuer).origin],
       scripts: options.scripts ? [options.scripts.script] : undefined,
       connect: options.scripts ? [options.scripts.connect] : undefined,
+      forms: options.forms,
     },
   });
 }
 
-function requestedEvidence(evidence: EvidenceRequest): SafeHtml {
+function requestedEvidence(language: PageLanguage, evidence: EvidenceRequest): SafeHtml {
+  const t = AUTHORIZATION_MESSAGES[language.locale];
   if (evidence.type === 'document') {
-    return html`<li>Identity document (passport or ID card)${
-      evidence.details.length > 0 ? html`: ${evidence.details.map((detail) => DOCUMENT_DETAIL_LABELS[detail]).join(', ')}` : ''
+    const labels = EMULATOR_MESSAGES[language.locale].detailLabels;
+    return html`<li>${t.documentEvidence}${
+      evidence.details.length > 0 ? html`: ${evidence.details.map((detail) => labels[detail]).join(', ')}` : ''
     }</li>`;
   }
-  return html`<li>Match in the population register (${evidence.sourceName})${
-    evidence.personalNumber ? html`, looked up by national number <code>${evidence.personalNumber}</code>` : ''
+  return html`<li>${t.registerEvidence(evidence.sourceName)}${
+    evidence.personalNumber ? t.lookedUpBy(html`<code>${evidence.personalNumber}</code>`) : ''
   }</li>`;
 }
 
 /** Who asks for what: the part of the page that the app's consent step repeats in detail. */
-function requestedCard(interaction: Interaction): SafeHtml {
+function requestedCard(language: PageLanguage, interaction: Interaction): SafeHtml {
+  const t = AUTHORIZATION_MESSAGES[language.locale];
+  const labels = EMULATOR_MESSAGES[language.locale].claimLabels;
   const { claims } = interaction.request;
   return html`
 <section class="card requested" aria-labelledby="requested-heading">
-<h2 id="requested-heading">Requested</h2>
-<p>Trust framework <code>${claims.trustFramework}</code></p>
-<h3>Identity</h3>
+<h2 id="requested-heading">${t.requested}</h2>
+<p>${t.trustFramework(html`<code>${claims.trustFramework}</code>`)}</p>
+<h3>${t.identity}</h3>
 ${
   claims.claims.length > 0
     ? html`<ul class="list">${claims.claims.map(
-        (claim) => html`<li>${CLAIM_LABELS[claim.name]}${claim.essential ? html`<span class="tag">essential</span>` : ''}</li>`,
+        (claim) => html`<li>${labels[claim.name]}${claim.essential ? html`<span class="tag">${t.essential}</span>` : ''}</li>`,
       )}</ul>`
-    : html`<p class="muted">No identity claims.</p>`
+    : html`<p class="muted">${t.noClaims}</p>`
 }
-${claims.evidence.length > 0 ? html`<h3>Evidence</h3><ul class="list">${claims.evidence.map(requestedEvidence)}</ul>` : ''}
+${claims.evidence.length > 0 ? html`<h3>${t.evidence}</h3><ul class="list">${claims.evidence.map((evidence) => requestedEvidence(language, evidence))}</ul>` : ''}
 </section>`;
 }
 
-function personaOption(persona: Persona, checked: boolean, context: EmulatorContext): SafeHtml {
+function personaOption(persona: Persona, checked: boolean, context: EmulatorContext, language: PageLanguage): SafeHtml {
+  const { locale } = language;
   const portrait = `${context.issuer}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg`;
+  const words = EMULATOR_MESSAGES[locale].personaTags;
   const tags = [
-    persona.faceCheck === 'fail' ? { text: 'Face check fails', warn: true } : undefined,
-    documentExpired(persona, context.now()) ? { text: 'Document expired', warn: true } : undefined,
-    persona.populationRegister ? { text: 'In the population register', warn: false } : undefined,
+    persona.faceCheck === 'fail' ? { text: words.faceCheckFails, warn: true } : undefined,
+    documentExpired(persona, context.now()) ? { text: words.documentExpired, warn: true } : undefined,
+    persona.populationRegister ? { text: words.inPopulationRegister, warn: false } : undefined,
   ].filter((tag) => tag !== undefined);
   return html`
 <label class="persona">
 <input type="radio" name="persona" value="${persona.id}"${checked ? new SafeHtml(' checked') : ''}>
 <img src="${portrait}" alt="" width="48" height="60">
 <span><strong>${persona.label}</strong>
-<span class="muted">${documentSummary(persona)}</span>
-<span class="muted">${persona.description}</span>
+<span class="muted">${documentSummary(persona, locale)}</span>
+<span class="muted">${personaDescription(persona, locale)}</span>
 ${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}</span>`)}</span>
 </label>`;
+}
+
+/**
+ * The status line's words in the page's language, for the page's script: it builds its messages
+ * from these rather than from the status endpoint's, which are protocol text (English).
+ */
+function statusTexts(t: AuthorizationMessages, language: PageLanguage): SafeHtml {
+  const titles = APP_MESSAGES[language.locale].steps;
+  return html` data-text-waiting="${t.status.waiting}" data-text-decided="${t.status.continuing}" data-text-failed="${t.status.failed}" data-text-unknown-reason="${t.status.unknownReason}"${APP_STEPS.map(
+    (step, index) => html` data-text-step-${index + 1}="${t.status.inProgress(index + 1, APP_STEPS.length, titles[step.id])}"`,
+  )}`;
 }
 
 /**
@@ -101,22 +135,26 @@ ${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}
  * (at `deviceBaseUrl`), a link that opens it on this device, the waiting state with its
  * continuation, and the quick test form (`interaction`, `browser`, `persona`, `outcome`, posted
  * to the authorization endpoint). The browser secret is in this page only: in the same-device
- * link, the status and continue links and the quick test form, never in the QR code.
+ * link, the status and continue links, the quick test form and the language switch's way back
+ * (GET /auth/page), never in the QR code.
  * @param options.message a problem to show (with `status`, 400 unless given)
  * @see spec part 1 (steps 4–5), 4.2
  */
 export async function interactionPage(
   context: EmulatorContext,
+  language: PageLanguage,
   options: {
     client: RegisteredClient;
     interactionId: string;
     interaction: Interaction;
     selectedPersonaId?: string;
-    message?: string;
+    message?: (t: AuthorizationMessages) => string;
     status?: number;
   },
 ): Promise<Response> {
-  const { client, interactionId, interaction, message } = options;
+  const { client, interactionId, interaction } = options;
+  const t = AUTHORIZATION_MESSAGES[language.locale];
+  const message = options.message?.(t);
   const secret = interaction.browserSecret;
   const clientName = client.name ?? client.clientId;
   const selected = personas.some((persona) => persona.id === options.selectedPersonaId)
@@ -126,96 +164,117 @@ export async function interactionPage(
   const phoneUrl = qrCodeLink(context, interactionId);
   const phoneOrigin = new URL(context.deviceBaseUrl).origin;
   const status = deviceStatus(interaction);
-  const qr = await qrCodeSvg(phoneUrl, 'QR code that opens the ID Check app on your phone');
+  const qr = await qrCodeSvg(phoneUrl, t.qrLabel);
+  const titles = APP_MESSAGES[language.locale].steps;
+  const statusLine =
+    status.status === 'decided'
+      ? t.status.decided
+      : status.status === 'waiting' || status.step === undefined
+        ? t.status.waiting
+        : t.status.inProgress(status.step, status.steps, titles[APP_STEPS[status.step - 1]!.id]);
+  // The switch comes back to this page by GET /auth/page: GET /auth's request_uri is used up.
+  const switchTo: PageLanguage = { ...language, returnTo: pathOf(authorizationPageLink(context, interactionId, secret)) };
 
   const body = html`
-<p class="eyebrow">Identity verification</p>
-<h1>${clientName} wants to verify your identity</h1>
-<p class="muted">Client <code>${client.clientId}</code>; you will return to ${returnTo}.</p>
+<p class="eyebrow">${t.eyebrow}</p>
+<h1>${t.heading(clientName)}</h1>
+<p class="muted">${t.clientLine(html`<code>${client.clientId}</code>`, returnTo)}</p>
 ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
 <div class="grid">
-<section class="card handoff" aria-labelledby="handoff-heading" data-status-url="${statusLink(context, interactionId, secret)}">
-<h2 id="handoff-heading">Continue in the ID Check app</h2>
+<section class="card handoff" aria-labelledby="handoff-heading" data-status-url="${statusLink(context, interactionId, secret)}"${statusTexts(t, language)}>
+<h2 id="handoff-heading">${t.handoffHeading}</h2>
 <div class="by-phone">
-<figure class="qr">${qr}<figcaption>Scan with your phone’s camera</figcaption></figure>
+<figure class="qr">${qr}<figcaption>${t.qrCaption}</figcaption></figure>
 <div>
 <ol class="how">
-<li>Scan the QR code with your phone’s camera.</li>
-<li>In the app, scan your document, read its chip and check your face.</li>
-<li>Come back here: this page continues by itself, or choose “I've finished on my phone”.</li>
+${t.how.map((line) => html`<li>${line}</li>`)}
 </ol>
-<p class="status" role="status" data-device-status data-state="${status.status}" data-testid="device-status">${
-    status.status === 'decided' ? "Finished on your phone. Choose “I've finished on my phone” to continue." : status.message
-  }</p>
-<a class="button secondary" data-continue data-testid="continue-after-phone" href="${continueLink(context, interactionId, secret)}">I've finished on my phone</a>
+<p class="status" role="status" data-device-status data-state="${status.status}" data-testid="device-status">${statusLine}</p>
+<a class="button secondary" data-continue data-testid="continue-after-phone" href="${continueLink(context, interactionId, secret)}">${t.finishedOnPhone}</a>
 </div>
 </div>
-<p class="device-url">Phone link: <code data-testid="device-url">${phoneUrl}</code><br>
-Your phone must be on the same network as this computer and able to reach <code>${phoneOrigin}</code>.</p>
-<div class="divider" aria-hidden="true">or</div>
+<p class="device-url">${t.phoneLink} <code data-testid="device-url">${phoneUrl}</code><br>
+${t.phoneReach(html`<code>${phoneOrigin}</code>`)}</p>
+<div class="divider" aria-hidden="true">${t.or}</div>
 <div class="here">
-<p class="muted">On a phone already, or no phone at hand?</p>
-<a class="button primary" data-testid="use-app-on-this-device" href="${appLink(context, interactionId, { sameDevice: true, browserSecret: secret })}">Use the app on this device</a>
+<p class="muted">${t.noPhone}</p>
+<a class="button primary" data-testid="use-app-on-this-device" href="${appLink(context, interactionId, { sameDevice: true, browserSecret: secret })}">${t.useHere}</a>
 </div>
 </section>
-${requestedCard(interaction)}
+${requestedCard(language, interaction)}
 </div>
 <section class="card quick" aria-labelledby="quick-heading">
-<h2 id="quick-heading">Quick test without the app</h2>
-<p class="muted">Decide in one step as a test persona, without the document, chip and face steps. Works without JavaScript.</p>
+<h2 id="quick-heading">${t.quickHeading}</h2>
+<p class="muted">${t.quickLead}</p>
 <form method="post" action="${endpointUrl(context, 'authorization')}">
 <input type="hidden" name="interaction" value="${interactionId}">
 <input type="hidden" name="browser" value="${secret}">
 <fieldset>
-<legend>Choose a test persona to scan a document and face as</legend>
+<legend>${t.quickLegend}</legend>
 <div class="personas">
-${personas.map((persona) => personaOption(persona, persona.id === selected, context))}
+${personas.map((persona) => personaOption(persona, persona.id === selected, context, language))}
 </div>
 </fieldset>
 <div class="actions">
-<button class="approve" type="submit" name="outcome" value="approve">Verify and share</button>
-<button class="cancel" type="submit" name="outcome" value="cancel">Cancel</button>
+<button class="approve" type="submit" name="outcome" value="approve">${t.approve}</button>
+<button class="cancel" type="submit" name="outcome" value="cancel">${t.cancel}</button>
 </div>
 </form>
 </section>`;
-  return desktopPage(context, {
+  return desktopPage(context, switchTo, {
     status: options.status ?? (message ? 400 : 200),
-    title: `Verify your identity for ${clientName}`,
+    title: t.title(clientName),
     body,
     scripts: {
       script: endpointUrl(context, 'authorizationPageScript'),
       connect: endpointUrl(context, 'authorizationStatus'),
     },
+    // The quick test posts to the issuer (the page may be on the flow URL), and is answered by
+    // the redirect to the client.
+    forms: [new URL(context.issuer).origin, new URL(interaction.request.redirectUri).origin],
   });
 }
 
 /**
  * The error page for errors that must not be redirected (unknown client, bad request_uri,
  * expired interaction, a wrong browser secret): the OAuth error code, visible and marked for
- * tests, and what to do.
+ * tests, and what to do. The code and its description are protocol text and stay as they are;
+ * in another language than English the page explains the situation in it and shows the
+ * description apart.
  * @see RFC 6749 §4.1.2.1; RFC 9126 §4
  */
-export function errorPage(context: EmulatorContext, error: { error: string; description: string; status: number }): Response {
+export function errorPage(context: EmulatorContext, language: PageLanguage, error: PageError): Response {
+  const t = AUTHORIZATION_MESSAGES[language.locale];
+  const shared = EMULATOR_MESSAGES[language.locale];
   const body = html`
 <section class="card error-card">
-<p class="eyebrow">Identity verification</p>
-<h1>This verification request cannot be handled</h1>
-<p>Error <code data-testid="error-code">${error.error}</code></p>
-<p role="alert">${error.description}</p>
-<p class="muted">Go back to the application that sent you here and start the verification again.</p>
+<p class="eyebrow">${t.eyebrow}</p>
+<h1>${t.errorHeading}</h1>
+<p>${t.errorCode} <code data-testid="error-code">${error.error}</code></p>
+<p role="alert">${shared.errorExplanation(error)}</p>
+${shared.technicalDescription ? html`<p class="muted">${shared.technicalDescription} <span lang="en" data-testid="error-description">${error.description}</span></p>` : ''}
+<p class="muted">${t.errorAdvice}</p>
 </section>`;
-  return desktopPage(context, { status: error.status, title: 'Verification request failed', body });
+  return desktopPage(context, language, { status: error.status, title: t.errorTitle, body });
 }
 
 /**
- * Turns an error into the error page; the router handles anything that is not an OAuthError
- * (and 5xx errors, which are not the user's to fix).
+ * Turns an error into the error page, in the language of the request (and of the interaction,
+ * once the handler has found it and put its `ui_locales` into the hints); the router handles
+ * anything that is not an OAuthError (and 5xx errors, which are not the user's to fix).
  */
-export async function withErrorPage(context: EmulatorContext, handler: () => Promise<Response>): Promise<Response> {
+export async function withErrorPage(
+  request: Request,
+  context: EmulatorContext,
+  handler: (hints: LanguageHints) => Promise<Response>,
+): Promise<Response> {
+  const hints: LanguageHints = {};
   try {
-    return await handler();
+    return await handler(hints);
   } catch (error) {
-    if (error instanceof OAuthError && !error.redirectable && error.status < 500) return errorPage(context, error);
+    if (error instanceof OAuthError && !error.redirectable && error.status < 500) {
+      return errorPage(context, pageLanguage(request, context, hints), error);
+    }
     throw error;
   }
 }

@@ -6,6 +6,7 @@
  * @see spec part 1 (steps 3–6), 4.2
  */
 import { createHash } from 'node:crypto';
+import type { Locale } from '../../i18n/locale';
 import { SafeHtml, html } from './html';
 
 /** The sources a page may load besides its own inline stylesheet (allowed by hash). */
@@ -16,10 +17,19 @@ export interface PageSources {
   scripts?: readonly string[];
   /** exact URLs the page's script may fetch */
   connect?: readonly string[];
+  /**
+   * Where the page's forms may post (CSP `form-action`), besides its own origin ('self', where
+   * the language switch posts). Browsers apply `form-action` to the redirects that answer a form
+   * post too, so a page whose forms end in a redirect to the client names the redirect URI's
+   * origin here.
+   */
+  forms?: readonly string[];
 }
 
 export interface Page {
   status: number;
+  /** the page's language: `<html lang>` and `Content-Language` (views/language.ts) */
+  locale: Locale;
   title: string;
   /** the stylesheet, inlined and allowed by its SHA-256 hash */
   styles: string;
@@ -27,12 +37,6 @@ export interface Page {
   sources: PageSources;
   /** class of <body>: the desktop page, the phone-sized app or the QA panel */
   layout: 'desk' | 'phone' | 'panel';
-  /**
-   * `'self'`: the page's forms may post only to this origin (CSP `form-action`). Left out where
-   * a form post is answered by a redirect to the client's redirect URI: browsers apply
-   * `form-action` to that redirect too.
-   */
-  formAction?: 'self';
   /**
    * Default `no-referrer`: interaction ids and browser secrets in URLs never leak to other
    * sites. A page whose forms post to its own origin under a same-origin check needs
@@ -57,7 +61,7 @@ function styleHash(styles: string): string {
  * Without framing, which only a header can forbid (CSP3 §6.1: a `<meta>` policy ignores
  * `frame-ancestors`); `pageResponse` adds it to the header.
  */
-export function contentSecurityPolicy(page: Pick<Page, 'styles' | 'sources' | 'formAction'>): string {
+export function contentSecurityPolicy(page: Pick<Page, 'styles' | 'sources'>): string {
   const { sources } = page;
   const unique = (values: readonly string[]) => [...new Set(values)].join(' ');
   return [
@@ -66,7 +70,8 @@ export function contentSecurityPolicy(page: Pick<Page, 'styles' | 'sources' | 'f
     ["img-src 'self'", unique(sources.images)].filter(Boolean).join(' '),
     sources.scripts?.length ? `script-src ${unique(sources.scripts)}` : undefined,
     sources.connect?.length ? `connect-src ${unique(sources.connect)}` : undefined,
-    page.formAction ? `form-action '${page.formAction}'` : undefined,
+    // Every page has a form (the language switch), so every page says where forms may go.
+    `form-action ${unique(["'self'", ...(sources.forms ?? [])])}`,
     "base-uri 'none'",
   ]
     .filter((directive) => directive !== undefined)
@@ -83,7 +88,7 @@ export function pageResponse(page: Page): Response {
   const referrer = page.referrer ?? 'no-referrer';
   const scripts = (page.sources.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`);
   const document = html`<!doctype html>
-<html lang="en">
+<html lang="${page.locale}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${policy}">
@@ -102,6 +107,7 @@ ${page.body}
     status: page.status,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
+      'Content-Language': page.locale,
       'Cache-Control': 'no-store',
       'Content-Security-Policy': `${policy}; frame-ancestors 'none'`,
       'X-Frame-Options': 'DENY',

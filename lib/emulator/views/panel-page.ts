@@ -3,7 +3,8 @@
  * clients, the signing keys, the personas and the one-shot faults, with plain HTML forms for
  * every action of the control API. No JavaScript, no external assets; every interpolated value
  * is escaped by the `html` tag, and a strict Content-Security-Policy allows only the page's own
- * style, same-origin images and same-origin form posts.
+ * style, same-origin images and same-origin form posts. The words are in the page's language
+ * (panel-messages.ts, views/language.ts).
  * @see qa/control.ts, qa/faults.ts, qa/panel.ts
  */
 import { ENDPOINT_PATHS } from '../config';
@@ -13,8 +14,11 @@ import type { PanelAccessState } from '../qa/panel-access';
 import { FAULTS, type Fault, type FaultId, type FaultTarget, type InjectedFault } from '../qa/faults';
 import { stylesheet } from './assets';
 import { html, type SafeHtml } from './html';
-import { documentExpired, documentSummary } from './labels';
+import { documentExpired, documentSummary, personaDescription } from './labels';
+import { languageSwitch, type PageLanguage } from './language';
+import { EMULATOR_MESSAGES } from './messages';
 import { pageResponse } from './page-shell';
+import { PANEL_MESSAGES, type PanelMessages } from './panel-messages';
 
 /** Everything the panel shows, read from the control API by qa/panel.ts. */
 export interface PanelView {
@@ -40,23 +44,25 @@ export interface PanelView {
   readOnlyReason?: string;
   /** clock in ms */
   now: number;
+  /** the page's language, and its switch's way back */
+  language: PageLanguage;
 }
 
 /** Where the panel's forms post. @see qa/panel.ts */
 export const PANEL_ACTION_PATH = '/panel';
 
-/** What each target of FAULTS is called on the panel. */
-const TARGETS: Record<FaultTarget, { legend: string; when: string }> = {
-  id_token: { legend: 'ID token', when: 'the next ID token the token endpoint issues' },
-  token_endpoint: { legend: 'Token endpoint', when: 'the next token request that would succeed' },
-  par_endpoint: { legend: 'PAR endpoint', when: 'the next pushed authorization request that would succeed' },
-  authorization_response: { legend: 'Redirect back to the client', when: 'the next redirect that carries a code' },
-};
+/** The targets of FAULTS, in the order the panel lists them. */
+const TARGETS: readonly FaultTarget[] = ['id_token', 'token_endpoint', 'par_endpoint', 'authorization_response'];
 
-/** "2026-01-31 12:00:00 UTC", with the machine-readable form in `datetime`. */
-function time(ms: number): SafeHtml {
+/** The panel's words in the view's language. */
+function words(view: PanelView): PanelMessages {
+  return PANEL_MESSAGES[view.language.locale];
+}
+
+/** "2026-01-31 12:00:00 UTC" | "31. januar 2026 kl. 12:00 UTC", with the machine-readable form in `datetime`. */
+function time(view: PanelView, ms: number): SafeHtml {
   const iso = new Date(ms).toISOString();
-  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+  return html`<time datetime="${iso}">${words(view).time(iso)}</time>`;
 }
 
 /** The panel's own path; "/" when the issuer is an origin. */
@@ -64,18 +70,20 @@ export function panelPath(basePath: string): string {
   return basePath === '' ? '/' : basePath;
 }
 
-/** A panel page on the emulator's page shell; its forms post to the panel itself and nowhere else. */
-function panelResponse(status: number, title: string, body: SafeHtml): Response {
+/** A panel page on the emulator's page shell; its forms post to the emulator itself and nowhere else. */
+function panelResponse(language: PageLanguage, status: number, title: string, body: SafeHtml): Response {
+  const t = PANEL_MESSAGES[language.locale];
   return pageResponse({
     status,
+    locale: language.locale,
     title,
     styles: stylesheet('panel'),
-    body: html`<main>${body}
-<footer>IDV emulator: a simulation of the identity verification service, for development and QA. All people and documents are fictional.</footer>
+    body: html`<main>${languageSwitch(language)}${body}
+<footer>${t.footer}</footer>
 </main>`,
     layout: 'panel',
+    // No form-action beyond 'self', which the shell always allows.
     sources: { images: [] },
-    formAction: 'self',
     // Not no-referrer: with it, browsers send `Origin: null` on the panel's own form posts,
     // which the cross-site check of qa/panel.ts would then refuse.
     referrer: 'same-origin',
@@ -83,30 +91,29 @@ function panelResponse(status: number, title: string, body: SafeHtml): Response 
 }
 
 function serviceSection(view: PanelView): SafeHtml {
+  const t = words(view);
   const url = (path: string) => view.issuer + path;
   return html`
 <section id="service" aria-labelledby="service-heading">
-<h2 id="service-heading">Service</h2>
+<h2 id="service-heading">${t.service}</h2>
 <dl class="endpoints">
-<dt>Issuer (base URL)</dt><dd><code>${view.issuer}</code></dd>
-<dt>Discovery</dt><dd><a href="${url(ENDPOINT_PATHS.discovery)}">${url(ENDPOINT_PATHS.discovery)}</a></dd>
+<dt>${t.issuer}</dt><dd><code>${view.issuer}</code></dd>
+<dt>${t.discovery}</dt><dd><a href="${url(ENDPOINT_PATHS.discovery)}">${url(ENDPOINT_PATHS.discovery)}</a></dd>
 <dt>JWKS</dt><dd><a href="${url(ENDPOINT_PATHS.jwks)}">${url(ENDPOINT_PATHS.jwks)}</a></dd>
 <dt>PAR</dt><dd><code>POST ${url(ENDPOINT_PATHS.par)}</code></dd>
-<dt>Authorization</dt><dd><code>GET ${view.flowBaseUrl}${ENDPOINT_PATHS.authorization}</code>${
-    view.flowBaseUrl === view.issuer ? '' : html` <span class="muted">(on the flow URL, another origin; also served under the issuer)</span>`
+<dt>${t.authorization}</dt><dd><code>GET ${view.flowBaseUrl}${ENDPOINT_PATHS.authorization}</code>${
+    view.flowBaseUrl === view.issuer ? '' : html` <span class="muted">${t.onFlowUrl}</span>`
   }</dd>
-<dt>Token</dt><dd><code>POST ${url(ENDPOINT_PATHS.token)}</code></dd>
+<dt>${t.token}</dt><dd><code>POST ${url(ENDPOINT_PATHS.token)}</code></dd>
 </dl>
 <div class="discovery" data-testid="discovery-shape" data-shape="${view.discoveryShape}">
-<p><strong>Discovery document:</strong> ${
-    view.discoveryShape === 'full'
-      ? 'full (every endpoint and the identity-assurance metadata).'
-      : html`<span class="tag warn">minimal</span> the issuer and three required members, no endpoint: a relying party must take PAR, token and JWKS from part 4's paths and the authorization endpoint from its flow URL.`
+<p><strong>${t.discoveryDocument}</strong> ${
+    view.discoveryShape === 'full' ? t.discoveryFull : html`<span class="tag warn">${t.minimal}</span> ${t.discoveryMinimal}`
   }</p>
 ${actionForm(
     view,
     { action: 'set_discovery', shape: view.discoveryShape === 'full' ? 'minimal' : 'full' },
-    html`<button type="submit"${disabled(view)}>${view.discoveryShape === 'full' ? 'Serve the minimal document' : 'Serve the full document'}</button>`,
+    html`<button type="submit"${disabled(view)}>${view.discoveryShape === 'full' ? t.serveMinimal : t.serveFull}</button>`,
   )}
 </div>
 </section>`;
@@ -122,29 +129,30 @@ function disabled(view: PanelView): SafeHtml {
  * or the sign-out button, on one with a password.
  */
 function accessSection(view: PanelView): SafeHtml {
+  const t = words(view);
   const action = `${view.basePath}${PANEL_ACTION_PATH}`;
   switch (view.access) {
     case 'open':
       return html``;
     case 'read-only':
-      return html`<p class="callout" role="note" data-testid="panel-access" data-access="read-only"><strong>Read-only.</strong> ${view.readOnlyReason ?? ''}</p>`;
+      return html`<p class="callout" role="note" data-testid="panel-access" data-access="read-only"><strong>${t.readOnly}</strong> ${view.readOnlyReason ?? ''}</p>`;
     case 'signed-out':
       return html`
 <section id="panel-sign-in" aria-labelledby="panel-sign-in-heading" class="callout" data-testid="panel-access" data-access="signed-out">
-<h2 id="panel-sign-in-heading">Sign in to use the panel</h2>
-<p>Rotating keys, arming faults and changing entitlements change what every user of this emulator gets, so they ask for the panel password.</p>
+<h2 id="panel-sign-in-heading">${t.signInHeading}</h2>
+<p>${t.signInLead}</p>
 <form method="post" action="${action}" class="sign-in">
 <input type="hidden" name="action" value="sign_in">
-<label for="panel-password">Panel password</label>
+<label for="panel-password">${t.password}</label>
 <input id="panel-password" name="password" type="password" autocomplete="current-password" required>
-<button class="primary" type="submit">Sign in</button>
+<button class="primary" type="submit">${t.signIn}</button>
 </form>
 </section>`;
     case 'signed-in':
       return html`
 <form method="post" action="${action}" class="inline sign-out" data-testid="panel-access" data-access="signed-in">
 <input type="hidden" name="action" value="sign_out">
-<span class="muted">Signed in to the panel’s actions.</span> <button type="submit">Sign out</button>
+<span class="muted">${t.signedIn}</span> <button type="submit">${t.signOut}</button>
 </form>`;
   }
 }
@@ -157,32 +165,34 @@ ${button}
 }
 
 function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
+  const t = words(view);
   const enabled = client.populationRegister;
   const toggle = actionForm(
     view,
     { action: 'set_population_register', client_id: client.clientId, enabled: String(!enabled) },
-    html`<button type="submit"${disabled(view)} aria-label="${enabled ? 'Disable' : 'Enable'} population register for ${client.clientId}">${enabled ? 'Disable' : 'Enable'}</button>`,
+    html`<button type="submit"${disabled(view)} aria-label="${t.toggleRegister(enabled, client.clientId)}">${enabled ? t.disable : t.enable}</button>`,
     'inline',
   );
   return html`
 <tr data-testid="client-${client.clientId}">
 <td><code>${client.clientId}</code></td>
-<td>${client.name ?? html`<span class="muted">none</span>`}</td>
+<td>${client.name ?? html`<span class="muted">${t.none}</span>`}</td>
 <td><ul>${client.redirectUris.map((uri) => html`<li><code>${uri}</code></li>`)}</ul></td>
 <td><ul>${client.signingKeys.map((key) => html`<li>${key.alg} <code>${key.kid}</code></li>`)}
-<li>${client.encryptionKey.alg} <code>${client.encryptionKey.kid}</code> <span class="muted">(encryption)</span></li></ul></td>
-<td><span class="tag${enabled ? ' on' : ''}" data-testid="population-register-${client.clientId}">${enabled ? 'Enabled' : 'Disabled'}</span>${toggle}</td>
+<li>${client.encryptionKey.alg} <code>${client.encryptionKey.kid}</code> <span class="muted">${t.encryption}</span></li></ul></td>
+<td><span class="tag${enabled ? ' on' : ''}" data-testid="population-register-${client.clientId}">${enabled ? t.enabled : t.disabled}</span>${toggle}</td>
 </tr>`;
 }
 
 function clientsSection(view: PanelView): SafeHtml {
+  const t = words(view);
   return html`
 <section id="clients" aria-labelledby="clients-heading">
-<h2 id="clients-heading">Registered clients</h2>
-<p class="muted">Population-register evidence (<code>electronic_record</code>) is enabled per client (spec 2.3); a client without it gets <code>403 unauthorized_client</code> from PAR. A change holds for 30 days (or until the app restarts, when its state is in memory).</p>
+<h2 id="clients-heading">${t.clients}</h2>
+<p class="muted">${t.clientsLead}</p>
 <div class="table" role="region" aria-labelledby="clients-heading" tabindex="0">
 <table>
-<thead><tr><th scope="col">client_id</th><th scope="col">Name</th><th scope="col">Redirect URIs</th><th scope="col">Keys</th><th scope="col">Population register</th></tr></thead>
+<thead><tr><th scope="col">client_id</th><th scope="col">${t.name}</th><th scope="col">${t.redirectUris}</th><th scope="col">${t.keys}</th><th scope="col">${t.populationRegister}</th></tr></thead>
 <tbody>${view.clients.map((client) => clientRow(view, client))}</tbody>
 </table>
 </div>
@@ -190,43 +200,47 @@ function clientsSection(view: PanelView): SafeHtml {
 }
 
 function signingKeysSection(view: PanelView): SafeHtml {
+  const t = words(view);
   return html`
 <section id="signing-keys" aria-labelledby="signing-keys-heading">
-<h2 id="signing-keys-heading">Signing keys</h2>
-<p class="muted">ES256 keys in the JWKS, each with a certificate from this instance's root CA; <code>kid</code> is the certificate serial number (spec 2.7). The next key is published ahead of its use, as real providers do; rotation makes it current at once and publishes a new next key, and the old one stays published for an hour, until the last ID token it signed has expired. The JWKS lists the keys in a new order each time (spec 4.4: never rely on order or count).</p>
+<h2 id="signing-keys-heading">${t.signingKeys}</h2>
+<p class="muted">${t.signingKeysLead}</p>
 <div class="table" role="region" aria-labelledby="signing-keys-heading" tabindex="0">
 <table>
-<thead><tr><th scope="col">kid</th><th scope="col">Created</th><th scope="col">Status</th></tr></thead>
+<thead><tr><th scope="col">kid</th><th scope="col">${t.created}</th><th scope="col">${t.status}</th></tr></thead>
 <tbody>${view.signingKeys.map(
     (key) => html`
 <tr data-testid="signing-key" data-kid="${key.kid}" data-status="${key.current ? 'current' : key.next ? 'next' : 'retiring'}">
 <td><code>${key.kid}</code></td>
-<td>${time(key.createdAt)}</td>
+<td>${time(view, key.createdAt)}</td>
 <td>${
       key.current
-        ? html`<span class="tag on">Current</span> signs new ID tokens`
+        ? html`<span class="tag on">${t.current}</span> ${t.currentNote}`
         : key.next
-          ? html`<span class="tag">Next</span> published ahead; signs after the next rotation`
-          : html`<span class="tag">Retiring</span> leaves the JWKS at ${key.retiresAt === undefined ? '' : time(key.retiresAt)}`
+          ? html`<span class="tag">${t.next}</span> ${t.nextNote}`
+          : html`<span class="tag">${t.retiring}</span> ${t.retiringNote} ${key.retiresAt === undefined ? '' : time(view, key.retiresAt)}`
     }</td>
 </tr>`,
   )}</tbody>
 </table>
 </div>
-${actionForm(view, { action: 'rotate_keys' }, html`<button class="primary" type="submit"${disabled(view)}>Rotate signing key</button>`)}
+${actionForm(view, { action: 'rotate_keys' }, html`<button class="primary" type="submit"${disabled(view)}>${t.rotate}</button>`)}
 </section>`;
 }
 
 /** When a fault is not armed: for which client to arm it (any, or one registered client). */
 function faultScopeChoice(view: PanelView, fault: Fault): SafeHtml {
   if (view.clients.length < 2) return html``;
+  const t = words(view);
   const id = `fault-${fault.id}-client`;
-  return html`<label class="muted" for="${id}">for</label> <select id="${id}" name="client_id"${disabled(view)}><option value="">any client</option>${view.clients.map(
+  return html`<label class="muted" for="${id}">${t.forClient}</label> <select id="${id}" name="client_id"${disabled(view)}><option value="">${t.anyClient}</option>${view.clients.map(
     (client) => html`<option value="${client.clientId}">${client.clientId}</option>`,
   )}</select>`;
 }
 
 function faultRow(view: PanelView, fault: Fault): SafeHtml {
+  const t = words(view);
+  const text = t.faultTexts[fault.id];
   const armed = view.armedFaults.includes(fault.id);
   const scope = view.faultScopes[fault.id];
   const describedBy = `fault-${fault.id}-label`;
@@ -235,67 +249,71 @@ function faultRow(view: PanelView, fault: Fault): SafeHtml {
 <input type="hidden" name="action" value="${armed ? 'disarm_fault' : 'arm_fault'}">
 <input type="hidden" name="fault" value="${fault.id}">
 <div>
-<p id="${describedBy}"><strong>${fault.label}</strong> <code>${fault.id}</code> ${
-    armed ? html`<span class="tag warn">Armed${scope ? html` for ${scope}` : ''}</span>` : html`<span class="tag">Not armed</span>`
+<p id="${describedBy}"><strong>${text.label}</strong> <code>${fault.id}</code> ${
+    armed ? html`<span class="tag warn">${t.armed}${scope ? t.armedFor(scope) : ''}</span>` : html`<span class="tag">${t.notArmed}</span>`
   }</p>
-<p class="muted">${fault.effect}</p>
-<p class="muted">The relying party should answer <code>${fault.expected}</code>.</p>
+<p class="muted">${text.effect}</p>
+<p class="muted">${t.shouldAnswer(html`<code>${fault.expected}</code>`)}</p>
 </div>
-<div class="fault-actions">${armed ? '' : faultScopeChoice(view, fault)}<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}"${disabled(view)}>${armed ? 'Disarm' : 'Arm'}</button></div>
+<div class="fault-actions">${armed ? '' : faultScopeChoice(view, fault)}<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}"${disabled(view)}>${armed ? t.disarm : t.arm}</button></div>
 </form>`;
 }
 
 function faultsSection(view: PanelView): SafeHtml {
-  const targets = Object.keys(TARGETS) as FaultTarget[];
-  const label = (id: FaultId) => FAULTS.find((fault) => fault.id === id)?.label ?? id;
+  const t = words(view);
+  const label = (id: FaultId) => t.faultTexts[id].label;
   return html`
 <section id="faults" aria-labelledby="faults-heading">
-<h2 id="faults-heading">Faults</h2>
-<p class="callout"><strong>One-shot.</strong> An armed fault spoils the next matching response of this emulator to the client you chose (or to whichever client comes next), and then disarms itself. Requests the emulator refuses anyway do not use it up. Several faults may be armed; faults that change the same part of a response (the signing key, the encryption, the status) apply one per response, in the order listed.</p>
-<p class="muted" data-testid="armed-faults">Armed now: ${
-    view.armedFaults.length > 0 ? view.armedFaults.map((id, index) => html`${index > 0 ? ', ' : ''}<code>${id}</code>`) : 'none'
+<h2 id="faults-heading">${t.faults}</h2>
+<p class="callout">${t.faultsLead}</p>
+<p class="muted" data-testid="armed-faults">${t.armedNow} ${
+    view.armedFaults.length > 0 ? view.armedFaults.map((id, index) => html`${index > 0 ? ', ' : ''}<code>${id}</code>`) : t.none
   }</p>
-${targets.map(
+${TARGETS.map(
   (target) => html`
 <fieldset>
-<legend>${TARGETS[target].legend}: applies to ${TARGETS[target].when}</legend>
+<legend>${t.appliesTo(t.targets[target].legend, t.targets[target].when)}</legend>
 ${FAULTS.filter((fault) => fault.target === target).map((fault) => faultRow(view, fault))}
 </fieldset>`,
 )}
-<h3>Recently injected</h3>
+<h3>${t.recentlyInjected}</h3>
 ${
   view.injectedFaults.length > 0
     ? html`<ul data-testid="injected-faults">${view.injectedFaults.map(
-        (injected) => html`<li>${time(injected.at)}: ${label(injected.id)} <code>${injected.id}</code> for client <code>${injected.clientId}</code></li>`,
+        (injected) => html`<li>${time(view, injected.at)}: ${label(injected.id)} <code>${injected.id}</code> ${t.injectedFor(html`<code>${injected.clientId}</code>`)}</li>`,
       )}</ul>`
-    : html`<p class="muted">No fault has been injected yet.</p>`
+    : html`<p class="muted">${t.noneInjected}</p>`
 }
 </section>`;
 }
 
 function personaCard(view: PanelView, persona: Persona): SafeHtml {
+  const t = words(view);
+  const { locale } = view.language;
+  const tagWords = EMULATOR_MESSAGES[locale].personaTags;
   const tags = [
-    persona.faceCheck === 'fail' ? { text: 'Face check fails', warn: true } : undefined,
-    documentExpired(persona, view.now) ? { text: 'Document expired', warn: true } : undefined,
-    persona.populationRegister ? { text: 'In the population register', warn: false } : undefined,
+    persona.faceCheck === 'fail' ? { text: tagWords.faceCheckFails, warn: true } : undefined,
+    documentExpired(persona, view.now) ? { text: tagWords.documentExpired, warn: true } : undefined,
+    persona.populationRegister ? { text: tagWords.inPopulationRegister, warn: false } : undefined,
   ].filter((tag) => tag !== undefined);
   return html`
 <li class="persona" data-testid="persona-${persona.id}">
-<img src="${view.basePath}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg" alt="Portrait of ${persona.label}" width="64" height="80">
+<img src="${view.basePath}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg" alt="${t.portraitOf(persona.label)}" width="64" height="80">
 <div>
 <strong>${persona.label}</strong> <code>${persona.id}</code>
-<p class="muted">${documentSummary(persona)}</p>
-<p class="muted">${persona.description}</p>
+<p class="muted">${documentSummary(persona, locale)}</p>
+<p class="muted">${personaDescription(persona, locale)}</p>
 ${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}</span>`)}
 </div>
 </li>`;
 }
 
 function personasSection(view: PanelView): SafeHtml {
+  const t = words(view);
   return html`
 <section id="personas" aria-labelledby="personas-heading">
-<h2 id="personas-heading">Personas</h2>
-<p class="muted">The people the simulated identity app can verify as; all fictional.</p>
+<h2 id="personas-heading">${t.personas}</h2>
+<p class="muted">${t.personasLead}</p>
 <ul class="personas">${personas.map((persona) => personaCard(view, persona))}</ul>
 </section>`;
 }
@@ -305,17 +323,18 @@ function personasSection(view: PanelView): SafeHtml {
  * @see qa/control.ts
  */
 export function panelPage(view: PanelView): Response {
+  const t = words(view);
   const body = html`
 <header>
-<p class="app">IDV emulator</p>
-<h1>QA panel</h1>
-<p class="muted">Controls for this emulator. Its state lives in the store the app gives it: this instance's memory (reset when the app restarts), or a store every instance shares.</p>
-<nav aria-label="Sections"><ul>
-<li><a href="#service">Service</a></li>
-<li><a href="#clients">Registered clients</a></li>
-<li><a href="#signing-keys">Signing keys</a></li>
-<li><a href="#faults">Faults</a></li>
-<li><a href="#personas">Personas</a></li>
+<p class="app">${t.app}</p>
+<h1>${t.heading}</h1>
+<p class="muted">${t.lead}</p>
+<nav aria-label="${t.sections}"><ul>
+<li><a href="#service">${t.service}</a></li>
+<li><a href="#clients">${t.clients}</a></li>
+<li><a href="#signing-keys">${t.signingKeys}</a></li>
+<li><a href="#faults">${t.faults}</a></li>
+<li><a href="#personas">${t.personas}</a></li>
 </ul></nav>
 </header>
 ${view.notice ? html`<p class="notice" role="status" data-testid="panel-notice">${view.notice}</p>` : ''}
@@ -325,20 +344,23 @@ ${clientsSection(view)}
 ${signingKeysSection(view)}
 ${faultsSection(view)}
 ${personasSection(view)}`;
-  return panelResponse(200, 'IDV emulator: QA panel', body);
+  return panelResponse(view.language, 200, t.title, body);
 }
 
 /**
  * The page for a refused panel action (bad input: 400, cross-site post: 403): the reason, and
- * the way back.
+ * the way back. Its switch comes back to the panel (a refused post cannot be repeated).
+ * @param message the reason, in the page's language
  */
-export function panelErrorPage(basePath: string, status: number, message: string): Response {
+export function panelErrorPage(language: PageLanguage, status: number, message: (t: PanelMessages) => string): Response {
+  const t = PANEL_MESSAGES[language.locale];
+  const back = panelPath(language.basePath);
   const body = html`
 <header>
-<p class="app">IDV emulator</p>
-<h1>The panel could not do that</h1>
+<p class="app">${t.app}</p>
+<h1>${t.errorHeading}</h1>
 </header>
-<p class="alert" role="alert" data-testid="panel-error">${message}</p>
-<p><a href="${panelPath(basePath)}">Back to the QA panel</a></p>`;
-  return panelResponse(status, 'IDV emulator: action refused', body);
+<p class="alert" role="alert" data-testid="panel-error">${message(t)}</p>
+<p><a href="${back}">${t.backToPanel}</a></p>`;
+  return panelResponse({ ...language, returnTo: back }, status, t.errorTitle, body);
 }

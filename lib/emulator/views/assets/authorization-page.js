@@ -1,9 +1,12 @@
 /*
  * The authorization page's script. It only improves the page: without it, the button "I've
  * finished on my phone" does the same. It polls the status URL in `data-status-url` (every 2 s
- * while the page is visible), shows the message in the status line, and follows the page's
- * continue link once the app has decided. It stops on an error (expired, completed), and only
- * waits longer when the emulator is busy (429, 503).
+ * while the page is visible), shows where the app stands in the status line, and follows the
+ * page's continue link once the app has decided. It stops on an error (expired, completed), and
+ * only waits longer when the emulator is busy (429, 503).
+ *
+ * Its words come from the page, in the page's language (`data-text-*` on the same element); the
+ * status endpoint's own `message` is protocol text in English, used only if the page has none.
  */
 'use strict';
 (function () {
@@ -14,8 +17,14 @@
   var statusUrl = root.getAttribute('data-status-url');
   var delay = 2000;
 
-  function show(text, state) {
-    if (line.textContent !== text) line.textContent = text;
+  /** The page's words for `name`, or undefined. */
+  function text(name) {
+    var value = root.getAttribute('data-text-' + name);
+    return value === null ? undefined : value;
+  }
+
+  function show(message, state) {
+    if (line.textContent !== message) line.textContent = message;
     line.setAttribute('data-state', state);
   }
 
@@ -34,11 +43,16 @@
           return;
         }
         if (!result.ok) {
-          show('This verification can no longer continue here: ' + (result.body.error_description || 'error') + '.', 'error');
+          var reason = result.body.error_description || text('unknown-reason') || 'error';
+          var failed = text('failed') || 'This verification can no longer continue here: {reason}.';
+          // A function, so `$&` and the like in the reason stay literal.
+          show(failed.replace('{reason}', function () { return reason; }), 'error');
           return;
         }
-        show(result.body.message, result.body.status);
-        if (result.body.status === 'decided') window.location.assign(next.href);
+        var status = result.body.status;
+        var words = status === 'in_progress' ? text('step-' + result.body.step) : text(status);
+        show(words || result.body.message, status);
+        if (status === 'decided') window.location.assign(next.href);
         else later();
       })
       .catch(function () { later(); });

@@ -1,0 +1,319 @@
+/**
+ * The words of the QA panel (views/panel-page.ts) and of its actions' answers (qa/panel.ts), in
+ * each language the emulator speaks (lib/i18n). Protocol names (`client_id`, `kid`, error codes,
+ * fault ids) stay as they are. `nb` is typed by `en`, so tsc proves it complete.
+ * @see views/messages.ts (the words all pages share)
+ */
+import { formatDateTime } from '../../i18n/format';
+import type { Locale } from '../../i18n/locale';
+import {
+  EXPIRED_SECONDS_AGO,
+  FAULTS,
+  FAULTY_AUDIENCE,
+  FAULTY_ISSUER,
+  ISSUED_SECONDS_AHEAD,
+  TOKEN_TIMEOUT_DELAY_MS,
+  type FaultId,
+  type FaultTarget,
+} from '../qa/faults';
+import { html, type SafeHtml } from './html';
+
+/** A fault as the panel names and explains it. */
+export interface FaultText {
+  label: string;
+  effect: string;
+}
+
+/** The English fault texts are qa/faults.ts's own table. */
+const englishFaults = Object.fromEntries(FAULTS.map((fault) => [fault.id, { label: fault.label, effect: fault.effect }])) as Record<FaultId, FaultText>;
+
+const en = {
+  app: 'IDV emulator',
+  title: 'IDV emulator: QA panel',
+  heading: 'QA panel',
+  lead: "Controls for this emulator. Its state lives in the store the app gives it: this instance's memory (reset when the app restarts), or a store every instance shares.",
+  sections: 'Sections',
+  footer: 'IDV emulator: a simulation of the identity verification service, for development and QA. All people and documents are fictional.',
+  /** a moment, as `<time>` shows it: "2026-01-31 12:00:00 UTC" */
+  time: (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`,
+
+  service: 'Service',
+  issuer: 'Issuer (base URL)',
+  discovery: 'Discovery',
+  authorization: 'Authorization',
+  token: 'Token',
+  onFlowUrl: '(on the flow URL, another origin; also served under the issuer)',
+  discoveryDocument: 'Discovery document:',
+  discoveryFull: 'full (every endpoint and the identity-assurance metadata).',
+  minimal: 'minimal',
+  discoveryMinimal:
+    "the issuer and three required members, no endpoint: a relying party must take PAR, token and JWKS from part 4's paths and the authorization endpoint from its flow URL.",
+  serveMinimal: 'Serve the minimal document',
+  serveFull: 'Serve the full document',
+
+  readOnly: 'Read-only.',
+  signInHeading: 'Sign in to use the panel',
+  signInLead: 'Rotating keys, arming faults and changing entitlements change what every user of this emulator gets, so they ask for the panel password.',
+  password: 'Panel password',
+  signIn: 'Sign in',
+  signedIn: 'Signed in to the panel’s actions.',
+  signOut: 'Sign out',
+
+  clients: 'Registered clients',
+  clientsLead: html`Population-register evidence (<code>electronic_record</code>) is enabled per client (spec 2.3); a client without it gets <code>403 unauthorized_client</code> from PAR. A change holds for 30 days (or until the app restarts, when its state is in memory).`,
+  name: 'Name',
+  redirectUris: 'Redirect URIs',
+  keys: 'Keys',
+  populationRegister: 'Population register',
+  none: 'none',
+  encryption: '(encryption)',
+  enabled: 'Enabled',
+  disabled: 'Disabled',
+  enable: 'Enable',
+  disable: 'Disable',
+  toggleRegister: (enabled: boolean, clientId: string) => `${enabled ? 'Disable' : 'Enable'} population register for ${clientId}`,
+
+  signingKeys: 'Signing keys',
+  signingKeysLead: html`ES256 keys in the JWKS, each with a certificate from this instance's root CA; <code>kid</code> is the certificate serial number (spec 2.7). The next key is published ahead of its use, as real providers do; rotation makes it current at once and publishes a new next key, and the old one stays published for an hour, until the last ID token it signed has expired. The JWKS lists the keys in a new order each time (spec 4.4: never rely on order or count).`,
+  created: 'Created',
+  status: 'Status',
+  current: 'Current',
+  currentNote: 'signs new ID tokens',
+  next: 'Next',
+  nextNote: 'published ahead; signs after the next rotation',
+  retiring: 'Retiring',
+  retiringNote: 'leaves the JWKS at',
+  rotate: 'Rotate signing key',
+
+  faults: 'Faults',
+  faultsLead: html`<strong>One-shot.</strong> An armed fault spoils the next matching response of this emulator to the client you chose (or to whichever client comes next), and then disarms itself. Requests the emulator refuses anyway do not use it up. Several faults may be armed; faults that change the same part of a response (the signing key, the encryption, the status) apply one per response, in the order listed.`,
+  armedNow: 'Armed now:',
+  targets: {
+    id_token: { legend: 'ID token', when: 'the next ID token the token endpoint issues' },
+    token_endpoint: { legend: 'Token endpoint', when: 'the next token request that would succeed' },
+    par_endpoint: { legend: 'PAR endpoint', when: 'the next pushed authorization request that would succeed' },
+    authorization_response: { legend: 'Redirect back to the client', when: 'the next redirect that carries a code' },
+  } satisfies Record<FaultTarget, { legend: string; when: string }> as Record<FaultTarget, { legend: string; when: string }>,
+  appliesTo: (legend: string, when: string) => `${legend}: applies to ${when}`,
+  faultTexts: englishFaults,
+  forClient: 'for',
+  anyClient: 'any client',
+  armed: 'Armed',
+  armedFor: (scope: string) => ` for ${scope}`,
+  notArmed: 'Not armed',
+  shouldAnswer: (code: SafeHtml) => html`The relying party should answer ${code}.`,
+  arm: 'Arm',
+  disarm: 'Disarm',
+  recentlyInjected: 'Recently injected',
+  injectedFor: (clientId: SafeHtml) => html`for client ${clientId}`,
+  noneInjected: 'No fault has been injected yet.',
+
+  personas: 'Personas',
+  personasLead: 'The people the simulated identity app can verify as; all fictional.',
+  portraitOf: (name: string) => `Portrait of ${name}`,
+
+  /** the page for a refused action */
+  errorTitle: 'IDV emulator: action refused',
+  errorHeading: 'The panel could not do that',
+  backToPanel: 'Back to the QA panel',
+
+  /** why an action was refused */
+  crossSiteOrigin: (origin: string, own: string) =>
+    `This form post came from ${origin}, not from the panel's own origin ${own}; it was refused as a possible cross-site request.`,
+  crossSiteFetch: (site: string) => `This form post was sent from another site (Sec-Fetch-Site: ${site}); only the panel itself may post here.`,
+  /** a form body that could not be read: the protocol's description */
+  unreadableForm: (description: string) => description,
+  readOnlyPanel: (reason: string) => `The panel is read-only: ${reason}`,
+  signInFirst: 'The panel’s actions ask for the panel password: sign in on the panel first (a sign-in lasts 12 hours).',
+  noPassword: (open: boolean) =>
+    `This panel has no password to sign in with: its actions are ${open ? 'open to anyone who reaches it' : 'switched off'}.`,
+  wrongPassword: 'That is not the panel password.',
+  tooManySignIns: (seconds: number) => `Too many sign-in attempts from this address; try again in ${seconds} s.`,
+  noAction: (known: string) => `The form has no 'action'; expected one of ${known}.`,
+  unknownAction: (value: string, known: string) => `Unknown action ${value}; expected one of ${known}.`,
+  badFault: (value: string | undefined, known: string) =>
+    `${value === undefined ? "The form has no 'fault'" : `Unknown fault ${value}`}; expected one of ${known}.`,
+  unknownFaultClient: (value: string) => `Unknown client ${value}; arm the fault for a registered client or for any.`,
+  badShape: (value: string | undefined) => `'shape' must be 'full' or 'minimal', not ${value ?? 'absent'}.`,
+  noClientId: "The form has no 'client_id'.",
+  unknownClient: (value: string) => `No client ${value} is registered.`,
+  badEnabled: (value: string | undefined) => `'enabled' must be 'true' or 'false', not ${value ?? 'absent'}.`,
+
+  /** what an action did (the panel's confirmation after the redirect) */
+  keysRotated: (kid: string) => `Signing key rotated: new ID tokens are signed with kid ${kid}.`,
+  faultArmed: (label: string, id: string) => `Armed "${label}" (${id}): it applies once, to the next matching response.`,
+  faultDisarmed: (label: string, id: string) => `Disarmed "${label}" (${id}).`,
+  registerEnabled: (clientId: string) => `Population register enabled for ${clientId}.`,
+  registerDisabled: (clientId: string) => `Population register disabled for ${clientId}.`,
+  discoveryFullAgain: 'Discovery serves the full document again.',
+  discoveryMinimalNow:
+    'Discovery serves the minimal document: issuer only, no endpoints. A relying party that cached the full one sees the change within its cache lifetime (an hour).',
+  signedInNotice: 'Signed in: the panel’s actions are yours for 12 hours, or until you sign out.',
+  signedOutNotice: 'Signed out.',
+};
+
+export type PanelMessages = typeof en;
+
+const nb: PanelMessages = {
+  app: 'IDV-emulator',
+  title: 'IDV-emulator: QA-panel',
+  heading: 'QA-panel',
+  lead: 'Kontroller for denne emulatoren. Tilstanden ligger i lageret appen gir den: minnet til denne instansen (nullstilles når appen starter på nytt), eller et lager som alle instansene deler.',
+  sections: 'Seksjoner',
+  footer: 'IDV-emulator: en simulering av identitetsverifiseringstjenesten, for utvikling og QA. Alle personer og dokumenter er fiktive.',
+  time: (iso) => formatDateTime(iso, 'nb'),
+
+  service: 'Tjenesten',
+  issuer: 'Utsteder (basis-URL)',
+  discovery: 'Discovery',
+  authorization: 'Autorisasjon',
+  token: 'Token',
+  onFlowUrl: '(på flyt-URL-en, en annen opprinnelse; også tilgjengelig under utstederen)',
+  discoveryDocument: 'Discovery-dokument:',
+  discoveryFull: 'fullt (alle endepunkter og metadataene for identitetssikring).',
+  minimal: 'minimalt',
+  discoveryMinimal:
+    'utstederen og tre påkrevde felt, ingen endepunkter: en tjenesteyter må ta PAR, token og JWKS fra stiene i del 4 og autorisasjonsendepunktet fra flyt-URL-en sin.',
+  serveMinimal: 'Bruk det minimale dokumentet',
+  serveFull: 'Bruk det fulle dokumentet',
+
+  readOnly: 'Skrivebeskyttet.',
+  signInHeading: 'Logg inn for å bruke panelet',
+  signInLead: 'Å rotere nøkler, aktivere feil og endre tilganger påvirker alle som bruker denne emulatoren, så det krever panelpassordet.',
+  password: 'Panelpassord',
+  signIn: 'Logg inn',
+  signedIn: 'Logget inn til panelets handlinger.',
+  signOut: 'Logg ut',
+
+  clients: 'Registrerte klienter',
+  clientsLead: html`Dokumentasjon fra folkeregisteret (<code>electronic_record</code>) slås på per klient (spec 2.3). En klient uten tilgang får <code>403 unauthorized_client</code> fra PAR. En endring gjelder i 30 dager (eller til appen starter på nytt, når tilstanden ligger i minnet).`,
+  name: 'Navn',
+  redirectUris: 'Redirect-URI-er',
+  keys: 'Nøkler',
+  populationRegister: 'Folkeregisteret',
+  none: 'ingen',
+  encryption: '(kryptering)',
+  enabled: 'På',
+  disabled: 'Av',
+  enable: 'Slå på',
+  disable: 'Slå av',
+  toggleRegister: (enabled, clientId) => `${enabled ? 'Slå av' : 'Slå på'} folkeregisteret for ${clientId}`,
+
+  signingKeys: 'Signeringsnøkler',
+  signingKeysLead: html`ES256-nøkler i JWKS, hver med et sertifikat fra rot-CA-en til denne instansen; <code>kid</code> er sertifikatets serienummer (spec 2.7). Neste nøkkel publiseres før den tas i bruk, slik ekte tilbydere gjør. Rotasjon gjør den gjeldende med én gang og publiserer en ny neste nøkkel, og den gamle forblir publisert i en time, til det siste ID-tokenet den signerte, er utløpt. JWKS lister nøklene i ny rekkefølge hver gang (spec 4.4: stol aldri på rekkefølge eller antall).`,
+  created: 'Opprettet',
+  status: 'Status',
+  current: 'Gjeldende',
+  currentNote: 'signerer nye ID-tokener',
+  next: 'Neste',
+  nextNote: 'publisert på forhånd; signerer etter neste rotasjon',
+  retiring: 'Fases ut',
+  retiringNote: 'forsvinner fra JWKS',
+  rotate: 'Roter signeringsnøkkelen',
+
+  faults: 'Feil',
+  faultsLead: html`<strong>Gjelder én gang.</strong> En aktivert feil ødelegger neste svar av riktig type fra denne emulatoren til klienten du valgte (eller til den klienten som kommer først), og deaktiverer seg selv etterpå. Forespørsler som emulatoren avviser uansett, bruker den ikke opp. Flere feil kan være aktivert samtidig; feil som endrer samme del av et svar (signeringsnøkkelen, krypteringen, statusen), brukes én per svar, i rekkefølgen de står i.`,
+  armedNow: 'Aktivert nå:',
+  targets: {
+    id_token: { legend: 'ID-token', when: 'neste ID-token som tokenendepunktet utsteder' },
+    token_endpoint: { legend: 'Tokenendepunktet', when: 'neste tokenforespørsel som ellers ville lyktes' },
+    par_endpoint: { legend: 'PAR-endepunktet', when: 'neste PAR-forespørsel som ellers ville lyktes' },
+    authorization_response: { legend: 'Videresendingen tilbake til klienten', when: 'neste videresending som har med en kode' },
+  },
+  appliesTo: (legend, when) => `${legend}: gjelder ${when}`,
+  faultTexts: {
+    wrong_nonce: { label: 'Feil nonce', effect: 'ID-tokenet har en tilfeldig nonce i stedet for den fra forespørselsobjektet.' },
+    wrong_issuer: { label: 'Feil utsteder', effect: `ID-tokenet oppgir en annen utsteder (${FAULTY_ISSUER}) i iss.` },
+    wrong_audience: { label: 'Feil mottaker', effect: `ID-tokenet er adressert til en annen klient (aud = ${FAULTY_AUDIENCE}).` },
+    expired: { label: 'Utløpt ID-token', effect: `exp ligger ${EXPIRED_SECONDS_AGO / 60} minutter tilbake i tid, og iat én tokenlevetid før det.` },
+    issued_in_future: {
+      label: 'Utstedt i fremtiden',
+      effect: `iat ligger ${ISSUED_SECONDS_AHEAD / 60} minutter frem i tid (spec 4.5: det kan ikke iat), og exp én tokenlevetid etter det.`,
+    },
+    unknown_signing_key: {
+      label: 'Signert med en upublisert nøkkel',
+      effect: 'Signert med en ny nøkkel som ikke er i JWKS, under kid-en til den gjeldende nøkkelen.',
+    },
+    unknown_kid: { label: 'Ukjent kid', effect: 'Signert med en ny nøkkel som ikke er i JWKS, under en kid som JWKS ikke har.' },
+    signed_ps256: {
+      label: 'Signert med PS256',
+      effect: 'Signert med PS256 (en ny RSA-nøkkel) under den gjeldende kid-en, i stedet for ES256 (spec 2.5).',
+    },
+    signed_es384: {
+      label: 'Signert med ES384',
+      effect: 'Signert med ES384 (en ny P-384-nøkkel) under den gjeldende kid-en, i stedet for ES256 (spec 2.5).',
+    },
+    unencrypted: { label: 'Ikke kryptert', effect: 'Tokenendepunktet returnerer det signerte ID-tokenet (JWS) uten JWE rundt.' },
+    wrong_jwe_algorithm: { label: 'Feil krypteringsalgoritme', effect: 'Kryptert med RSA-OAEP (SHA-1) i stedet for RSA-OAEP-256.' },
+    token_error: { label: 'Feil i tokenendepunktet', effect: 'Tokenendepunktet svarer 500 server_error i stedet for ID-tokenet.' },
+    token_timeout: {
+      label: 'Tidsavbrudd i tokenendepunktet',
+      effect: `Tokenendepunktet holder tilbake svaret i ${TOKEN_TIMEOUT_DELAY_MS / 1000} s, lenger enn tjenesteyteren venter.`,
+    },
+    par_server_error: { label: 'Serverfeil i PAR', effect: 'PAR-endepunktet svarer 500 server_error i stedet for en request_uri.' },
+    par_temporarily_unavailable: {
+      label: 'PAR midlertidig utilgjengelig',
+      effect: 'PAR-endepunktet svarer 503 temporarily_unavailable med Retry-After.',
+    },
+    wrong_state: { label: 'Feil state', effect: 'Videresendingen tilbake har en annen state enn forespørselsobjektet (RFC 6749 §4.1.2).' },
+    missing_state: { label: 'Ingen state', effect: 'Videresendingen tilbake har ingen state.' },
+    wrong_response_issuer: {
+      label: 'Feil iss i videresendingen',
+      effect: `Videresendingen tilbake oppgir en annen utsteder (${FAULTY_ISSUER}) i iss (RFC 9207).`,
+    },
+    missing_response_issuer: {
+      label: 'Ingen iss i videresendingen',
+      effect: 'Videresendingen tilbake har ingen iss, selv om discovery annonserer authorization_response_iss_parameter_supported (RFC 9207 §2.4).',
+    },
+  },
+  forClient: 'for',
+  anyClient: 'hvilken som helst klient',
+  armed: 'Aktivert',
+  armedFor: (scope) => ` for ${scope}`,
+  notArmed: 'Ikke aktivert',
+  shouldAnswer: (code) => html`Tjenesteyteren bør svare ${code}.`,
+  arm: 'Aktiver',
+  disarm: 'Deaktiver',
+  recentlyInjected: 'Nylig brukt',
+  injectedFor: (clientId) => html`for klient ${clientId}`,
+  noneInjected: 'Ingen feil er brukt ennå.',
+
+  personas: 'Personaer',
+  personasLead: 'Personene (fiktive personer) som den simulerte identitetsappen kan verifisere som.',
+  portraitOf: (name) => `Portrett av ${name}`,
+
+  errorTitle: 'IDV-emulator: handlingen ble avvist',
+  errorHeading: 'Panelet kunne ikke gjøre det',
+  backToPanel: 'Tilbake til QA-panelet',
+
+  crossSiteOrigin: (origin, own) =>
+    `Skjemaet ble sendt fra ${origin}, ikke fra panelets egen opprinnelse ${own}. Det ble avvist fordi det kan være en forespørsel fra et annet nettsted.`,
+  crossSiteFetch: (site) => `Skjemaet ble sendt fra et annet nettsted (Sec-Fetch-Site: ${site}). Bare panelet selv kan sende skjemaer hit.`,
+  unreadableForm: (description) => `Skjemaet kunne ikke leses (teknisk beskrivelse: ${description}).`,
+  readOnlyPanel: (reason) => `Panelet er skrivebeskyttet: ${reason}`,
+  signInFirst: 'Panelets handlinger krever panelpassordet: logg inn på panelet først (en innlogging varer i 12 timer).',
+  noPassword: (open) => `Dette panelet har ikke noe passord å logge inn med: handlingene er ${open ? 'åpne for alle som når panelet' : 'slått av'}.`,
+  wrongPassword: 'Det er ikke panelpassordet.',
+  tooManySignIns: (seconds) => `For mange innloggingsforsøk fra denne adressen. Prøv igjen om ${seconds} s.`,
+  noAction: (known) => `Skjemaet mangler 'action'. Forventet ett av ${known}.`,
+  unknownAction: (value, known) => `Ukjent handling ${value}. Forventet ett av ${known}.`,
+  badFault: (value, known) => `${value === undefined ? "Skjemaet mangler 'fault'" : `Ukjent feil ${value}`}. Forventet ett av ${known}.`,
+  unknownFaultClient: (value) => `Ukjent klient ${value}. Aktiver feilen for en registrert klient eller for hvilken som helst.`,
+  badShape: (value) => `'shape' må være 'full' eller 'minimal', ikke ${value ?? 'tom'}.`,
+  noClientId: "Skjemaet mangler 'client_id'.",
+  unknownClient: (value) => `Ingen klient ${value} er registrert.`,
+  badEnabled: (value) => `'enabled' må være 'true' eller 'false', ikke ${value ?? 'tom'}.`,
+
+  keysRotated: (kid) => `Signeringsnøkkelen er rotert: nye ID-tokener signeres med kid ${kid}.`,
+  faultArmed: (label, id) => `Aktiverte «${label}» (${id}): den gjelder én gang, for neste svar av riktig type.`,
+  faultDisarmed: (label, id) => `Deaktiverte «${label}» (${id}).`,
+  registerEnabled: (clientId) => `Folkeregisteret er slått på for ${clientId}.`,
+  registerDisabled: (clientId) => `Folkeregisteret er slått av for ${clientId}.`,
+  discoveryFullAgain: 'Discovery bruker det fulle dokumentet igjen.',
+  discoveryMinimalNow:
+    'Discovery bruker det minimale dokumentet: bare utstederen, ingen endepunkter. En tjenesteyter som har mellomlagret det fulle, ser endringen innen mellomlagringstiden (en time).',
+  signedInNotice: 'Logget inn: panelets handlinger er dine i 12 timer, eller til du logger ut.',
+  signedOutNotice: 'Logget ut.',
+};
+
+export const PANEL_MESSAGES: Record<Locale, PanelMessages> = { en, nb };
