@@ -119,3 +119,55 @@ test.describe('in dark mode (prefers-color-scheme: dark), at desktop width', () 
     await scan(page, 'not found, dark');
   });
 });
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`in Norwegian (Accept-Language nb-NO), ${colorScheme}, at desktop width`, () => {
+    test.use({ viewport: WIDTHS.desktop, colorScheme, locale: 'nb-NO' });
+
+    test('the app’s pages and the emulator’s pass axe', async ({ page }) => {
+      await page.goto(`${APP}/`);
+      await expect(page.locator('html')).toHaveAttribute('lang', 'nb');
+      await scan(page, `picker, nb, ${colorScheme}`);
+
+      await page.getByRole('button', { name: 'Start verifisering' }).click();
+      await expect(page).toHaveURL(/\/emulator\/auth\?/);
+      await expect(page.locator('html')).toHaveAttribute('lang', 'nb');
+      await scan(page, `emulator authorization page, nb, ${colorScheme}`);
+      await page.getByTestId('use-app-on-this-device').click();
+      await scan(page, `app: choose document, nb, ${colorScheme}`);
+      await page.getByTestId('persona-ingrid-haugen').click();
+      await page.getByTestId('scan-document').click();
+      await page.getByTestId('read-chip').click();
+      await page.getByTestId('continue').click();
+      await page.getByTestId('check-face').click();
+      await page.getByTestId('continue').click();
+      await scan(page, `app: consent, nb, ${colorScheme}`);
+
+      await decideInEmulatedAppAfterStart(page, 'sofia-costa');
+      await page.locator('[data-step=id_token] summary').click();
+      await scan(page, `result, nb, ${colorScheme}`);
+      if (colorScheme === 'light') await shoot(page, 'result-nb', 'desktop');
+
+      await page.goto(`${APP}/`);
+      await page.getByRole('button', { name: 'Start verifisering' }).click();
+      await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
+      await expect(page.getByTestId('error-code')).toHaveText('access_denied');
+      await scan(page, `failure, nb, ${colorScheme}`);
+
+      await page.goto(`${APP}/doctor`);
+      await scan(page, `doctor, nb, ${colorScheme}`);
+      await page.goto(`${APP}/emulator`);
+      await scan(page, `fault panel, signed out, nb, ${colorScheme}`);
+      await page.goto(`${APP}/no-such-page`);
+      await scan(page, `not found, nb, ${colorScheme}`);
+    });
+  });
+}
+
+/** From the home page in Norwegian: start the default request and approve it as `persona`. */
+async function decideInEmulatedAppAfterStart(page: Page, persona: string): Promise<void> {
+  await page.goto(`${APP}/`);
+  await page.getByRole('button', { name: 'Start verifisering' }).click();
+  await decideInEmulatedApp(page, persona, 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+}

@@ -2,6 +2,7 @@
  * The demo experience: each preset end to end on a persona that fits it (what the result shows,
  * and what it does not: data minimisation made visible), and the protocol trace.
  */
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp } from './flows';
 
@@ -80,6 +81,40 @@ test('the trace lists every step of the flow, with the signing certificate', asy
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download JSON' }).click();
   expect((await download).suggestedFilename()).toBe('verification-trace.json');
+});
+
+test('in Norwegian (idv_lang=nb), the trace’s titles, labels and buttons are in bokmål; what it carries and its download stay as recorded', async ({ page, context }) => {
+  await context.addCookies([{ name: 'idv_lang', value: 'nb', url: APP }]);
+  await page.goto(`${APP}/`);
+  await page.getByRole('button', { name: 'Start verifisering' }).click();
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+
+  await expect(page.getByTestId('numbers-switch')).toContainText('Identitetsnumre og dokumentnumre er maskert til de fire siste tegnene');
+  await expect(page.getByRole('link', { name: 'Vis numrene' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Protokollspor' })).toBeVisible();
+  const trace = page.getByTestId('trace');
+  await expect(trace.locator('[data-step=par]')).toContainText('Pushed authorization request (PAR)');
+  await expect(trace.locator('[data-step=par]')).toContainText('POST 201');
+  await expect(trace.locator('[data-step=authorization_redirect]')).toContainText('Omdirigering til identitetsappen');
+
+  await trace.locator('[data-step=token] summary').click();
+  await expect(trace.locator('[data-step=token]')).toContainText('Tokenforespørsel');
+  await expect(trace.locator('[data-step=token]')).toContainText('Skjemaparametere sendt');
+  await expect(trace.locator('[data-step=token]')).toContainText('Klientpåstand: payload (nyttelast)');
+  await expect(trace.locator('[data-step=token]')).toContainText('"grant_type": "authorization_code"');
+  await trace.locator('[data-step=id_token] summary').click();
+  await expect(page.getByRole('region', { name: 'ID-token dekryptert og verifisert: Signert ID-token: payload (nyttelast)' })).toContainText('"value": "•••••••6421"');
+  await expect(page.getByRole('button', { name: 'Kopier «Signert ID-token: payload (nyttelast)»' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Kopier hele sporet som JSON' })).toBeVisible();
+
+  // The download is the trace as recorded, whatever the reader's language: its labels in English.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Last ned JSON' }).click();
+  const downloaded = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { step: string; title: string; sections: { label: string }[] }[];
+  const par = downloaded.find((entry) => entry.step === 'par')!;
+  expect(par.title).toBe('Pushed authorization request');
+  expect(par.sections.map((section) => section.label)).toContain('Request object: payload');
 });
 
 test('the failure page shows the trace up to the failure', async ({ page }) => {

@@ -22,3 +22,18 @@ test('the doctor page passes every line against the embedded emulator and shows 
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
 });
+
+test('the doctor page speaks Norwegian to a reader who chose it, codes and member names as written', async ({ page, context }) => {
+  await context.addCookies([{ name: 'idv_lang', value: 'nb', url: APP }]);
+  await page.goto(`${APP}/doctor`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'nb');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Diagnose');
+  await expect(page).toHaveTitle(/^Diagnose/);
+  await expect(page.getByTestId('doctor').locator('li:not([data-status="pass"])')).toHaveCount(0);
+  await expect(page.getByTestId('doctor').locator('li[data-check="issuer"]')).toContainText('Utstederen er lik IDV_BASE_URL');
+  await expect(page.getByTestId('doctor').locator('li[data-check="par"]')).toContainText('require_pushed_authorization_requests: true');
+  await expect(page.getByTestId('doctor').locator('li[data-check="issuer"]')).toContainText('OK:');
+  await expect(page.getByTestId('doctor-summary')).toContainText('0 med feil');
+  await expect(page.getByRole('region', { name: 'Vår offentlige JWKS, som skal registreres hos tjenesten' })).toBeVisible();
+  await expect(page.getByText('npm run doctor -- --lang nb')).toBeVisible();
+});

@@ -69,3 +69,20 @@ test('the age check preset holds its result to a minimum age of 18', async ({ pa
   await expect(rule(page, 'minimum_age')).toHaveAttribute('data-outcome', 'met');
   await expect(rule(page, 'minimum_age')).toContainText(/\d+ years old on/);
 });
+
+test('in Norwegian (idv_lang=nb), the verdict, its reasons and the policy card are in bokmål, with Norwegian dates', async ({ page, context }) => {
+  await context.addCookies([{ name: 'idv_lang', value: 'nb', url: APP }]);
+  await startVerification(page, APP, { trust_framework: 'standard', claim: ['name'], evidence: 'document', document_detail: ['date_of_expiry'] });
+  await decideInEmulatedApp(page, 'eva-lindqvist', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+  await expect(badge(page)).toHaveText(/Ikke verifisert$/);
+  await expect(verdict(page)).toHaveAttribute('data-verdict', 'not_verified');
+  await expect(verdict(page)).toContainText('Vurdert etter regelsettet');
+  await expect(page.getByTestId('verdict-reasons')).toContainText(
+    /Ikke oppfylt: Identitetsdokument levert og ikke utløpt — utløpt \d{1,2}\. [a-zæøå]+ \d{4}, før verifiseringen \d{1,2}\. [a-zæøå]+ \d{4}\./,
+  );
+  await expect(page.getByRole('heading', { name: /^Regelsett: / })).toBeVisible();
+  await expect(rule(page, 'document_valid')).toHaveAttribute('data-outcome', 'failed');
+  await expect(rule(page, 'document_valid')).toContainText('Ikke oppfylt: Identitetsdokument levert og ikke utløpt');
+  await expect(rule(page, 'register_match')).toContainText('dokumentasjon fra folkeregisteret ble ikke bedt om');
+});

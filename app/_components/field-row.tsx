@@ -1,3 +1,5 @@
+import type { Locale } from '@/lib/i18n/locale';
+import { CARDS_MESSAGES } from '@/lib/view/cards-messages';
 import type { Field } from '@/lib/view/result-view';
 import { MaskedValue } from './masked-value';
 
@@ -12,20 +14,23 @@ export function FieldRow({
   mono = false,
   masked = false,
   revealed = false,
+  locale,
 }: {
   label: string;
   field: Field;
   mono?: boolean;
   masked?: boolean;
   revealed?: boolean;
+  locale: Locale;
 }) {
+  const t = CARDS_MESSAGES[locale];
   return (
     <div>
       <dt>{label}</dt>
       <dd>
         {field.state === 'value' && masked ? (
           <>
-            <MaskedValue text={field.text} label={label} revealed={revealed} />
+            <MaskedValue text={field.text} label={label} revealed={revealed} locale={locale} />
             {field.hint && <span className="hint">{field.hint}</span>}
           </>
         ) : field.state === 'value' ? (
@@ -34,9 +39,9 @@ export function FieldRow({
             {field.hint && <span className="hint">{field.hint}</span>}
           </>
         ) : field.state === 'not_provided' ? (
-          <span className="text-sm italic text-amber-800">Not provided</span>
+          <span className="text-sm italic text-amber-800">{t.notProvided}</span>
         ) : (
-          <span className="text-sm text-slate-500">Not requested</span>
+          <span className="text-sm text-slate-500">{t.notRequested}</span>
         )}
       </dd>
     </div>

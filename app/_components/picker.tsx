@@ -1,11 +1,13 @@
 'use client';
 
 import { useEffect, useMemo, useState } from 'react';
-import { buildClaimsRequest, selectionProblems } from '@/lib/oidc/claims-request';
+import { buildClaimsRequest, selectionProblemCodes } from '@/lib/oidc/claims-request';
 import { requestObjectClaims } from '@/lib/oidc/request-object';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
 import type { Preset } from '@/lib/view/presets';
+import type { Locale } from '@/lib/i18n/locale';
 import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from '@/lib/view/labels';
+import { PICKER_MESSAGES } from '@/lib/view/picker-messages';
 import { selectionLink } from '@/lib/view/selection-link';
 
 interface PickerProps {
@@ -22,6 +24,7 @@ interface PickerProps {
   populationRegisterName: string;
   /** presenter mode: the personal number typed is masked on screen and in the previews */
   presenter?: boolean;
+  locale: Locale;
 }
 
 const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
@@ -31,7 +34,8 @@ const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
  * it without JavaScript; with JavaScript it previews the exact `claims` parameter and request
  * object, explains mistakes, and offers presets.
  */
-export function Picker({ trustFrameworks, initial, initialPreset, presets, clientId, issuer, redirectUri, emulator, populationRegisterName, presenter = false }: PickerProps) {
+export function Picker({ trustFrameworks, initial, initialPreset, presets, clientId, issuer, redirectUri, emulator, populationRegisterName, presenter = false, locale }: PickerProps) {
+  const t = PICKER_MESSAGES[locale];
   const [selection, setSelection] = useState<Selection>(initial);
   const [sendAnyway, setSendAnyway] = useState(false);
   const [activePreset, setActivePreset] = useState<string | undefined>(initialPreset);
@@ -57,7 +61,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
     }),
     [clientId, redirectUri, issuer, claimsRequest],
   );
-  const problems = selectionProblems(selection);
+  const problems = selectionProblemCodes(selection);
   // Presenter mode masks the personal number typed wherever the page shows it.
   const hidden = presenter ? selection.populationRegister?.personalNumber : undefined;
   const blocked = problems.length > 0 && !sendAnyway;
@@ -103,7 +107,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
     <form method="post" action="/auth/start" className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]" data-testid="picker">
       <div className="min-w-0 space-y-6">
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-          <legend className="px-1 text-sm font-semibold text-slate-900">Presets</legend>
+          <legend className="px-1 text-sm font-semibold text-slate-900">{t.presets}</legend>
           <div className="grid gap-2 sm:grid-cols-2">
             {presets.map((preset) => (
               <button
@@ -119,9 +123,13 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                 aria-pressed={activePreset === preset.id}
                 className={`rounded-lg border px-3 py-2 text-left text-sm hover:border-indigo-400 ${activePreset === preset.id ? 'border-indigo-600 bg-accent-soft' : 'border-slate-200 bg-white'}`}
               >
-                <span className="block font-semibold text-slate-900">{preset.label}</span>
-                <span className="block text-slate-600">{preset.description}</span>
-                {emulator && <span className="mt-1 block text-xs text-slate-500">Try persona: {preset.persona}</span>}
+                <span className="block font-semibold text-slate-900">{preset.label[locale]}</span>
+                <span className="block text-slate-600">{preset.description[locale]}</span>
+                {emulator && (
+                  <span className="mt-1 block text-xs text-slate-500">
+                    {t.tryPersona} {preset.persona}
+                  </span>
+                )}
               </button>
             ))}
           </div>
@@ -129,13 +137,14 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             <p className="mt-3 text-sm text-slate-600" data-testid="preset-policy">
               {/* The preset's policy goes with its selection, until the selection is changed. */}
               <input type="hidden" name="policy" value={activePreset} />
-              The result will be judged by the policy <strong className="text-slate-900">{presets.find((preset) => preset.id === activePreset)?.policy.name}</strong>.
+              {t.judgedBy[0]} <strong className="text-slate-900">{policyNameOf(presets.find((preset) => preset.id === activePreset), locale)}</strong>
+              {t.judgedBy[1]}
             </p>
           )}
         </fieldset>
 
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-          <legend className="px-1 text-sm font-semibold text-slate-900">Trust framework</legend>
+          <legend className="px-1 text-sm font-semibold text-slate-900">{t.trustFramework}</legend>
           <div className="flex flex-wrap gap-4">
             {trustFrameworks.map((framework) => (
               <label key={framework} className="flex items-center gap-2 text-slate-800">
@@ -154,7 +163,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
         </fieldset>
 
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-          <legend className="px-1 text-sm font-semibold text-slate-900">Claims</legend>
+          <legend className="px-1 text-sm font-semibold text-slate-900">{t.claims}</legend>
           <ul className="divide-y divide-slate-100">
             {CLAIM_NAMES.map((name) => {
               const requested = selection.claims[name];
@@ -162,7 +171,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                 <li key={name} className="flex flex-wrap items-center justify-between gap-3 py-2">
                   <label className="flex items-center gap-2 text-slate-800">
                     <input type="checkbox" name="claim" value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={box} />
-                    {CLAIM_LABELS[name]} <code className="font-mono text-xs text-slate-500">{name}</code>
+                    {CLAIM_LABELS[locale][name]} <code className="font-mono text-xs text-slate-500">{name}</code>
                   </label>
                   <label className={`flex items-center gap-2 text-sm ${requested ? 'text-slate-700' : 'text-slate-400'}`}>
                     <input
@@ -174,7 +183,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                       onChange={(e) => toggleEssential(name, e.target.checked)}
                       className={box}
                     />
-                    essential
+                    {t.essential}
                   </label>
                 </li>
               );
@@ -183,10 +192,10 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
         </fieldset>
 
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
-          <legend className="px-1 text-sm font-semibold text-slate-900">Evidence</legend>
+          <legend className="px-1 text-sm font-semibold text-slate-900">{t.evidence}</legend>
           <label className="flex items-center gap-2 font-medium text-slate-900">
             <input type="checkbox" name="evidence" value="document" checked={!!selection.document} onChange={(e) => toggleDocument(e.target.checked)} className={box} />
-            Identity document (passport or ID card)
+            {t.document}
           </label>
           <div className="mt-2 grid gap-x-6 gap-y-1.5 pl-6 sm:grid-cols-2">
             {DOCUMENT_DETAILS.map((detail) => (
@@ -200,19 +209,19 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                   onChange={(e) => toggleDetail(detail, e.target.checked)}
                   className={box}
                 />
-                {DOCUMENT_DETAIL_LABELS[detail]}
+                {DOCUMENT_DETAIL_LABELS[locale][detail]}
               </label>
             ))}
           </div>
           <label className="mt-4 flex items-center gap-2 font-medium text-slate-900">
             <input type="checkbox" name="evidence" value="population_register" checked={!!selection.populationRegister} onChange={(e) => toggleRegister(e.target.checked)} className={box} />
             <span>
-              Population register (<span data-testid="population-register-name">{populationRegisterName}</span>)
+              {t.populationRegister} (<span data-testid="population-register-name">{populationRegisterName}</span>)
             </span>
           </label>
           <div className="mt-2 pl-6">
             <label htmlFor="personal-number" className={`block text-sm ${selection.populationRegister ? 'text-slate-700' : 'text-slate-400'}`}>
-              Personal number to look up (optional, 11 digits)
+              {t.personalNumber}
             </label>
             <input
               id="personal-number"
@@ -239,15 +248,15 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
         <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
           {problems.length > 0 && (
             <div role="alert" className="mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="selection-problems">
-              <p className="font-semibold">The service will refuse this request:</p>
+              <p className="font-semibold">{t.willRefuse}</p>
               <ul className="mt-1 list-disc pl-5">
                 {problems.map((problem) => (
-                  <li key={problem}>{problem}</li>
+                  <li key={problem}>{t.problems[problem]}</li>
                 ))}
               </ul>
               <label className="mt-3 flex items-center gap-2 font-medium">
                 <input type="checkbox" name="send_anyway" value="1" checked={sendAnyway} onChange={(e) => setSendAnyway(e.target.checked)} className={box} />
-                QA: send it anyway, to see the service’s own error
+                {t.sendAnyway}
               </label>
             </div>
           )}
@@ -257,7 +266,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
               disabled={blocked}
               className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed disabled:bg-slate-400"
             >
-              Start verification
+              {t.start}
             </button>
             <button
               type="button"
@@ -265,30 +274,29 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
               className="rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-medium text-slate-800 hover:bg-slate-50"
               data-testid="copy-link"
             >
-              {copiedLink === link ? 'Link copied' : 'Copy a link to this request'}
+              {copiedLink === link ? t.linkCopied : t.copyLink}
             </button>
             <span role="status" className="sr-only">
-              {copiedLink === link ? 'The link to this request is on the clipboard.' : ''}
+              {copiedLink === link ? t.linkOnClipboard : ''}
             </span>
           </div>
           <p className="mt-2 text-sm text-slate-600">
-            Pushes the request as client <code className="font-mono text-slate-800">{clientId}</code>, then opens the {emulator ? 'emulated ' : ''}identity app.
+            {t.pushesAs(emulator)[0]} <code className="font-mono text-slate-800">{clientId}</code>
+            {t.pushesAs(emulator)[1]}
           </p>
         </div>
       </div>
 
-      <aside className="min-w-0 space-y-4 lg:sticky lg:top-6 lg:self-start" aria-label="Request preview">
-        <Preview title="claims parameter" testId="claims-preview" value={claimsRequest} hide={hidden} />
-        <Preview
-          title="Request object payload (signed, then pushed)"
-          testId="request-object-preview"
-          value={requestObject}
-          hide={hidden}
-          note="state, nonce, code_challenge and exp are made fresh for every request."
-        />
+      <aside className="min-w-0 space-y-4 lg:sticky lg:top-6 lg:self-start" aria-label={t.preview}>
+        <Preview title={t.claimsParameter} testId="claims-preview" value={claimsRequest} hide={hidden} locale={locale} />
+        <Preview title={t.requestObject} testId="request-object-preview" value={requestObject} hide={hidden} note={t.freshValues} locale={locale} />
       </aside>
     </form>
   );
+}
+
+function policyNameOf(preset: Preset | undefined, locale: Locale): string | undefined {
+  return preset && (typeof preset.policy.name === 'string' ? preset.policy.name : preset.policy.name[locale]);
 }
 
 /**
@@ -296,7 +304,8 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
  * what Copy copies. Not its last four: the preview follows each keystroke, and a recording would
  * catch every digit as it is typed.
  */
-function Preview({ title, value, testId, note, hide }: { title: string; value: unknown; testId: string; note?: string; hide?: string | undefined }) {
+function Preview({ title, value, testId, note, hide, locale }: { title: string; value: unknown; testId: string; note?: string; hide?: string | undefined; locale: Locale }) {
+  const t = PICKER_MESSAGES[locale];
   const json = JSON.stringify(value, null, 2);
   const text = hide ? json.replaceAll(JSON.stringify(hide), JSON.stringify('•'.repeat(hide.length))) : json;
   return (
@@ -307,9 +316,9 @@ function Preview({ title, value, testId, note, hide }: { title: string; value: u
           type="button"
           onClick={() => void navigator.clipboard?.writeText(text)}
           className="rounded-md border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50"
-          aria-label={`Copy the ${title}`}
+          aria-label={t.copyThe(title)}
         >
-          Copy
+          {t.copy}
         </button>
       </div>
       {note && <p className="mt-1 text-xs text-slate-600">{note}</p>}

@@ -1,7 +1,9 @@
 'use client';
 
-import { useCallback, useRef, useState } from 'react';
-import type { TraceEntryView } from '@/lib/view/trace-view';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import type { Locale } from '@/lib/i18n/locale';
+import { TRACE_MESSAGES } from '@/lib/view/trace-messages';
+import { localizeTrace, type TraceEntryView } from '@/lib/view/trace-view';
 
 /** The tone of an exchange's status badge (the `.trace-status` rules of app/globals.css). */
 function statusTone(entry: TraceEntryView): 'failed' | 'cache' | 'redirect' | 'ok' {
@@ -11,7 +13,8 @@ function statusTone(entry: TraceEntryView): 'failed' | 'cache' | 'redirect' | 'o
   return 'ok';
 }
 
-function CopyButton({ text, label }: { text: string | (() => Promise<string>); label: string }) {
+function CopyButton({ text, label, locale }: { text: string | (() => Promise<string>); label: string; locale: Locale }) {
+  const t = TRACE_MESSAGES[locale];
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -27,7 +30,7 @@ function CopyButton({ text, label }: { text: string | (() => Promise<string>); l
       className="button-small"
       aria-label={label}
     >
-      {copied ? 'Copied' : 'Copy'}
+      {copied ? t.copied : t.copy}
     </button>
   );
 }
@@ -37,9 +40,14 @@ function CopyButton({ text, label }: { text: string | (() => Promise<string>); l
  * download with it. With `detailUrl`, `entries` carry no sections: the whole trace is fetched from
  * there when the first exchange is opened (or copied, or downloaded), and without JavaScript the
  * trace is a link to it.
+ *
+ * Titles and labels are shown in `locale` (localizeTrace); what Copy and Download export is the
+ * trace as recorded and served, its labels in English, the same JSON whatever the reader's language.
  */
-export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: TraceEntryView[]; fileName: string; detailUrl?: string }) {
+export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entries: TraceEntryView[]; fileName: string; detailUrl?: string; locale: Locale }) {
+  const t = TRACE_MESSAGES[locale];
   const [loaded, setLoaded] = useState<TraceEntryView[] | undefined>(detailUrl ? undefined : entries);
+  /** why the detail could not be loaded (`HTTP 404`, a network error) */
   const [loadError, setLoadError] = useState<string | undefined>();
   const pending = useRef<Promise<TraceEntryView[]> | undefined>(undefined);
   const load = useCallback((): Promise<TraceEntryView[]> => {
@@ -57,7 +65,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: Trace
         },
         (error: Error) => {
           pending.current = undefined;
-          setLoadError(`The detail could not be loaded (${error.message}); reload the page to try again.`);
+          setLoadError(error.message);
           throw error;
         },
       );
@@ -72,32 +80,32 @@ export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: Trace
     link.click();
     URL.revokeObjectURL(url);
   };
-  const sectionsOf = (entry: TraceEntryView) => loaded?.find((full) => full.index === entry.index)?.sections;
+  const shown = useMemo(() => localizeTrace(entries, locale), [entries, locale]);
+  const shownLoaded = useMemo(() => (loaded ? localizeTrace(loaded, locale) : undefined), [loaded, locale]);
+  const sectionsOf = (entry: TraceEntryView) => shownLoaded?.find((full) => full.index === entry.index)?.sections;
   return (
     <section aria-labelledby="trace-heading" className="card">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h2 id="trace-heading" className="card-title">Protocol trace</h2>
-          <p className="mt-1 text-sm text-slate-600">
-            Every exchange in order. Codes, verifiers and signatures are partly masked; private keys are never shown.
-          </p>
+          <h2 id="trace-heading" className="card-title">{t.heading}</h2>
+          <p className="mt-1 text-sm text-slate-600">{t.intro}</p>
         </div>
         <div className="flex gap-2">
-          <CopyButton text={all} label="Copy the whole trace as JSON" />
+          <CopyButton text={all} label={t.copyAll} locale={locale} />
           <button
             type="button"
             onClick={() => void download().catch(() => undefined)}
             className="button-small"
           >
-            Download JSON
+            {t.download}
           </button>
         </div>
       </div>
       {entries.length === 0 ? (
-        <p className="mt-4 text-sm text-slate-600">Nothing was exchanged before the failure.</p>
+        <p className="mt-4 text-sm text-slate-600">{t.nothingExchanged}</p>
       ) : (
         <ol className="trace mt-4 space-y-2" data-testid="trace">
-          {entries.map((entry) => (
+          {shown.map((entry) => (
             <li key={entry.index} data-testid="trace-entry" data-step={entry.step}>
               <details
                 onToggle={(event) => {
@@ -109,7 +117,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: Trace
                   <span className="trace-title">{entry.title}</span>
                   {(entry.method || entry.status !== undefined || entry.fromCache || entry.error) && (
                     <span className="trace-status" data-tone={statusTone(entry)}>
-                      {[entry.method, entry.error ? 'failed' : entry.status, entry.fromCache ? 'cache' : undefined].filter(Boolean).join(' ')}
+                      {[entry.method, entry.error ? t.statusFailed : entry.status, entry.fromCache ? t.statusCache : undefined].filter(Boolean).join(' ')}
                     </span>
                   )}
                   <span className="trace-time">
@@ -122,20 +130,20 @@ export function ProtocolTrace({ entries, fileName, detailUrl }: { entries: Trace
                   {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
                   {sectionsOf(entry) === undefined ? (
                     loadError ? (
-                      <p role="alert" className="text-sm text-red-800">{loadError}</p>
+                      <p role="alert" className="text-sm text-red-800">{t.loadError(loadError)}</p>
                     ) : (
                       <p className="text-sm text-slate-600">
-                        Loading the detail… (without JavaScript: <a className="link" href={detailUrl}>the whole trace as JSON</a>)
+                        {t.loading} ({t.withoutJavaScript}: <a className="link" href={detailUrl}>{t.wholeTraceAsJson}</a>)
                       </p>
                     )
                   ) : (
-                    sectionsOf(entry)!.length === 0 && !entry.error && <p className="text-sm text-slate-600">No content.</p>
+                    sectionsOf(entry)!.length === 0 && !entry.error && <p className="text-sm text-slate-600">{t.noContent}</p>
                   )}
                   {(sectionsOf(entry) ?? []).map((section) => (
                     <div key={section.label}>
                       <div className="mb-1 flex items-center justify-between gap-2">
                         <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{section.label}</h3>
-                        <CopyButton text={section.content} label={`Copy ${section.label}`} />
+                        <CopyButton text={section.content} label={t.copySection(section.label)} locale={locale} />
                       </div>
                       <pre tabIndex={0} role="region" aria-label={`${entry.title}: ${section.label}`} className="max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink">{section.content}</pre>
                     </div>

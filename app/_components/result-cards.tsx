@@ -10,15 +10,18 @@
  * element tree, every element and class name a second time beside the HTML (issue 10: the result
  * page at most 40 KiB). Masking is done on the server before (lib/view/masking.ts).
  */
+import type { Locale } from '@/lib/i18n/locale';
+import { CARDS_MESSAGES } from '@/lib/view/cards-messages';
 import type { Check, DocumentView, IdentityView, PopulationRegisterView, VerificationView } from '@/lib/view/result-view';
 import { Card } from './card';
 import { FieldRow } from './field-row';
 import { OutcomeList } from './outcome-list';
 
 /** `blurPortrait`: presenter mode (lib/view/presenter.ts). */
-export function PersonCard({ identity, blurPortrait = false }: { identity: IdentityView; blurPortrait?: boolean }) {
+export function PersonCard({ identity, blurPortrait = false, locale }: { identity: IdentityView; blurPortrait?: boolean; locale: Locale }) {
+  const t = CARDS_MESSAGES[locale];
   return (
-    <Card title="Person" id="person-heading">
+    <Card title={t.person} id="person-heading">
       <div className="mt-4 flex flex-col gap-5 sm:flex-row">
         <div className="w-36 shrink-0 overflow-hidden rounded-lg">
           {identity.portrait.state === 'value' ? (
@@ -26,7 +29,7 @@ export function PersonCard({ identity, blurPortrait = false }: { identity: Ident
             // eslint-disable-next-line @next/next/no-img-element
             <img
               src={identity.portrait.src}
-              alt={blurPortrait ? 'Portrait from the identity document, blurred (presenter mode)' : `Portrait from the identity document${identity.name.state === 'value' ? ` of ${identity.name.text}` : ''}`}
+              alt={blurPortrait ? t.portraitBlurred : t.portraitOf(identity.name.state === 'value' ? identity.name.text : undefined)}
               width={144}
               height={192}
               className={`aspect-[3/4] w-36 rounded-lg border border-slate-200 bg-slate-100 object-cover ${blurPortrait ? 'presenter-blur' : ''}`}
@@ -35,17 +38,17 @@ export function PersonCard({ identity, blurPortrait = false }: { identity: Ident
             />
           ) : (
             <div className="grid aspect-[3/4] w-36 place-items-center rounded-lg border border-dashed border-slate-300 bg-slate-50 p-3 text-center text-sm text-slate-600">
-              Portrait {identity.portrait.state === 'not_provided' ? 'not provided' : 'not requested'}
+              {t.portraitMissing(identity.portrait.state === 'not_provided')}
             </div>
           )}
         </div>
         <dl className="fields min-w-0 flex-1 divide-y divide-slate-100">
-          <FieldRow label="Full name" field={identity.name} />
-          <FieldRow label="Given name" field={identity.givenName} />
-          <FieldRow label="Family name" field={identity.familyName} />
-          <FieldRow label="Date of birth" field={identity.birthdate} />
-          <FieldRow label="Gender" field={identity.gender} />
-          <FieldRow label="Nationalities" field={identity.nationalities} />
+          <FieldRow label={t.fullName} field={identity.name} locale={locale} />
+          <FieldRow label={t.givenName} field={identity.givenName} locale={locale} />
+          <FieldRow label={t.familyName} field={identity.familyName} locale={locale} />
+          <FieldRow label={t.birthdate} field={identity.birthdate} locale={locale} />
+          <FieldRow label={t.gender} field={identity.gender} locale={locale} />
+          <FieldRow label={t.nationalities} field={identity.nationalities} locale={locale} />
         </dl>
       </div>
     </Card>
@@ -53,38 +56,39 @@ export function PersonCard({ identity, blurPortrait = false }: { identity: Ident
 }
 
 /** `numbersRevealed`: whether the view's numbers came unmasked (the page's one switch). */
-export function DocumentCard({ document, numbersRevealed }: { document: DocumentView; numbersRevealed: boolean }) {
+export function DocumentCard({ document, numbersRevealed, locale }: { document: DocumentView; numbersRevealed: boolean; locale: Locale }) {
+  const t = CARDS_MESSAGES[locale];
   return (
-    <Card title="Identity document" id="document-heading">
+    <Card title={t.document} id="document-heading">
       {!document.requested ? (
-        <p className="mt-3 text-sm text-slate-600">Document evidence was not requested.</p>
+        <p className="mt-3 text-sm text-slate-600">{t.documentNotRequested}</p>
       ) : !document.provided ? (
-        <p className="mt-3 text-sm italic text-amber-800">Document evidence was requested but not provided.</p>
+        <p className="mt-3 text-sm italic text-amber-800">{t.documentNotProvided}</p>
       ) : (
         <dl className="fields mt-2 divide-y divide-slate-100">
-          <FieldRow label="Type" field={document.type} />
-          <FieldRow label="Number" field={document.number} masked revealed={numbersRevealed} />
-          <FieldRow label="Issuing country" field={document.issuingCountry} />
-          <FieldRow label="Issuing authority" field={document.issuingAuthority} />
-          <FieldRow label="Date of issue" field={document.dateOfIssuance} />
+          <FieldRow label={t.type} field={document.type} locale={locale} />
+          <FieldRow label={t.number} field={document.number} masked revealed={numbersRevealed} locale={locale} />
+          <FieldRow label={t.issuingCountry} field={document.issuingCountry} locale={locale} />
+          <FieldRow label={t.issuingAuthority} field={document.issuingAuthority} locale={locale} />
+          <FieldRow label={t.dateOfIssue} field={document.dateOfIssuance} locale={locale} />
           <div>
-            <dt>Date of expiry</dt>
+            <dt>{t.dateOfExpiry}</dt>
             <dd className="flex flex-wrap items-center gap-2">
               {document.dateOfExpiry.state === 'value' ? (
                 <span className="value">{document.dateOfExpiry.text}</span>
               ) : (
-                <span className="text-sm text-slate-500">{document.dateOfExpiry.state === 'not_provided' ? 'Not provided' : 'Not requested'}</span>
+                <span className="text-sm text-slate-500">{document.dateOfExpiry.state === 'not_provided' ? t.notProvided : t.notRequested}</span>
               )}
               {document.expired !== undefined && (
                 <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${document.expired ? 'bg-red-50 text-red-800' : 'bg-emerald-50 text-emerald-800'}`}>
-                  {document.expired ? 'Expired' : 'Valid'}
+                  {document.expired ? t.expired : t.valid}
                 </span>
               )}
             </dd>
           </div>
-          <FieldRow label="National identity number" field={document.personalNumber} masked revealed={numbersRevealed} />
-          <FieldRow label="Chip authentication" field={document.chipAuthentication} />
-          <FieldRow label="Issuer check" field={document.issuerCheck} />
+          <FieldRow label={t.nationalNumber} field={document.personalNumber} masked revealed={numbersRevealed} locale={locale} />
+          <FieldRow label={t.chipAuthentication} field={document.chipAuthentication} locale={locale} />
+          <FieldRow label={t.issuerCheck} field={document.issuerCheck} locale={locale} />
         </dl>
       )}
       <EvidenceExtras lines={document.extras} testId="document-extras" />
@@ -92,17 +96,18 @@ export function DocumentCard({ document, numbersRevealed }: { document: Document
   );
 }
 
-export function PopulationRegisterCard({ register, numbersRevealed }: { register: PopulationRegisterView; numbersRevealed: boolean }) {
+export function PopulationRegisterCard({ register, numbersRevealed, locale }: { register: PopulationRegisterView; numbersRevealed: boolean; locale: Locale }) {
+  const t = CARDS_MESSAGES[locale];
   return (
-    <Card title="Population register" id="register-heading">
+    <Card title={t.register} id="register-heading">
       {register.provided ? (
         <dl className="fields mt-2 grid gap-x-8 sm:grid-cols-2">
-          <FieldRow label="Register" field={register.source} />
-          <FieldRow label="Matched national identity number" field={register.personalNumber} masked revealed={numbersRevealed} />
+          <FieldRow label={t.registerName} field={register.source} locale={locale} />
+          <FieldRow label={t.matchedNumber} field={register.personalNumber} masked revealed={numbersRevealed} locale={locale} />
         </dl>
       ) : (
         <p className="mt-3 text-sm italic text-amber-800" data-testid="register-not-provided">
-          Not provided: the register returned no match{register.lookedUp ? ` for ${register.lookedUp}` : ' for the document'}, or this client is not entitled to register data.
+          {t.registerNotProvided(register.lookedUp)}
         </p>
       )}
       <EvidenceExtras lines={register.extras} testId="register-extras" />
@@ -122,17 +127,18 @@ function EvidenceExtras({ lines, testId }: { lines: string[]; testId: string }) 
   );
 }
 
-export function VerificationCard({ verification }: { verification: VerificationView }) {
+export function VerificationCard({ verification, locale }: { verification: VerificationView; locale: Locale }) {
+  const t = CARDS_MESSAGES[locale];
   return (
-    <Card title="Verification" id="verification-heading">
+    <Card title={t.verification} id="verification-heading">
       <dl className="fields mt-2 grid gap-x-8 sm:grid-cols-2">
-        <FieldRow label="Trust framework" field={verification.trustFramework} mono />
-        <FieldRow label="Authentication context (acr)" field={verification.acr} mono />
-        <FieldRow label="Methods (amr)" field={verification.amr} mono />
-        <FieldRow label="Authenticated at (auth_time)" field={verification.authTime} />
-        <FieldRow label="Subject (sub)" field={verification.subject} mono />
-        {verification.verificationTime && <FieldRow label="Verified at (verification.time)" field={{ state: 'value', text: verification.verificationTime }} />}
-        {verification.assuranceLevel && <FieldRow label="Assurance level" field={{ state: 'value', text: verification.assuranceLevel }} mono />}
+        <FieldRow label={t.trustFramework} field={verification.trustFramework} mono locale={locale} />
+        <FieldRow label={t.acr} field={verification.acr} mono locale={locale} />
+        <FieldRow label={t.amr} field={verification.amr} mono locale={locale} />
+        <FieldRow label={t.authTime} field={verification.authTime} locale={locale} />
+        <FieldRow label={t.subject} field={verification.subject} mono locale={locale} />
+        {verification.verificationTime && <FieldRow label={t.verifiedAt} field={{ state: 'value', text: verification.verificationTime }} locale={locale} />}
+        {verification.assuranceLevel && <FieldRow label={t.assuranceLevel} field={{ state: 'value', text: verification.assuranceLevel }} mono locale={locale} />}
       </dl>
     </Card>
   );
@@ -142,25 +148,28 @@ export function VerificationCard({ verification }: { verification: VerificationV
  * How each outcome is marked: a failed check stands out, one not made says so (the colours are
  * the `.checks` rules of app/globals.css, by `data-outcome`).
  */
-const OUTCOME_MARKS: Record<Check['outcome'], { mark: string; spoken: string }> = {
-  passed: { mark: '✓', spoken: 'Passed' },
-  failed: { mark: '✗', spoken: 'Failed' },
-  not_checked: { mark: '–', spoken: 'Not checked' },
-};
+const OUTCOME_MARKS: Record<Check['outcome'], string> = { passed: '✓', failed: '✗', not_checked: '–' };
 
-export function ChecksCard({ checks }: { checks: Check[] }) {
+export function ChecksCard({ checks, locale }: { checks: Check[]; locale: Locale }) {
+  const t = CARDS_MESSAGES[locale];
   const failed = checks.filter((check) => check.outcome === 'failed').length;
   return (
-    <Card title="Checks performed" id="checks-heading">
+    <Card title={t.checks} id="checks-heading">
       {failed > 0 && (
         <p className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm font-medium text-red-900" data-testid="checks-failed">
-          {failed === 1 ? 'One check failed' : `${failed} checks failed`} (marked ✗). The ID token was still accepted: its signature verified with the key in the
-          service’s JWKS, which is all the interface specification requires.
+          {t.checksFailed(failed)}
         </p>
       )}
       <OutcomeList
         testId="checks"
-        items={checks.map((check) => ({ key: check.label, outcome: check.outcome, ...OUTCOME_MARKS[check.outcome], label: check.label, detail: check.detail }))}
+        items={checks.map((check) => ({
+          key: check.label,
+          outcome: check.outcome,
+          mark: OUTCOME_MARKS[check.outcome],
+          spoken: t.outcomes[check.outcome],
+          label: check.label,
+          detail: check.detail,
+        }))}
       />
     </Card>
   );

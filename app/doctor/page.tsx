@@ -1,48 +1,54 @@
 import type { Metadata } from 'next';
 import { doctorReport, type DoctorStatus } from '@/lib/server/doctor';
+import { DOCTOR_MESSAGES } from '@/lib/server/doctor-messages';
+import { preferences } from '@/lib/server/preferences';
 import { Card } from '../_components/card';
 import { OutcomeList } from '../_components/outcome-list';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Doctor' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: DOCTOR_MESSAGES[(await preferences()).locale].title };
+}
 
-const MARKS: Record<DoctorStatus, { mark: string; spoken: string; outcome: string }> = {
-  pass: { mark: '✓', spoken: 'Pass', outcome: 'met' },
-  warn: { mark: '!', spoken: 'Warning', outcome: 'warning' },
-  fail: { mark: '✗', spoken: 'Fail', outcome: 'failed' },
+const MARKS: Record<DoctorStatus, { mark: string; outcome: string }> = {
+  pass: { mark: '✓', outcome: 'met' },
+  warn: { mark: '!', outcome: 'warning' },
+  fail: { mark: '✗', outcome: 'failed' },
 };
 
-/** GET /doctor: what `npm run doctor` prints (lib/server/doctor.ts), for QA pointing the app at staging. */
+/** GET /doctor: what `npm run doctor` prints (lib/server/doctor.ts), for QA pointing the app at staging, in the reader's language. */
 export default async function DoctorPage() {
-  const report = await doctorReport();
+  const { locale } = await preferences();
+  const t = DOCTOR_MESSAGES[locale];
+  const report = await doctorReport(locale);
   const count = (status: DoctorStatus) => report.lines.filter((line) => line.status === status).length;
   return (
     <div className="space-y-6">
       <div>
-        <h1 className="text-3xl font-bold tracking-tight text-slate-900">Doctor</h1>
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900">{t.title}</h1>
         <p className="mt-2 max-w-3xl text-slate-700">
-          The configuration, the service’s discovery document and its key set, checked against what the interface specification and this client
-          need. <code className="font-mono text-sm">npm run doctor</code> prints the same. A report is at most 15 seconds old.
+          {t.intro[0]}<code className="font-mono text-sm">{t.command}</code>{t.intro[1]}
         </p>
       </div>
       <p className="verdict text-sm" data-verdict={report.status === 'pass' ? 'verified' : report.status === 'warn' ? 'verified_with_warnings' : 'not_verified'} data-testid="doctor-summary">
-        <strong>{count('pass')} passed</strong>, {count('warn')} with a warning, {count('fail')} failed.
+        <strong>{t.passed(count('pass'))}</strong>{t.others(count('warn'), count('fail'))}
       </p>
-      <Card title="Checks" id="doctor-checks-heading">
+      <Card title={t.checks} id="doctor-checks-heading">
         <OutcomeList
           testId="doctor"
           items={report.lines.map((line) => ({
             key: line.id,
             ...MARKS[line.status],
+            spoken: t.statuses[line.status],
             label: line.title,
             detail: line.detail,
             data: { 'data-check': line.id, 'data-status': line.status },
-            ...(line.fix ? { extra: `What to do: ${line.fix}` } : {}),
+            ...(line.fix ? { extra: `${t.whatToDo} ${line.fix}` } : {}),
           }))}
         />
       </Card>
       {report.publicJwks.keys.length > 0 && (
-        <Card title="Our public JWKS, to register with the service" id="doctor-jwks-heading">
+        <Card title={t.publicJwks} id="doctor-jwks-heading">
           <pre tabIndex={0} className="mt-3 max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink" data-testid="doctor-jwks">
             {JSON.stringify(report.publicJwks, null, 2)}
           </pre>

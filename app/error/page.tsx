@@ -1,16 +1,20 @@
 import type { Metadata } from 'next';
+import { preferences } from '@/lib/server/preferences';
 import { getFailure } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
-import { knownFailureCode, type FailureCode } from '@/lib/view/failure-explanations';
+import { FAILURE_MESSAGES, knownFailureCode, type FailureCode } from '@/lib/view/failure-explanations';
 import { FailurePanel } from '../_components/failure-panel';
 import { ProtocolTrace } from '../_components/protocol-trace';
 import { maskTrace } from '@/lib/view/trace-view';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Verification failed' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: FAILURE_MESSAGES[(await preferences()).locale].failed };
+}
 
 export default async function FailurePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
+  const { locale } = await preferences();
   // An unreachable store only loses the record's detail: the query's code still says what failed.
   const failure =
     typeof params.id === 'string'
@@ -26,9 +30,10 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <FailurePanel code={code} description={own?.description} detail={own?.message} />
+      {/* The service's error_description and our recorded detail are shown as they were written. */}
+      <FailurePanel code={code} description={own?.description} detail={own?.message} locale={locale} />
       {/* A failure's trace holds no ID token, so no numbers; masked all the same, as every trace leaves the server. */}
-      {own && <ProtocolTrace entries={maskTrace(own.trace, false)} fileName="failed-verification-trace.json" />}
+      {own && <ProtocolTrace entries={maskTrace(own.trace, false)} fileName="failed-verification-trace.json" locale={locale} />}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { readBoundedText } from '@/lib/oidc/http';
 import { AppError } from '@/lib/server/app-error';
 import { serverConfig } from '@/lib/server/env';
 import { requireSameOrigin } from '@/lib/server/origin';
-import { parsePreferenceForm, preferenceCookies, returnPath } from '@/lib/server/preferences';
+import { parsePreferenceForm, preferenceCookies, preferences, returnPath } from '@/lib/server/preferences';
 import { failureRedirect, redirectToPage } from '@/lib/server/responses';
 
 /** The switches' form is a few bytes. */
@@ -24,6 +24,6 @@ export async function POST(request: Request): Promise<Response> {
     for (const { name, value, options } of preferenceCookies(change, config.secureCookies)) response.headers.append('set-cookie', serialize(name, value, options));
     return response;
   } catch (error) {
-    return failureRedirect(error);
+    return failureRedirect(error, (await preferences()).locale);
   }
 }

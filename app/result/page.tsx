@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { formatDate } from '@/lib/i18n/format';
 import { preferences } from '@/lib/server/preferences';
 import { services } from '@/lib/server/services';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
@@ -6,7 +7,8 @@ import { isStoreError } from '@/lib/store/store';
 import { assess, OWN_SELECTION_POLICY } from '@/lib/view/assurance';
 import { presenterReplacements, presentResultView, presentSubject, replaceInText } from '@/lib/view/presenter';
 import { maskResultView, REVEAL_PARAMETER, REVEAL_VALUE, wantsNumbersRevealed } from '@/lib/view/masking';
-import { buildChecks, buildResultView, buildVerificationView, formatDate, keptUntilText } from '@/lib/view/result-view';
+import { PAGE_MESSAGES } from '@/lib/view/page-messages';
+import { buildChecks, buildResultView, buildVerificationView, keptUntilText } from '@/lib/view/result-view';
 import { FailurePanel } from '../_components/failure-panel';
 import { ModeBadge } from '../_components/mode-badge';
 import { NumbersSwitch } from '../_components/numbers-switch';
@@ -15,10 +17,14 @@ import { ChecksCard, DocumentCard, PersonCard, PopulationRegisterCard, Verificat
 import { PolicyCard, VerdictBadge, VerdictPanel } from '../_components/verdict';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Verified identity' };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: PAGE_MESSAGES[(await preferences()).locale].result.title };
+}
 
 export default async function ResultPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const numbersRevealed = wantsNumbersRevealed(await searchParams);
+  const { presenter, locale } = await preferences();
+  const t = PAGE_MESSAGES[locale].result;
   let result;
   try {
     result = await currentResult();
@@ -26,17 +32,17 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
     if (!isStoreError(error)) throw error;
     return (
       <div className="mx-auto max-w-3xl">
-        <FailurePanel code={error.code} eyebrow="Result not available" />
+        <FailurePanel code={error.code} eyebrow={t.notAvailable} locale={locale} />
       </div>
     );
   }
   if (!result) {
     return (
       <div className="mx-auto max-w-xl space-y-4 text-center">
-        <h1 className="text-2xl font-bold">No verified identity</h1>
-        <p className="text-slate-700">There is no result in this browser session: it was deleted, it expired after {RESULT_TTL_SECONDS / 60} minutes, or no verification has run yet.</p>
+        <h1 className="text-2xl font-bold">{t.none}</h1>
+        <p className="text-slate-700">{t.noneExplained(RESULT_TTL_SECONDS / 60)}</p>
         <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800">
-          Start a verification
+          {t.start}
         </a>
       </div>
     );
@@ -44,22 +50,22 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
 
   const today = new Date().toISOString().slice(0, 10);
   // Masked on the server: unless revealed, the page and its React payload never hold the whole numbers.
-  const built = buildResultView(result.verifiedClaims, result.selection, today);
+  const built = buildResultView(result.verifiedClaims, result.selection, today, locale);
   // Presenter mode hides more, and the numbers whatever the reveal switch says (lib/view/presenter.ts).
-  const { presenter } = await preferences();
   const revealed = numbersRevealed && !presenter;
   const view = presenter ? presentResultView(built) : revealed ? built : maskResultView(built);
   const { document, populationRegister, trustFramework } = view;
   // The portrait is served on its own (/result/portrait): as a data: URI the page would carry it twice.
   const identity = view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
-  const shown = buildVerificationView(result);
+  const shown = buildVerificationView(result, locale);
   const verification =
     presenter && shown.subject.state === 'value' ? { ...shown, subject: { ...shown.subject, text: presentSubject(shown.subject.text) } } : shown;
   const replacements = presenter ? presenterReplacements(result.verifiedClaims, result.idToken.claims.sub) : undefined;
-  const checks = buildChecks(result).map((check) => (replacements ? { ...check, detail: replaceInText(check.detail, replacements) } : check));
+  const checks = buildChecks(result, locale).map((check) => (replacements ? { ...check, detail: replaceInText(check.detail, replacements) } : check));
   const assessment = assess(
     { selection: result.selection, verifiedClaims: result.verifiedClaims, idTokenClaims: result.idToken.claims, signingCertificateCheck: result.signingCertificateCheck, today },
     result.policy ?? OWN_SELECTION_POLICY,
+    locale,
   );
   const revealQuery = `?${REVEAL_PARAMETER}=${REVEAL_VALUE}`;
   const traceUrl = revealed ? `/result/trace${revealQuery}` : '/result/trace';
@@ -70,44 +76,45 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <div className="flex flex-wrap items-center gap-2">
-            <VerdictBadge verdict={assessment.verdict} />
-            <ModeBadge mode={config.mode} issuer={config.issuer} />
+            <VerdictBadge verdict={assessment.verdict} locale={locale} />
+            <ModeBadge mode={config.mode} issuer={config.issuer} locale={locale} />
           </div>
           <h1 className="mt-3 text-3xl font-bold tracking-tight text-slate-900">
-            {identity.name.state === 'value' ? identity.name.text : 'Verified identity'}
+            {identity.name.state === 'value' ? identity.name.text : t.title}
           </h1>
           <p className="mt-1 text-sm text-slate-600">
-            Trust framework <code className="font-mono text-slate-800">{trustFramework ?? 'not stated'}</code> · issued by{' '}
+            {t.trustFramework} <code className="font-mono text-slate-800">{trustFramework ?? t.notStated}</code> · {t.issuedBy}{' '}
             <span className="font-mono break-all text-slate-800">{result.issuer}</span>
           </p>
         </div>
         <form method="post" action="/auth/signout">
           <button type="submit" className="rounded-lg border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 shadow-sm hover:bg-slate-50">
-            Sign out and delete
+            {t.signOut}
           </button>
         </form>
       </div>
 
-      <VerdictPanel assessment={assessment} />
-      <NumbersSwitch presenter={presenter} revealed={revealed} revealHref={`/result${revealQuery}`} maskHref="/result" />
+      <VerdictPanel assessment={assessment} locale={locale} />
+      <NumbersSwitch presenter={presenter} revealed={revealed} revealHref={`/result${revealQuery}`} maskHref="/result" locale={locale} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <PersonCard identity={identity} blurPortrait={presenter} />
-        <DocumentCard document={document} numbersRevealed={revealed} />
+        <PersonCard identity={identity} blurPortrait={presenter} locale={locale} />
+        <DocumentCard document={document} numbersRevealed={revealed} locale={locale} />
       </div>
-      {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={revealed} />}
-      <VerificationCard verification={verification} />
-      <PolicyCard assessment={assessment} judgedOn={formatDate(assessment.verifiedOn.date)} />
-      <ChecksCard checks={checks} />
+      {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={revealed} locale={locale} />}
+      <VerificationCard verification={verification} locale={locale} />
+      <PolicyCard assessment={assessment} judgedOn={formatDate(assessment.verifiedOn.date, locale)} locale={locale} />
+      <ChecksCard checks={checks} locale={locale} />
       {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}
       <ProtocolTrace
         key={traceUrl}
         entries={result.trace.map((entry) => ({ ...entry, sections: [] }))}
         detailUrl={traceUrl}
         fileName="verification-trace.json"
+        locale={locale}
       />
 
       <p className="text-sm text-slate-600">
-        This result is kept on the server for {RESULT_TTL_SECONDS / 60} minutes (until {keptUntilText(result.expiresAt)} UTC) and only this browser session can see it. Signing out deletes it at once.
+        {t.kept(RESULT_TTL_SECONDS / 60, keptUntilText(result.expiresAt, locale))}
       </p>
     </div>
   );

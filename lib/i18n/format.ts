@@ -26,11 +26,14 @@ export function formatDate(iso: string, locale: Locale): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(iso) && !Number.isNaN(date.getTime()) ? dateFormat(locale).format(date) : iso;
 }
 
-/** An instant → "1 May 2030, 14:05 UTC" | "1. mai 2030, 14:05 UTC"; an unreadable one is returned as it is. */
+/** Between a date and its time of day: Norwegian writes "kl." (Språkrådet). */
+const AT: Record<Locale, string> = { en: ' ', nb: ' kl. ' };
+
+/** An instant → "1 May 2030 14:05 UTC" | "1. mai 2030 kl. 14:05 UTC"; an unreadable one is returned as it is. */
 export function formatDateTime(iso: string, locale: Locale): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return `${formatDate(date.toISOString().slice(0, 10), locale)}, ${formatTime(date.getTime(), locale)} UTC`;
+  return `${formatDate(date.toISOString().slice(0, 10), locale)}${AT[locale]}${formatTime(date.getTime(), locale)} UTC`;
 }
 
 /** The time of day in UTC, "14:05" (both languages write 24-hour times). */

@@ -5,27 +5,46 @@ import 'server-only';
  * Each line passes, warns or fails, and says what to do. `npm run doctor` prints it; GET /doctor
  * shows it. Against the embedded emulator every line passes.
  *
- * The checks of the fetched documents are pure (`checkDiscovery`, `checkJwks`); `runDoctor`
+ * The checks of the fetched documents are pure (`checkDiscovery`, `checkJwks`); `examine`
  * fetches them through the core's HTTP rules (the same timeouts and https rule as a verification).
+ * Lines are data (keys of doctor-messages.ts with their arguments), put into a reader's words by
+ * `describeFindings`: GET /doctor reuses one set of findings for 15 seconds, whatever the
+ * language of who asks; `npm run doctor` prints English, or Norwegian with `--lang nb`.
  */
 import type { JWK } from 'jose';
+import type { Locale } from '@/lib/i18n/locale';
 import { CLAIM_NAMES, clientPublicJwks, discoveryUrl, fetchDiscovery, fetchJwks, TRUST_FRAMEWORKS, type FetchLike } from '@/lib/oidc';
+import { DOCTOR_MESSAGES, type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments } from './doctor-messages';
 import type { ServerConfig } from './env';
 
 export type DoctorStatus = 'pass' | 'warn' | 'fail';
 
+/**
+ * One check's outcome, as data: its title, detail and fix are keys of the catalog
+ * (doctor-messages.ts) with their arguments, put into words for each reader by `describeLine`.
+ */
 export interface DoctorLine {
   /** stable, for tests and scripts */
   id: string;
-  title: string;
+  title: DoctorText<'titles'>;
   status: DoctorStatus;
   /** what was found */
-  detail: string;
+  detail: DoctorText<'details'>;
   /** what to do, when it is not a pass */
+  fix?: DoctorText<'fixes'>;
+}
+
+/** A line in one language's words. */
+export interface DoctorLineText {
+  id: string;
+  title: string;
+  status: DoctorStatus;
+  detail: string;
   fix?: string;
 }
 
-export interface DoctorReport {
+/** Every check's outcome, as data: what is reused across requests, and read in any language. */
+export interface DoctorFindings {
   lines: DoctorLine[];
   /** our public keys, to register with the service */
   publicJwks: { keys: JWK[] };
@@ -33,7 +52,45 @@ export interface DoctorReport {
   status: DoctorStatus;
 }
 
-const line = (id: string, title: string, status: DoctorStatus, detail: string, fix?: string): DoctorLine => ({ id, title, status, detail, ...(fix && status !== 'pass' ? { fix } : {}) });
+/** The findings in one language's words: what the page shows and `npm run doctor` prints. */
+export interface DoctorReport {
+  lines: DoctorLineText[];
+  /** our public keys, to register with the service */
+  publicJwks: { keys: JWK[] };
+  /** fail when any line fails, warn when any warns */
+  status: DoctorStatus;
+}
+
+type Titles = DoctorMessages['titles'];
+type Details = DoctorMessages['details'];
+type Fixes = DoctorMessages['fixes'];
+const title = <Key extends keyof Titles>(key: Key, ...args: TextArguments<Titles[Key]>) => ({ key, args }) as DoctorText<'titles'>;
+const detail = <Key extends keyof Details>(key: Key, ...args: TextArguments<Details[Key]>) => ({ key, args }) as DoctorText<'details'>;
+const fixing = <Key extends keyof Fixes>(key: Key, ...args: TextArguments<Fixes[Key]>) => ({ key, args }) as DoctorText<'fixes'>;
+
+const line = (id: string, heading: DoctorText<'titles'>, status: DoctorStatus, found: DoctorText<'details'>, fix?: DoctorText<'fixes'>): DoctorLine => ({
+  id,
+  title: heading,
+  status,
+  detail: found,
+  ...(fix && status !== 'pass' ? { fix } : {}),
+});
+
+/** A text of the catalog in `locale`'s words. */
+function words<Group extends 'titles' | 'details' | 'fixes'>(group: Group, text: DoctorText<Group>, locale: Locale): string {
+  const entry = DOCTOR_MESSAGES[locale][group][text.key] as unknown as string | ((...args: unknown[]) => string);
+  return typeof entry === 'function' ? entry(...text.args) : entry;
+}
+
+/** A line in `locale`'s words. */
+export function describeLine({ id, title: heading, status, detail: found, fix }: DoctorLine, locale: Locale): DoctorLineText {
+  return { id, title: words('titles', heading, locale), status, detail: words('details', found, locale), ...(fix ? { fix: words('fixes', fix, locale) } : {}) };
+}
+
+/** The findings in `locale`'s words. */
+export function describeFindings(findings: DoctorFindings, locale: Locale): DoctorReport {
+  return { lines: findings.lines.map((found) => describeLine(found, locale)), publicJwks: findings.publicJwks, status: findings.status };
+}
 
 function isLoopback(url: URL): boolean {
   return url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname.endsWith('.localhost');
@@ -52,13 +109,11 @@ function secureEnough(value: string): boolean {
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined);
 
 /** A member that lists supported values: pass when it has every one of `needed`, warn when absent, fail when it lacks one. */
-function supports(metadata: Record<string, unknown>, member: string, needed: readonly string[], id: string, title: string, fix: string): DoctorLine {
+function supports(metadata: Record<string, unknown>, member: string, needed: readonly string[], id: string, heading: DoctorText<'titles'>, fix: DoctorText<'fixes'>): DoctorLine {
   const listed = strings(metadata[member]);
-  if (!listed) return line(id, title, 'warn', `${member} is not in the document, so support for ${needed.join(', ')} cannot be confirmed`, fix);
+  if (!listed) return line(id, heading, 'warn', detail('notListed', member, needed), fix);
   const missing = needed.filter((value) => !listed.includes(value));
-  return missing.length === 0
-    ? line(id, title, 'pass', `${member}: ${listed.join(', ')}`)
-    : line(id, title, 'fail', `${member} lacks ${missing.join(', ')} (it lists ${listed.join(', ') || 'nothing'})`, fix);
+  return missing.length === 0 ? line(id, heading, 'pass', detail('listed', member, listed)) : line(id, heading, 'fail', detail('lacks', member, missing, listed), fix);
 }
 
 export interface DiscoveryContext {
@@ -72,51 +127,46 @@ export function checkDiscovery(metadata: Record<string, unknown>, { issuer, sign
   const lines: DoctorLine[] = [];
   lines.push(
     metadata.issuer === issuer
-      ? line('issuer', 'Issuer equals IDV_BASE_URL', 'pass', `issuer ${issuer}`)
-      : line('issuer', 'Issuer equals IDV_BASE_URL', 'fail', `the document names ${JSON.stringify(metadata.issuer)}, not ${issuer}`, 'Set IDV_BASE_URL to exactly the issuer the document names (no trailing slash unless it has one).'),
+      ? line('issuer', title('issuer'), 'pass', detail('issuerMatches', issuer))
+      : line('issuer', title('issuer'), 'fail', detail('issuerDiffers', String(JSON.stringify(metadata.issuer)), issuer), fixing('issuer')),
   );
   const endpoints = ['pushed_authorization_request_endpoint', 'authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
   const listed = endpoints.filter((name) => typeof metadata[name] === 'string');
   const insecure = listed.filter((name) => !secureEnough(metadata[name] as string));
   const absent = endpoints.filter((name) => metadata[name] === undefined);
+  const named = (names: readonly string[]) => names.map((name) => [name, String(metadata[name])] as const);
   lines.push(
     insecure.length > 0
-      ? line('https', 'Endpoints use https', 'fail', `not https: ${insecure.map((name) => `${name} ${String(metadata[name])}`).join(', ')}`, 'The service must publish https endpoints; the app refuses plain http except on a loopback host.')
+      ? line('https', title('https'), 'fail', detail('notHttps', named(insecure)), fixing('httpsInsecure'))
       : line(
           'https',
-          'Endpoints use https',
+          title('https'),
           absent.length > 0 ? 'warn' : 'pass',
-          `${listed.map((name) => `${name} ${String(metadata[name])}`).join(', ') || 'no endpoint listed'}${
-            listed.some((name) => (metadata[name] as string).startsWith('http:')) ? ' (plain http on a loopback host: development only)' : ''
-          }${absent.length > 0 ? `; not in the document: ${absent.join(', ')} (part 4's paths are used instead)` : ''}`,
-          'Nothing to do if part 4\'s paths are right; ask the provider to publish its endpoints otherwise.',
+          detail('endpoints', named(listed), listed.some((name) => (metadata[name] as string).startsWith('http:')), absent),
+          fixing('httpsAbsent'),
         ),
   );
   const par = metadata.require_pushed_authorization_requests;
   lines.push(
     par === true
-      ? line('par', 'Pushed authorization requests required', 'pass', 'require_pushed_authorization_requests: true')
+      ? line('par', title('par'), 'pass', detail('parRequired'))
       : par === undefined
-        ? line('par', 'Pushed authorization requests required', 'warn', 'require_pushed_authorization_requests is not in the document (part 4 requires PAR; this client always uses it)', 'Nothing to do for this client; the provider may add the member.')
-        : line('par', 'Pushed authorization requests required', 'fail', `require_pushed_authorization_requests: ${JSON.stringify(par)}, but part 4 requires PAR`, 'Check that IDV_BASE_URL names the identity verification service.'),
+        ? line('par', title('par'), 'warn', detail('parAbsent'), fixing('parAbsent'))
+        : line('par', title('par'), 'fail', detail('parNotRequired', String(JSON.stringify(par))), fixing('parNotRequired')),
   );
-  lines.push(supports(metadata, 'id_token_signing_alg_values_supported', ['ES256'], 'id-token-signing', 'ID tokens signed with ES256', 'The app verifies ES256 ID tokens (spec 2.6): ask the provider.'));
-  lines.push(supports(metadata, 'id_token_encryption_alg_values_supported', ['RSA-OAEP-256'], 'id-token-encryption-alg', 'ID tokens encrypted with RSA-OAEP-256', 'The app decrypts RSA-OAEP-256 (spec 2.6): ask the provider.'));
-  lines.push(supports(metadata, 'id_token_encryption_enc_values_supported', ['A256GCM'], 'id-token-encryption-enc', 'ID token content encrypted with A256GCM', 'The app decrypts A256GCM (spec 2.6): ask the provider.'));
-  lines.push(supports(metadata, 'token_endpoint_auth_methods_supported', ['private_key_jwt'], 'client-authentication', 'Client authentication by private_key_jwt', 'The app authenticates with private_key_jwt only (spec 5).'));
-  lines.push(
-    supports(metadata, 'token_endpoint_auth_signing_alg_values_supported', [signingAlg], 'client-assertion-alg', `Client assertions signed with our key's ${signingAlg}`, `Use a signing key the service accepts: npm run keys -- --alg ES256 (ES256 is the spec's).`),
-  );
-  lines.push(
-    supports(metadata, 'request_object_signing_alg_values_supported', [signingAlg], 'request-object-alg', `Request objects signed with our key's ${signingAlg}`, `Use a signing key the service accepts: npm run keys -- --alg ES256 (ES256 is the spec's).`),
-  );
-  lines.push(supports(metadata, 'trust_frameworks_supported', TRUST_FRAMEWORKS, 'trust-frameworks', 'Trust frameworks standard and standard_etsi', 'The picker offers what the document lists; a missing framework cannot be requested.'));
-  lines.push(supports(metadata, 'claims_in_verified_claims_supported', CLAIM_NAMES, 'claims', 'Every claim the picker offers, as verified claims', 'A claim the service does not support comes back "not provided".'));
-  lines.push(supports(metadata, 'evidence_supported', ['document', 'electronic_record'], 'evidence', 'Document and register evidence', 'Evidence the service does not support comes back "not provided".'));
+  lines.push(supports(metadata, 'id_token_signing_alg_values_supported', ['ES256'], 'id-token-signing', title('idTokenSigning'), fixing('idTokenSigning')));
+  lines.push(supports(metadata, 'id_token_encryption_alg_values_supported', ['RSA-OAEP-256'], 'id-token-encryption-alg', title('idTokenEncryptionAlg'), fixing('idTokenEncryptionAlg')));
+  lines.push(supports(metadata, 'id_token_encryption_enc_values_supported', ['A256GCM'], 'id-token-encryption-enc', title('idTokenEncryptionEnc'), fixing('idTokenEncryptionEnc')));
+  lines.push(supports(metadata, 'token_endpoint_auth_methods_supported', ['private_key_jwt'], 'client-authentication', title('clientAuthentication'), fixing('clientAuthentication')));
+  lines.push(supports(metadata, 'token_endpoint_auth_signing_alg_values_supported', [signingAlg], 'client-assertion-alg', title('clientAssertionAlg', signingAlg), fixing('signingAlg')));
+  lines.push(supports(metadata, 'request_object_signing_alg_values_supported', [signingAlg], 'request-object-alg', title('requestObjectAlg', signingAlg), fixing('signingAlg')));
+  lines.push(supports(metadata, 'trust_frameworks_supported', TRUST_FRAMEWORKS, 'trust-frameworks', title('trustFrameworks'), fixing('trustFrameworks')));
+  lines.push(supports(metadata, 'claims_in_verified_claims_supported', CLAIM_NAMES, 'claims', title('claims'), fixing('claims')));
+  lines.push(supports(metadata, 'evidence_supported', ['document', 'electronic_record'], 'evidence', title('evidence'), fixing('evidence')));
   lines.push(
     metadata.authorization_response_iss_parameter_supported === true
-      ? line('response-issuer', 'Issuer in the authorization response (RFC 9207)', 'pass', 'authorization_response_iss_parameter_supported: true; the app then requires iss')
-      : line('response-issuer', 'Issuer in the authorization response (RFC 9207)', 'warn', 'not advertised: the app checks iss only when it is sent', 'Nothing to do; mix-up protection then rests on state and the issuer of the pending flow.'),
+      ? line('response-issuer', title('responseIssuer'), 'pass', detail('issuerParameter'))
+      : line('response-issuer', title('responseIssuer'), 'warn', detail('issuerParameterAbsent'), fixing('responseIssuer')),
   );
   return lines;
 }
@@ -124,26 +174,26 @@ export function checkDiscovery(metadata: Record<string, unknown>, { issuer, sign
 /** The JWKS's lines. */
 export function checkJwks(jwks: Record<string, unknown>): DoctorLine[] {
   const keys = Array.isArray(jwks.keys) ? (jwks.keys.filter((key) => key && typeof key === 'object') as JWK[]) : undefined;
-  if (!keys) return [line('jwks-keys', 'Signing keys published', 'fail', 'the JWKS has no keys array', 'Check the jwks_uri of the discovery document.')];
+  if (!keys) return [line('jwks-keys', title('jwksPublished'), 'fail', detail('noKeysArray'), fixing('jwksUri'))];
   const lines: DoctorLine[] = [];
   const signing = keys.filter((key) => key.kty === 'EC' && key.crv === 'P-256' && (key.use === undefined || key.use === 'sig') && (key.alg === undefined || key.alg === 'ES256') && typeof key.kid === 'string');
   lines.push(
     signing.length > 0
-      ? line('jwks-keys', 'An ES256 signing key with a kid', 'pass', `${keys.length} key${keys.length === 1 ? '' : 's'}, ${signing.length} for ES256 (kid ${signing.map((key) => key.kid).join(', ')})`)
-      : line('jwks-keys', 'An ES256 signing key with a kid', 'fail', `none of the ${keys.length} keys is an EC P-256 signing key with a kid`, 'ID tokens cannot be verified: ask the provider.'),
+      ? line('jwks-keys', title('jwksSigningKey'), 'pass', detail('signingKeys', keys.length, signing.map((key) => key.kid!)))
+      : line('jwks-keys', title('jwksSigningKey'), 'fail', detail('noSigningKey', keys.length), fixing('jwksSigningKey')),
   );
   const kids = keys.map((key) => key.kid).filter((kid): kid is string => typeof kid === 'string');
   const duplicates = [...new Set(kids.filter((kid, index) => kids.indexOf(kid) !== index))];
   lines.push(
     duplicates.length === 0
-      ? line('jwks-kids', 'Key ids unique', 'pass', `${kids.length} kid${kids.length === 1 ? '' : 's'}, all different`)
-      : line('jwks-kids', 'Key ids unique', 'fail', `repeated kid: ${duplicates.join(', ')}`, 'A kid must name one key (spec 4.4); ask the provider.'),
+      ? line('jwks-kids', title('jwksKids'), 'pass', detail('kidsUnique', kids.length))
+      : line('jwks-kids', title('jwksKids'), 'fail', detail('kidsRepeated', duplicates), fixing('jwksKids')),
   );
   const privateKeys = keys.filter((key) => ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'].some((member) => member in key));
   lines.push(
     privateKeys.length === 0
-      ? line('jwks-public', 'Public keys only', 'pass', 'no private key material')
-      : line('jwks-public', 'Public keys only', 'fail', `private members in kid ${privateKeys.map((key) => key.kid ?? '(none)').join(', ')}`, 'The service publishes private keys: stop and tell the provider. The app refuses such a JWKS.'),
+      ? line('jwks-public', title('jwksPublic'), 'pass', detail('noPrivateKeys'))
+      : line('jwks-public', title('jwksPublic'), 'fail', detail('privateKeys', privateKeys.map((key) => key.kid)), fixing('jwksPublic')),
   );
   return lines;
 }
@@ -153,24 +203,25 @@ export function checkConfiguration(config: Pick<ServerConfig, 'mode' | 'issuer' 
   const { signingKey, encryptionKey } = config.client;
   const redirect = new URL(config.redirectUri);
   return [
-    line('mode', 'Configuration valid', 'pass', `${config.mode} mode, issuer ${config.issuer}, client ${config.client.clientId}`),
+    line('mode', title('configuration'), 'pass', detail('mode', config.mode, config.issuer, config.client.clientId)),
     redirect.protocol === 'https:' || isLoopback(redirect)
-      ? line('redirect-uri', 'Redirect URI', 'pass', `${config.redirectUri} (register exactly this one with the service)`)
-      : line('redirect-uri', 'Redirect URI', 'fail', `${config.redirectUri} is plain http on a public host`, 'Set APP_URL to the https address the app is reached at.'),
-    line('signing-key', 'Our signing key', 'pass', `${signingKey.alg}, kid ${signingKey.kid}`),
-    line('encryption-key', 'Our encryption key', 'pass', `${encryptionKey.alg ?? 'RSA-OAEP-256'}, kid ${encryptionKey.kid}`),
+      ? line('redirect-uri', title('redirectUri'), 'pass', detail('redirectRegister', config.redirectUri))
+      : line('redirect-uri', title('redirectUri'), 'fail', detail('redirectInsecure', config.redirectUri), fixing('redirectUri')),
+    line('signing-key', title('signingKey'), 'pass', detail('key', signingKey.alg, String(signingKey.kid))),
+    line('encryption-key', title('encryptionKey'), 'pass', detail('key', encryptionKey.alg ?? 'RSA-OAEP-256', String(encryptionKey.kid))),
   ];
 }
 
-async function fetchJson(what: string, send: () => Promise<Response>): Promise<Record<string, unknown> | string> {
+/** A JSON object from `endpoint`, or why there is none. */
+async function fetchJson(endpoint: DoctorEndpoint, send: () => Promise<Response>): Promise<{ body: Record<string, unknown> } | { problem: FetchProblem }> {
   try {
     const response = await send();
-    if (response.status !== 200) return `${what} answered HTTP ${response.status}`;
+    if (response.status !== 200) return { problem: { kind: 'status', endpoint, status: response.status } };
     const body: unknown = await response.json().catch(() => undefined);
-    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : `${what} did not answer with a JSON object`;
+    return body && typeof body === 'object' && !Array.isArray(body) ? { body: body as Record<string, unknown> } : { problem: { kind: 'not_object', endpoint } };
   } catch (error) {
     // The core's errors name the endpoint already ("The discovery endpoint could not be reached: …").
-    return (error as Error).message;
+    return { problem: { kind: 'error', endpoint, message: (error as Error).message } };
   }
 }
 
@@ -179,24 +230,31 @@ function summary(lines: readonly DoctorLine[]): DoctorStatus {
 }
 
 /**
- * Every check, fetching discovery and the JWKS. `fetch`: how to reach the service (the embedded
- * emulator's handler in emulator mode, so the doctor needs no running server).
+ * Every check, fetching discovery and the JWKS, as data (the doctor's report before it is put
+ * into words). `fetch`: how to reach the service (the embedded emulator's handler in emulator
+ * mode, so the doctor needs no running server).
  */
-export async function runDoctor(config: ServerConfig, fetch?: FetchLike): Promise<DoctorReport> {
+export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<DoctorFindings> {
   const http = { allowInsecureRequests: config.allowInsecureRequests, ...(fetch ? { fetch } : {}) };
   const lines = checkConfiguration(config);
-  const discovery = await fetchJson('The discovery endpoint', () => fetchDiscovery(config.issuer, http));
-  if (typeof discovery === 'string') {
-    lines.push(line('discovery', 'Discovery document', 'fail', `${discovery} (${discoveryUrl(config.issuer)})`, 'Check IDV_BASE_URL and the network.'));
+  const fetched = await fetchJson('discovery', () => fetchDiscovery(config.issuer, http));
+  if ('problem' in fetched) {
+    lines.push(line('discovery', title('discovery'), 'fail', detail('fetchFailed', fetched.problem, discoveryUrl(config.issuer)), fixing('discovery')));
   } else {
-    lines.push(line('discovery', 'Discovery document', 'pass', discoveryUrl(config.issuer)));
+    const discovery = fetched.body;
+    lines.push(line('discovery', title('discovery'), 'pass', detail('asWritten', discoveryUrl(config.issuer))));
     lines.push(...checkDiscovery(discovery, { issuer: config.issuer, signingAlg: config.client.signingKey.alg }));
     const jwksUri = typeof discovery.jwks_uri === 'string' ? discovery.jwks_uri : `${config.issuer.replace(/\/$/, '')}/jwks`;
-    const jwks = await fetchJson('The JWKS endpoint', () => fetchJwks(jwksUri, http));
-    if (typeof jwks === 'string') lines.push(line('jwks', 'Key set (JWKS)', 'fail', `${jwks} (${jwksUri})`, 'Check the jwks_uri of the discovery document.'));
-    else lines.push(line('jwks', 'Key set (JWKS)', 'pass', jwksUri), ...checkJwks(jwks));
+    const jwks = await fetchJson('jwks', () => fetchJwks(jwksUri, http));
+    if ('problem' in jwks) lines.push(line('jwks', title('jwks'), 'fail', detail('fetchFailed', jwks.problem, jwksUri), fixing('jwksUri')));
+    else lines.push(line('jwks', title('jwks'), 'pass', detail('asWritten', jwksUri)), ...checkJwks(jwks.body));
   }
   return { lines, publicJwks: clientPublicJwks(config.client), status: summary(lines) };
+}
+
+/** Every check, in `locale`'s words (English unless asked: what `npm run doctor` prints by default). */
+export async function runDoctor(config: ServerConfig, fetch?: FetchLike, locale: Locale = 'en'): Promise<DoctorReport> {
+  return describeFindings(await examine(config, fetch), locale);
 }
 
 /** `make`'s last result while it is younger than `ms`, a new one after (`now`: ms clock). */
@@ -210,14 +268,20 @@ export function reusedFor<T>(ms: number, make: () => T, now: () => number = Date
 }
 
 /**
- * The doctor for this app as configured, at most one fresh report per 15 seconds (GET /doctor is
- * public: nobody may make us hammer the service through it): the embedded emulator is reached
- * through its handler (no network, no running server needed), the real service over the network.
+ * The doctor's findings for this app as configured, at most one fresh set per 15 seconds (GET
+ * /doctor is public: nobody may make us hammer the service through it): the embedded emulator is
+ * reached through its handler (no network, no running server needed), the real service over the
+ * network. Kept as data, so that a set reused for one reader reads in another's language.
  */
-export const doctorReport: () => Promise<DoctorReport> = reusedFor(15_000, () => freshReport());
+export const doctorFindings: () => Promise<DoctorFindings> = reusedFor(15_000, () => freshFindings());
+
+/** The doctor's report for this app as configured, in `locale`'s words (the findings: `doctorFindings`). */
+export async function doctorReport(locale: Locale): Promise<DoctorReport> {
+  return describeFindings(await doctorFindings(), locale);
+}
 
 /** A configuration that does not load is a report of one failed line naming the variable. */
-async function freshReport(): Promise<DoctorReport> {
+async function freshFindings(): Promise<DoctorFindings> {
   const { ConfigurationError } = await import('./env');
   let loaded;
   try {
@@ -225,9 +289,10 @@ async function freshReport(): Promise<DoctorReport> {
     loaded = await services();
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
-    return { lines: [line('configuration', 'Configuration valid', 'fail', error.message, `Fix ${error.variable} (README "Configuration").`)], publicJwks: { keys: [] }, status: 'fail' };
+    // The configuration's own words name the variable and the problem; they are shown as written.
+    return { lines: [line('configuration', title('configuration'), 'fail', detail('asWritten', error.message), fixing('configuration', error.variable))], publicJwks: { keys: [] }, status: 'fail' };
   }
   const { config, emulator } = loaded;
   const fetch: FetchLike | undefined = emulator ? (input, init) => emulator.handle(new Request(input, init)) : undefined;
-  return runDoctor(config, fetch);
+  return examine(config, fetch);
 }

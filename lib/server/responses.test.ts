@@ -4,7 +4,7 @@ import { failureRedirect, storeRefusal } from './responses';
 
 describe('storeRefusal', () => {
   it('answers 503 with Retry-After and a page that shows the stable code, never cached', async () => {
-    const response = storeRefusal(new StoreError('store_full', 'the in-memory store is full', 30));
+    const response = storeRefusal(new StoreError('store_full', 'the in-memory store is full', 30), 'en');
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('30');
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -16,7 +16,7 @@ describe('storeRefusal', () => {
   });
 
   it('is what failureRedirect answers for a store error, whichever store refused', async () => {
-    const response = await failureRedirect(new StoreError('store_unavailable', 'Redis did not answer', 5));
+    const response = await failureRedirect(new StoreError('store_unavailable', 'Redis did not answer', 5), 'en');
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(await response.text()).toContain('<code data-testid="error-code">store_unavailable</code>');

@@ -1,7 +1,10 @@
 import 'server-only';
 /** How route handlers answer: 303 See Other after a state change, and failures to /error. */
 import { isStoreError, type StoreError } from '@/lib/store/store';
-import { FAILURE_EXPLANATIONS, type FailureCode } from '@/lib/view/failure-explanations';
+import type { Locale } from '@/lib/i18n/locale';
+import { explainFailure, type FailureCode } from '@/lib/view/failure-explanations';
+import { FAILURE_MESSAGES } from '@/lib/view/failure-messages';
+import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { serverConfig } from './env';
 import { isRateLimited, type RateLimited } from './rate-limits';
 import { failureCodeOf, recordFailure } from './verification';
@@ -22,24 +25,25 @@ const escapeHtml = (text: string) =>
  * A store that cannot take new work (full, or unreachable) answers 503 with `Retry-After` and a
  * page of its own: the failure page could not be recorded, and nothing was lost.
  */
-export function storeRefusal(error: StoreError): Response {
-  return refusalPage(error.code, 503, error.retryAfterSeconds);
+export function storeRefusal(error: StoreError, locale: Locale): Response {
+  return refusalPage(error.code, 503, error.retryAfterSeconds, locale);
 }
 
 /** A start over a rate limit: 429 with `Retry-After`, and nothing stored for it. */
-export function rateLimitRefusal(error: RateLimited): Response {
-  return refusalPage('rate_limited', 429, error.retryAfterSeconds);
+export function rateLimitRefusal(error: RateLimited, locale: Locale): Response {
+  return refusalPage('rate_limited', 429, error.retryAfterSeconds, locale);
 }
 
 /** A request refused before any work: the failure page's content, with its status and `Retry-After`. */
-function refusalPage(code: FailureCode, status: number, retryAfterSeconds: number): Response {
-  const explanation = FAILURE_EXPLANATIONS[code];
+function refusalPage(code: FailureCode, status: number, retryAfterSeconds: number, locale: Locale): Response {
+  const explanation = explainFailure(code, locale);
+  const t = FAILURE_MESSAGES[locale];
   const page = `<!doctype html>
-<html lang="en">
+<html lang="${locale}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(explanation.title)} · Identity verification</title>
+<title>${escapeHtml(PAGE_MESSAGES[locale].titleTemplate.replace('%s', explanation.title))}</title>
 <style>
 body { margin: 0; background: #f8fafc; color: #0f172a; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 main { max-width: 40rem; margin: 4rem auto; padding: 2rem; background: #fff; border: 1px solid #fecaca; border-radius: 1rem; }
@@ -50,12 +54,12 @@ a { display: inline-block; margin-top: 1rem; padding: .6rem 1.2rem; border-radiu
 </head>
 <body>
 <main>
-<p class="eyebrow">Verification not started</p>
+<p class="eyebrow">${escapeHtml(t.notStarted)}</p>
 <h1>${escapeHtml(explanation.title)}</h1>
 <p>${escapeHtml(explanation.sentence)}</p>
-<p>Error code <code data-testid="error-code">${escapeHtml(code)}</code></p>
-<p><strong>What to try:</strong> ${escapeHtml(explanation.next)}</p>
-<a href="/">Back to the start</a>
+<p>${escapeHtml(t.errorCode)} <code data-testid="error-code">${escapeHtml(code)}</code></p>
+<p><strong>${escapeHtml(t.whatToTry)}</strong> ${escapeHtml(explanation.next)}</p>
+<a href="/">${escapeHtml(t.backToStart)}</a>
 </main>
 </body>
 </html>
@@ -67,14 +71,15 @@ a { display: inline-block; margin-top: 1rem; padding: .6rem 1.2rem; border-radiu
 }
 
 /**
- * Records the failure and sends the browser to the failure page, which shows its code. A store
+ * Records the failure and sends the browser to the failure page, which shows its code (the 503
+ * and 429 pages in `locale`, the reader's language). A store
  * refusal is answered at once (503); a failure that cannot be recorded (the store refuses, or its
  * trace cannot be presented) still reaches the failure page with its code, without the record's
  * detail and trace.
  */
-export async function failureRedirect(error: unknown): Promise<Response> {
-  if (isStoreError(error)) return storeRefusal(error);
-  if (isRateLimited(error)) return rateLimitRefusal(error);
+export async function failureRedirect(error: unknown, locale: Locale): Promise<Response> {
+  if (isStoreError(error)) return storeRefusal(error, locale);
+  if (isRateLimited(error)) return rateLimitRefusal(error, locale);
   try {
     const { appUrl } = await serverConfig();
     const url = new URL('/error', appUrl);

@@ -6,6 +6,7 @@ import 'server-only';
  * browser's own result, like the page: another browser gets 404. Personal data: never cached by
  * anything shared, never embedded by another site.
  */
+import { DEFAULT_LOCALE } from '@/lib/i18n/locale';
 import { isStoreError } from '@/lib/store/store';
 import { wantsNumbersRevealed } from '@/lib/view/masking';
 import { buildResultView } from '@/lib/view/result-view';
@@ -64,7 +65,8 @@ export async function portraitResponse(): Promise<Response> {
   const { result, refusal } = await resultOrRefusal();
   if (refusal) return refusal;
   if (!result) return notFound('portrait');
-  const { portrait } = buildResultView(result.verifiedClaims, result.selection, new Date().toISOString().slice(0, 10)).identity;
+  // Only the portrait is read, which no language changes.
+  const { portrait } = buildResultView(result.verifiedClaims, result.selection, new Date().toISOString().slice(0, 10), DEFAULT_LOCALE).identity;
   // The view only ever holds a data:image/jpeg or data:image/png base64 URI (verified-claims.ts).
   const match = portrait.state === 'value' ? /^data:(image\/(?:jpeg|png));base64,([A-Za-z0-9+/=]+)$/.exec(portrait.src) : null;
   if (!match) return notFound('portrait');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, type Selection } from '@/lib/oidc';
-import { PRESETS } from '@/lib/view/presets';
+import { findPreset, PRESETS } from '@/lib/view/presets';
 import { selectionLink } from '@/lib/view/selection-link';
 import { OWN_SELECTION_POLICY } from '@/lib/view/assurance';
 import { parseSelectionForm, parseStartForm, readSelectionLink, readStartForm } from './selection-form';
@@ -42,7 +42,7 @@ describe('parseSelectionForm', () => {
     expect(() => parseStartForm(new URLSearchParams('claim=name&policy=lenient'))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
     // the preset's own selection keeps its policy; a changed one is judged as one's own
     const ageFields = 'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
-    expect(parseStartForm(new URLSearchParams(`${ageFields}&policy=age-and-name`)).policy.name).toBe('Age check: 18 or older');
+    expect(parseStartForm(new URLSearchParams(`${ageFields}&policy=age-and-name`)).policy).toBe(findPreset('age-and-name')!.policy);
     expect(parseStartForm(new URLSearchParams('trust_framework=standard&claim=given_name&policy=full-kyc')).policy).toBe(OWN_SELECTION_POLICY);
   });
 

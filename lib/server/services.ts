@@ -73,7 +73,8 @@ async function build(): Promise<Services> {
           clients: [
             {
               clientId: config.client.clientId,
-              name: 'This demo app',
+              // A name, not a phrase: the emulator's pages say it in English and in Norwegian.
+              name: 'IDV Demo',
               jwks: clientPublicJwks(config.client),
               redirectUris: [config.redirectUri],
               populationRegister: true,

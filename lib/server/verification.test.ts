@@ -43,7 +43,7 @@ async function certificateRows(signingKey: JWK & { kid: string }, trustAnchors: 
     idToken: { jweHeader: {}, jwsHeader: { alg: 'ES256', kid: signingKey.kid }, claims: {} },
     ...(await signingCertificateOf(signingKey, trustAnchors, new Date())),
   };
-  return buildChecks(input).filter((check) => /certificate/i.test(check.label)).map(({ label, outcome }) => `${outcome}: ${label}`);
+  return buildChecks(input, 'en').filter((check) => /certificate/i.test(check.label)).map(({ label, outcome }) => `${outcome}: ${label}`);
 }
 
 describe('signingCertificateOf: what the result page says of the signing certificate', () => {

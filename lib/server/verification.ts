@@ -19,6 +19,7 @@ import { presentTrace } from '@/lib/view/trace-view';
 import { isAppError } from './app-error';
 import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
+import { preferences } from './preferences';
 import { services } from './services';
 import { bindBrowser, getSession, PENDING_TTL_MS } from './session';
 import type { RecordStore } from './result-store';
@@ -69,7 +70,10 @@ export async function beginVerification({ selection, policy }: { selection: Sele
   await startLimiter.consume(clientAddress(headers, config.trustedProxies));
   const browser = await bindBrowser(await getSession());
   const trace = new ProtocolTrace();
-  const started = await startAuthorization(relyingParty, selection, { trace }).catch((error: unknown) => {
+  // The service's pages in the person's language: ours first, English as the second choice.
+  const { locale } = await preferences();
+  const uiLocales = locale === 'en' ? 'en' : `${locale} en`;
+  const started = await startAuthorization(relyingParty, selection, { trace, uiLocales }).catch((error: unknown) => {
     throw new TracedFailure(error, trace);
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;

@@ -8,11 +8,15 @@
  * A policy is a list of rules. Every rule that concerns something not requested is "not
  * applicable" rather than met, so one policy serves any selection. Presets carry their own
  * (lib/view/presets.ts); a selection of one's own gets OWN_SELECTION_POLICY.
- * Pure functions; dates are compared in UTC as ISO strings (YYYY-MM-DD).
+ * Pure functions; dates are compared in UTC as ISO strings (YYYY-MM-DD). Titles and reasons are
+ * written in the reader's language (lib/view/assurance-messages.ts); the codes they name are not.
  */
 import type { ClaimName, Selection } from '@/lib/oidc/types';
 import type { VerifiedClaims } from '@/lib/oidc/verified-claims';
-import { ageOn, formatDate, mergeVerifiedClaims, type SigningCertificateCheck } from './result-view';
+import { formatDate } from '@/lib/i18n/format';
+import type { Locale } from '@/lib/i18n/locale';
+import { ASSURANCE_MESSAGES } from './assurance-messages';
+import { ageOn, mergeVerifiedClaims, type SigningCertificateCheck } from './result-view';
 
 /** One rule of a policy. */
 export type PolicyRule =
@@ -36,9 +40,17 @@ export type PolicyRule =
   | { rule: 'signing_certificate' };
 
 export interface AssurancePolicy {
-  /** what the policy is called on the page, e.g. "Full KYC" */
-  name: string;
+  /**
+   * what the policy is called on the page in each language, e.g. "Full KYC"; a result stored
+   * before names had languages holds the English one alone (see `policyName`)
+   */
+  name: Record<Locale, string> | string;
   rules: PolicyRule[];
+}
+
+/** The policy's name in `locale`. */
+export function policyName(policy: AssurancePolicy, locale: Locale): string {
+  return typeof policy.name === 'string' ? policy.name : policy.name[locale];
 }
 
 /** The rules every policy starts from: each applies only to what the selection requests. */
@@ -54,12 +66,12 @@ const BASE_RULES: PolicyRule[] = [
 ];
 
 /** A policy of the base rules, plus any `extra` (a minimum age, say). */
-export function basePolicy(name: string, extra: PolicyRule[] = []): AssurancePolicy {
+export function basePolicy(name: Record<Locale, string>, extra: PolicyRule[] = []): AssurancePolicy {
   return { name, rules: [...BASE_RULES, ...extra] };
 }
 
 /** The policy of a selection made by hand (and of a result stored before policies): the base rules. */
-export const OWN_SELECTION_POLICY: AssurancePolicy = basePolicy('Your selection');
+export const OWN_SELECTION_POLICY: AssurancePolicy = basePolicy({ en: 'Your selection', nb: 'Ditt eget utvalg' });
 
 export type RuleOutcome = 'met' | 'warning' | 'failed' | 'not_applicable';
 
@@ -76,7 +88,8 @@ export type Verdict = 'verified' | 'verified_with_warnings' | 'not_verified';
 
 export interface Assessment {
   verdict: Verdict;
-  policy: AssurancePolicy;
+  /** the policy judged by, named in the assessment's language */
+  policy: { name: string; rules: PolicyRule[] };
   /** the day the evidence is judged on (YYYY-MM-DD) and where it came from */
   verifiedOn: { date: string; source: 'verification.time' | 'auth_time' | 'iat' | 'today' };
   results: RuleResult[];
@@ -122,8 +135,8 @@ function verificationDay(verified: VerifiedClaims | undefined, claims: Record<st
 
 const list = (names: readonly string[]) => names.join(', ');
 
-/** Judges one rule. */
-function judge(rule: PolicyRule, input: AssessmentInput, verified: VerifiedClaims | undefined, day: string): RuleResult {
+/** Judges one rule, in the words of `locale`. */
+function judge(rule: PolicyRule, input: AssessmentInput, verified: VerifiedClaims | undefined, day: string, locale: Locale): RuleResult {
   const { selection } = input;
   const claims = verified?.claims ?? {};
   const requested = Object.entries(selection.claims) as [ClaimName, { essential: boolean }][];
@@ -132,115 +145,100 @@ function judge(rule: PolicyRule, input: AssessmentInput, verified: VerifiedClaim
   const details = document?.type === 'document' ? document.documentDetails : undefined;
   const askedDetail = (detail: string) => selection.document?.details.includes(detail as never) ?? false;
   const result = (title: string, outcome: RuleOutcome, reason: string): RuleResult => ({ rule: rule.rule, title, outcome, reason });
+  const t = ASSURANCE_MESSAGES[locale].rules;
+  const date = (iso: string) => formatDate(iso, locale);
 
   switch (rule.rule) {
     case 'trust_framework': {
-      const title = `Verified under the trust framework requested (${selection.trustFramework})`;
-      if (!verified) return result(title, 'failed', 'the token holds no verified claims');
+      const m = t.trust_framework;
+      const title = m.title(selection.trustFramework);
+      if (!verified) return result(title, 'failed', m.noVerifiedClaims);
       return verified.trustFramework === selection.trustFramework
-        ? result(title, 'met', `the token states ${verified.trustFramework}`)
-        : result(title, 'failed', `the token states ${verified.trustFramework ?? 'no trust framework'}, not the ${selection.trustFramework} requested`);
+        ? result(title, 'met', m.states(verified.trustFramework))
+        : result(title, 'failed', m.statesOther(verified.trustFramework, selection.trustFramework));
     }
     case 'essential_claims': {
-      const title = 'Every essential claim present';
+      const m = t.essential_claims;
       const essential = requested.filter(([, { essential }]) => essential).map(([name]) => name);
-      if (essential.length === 0) return result(title, 'not_applicable', 'no claim was requested as essential');
+      if (essential.length === 0) return result(m.title, 'not_applicable', m.noneRequested);
       const missing = essential.filter((name) => !has(name));
-      return missing.length === 0
-        ? result(title, 'met', `${list(essential)} present`)
-        : result(title, 'failed', `essential but not provided: ${list(missing)}`);
+      return missing.length === 0 ? result(m.title, 'met', t.present(list(essential))) : result(m.title, 'failed', m.missing(list(missing)));
     }
     case 'voluntary_claims': {
-      const title = 'Voluntary claims present';
+      const m = t.voluntary_claims;
       const voluntary = requested.filter(([, { essential }]) => !essential).map(([name]) => name);
-      if (voluntary.length === 0) return result(title, 'not_applicable', 'no claim was requested as voluntary');
+      if (voluntary.length === 0) return result(m.title, 'not_applicable', m.noneRequested);
       const missing = voluntary.filter((name) => !has(name));
-      return missing.length === 0
-        ? result(title, 'met', `${list(voluntary)} present`)
-        : result(title, 'warning', `requested but not provided: ${list(missing)} (voluntary, so the service may leave them out)`);
+      return missing.length === 0 ? result(m.title, 'met', t.present(list(voluntary))) : result(m.title, 'warning', m.missing(list(missing)));
     }
     case 'document_valid': {
-      const title = 'Identity document provided and not expired';
-      if (!selection.document) return result(title, 'not_applicable', 'document evidence was not requested');
-      if (!details) return result(title, 'failed', 'document evidence was requested but not provided');
+      const m = t.document_valid;
+      if (!selection.document) return result(m.title, 'not_applicable', m.notRequested);
+      if (!details) return result(m.title, 'failed', m.notProvided);
       const expiry = details.date_of_expiry;
-      if (!expiry) {
-        return result(title, 'warning', `${askedDetail('date_of_expiry') ? 'the document came without its date of expiry' : 'the date of expiry was not requested'}, so its validity on ${formatDate(day)} is unknown`);
-      }
-      return expiry < day
-        ? result(title, 'failed', `expired on ${formatDate(expiry)}, before the verification on ${formatDate(day)}`)
-        : result(title, 'met', `valid until ${formatDate(expiry)}; verified on ${formatDate(day)}`);
+      if (!expiry) return result(m.title, 'warning', askedDetail('date_of_expiry') ? m.withoutExpiry(date(day)) : m.expiryNotRequested(date(day)));
+      return expiry < day ? result(m.title, 'failed', m.expired(date(expiry), date(day))) : result(m.title, 'met', m.valid(date(expiry), date(day)));
     }
     case 'chip_authentication': {
-      const title = 'Document chip authentication passed';
-      if (!selection.document || !askedDetail('active_authentication_result')) return result(title, 'not_applicable', 'the chip authentication result was not requested');
-      if (!details) return result(title, 'not_applicable', 'no document evidence came back (see the document rule)');
+      const m = t.chip_authentication;
+      if (!selection.document || !askedDetail('active_authentication_result')) return result(m.title, 'not_applicable', m.notRequested);
+      if (!details) return result(m.title, 'not_applicable', t.noDocumentEvidence);
       const outcome = details.active_authentication_result;
-      if (outcome === undefined) return result(title, 'warning', 'the chip authentication result was requested but not provided');
-      return outcome === 'passed'
-        ? result(title, 'met', 'active_authentication_result = passed')
-        : result(title, 'failed', `active_authentication_result = ${outcome}, not passed`);
+      if (outcome === undefined) return result(m.title, 'warning', m.notProvided);
+      return outcome === 'passed' ? result(m.title, 'met', 'active_authentication_result = passed') : result(m.title, 'failed', m.notPassed(outcome));
     }
     case 'issuer_check': {
+      const m = t.issuer_check;
       const etsi = selection.trustFramework === 'standard_etsi';
-      const title = etsi ? 'Issuer check VALID (required under standard_etsi)' : 'Issuer check not failed';
+      const title = etsi ? m.titleEtsi : m.title;
       if (!selection.document || !askedDetail('issuer_check')) {
-        return etsi
-          ? result(title, 'warning', 'standard_etsi requires a valid issuer check; it was not requested, so it cannot be confirmed here')
-          : result(title, 'not_applicable', 'the issuer check was not requested');
+        return etsi ? result(title, 'warning', m.etsiNotRequested) : result(title, 'not_applicable', m.notRequested);
       }
-      if (!details) return result(title, 'not_applicable', 'no document evidence came back (see the document rule)');
+      if (!details) return result(title, 'not_applicable', t.noDocumentEvidence);
       const status = details.issuer_check?.valid;
       if (status === 'VALID') return result(title, 'met', 'issuer_check.valid = VALID');
-      if (etsi) return result(title, 'failed', status === undefined ? 'the issuer check was not provided' : `issuer_check.valid = ${status}, not VALID`);
+      if (etsi) return result(title, 'failed', status === undefined ? m.notProvided : m.notValid(status));
       // Under standard the check is only available for Norwegian documents: UNKNOWN is the norm.
-      if (status === undefined || status === 'UNKNOWN') return result(title, 'not_applicable', `${status === undefined ? 'not provided' : 'UNKNOWN'}: the service checks only Norwegian documents' issuers`);
+      if (status === undefined || status === 'UNKNOWN') return result(title, 'not_applicable', m.norwegianOnly(status));
       return result(title, 'warning', `issuer_check.valid = ${status}`);
     }
     case 'register_match': {
-      const title = 'Matched in the population register';
-      if (!selection.populationRegister) return result(title, 'not_applicable', 'population register evidence was not requested');
+      const m = t.register_match;
+      if (!selection.populationRegister) return result(m.title, 'not_applicable', m.notRequested);
       const record = verified?.evidence.find((evidence) => evidence.type === 'electronic_record');
-      return record?.type === 'electronic_record'
-        ? result(title, 'met', `matched in ${record.record.sourceName ?? 'the register'}`)
-        : result(title, 'failed', 'no register evidence came back: no match, or this client is not entitled to register data');
+      return record?.type === 'electronic_record' ? result(m.title, 'met', m.matched(record.record.sourceName)) : result(m.title, 'failed', m.noMatch);
     }
     case 'minimum_age': {
-      const title = `At least ${rule.years} years old`;
+      const m = t.minimum_age;
+      const title = m.title(rule.years);
       const birthdate = claims.birthdate;
-      if (!birthdate) return result(title, 'failed', selection.claims.birthdate ? 'the date of birth was not provided' : 'the date of birth was not requested');
+      if (!birthdate) return result(title, 'failed', selection.claims.birthdate ? m.birthdateNotProvided : m.birthdateNotRequested);
       // OpenID Connect Core §5.1: a year 0000 means the year was left out.
-      if (birthdate.startsWith('0000')) return result(title, 'failed', 'the date of birth came without its year');
+      if (birthdate.startsWith('0000')) return result(title, 'failed', m.withoutYear);
       const age = ageOn(birthdate, day);
-      return age >= rule.years
-        ? result(title, 'met', `${age} years old on ${formatDate(day)}`)
-        : result(title, 'failed', `${age} years old on ${formatDate(day)}, under ${rule.years}`);
+      return age >= rule.years ? result(title, 'met', m.old(age, date(day))) : result(title, 'failed', m.under(age, date(day), rule.years));
     }
     case 'signing_certificate': {
-      const title = 'Signing certificate consistent';
+      const m = t.signing_certificate;
       const check = input.signingCertificateCheck;
-      if (!check || check.key === 'no_certificate') return result(title, 'not_applicable', 'the signing key came without a certificate');
-      if (check.key === 'differs') return result(title, 'warning', 'x5c[0] holds another key than the one that verified the signature');
-      if (check.key === 'unreadable') return result(title, 'warning', 'the certificate in x5c[0] cannot be read');
-      if (check.chain.state === 'not_valid') return result(title, 'warning', `the certificate chain is not valid: ${check.chain.reason}`);
-      return result(
-        title,
-        'met',
-        check.chain.state === 'validated' ? `the key matches its certificate, whose chain leads to ${check.chain.anchor}` : 'the key matches its certificate (chain not validated: no IDV_TRUST_ANCHOR)',
-      );
+      if (!check || check.key === 'no_certificate') return result(m.title, 'not_applicable', m.noCertificate);
+      if (check.key === 'differs') return result(m.title, 'warning', m.differs);
+      if (check.key === 'unreadable') return result(m.title, 'warning', m.unreadable);
+      if (check.chain.state === 'not_valid') return result(m.title, 'warning', m.chainNotValid(check.chain.reason));
+      return result(m.title, 'met', check.chain.state === 'validated' ? m.validated(check.chain.anchor) : m.notValidated);
     }
   }
 }
 
-/** Judges the evidence of a verification against `policy`. */
-export function assess(input: AssessmentInput, policy: AssurancePolicy): Assessment {
+/** Judges the evidence of a verification against `policy`, its titles and reasons in the words of `locale`. */
+export function assess(input: AssessmentInput, policy: AssurancePolicy, locale: Locale): Assessment {
   const verified = mergeVerifiedClaims(input.verifiedClaims);
   const verifiedOn = verificationDay(verified, input.idTokenClaims, input.today);
-  const results = policy.rules.map((rule) => judge(rule, input, verified, verifiedOn.date));
+  const results = policy.rules.map((rule) => judge(rule, input, verified, verifiedOn.date, locale));
   const verdict: Verdict = results.some((r) => r.outcome === 'failed')
     ? 'not_verified'
     : results.some((r) => r.outcome === 'warning')
       ? 'verified_with_warnings'
       : 'verified';
-  return { verdict, policy, verifiedOn, results };
+  return { verdict, policy: { name: policyName(policy, locale), rules: policy.rules }, verifiedOn, results };
 }

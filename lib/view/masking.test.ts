@@ -59,7 +59,7 @@ describe('maskResultView', () => {
       document: { details: ['document_number' as const, 'personal_number' as const, 'type' as const] },
       populationRegister: { personalNumber: '01017012345' },
     };
-    const view = buildResultView([verified as never], selection, '2026-11-23');
+    const view = buildResultView([verified as never], selection, '2026-11-23', 'en');
     expect([view.document.number.state, view.document.personalNumber.state, view.populationRegister.personalNumber.state]).toEqual(['value', 'value', 'value']);
     const masked = maskResultView(view);
     expect(JSON.stringify(masked)).not.toContain('01017012345');

@@ -18,7 +18,7 @@ describe('presenter mode', () => {
   });
 
   it('shows initials, hides the date of birth (the age stays) and masks every number of the result view', () => {
-    const view = presentResultView(buildResultView([verified], DEFAULT_SELECTION, '2026-11-23'));
+    const view = presentResultView(buildResultView([verified], DEFAULT_SELECTION, '2026-11-23', 'en'));
     expect(view.identity.name).toEqual({ state: 'value', text: 'I. S. H.' });
     expect(view.identity.familyName).toEqual({ state: 'value', text: 'S. H.' });
     expect(view.identity.birthdate).toEqual({ state: 'value', text: HIDDEN_DATE, hint: '39 years old' });

@@ -3,12 +3,13 @@
  */
 import { DEFAULT_SELECTION } from '@/lib/oidc/claims-request';
 import { DOCUMENT_DETAILS, type Selection } from '@/lib/oidc/types';
+import type { Locale } from '@/lib/i18n/locale';
 import { basePolicy, type AssurancePolicy } from './assurance';
 
 export interface Preset {
   id: string;
-  label: string;
-  description: string;
+  label: Record<Locale, string>;
+  description: Record<Locale, string>;
   /** a persona of the embedded emulator that fits the preset */
   persona: string;
   selection: Selection;
@@ -19,27 +20,30 @@ export interface Preset {
 export const PRESETS: readonly Preset[] = [
   {
     id: 'age-and-name',
-    label: 'Age and name',
-    description: 'Name and date of birth only: enough for an age check.',
+    label: { en: 'Age and name', nb: 'Alder og navn' },
+    description: { en: 'Name and date of birth only: enough for an age check.', nb: 'Bare navn og fødselsdato: nok til en alderskontroll.' },
     persona: 'lars-eriksson',
     selection: {
       trustFramework: 'standard',
       claims: { given_name: { essential: true }, family_name: { essential: true }, birthdate: { essential: true } },
     },
-    policy: basePolicy('Age check: 18 or older', [{ rule: 'minimum_age', years: 18 }]),
+    policy: basePolicy({ en: 'Age check: 18 or older', nb: 'Alderskontroll: 18 år eller eldre' }, [{ rule: 'minimum_age', years: 18 }]),
   },
   {
     id: 'full-kyc',
-    label: 'Full KYC with document',
-    description: 'Every identity claim with the portrait, and every document detail.',
+    label: { en: 'Full KYC with document', nb: 'Full kundekontroll med dokument' },
+    description: { en: 'Every identity claim with the portrait, and every document detail.', nb: 'Alle identitetsopplysninger med portrett, og alle detaljer om dokumentet.' },
     persona: 'ingrid-haugen',
     selection: DEFAULT_SELECTION,
-    policy: basePolicy('Full KYC'),
+    policy: basePolicy({ en: 'Full KYC', nb: 'Full kundekontroll' }),
   },
   {
     id: 'etsi',
-    label: 'ETSI',
-    description: 'standard_etsi: names are required and the issuer check must be valid (Norwegian documents).',
+    label: { en: 'ETSI', nb: 'ETSI' },
+    description: {
+      en: 'standard_etsi: names are required and the issuer check must be valid (Norwegian documents).',
+      nb: 'standard_etsi: navn er påkrevd, og utstederkontrollen må være gyldig (norske dokumenter).',
+    },
     persona: 'ingrid-haugen',
     selection: {
       trustFramework: 'standard_etsi',
@@ -52,12 +56,12 @@ export const PRESETS: readonly Preset[] = [
       },
       document: { details: [...DOCUMENT_DETAILS] },
     },
-    policy: basePolicy('ETSI'),
+    policy: basePolicy({ en: 'ETSI', nb: 'ETSI' }),
   },
   {
     id: 'population-register',
-    label: 'Population register',
-    description: 'Name and date of birth, confirmed by a match in the Norwegian population register.',
+    label: { en: 'Population register', nb: 'Folkeregisteret' },
+    description: { en: 'Name and date of birth, confirmed by a match in the Norwegian population register.', nb: 'Navn og fødselsdato, bekreftet av et treff i Folkeregisteret.' },
     persona: 'amira-nilsen',
     selection: {
       trustFramework: 'standard',
@@ -66,7 +70,7 @@ export const PRESETS: readonly Preset[] = [
       document: { details: ['type', 'date_of_expiry', 'personal_number'] },
       populationRegister: {},
     },
-    policy: basePolicy('Population register match'),
+    policy: basePolicy({ en: 'Population register match', nb: 'Treff i folkeregisteret' }),
   },
 ];
 

@@ -22,7 +22,7 @@ const verified: VerifiedClaims = {
 describe('buildResultView', () => {
   it('shows values, "not provided" for requested-but-absent data and "not requested" for the rest', () => {
     const selection: Selection = { ...DEFAULT_SELECTION, claims: { name: { essential: true }, given_name: { essential: true }, birthdate: { essential: true } } };
-    const view = buildResultView([verified], selection, '2026-11-21');
+    const view = buildResultView([verified], selection, '2026-11-21', 'en');
     expect(view.identity.name).toEqual({ state: 'value', text: 'Ingrid Solberg Haugen' });
     expect(view.identity.givenName).toEqual({ state: 'not_provided' });
     expect(view.identity.gender).toEqual({ state: 'not_requested' });
@@ -31,17 +31,17 @@ describe('buildResultView', () => {
   });
 
   it('names countries and marks an expired document', () => {
-    const view = buildResultView([verified], DEFAULT_SELECTION, '2026-11-21');
+    const view = buildResultView([verified], DEFAULT_SELECTION, '2026-11-21', 'en');
     expect(view.identity.nationalities).toEqual({ state: 'value', text: 'Norway (NOR), Portugal (PRT)' });
     expect(view.document.issuingCountry).toEqual({ state: 'value', text: 'Norway (NOR)' });
     expect(view.document.expired).toBe(true);
-    expect(buildResultView([verified], DEFAULT_SELECTION, '2026-11-20').document.expired).toBe(false);
+    expect(buildResultView([verified], DEFAULT_SELECTION, '2026-11-20', 'en').document.expired).toBe(false);
     expect(view.document.personalNumber).toEqual({ state: 'value', text: '14038712345', hint: 'no-fnr' });
     expect(view.document.issuerCheck).toEqual({ state: 'not_provided' });
   });
 
   it('says when document evidence was requested but none came back', () => {
-    const view = buildResultView([{ ...verified, evidence: [] }], DEFAULT_SELECTION, '2026-11-21');
+    const view = buildResultView([{ ...verified, evidence: [] }], DEFAULT_SELECTION, '2026-11-21', 'en');
     expect(view.document).toMatchObject({ requested: true, provided: false });
   });
 });
@@ -51,7 +51,7 @@ describe('the population-register view', () => {
 
   it('shows the matched record when register evidence was requested and returned', () => {
     const selection: Selection = { ...DEFAULT_SELECTION, populationRegister: {} };
-    const view = buildResultView([{ ...verified, evidence: [...verified.evidence, record] }], selection, '2026-11-21');
+    const view = buildResultView([{ ...verified, evidence: [...verified.evidence, record] }], selection, '2026-11-21', 'en');
     expect(view.populationRegister).toEqual({
       requested: true,
       provided: true,
@@ -63,9 +63,9 @@ describe('the population-register view', () => {
   });
 
   it('says "not provided" when there was no match, and "not requested" when it was not asked for', () => {
-    const asked = buildResultView([verified], { ...DEFAULT_SELECTION, populationRegister: { personalNumber: '01010112345' } }, '2026-11-21');
+    const asked = buildResultView([verified], { ...DEFAULT_SELECTION, populationRegister: { personalNumber: '01010112345' } }, '2026-11-21', 'en');
     expect(asked.populationRegister).toMatchObject({ requested: true, provided: false, lookedUp: '01010112345', personalNumber: { state: 'not_provided' } });
-    const notAsked = buildResultView([{ ...verified, evidence: [record] }], DEFAULT_SELECTION, '2026-11-21');
+    const notAsked = buildResultView([{ ...verified, evidence: [record] }], DEFAULT_SELECTION, '2026-11-21', 'en');
     expect(notAsked.populationRegister).toMatchObject({ requested: false, personalNumber: { state: 'not_requested' } });
   });
 });
@@ -80,7 +80,7 @@ describe('ageOn', () => {
 describe('hostile values from the provider', () => {
   it('shows inherited property names as plain text rather than objects', () => {
     const hostile: VerifiedClaims = { ...verified, claims: { gender: '__proto__' }, evidence: [{ type: 'document', documentDetails: { type: 'constructor' } }] };
-    const view = buildResultView([hostile], DEFAULT_SELECTION, '2026-11-21');
+    const view = buildResultView([hostile], DEFAULT_SELECTION, '2026-11-21', 'en');
     expect(view.identity.gender).toEqual({ state: 'value', text: '__proto__' });
     expect(view.document.type).toEqual({ state: 'value', text: 'constructor' });
   });
@@ -108,14 +108,14 @@ describe('buildVerificationView and buildChecks', () => {
   };
 
   it('flags a trust framework other than the one requested', () => {
-    const view = buildVerificationView(input);
+    const view = buildVerificationView(input, 'en');
     expect(view).toMatchObject({ trustFramework: { state: 'value', text: 'standard' }, trustFrameworkMatches: false, hasVerifiedClaims: true });
     expect(view.amr).toEqual({ state: 'value', text: 'face, user' });
     expect(view.authTime).toEqual({ state: 'not_provided' });
   });
 
   it('lists each validation with what it compared', () => {
-    const checks = buildChecks(input);
+    const checks = buildChecks(input, 'en');
     expect(checks.map((c) => c.label)).toContain('Signature verified');
     expect(checks.find((c) => c.label === 'Signature verified')).toEqual({ label: 'Signature verified', detail: 'ES256 with the service key abc123 from the JWKS', outcome: 'passed' });
     expect(checks.find((c) => c.label === 'Decrypted with our key')?.detail).toBe('JWE RSA-OAEP-256 / A256GCM, key enc-1');
@@ -138,7 +138,7 @@ describe('buildChecks: the signing certificate (spec 2.7) claims no more than wa
   };
   /** The rows after "Signature verified"; `null`: no certificate could be described. */
   const certificateRows = (check: SigningCertificateCheck | undefined, certificate: typeof input.signingCertificate | null = input.signingCertificate) => {
-    const checks = buildChecks({ ...input, signingCertificate: certificate ?? undefined, signingCertificateCheck: check });
+    const checks = buildChecks({ ...input, signingCertificate: certificate ?? undefined, signingCertificateCheck: check }, 'en');
     const signature = checks.findIndex((c) => c.label === 'Signature verified');
     expect(checks[signature]?.detail).toBe('ES256 with the service key ABC123 from the JWKS');
     return { key: checks[signature + 1]!, chain: checks[signature + 2]!, count: checks.length };
@@ -211,14 +211,14 @@ describe('buildChecks: the signing certificate (spec 2.7) claims no more than wa
   });
 
   it('marks every other check as passed', () => {
-    const checks = buildChecks({ ...input, signingCertificateCheck: { key: 'differs', chain: { state: 'not_valid', reason: 'x' } } });
+    const checks = buildChecks({ ...input, signingCertificateCheck: { key: 'differs', chain: { state: 'not_valid', reason: 'x' } } }, 'en');
     expect(checks.filter((c) => c.outcome !== 'passed').map((c) => c.label)).toEqual(['Signing key does NOT match its certificate', 'Certificate chain NOT valid']);
   });
 });
 
 describe('keptUntilText', () => {
   it('gives the UTC time of day a result expires', () => {
-    expect(keptUntilText(Date.UTC(2026, 10, 23, 14, 5, 59))).toBe('14:05');
+    expect(keptUntilText(Date.UTC(2026, 10, 23, 14, 5, 59), 'en')).toBe('14:05');
   });
 });
 
@@ -265,7 +265,7 @@ describe('OpenID Connect for Identity Assurance 1.0 shapes on the result page', 
   };
 
   it('merges verified_claims sent as an array: claims and evidence from every element', () => {
-    const view = buildResultView([document, register], selection, '2026-11-23');
+    const view = buildResultView([document, register], selection, '2026-11-23', 'en');
     expect(view.identity.name).toEqual({ state: 'value', text: 'Ingrid Solberg Haugen' });
     expect(view.identity.birthdate).toMatchObject({ state: 'value', text: '14 March 1987' });
     expect(view.document.provided).toBe(true);
@@ -273,16 +273,45 @@ describe('OpenID Connect for Identity Assurance 1.0 shapes on the result page', 
   });
 
   it('lists check details and attachments as sent, and shows verification time and assurance level', () => {
-    const view = buildResultView([document], selection, '2026-11-23');
+    const view = buildResultView([document], selection, '2026-11-23', 'en');
     expect(view.document.extras).toEqual([
       'Check: vcrypt by Politiet, transaction DE-1234, 23 November 2026 10:14 UTC',
       'Attachment: Front of the card (image/jpeg, embedded, 24 KiB)',
       'Attachment: no description (at https://idv.example/a/2)',
     ]);
-    const verification = buildVerificationView({ ...verificationInput(), verifiedClaims: [document] });
+    const verification = buildVerificationView({ ...verificationInput(), verifiedClaims: [document] }, 'en');
     expect(verification).toMatchObject({ verificationTime: '23 November 2026 10:15 UTC', assuranceLevel: 'substantial' });
-    const plain = buildVerificationView({ ...verificationInput(), verifiedClaims: [register] });
+    const plain = buildVerificationView({ ...verificationInput(), verifiedClaims: [register] }, 'en');
     expect(plain).not.toHaveProperty('verificationTime');
-    expect(buildResultView([register], selection, '2026-11-23').populationRegister.extras).toEqual([]);
+    expect(buildResultView([register], selection, '2026-11-23', 'en').populationRegister.extras).toEqual([]);
+  });
+});
+
+describe('the result in Norwegian (bokmål)', () => {
+  it('writes dates, ages, genders, document types and countries in Norwegian, codes as sent', () => {
+    const view = buildResultView([verified], DEFAULT_SELECTION, '2026-11-21', 'nb');
+    expect(view.identity.birthdate).toEqual({ state: 'value', text: '14. mars 1987', hint: '39 år' });
+    expect(view.identity.gender).toEqual({ state: 'value', text: 'Kvinne' });
+    expect(view.identity.nationalities).toEqual({ state: 'value', text: 'Norge (NOR), Portugal (PRT)' });
+    expect(view.document.type).toEqual({ state: 'value', text: 'Pass' });
+    expect(view.document.dateOfExpiry).toEqual({ state: 'value', text: '20. november 2026' });
+    expect(view.document.personalNumber).toEqual({ state: 'value', text: '14038712345', hint: 'no-fnr' });
+  });
+
+  it('lists the checks in Norwegian, in the same order, keeping claim and parameter names', () => {
+    const input = {
+      issuer: 'https://idv.example',
+      clientId: 'client-1',
+      selection: DEFAULT_SELECTION,
+      verifiedClaims: [verified],
+      idToken: { jweHeader: { alg: 'RSA-OAEP-256', enc: 'A256GCM' }, jwsHeader: { alg: 'ES256', kid: 'k1' }, claims: { iss: 'https://idv.example', aud: 'client-1', sub: 's', exp: 1, iat: 1 } },
+    };
+    const english = buildChecks(input, 'en');
+    const norwegian = buildChecks(input, 'nb');
+    expect(norwegian.map((check) => check.outcome)).toEqual(english.map((check) => check.outcome));
+    expect(norwegian.find((check) => check.label === 'Signaturen er verifisert')?.detail).toBe('ES256 med tjenestens nøkkel k1 fra JWKS');
+    expect(norwegian.find((check) => check.label === 'Mottaker')?.detail).toBe('aud = "client-1", vår client_id client-1');
+    expect(norwegian.map((check) => check.label)).toContain('Signeringsnøkkelen er ikke sammenlignet med sertifikatet');
+    expect(keptUntilText(Date.UTC(2026, 10, 23, 9, 5), 'nb')).toBe('09:05');
   });
 });

@@ -5,7 +5,9 @@
  */
 import type { DocumentDetail, Selection } from '@/lib/oidc/types';
 import type { DocumentDetails, EvidenceExtras, VerifiedClaims } from '@/lib/oidc/verified-claims';
-import { countryName } from './countries';
+import { countryName, formatDate, formatDateTime, formatTime, formatYears } from '@/lib/i18n/format';
+import type { Locale } from '@/lib/i18n/locale';
+import { RESULT_MESSAGES } from './result-messages';
 
 export type Field =
   | { state: 'value'; text: string; hint?: string }
@@ -25,13 +27,10 @@ export function ageOn(birthdate: string, today: string): number {
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
 }
 
-export function formatDate(iso: string): string {
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${iso}T00:00:00Z`),
-  );
+/** A word of a table (genders, document types) for a value, or the value as the provider sent it. */
+function wordFor(words: Record<string, string>, value: string): string {
+  return Object.hasOwn(words, value) ? words[value]! : value;
 }
-
-const GENDERS: Record<string, string> = { male: 'Male', female: 'Female', unknown: 'Unknown', unspecified: 'Unspecified' };
 
 export interface IdentityView {
   portrait: { state: 'value'; src: string } | { state: 'not_provided' } | { state: 'not_requested' };
@@ -81,7 +80,8 @@ export interface ResultView {
   populationRegister: PopulationRegisterView;
 }
 
-function identityView(verified: VerifiedClaims | undefined, selection: Selection, today: string): IdentityView {
+function identityView(verified: VerifiedClaims | undefined, selection: Selection, today: string, locale: Locale): IdentityView {
+  const t = RESULT_MESSAGES[locale];
   const claims = verified?.claims ?? {};
   const asked = (name: keyof Selection['claims']) => selection.claims[name] !== undefined;
   const birthdate = claims.birthdate;
@@ -90,18 +90,16 @@ function identityView(verified: VerifiedClaims | undefined, selection: Selection
     name: field(asked('name'), claims.name),
     givenName: field(asked('given_name'), claims.given_name),
     familyName: field(asked('family_name'), claims.family_name),
-    birthdate: field(asked('birthdate'), birthdate && formatDate(birthdate), birthdate && `${ageOn(birthdate, today)} years old`),
-    gender: field(asked('gender'), claims.gender && (Object.hasOwn(GENDERS, claims.gender) ? GENDERS[claims.gender] : claims.gender)),
+    birthdate: field(asked('birthdate'), birthdate && formatDate(birthdate, locale), birthdate && t.yearsOld(formatYears(ageOn(birthdate, today), locale))),
+    gender: field(asked('gender'), claims.gender && wordFor(t.genders, claims.gender)),
     nationalities: field(
       asked('nationalities'),
-      claims.nationalities?.map((code) => `${countryName(code)} (${code})`).join(', '),
+      claims.nationalities?.map((code) => `${countryName(code, locale)} (${code})`).join(', '),
     ),
   };
 }
 
-const DOCUMENT_TYPES: Record<string, string> = { passport: 'Passport', idcard: 'National ID card' };
-
-function documentView(verified: VerifiedClaims | undefined, selection: Selection, today: string): DocumentView {
+function documentView(verified: VerifiedClaims | undefined, selection: Selection, today: string, locale: Locale): DocumentView {
   const evidence = verified?.evidence.find((e) => e.type === 'document');
   const details: DocumentDetails = evidence?.type === 'document' ? evidence.documentDetails : {};
   const requested = selection.document !== undefined;
@@ -111,24 +109,24 @@ function documentView(verified: VerifiedClaims | undefined, selection: Selection
   return {
     requested,
     provided: evidence !== undefined,
-    type: field(asked('type'), details.type && (Object.hasOwn(DOCUMENT_TYPES, details.type) ? DOCUMENT_TYPES[details.type] : details.type)),
+    type: field(asked('type'), details.type && wordFor(RESULT_MESSAGES[locale].documentTypes, details.type)),
     number: field(asked('document_number'), details.document_number),
     issuingCountry: field(
       asked('issuer.country_code'),
-      details.issuer?.country_code && `${countryName(details.issuer.country_code)} (${details.issuer.country_code})`,
+      details.issuer?.country_code && `${countryName(details.issuer.country_code, locale)} (${details.issuer.country_code})`,
     ),
     issuingAuthority: field(asked('issuer.name'), details.issuer?.name),
-    dateOfIssuance: field(asked('date_of_issuance'), details.date_of_issuance && formatDate(details.date_of_issuance)),
-    dateOfExpiry: field(asked('date_of_expiry'), expiry && formatDate(expiry)),
+    dateOfIssuance: field(asked('date_of_issuance'), details.date_of_issuance && formatDate(details.date_of_issuance, locale)),
+    dateOfExpiry: field(asked('date_of_expiry'), expiry && formatDate(expiry, locale)),
     expired: expiry === undefined ? undefined : expiry < today,
     personalNumber: field(asked('personal_number'), personal?.value, personal?.type),
     chipAuthentication: field(asked('active_authentication_result'), details.active_authentication_result),
     issuerCheck: field(asked('issuer_check'), details.issuer_check?.valid),
-    extras: evidence ? extrasLines(evidence) : [],
+    extras: evidence ? extrasLines(evidence, locale) : [],
   };
 }
 
-function populationRegisterView(verified: VerifiedClaims | undefined, selection: Selection): PopulationRegisterView {
+function populationRegisterView(verified: VerifiedClaims | undefined, selection: Selection, locale: Locale): PopulationRegisterView {
   const evidence = verified?.evidence.find((e) => e.type === 'electronic_record');
   const record = evidence?.type === 'electronic_record' ? evidence.record : undefined;
   const requested = selection.populationRegister !== undefined;
@@ -138,7 +136,7 @@ function populationRegisterView(verified: VerifiedClaims | undefined, selection:
     lookedUp: selection.populationRegister?.personalNumber,
     source: field(requested, record?.sourceName),
     personalNumber: field(requested, record?.personalNumber),
-    extras: evidence ? extrasLines(evidence) : [],
+    extras: evidence ? extrasLines(evidence, locale) : [],
   };
 }
 
@@ -147,31 +145,23 @@ function populationRegisterView(verified: VerifiedClaims | undefined, selection:
  * Front of the card (image/jpeg, embedded, 24 KiB)": what OIDC4IDA 1.0 adds to an evidence, shown
  * as the provider sent it (never fetched or rendered).
  */
-function extrasLines({ checkDetails = [], attachments = [] }: EvidenceExtras): string[] {
+function extrasLines({ checkDetails = [], attachments = [] }: EvidenceExtras, locale: Locale): string[] {
+  const t = RESULT_MESSAGES[locale];
   return [
-    ...checkDetails.map(
-      (check) =>
-        `Check: ${check.checkMethod}${check.organization ? ` by ${check.organization}` : ''}${check.txn ? `, transaction ${check.txn}` : ''}${
-          check.time ? `, ${formatDateTime(check.time)}` : ''
-        }`,
-    ),
-    ...attachments.map(
-      (attachment) =>
-        `Attachment: ${attachment.description ?? 'no description'} (${[
+    ...checkDetails.map((check) => t.check(check.checkMethod, check.organization, check.txn, check.time && formatDateTime(check.time, locale))),
+    ...attachments.map((attachment) =>
+      t.attachment(
+        attachment.description,
+        [
           attachment.contentType,
-          attachment.embeddedBytes !== undefined ? `embedded, ${Math.max(1, Math.round(attachment.embeddedBytes / 1024))} KiB` : undefined,
-          attachment.url ? `at ${attachment.url}` : undefined,
+          attachment.embeddedBytes !== undefined ? t.embedded(Math.max(1, Math.round(attachment.embeddedBytes / 1024))) : undefined,
+          attachment.url ? t.at(attachment.url) : undefined,
         ]
           .filter(Boolean)
-          .join(', ')})`,
+          .join(', '),
+      ),
     ),
   ];
-}
-
-/** "23 November 2026 10:15 UTC" */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  return `${formatDate(date.toISOString().slice(0, 10))} ${date.toISOString().slice(11, 16)} UTC`;
 }
 
 /**
@@ -191,13 +181,13 @@ export function mergeVerifiedClaims(list: readonly VerifiedClaims[]): VerifiedCl
 }
 
 /** @param today YYYY-MM-DD, the day against which age and expiry are judged */
-export function buildResultView(verifiedClaims: VerifiedClaims[], selection: Selection, today: string): ResultView {
+export function buildResultView(verifiedClaims: VerifiedClaims[], selection: Selection, today: string, locale: Locale): ResultView {
   const verified = mergeVerifiedClaims(verifiedClaims);
   return {
     trustFramework: verified?.trustFramework,
-    identity: identityView(verified, selection, today),
-    document: documentView(verified, selection, today),
-    populationRegister: populationRegisterView(verified, selection),
+    identity: identityView(verified, selection, today, locale),
+    document: documentView(verified, selection, today, locale),
+    populationRegister: populationRegisterView(verified, selection, locale),
   };
 }
 
@@ -267,15 +257,15 @@ export function formatNumericDate(seconds: unknown): string | undefined {
 }
 
 /** The time of day (UTC) until which a result is kept, e.g. "14:05". */
-export function keptUntilText(expiresAt: number): string {
-  return new Intl.DateTimeFormat('en-GB', { timeStyle: 'short', timeZone: 'UTC' }).format(new Date(expiresAt));
+export function keptUntilText(expiresAt: number, locale: Locale): string {
+  return formatTime(expiresAt, locale);
 }
 
 function valueField(text: string | undefined): Field {
   return text === undefined || text === '' ? { state: 'not_provided' } : { state: 'value', text };
 }
 
-export function buildVerificationView(input: VerificationInput): VerificationView {
+export function buildVerificationView(input: VerificationInput, locale: Locale): VerificationView {
   const { claims } = input.idToken;
   const first = input.verifiedClaims[0];
   const returned = first?.trustFramework;
@@ -288,63 +278,43 @@ export function buildVerificationView(input: VerificationInput): VerificationVie
     amr: valueField(amr.join(', ')),
     authTime: valueField(formatNumericDate(claims.auth_time)),
     subject: valueField(typeof claims.sub === 'string' ? claims.sub : undefined),
-    ...(first?.verificationTime ? { verificationTime: formatDateTime(first.verificationTime) } : {}),
+    ...(first?.verificationTime ? { verificationTime: formatDateTime(first.verificationTime, locale) } : {}),
     ...(first?.assuranceLevel ? { assuranceLevel: first.assuranceLevel } : {}),
   };
 }
 
-const ACCEPTED_ON_THE_JWK = 'the token was accepted on the JWKS key alone';
-
 /** Whether x5c[0] holds the key that verified the signature. @see spec 2.7 */
-function certificateKeyCheck(input: VerificationInput): Check {
+function certificateKeyCheck(input: VerificationInput, locale: Locale): Check {
+  const t = RESULT_MESSAGES[locale].certificate;
   const certificate = input.signingCertificate;
-  const named = certificate
-    ? `x5c[0] (${certificate.subject}, issued by ${certificate.issuer}, ${
-        certificate.serialNumber === input.idToken.jwsHeader.kid.toLowerCase() ? 'serial number = kid' : 'its serial number is not the kid'
-      })`
-    : 'x5c[0]';
+  const named = certificate ? t.named(certificate.subject, certificate.issuer, certificate.serialNumber === input.idToken.jwsHeader.kid.toLowerCase()) : 'x5c[0]';
   switch (input.signingCertificateCheck?.key) {
     case 'matches':
-      return { label: 'Signing key matches its certificate', detail: `key matches certificate: ${named} holds the public key that verified the signature`, outcome: 'passed' };
+      return { label: t.matches, detail: t.matchesDetail(named), outcome: 'passed' };
     case 'differs':
-      return {
-        label: 'Signing key does NOT match its certificate',
-        detail: `key does NOT match certificate: ${named} holds another public key than the one that verified the signature; ${ACCEPTED_ON_THE_JWK}`,
-        outcome: 'failed',
-      };
+      return { label: t.differs, detail: t.differsDetail(named, t.acceptedOnJwk), outcome: 'failed' };
     case 'unreadable':
-      return {
-        label: 'Signing certificate unreadable',
-        detail: `${certificate ? `the public key of ${named} cannot be read` : 'x5c[0] is not a readable X.509 certificate'}, so the key was not compared; ${ACCEPTED_ON_THE_JWK}`,
-        outcome: 'failed',
-      };
+      return { label: t.unreadable, detail: t.unreadableDetail(certificate ? t.unreadableKey(named) : t.unreadableCertificate, t.acceptedOnJwk), outcome: 'failed' };
     case 'no_certificate':
-      return { label: 'Signing key not compared with a certificate', detail: `the JWKS entry has no x5c certificate; ${ACCEPTED_ON_THE_JWK}`, outcome: 'not_checked' };
+      return { label: t.noCertificate, detail: t.noCertificateDetail(t.acceptedOnJwk), outcome: 'not_checked' };
     case undefined:
-      return { label: 'Signing key not compared with its certificate', detail: 'this result was stored before the comparison was made', outcome: 'not_checked' };
+      return { label: t.notCompared, detail: t.notComparedDetail, outcome: 'not_checked' };
   }
 }
 
 /** Whether the signing certificate's chain leads to IDV_TRUST_ANCHOR. */
-function certificateChainCheck(input: VerificationInput): Check {
+function certificateChainCheck(input: VerificationInput, locale: Locale): Check {
+  const t = RESULT_MESSAGES[locale].certificate;
   const check = input.signingCertificateCheck;
   switch (check?.chain.state) {
     case 'validated':
-      return {
-        label: 'Certificate chain validated',
-        detail: `chain validated to ${check.chain.anchor}${check.key === 'differs' ? ' (for a certificate that does not hold the signing key)' : ''}, an IDV_TRUST_ANCHOR certificate: every signature, every validity period at the time of verification, the CA flag of each issuer in x5c; revocation not checked`,
-        outcome: 'passed',
-      };
+      return { label: t.chainValidated, detail: t.chainValidatedDetail(check.chain.anchor, check.key === 'differs'), outcome: 'passed' };
     case 'not_valid':
-      return { label: 'Certificate chain NOT valid', detail: `chain NOT valid: ${check.chain.reason}`, outcome: 'failed' };
+      return { label: t.chainNotValid, detail: t.chainNotValidDetail(check.chain.reason), outcome: 'failed' };
     case 'not_validated':
-      return {
-        label: 'Certificate chain not validated',
-        detail: 'chain not validated (no IDV_TRUST_ANCHOR configured): the certificate is shown as the service sent it, not trusted',
-        outcome: 'not_checked',
-      };
+      return { label: t.chainNotValidated, detail: t.chainNoAnchor, outcome: 'not_checked' };
     case undefined:
-      return { label: 'Certificate chain not validated', detail: 'chain not validated (this result was stored before chains were checked)', outcome: 'not_checked' };
+      return { label: t.chainNotValidated, detail: t.chainStoredBefore, outcome: 'not_checked' };
   }
 }
 
@@ -354,22 +324,23 @@ function certificateChainCheck(input: VerificationInput): Check {
  * certificate's rows (checked once the token was accepted) next to the signature they concern,
  * saying as well what was not checked.
  */
-export function buildChecks(input: VerificationInput): Check[] {
+export function buildChecks(input: VerificationInput, locale: Locale): Check[] {
+  const t = RESULT_MESSAGES[locale].checks;
   const { jweHeader, jwsHeader, claims } = input.idToken;
   const passed = (label: string, detail: string): Check => ({ label, detail, outcome: 'passed' });
   return [
-    passed('Callback matched this browser’s flow', 'state equals the value stored in this session; iss checked when sent (RFC 9207)'),
-    passed('PKCE', 'the token endpoint accepted our code_verifier for the S256 code_challenge'),
-    passed('Decrypted with our key', `JWE ${jweHeader.alg} / ${jweHeader.enc}${jweHeader.kid ? `, key ${jweHeader.kid}` : ''}`),
-    passed('Signature verified', `${jwsHeader.alg} with the service key ${jwsHeader.kid} from the JWKS`),
+    passed(...t.callback),
+    passed(...t.pkce),
+    passed(t.decrypted, `JWE ${jweHeader.alg} / ${jweHeader.enc}${jweHeader.kid ? `, ${t.key(jweHeader.kid)}` : ''}`),
+    passed(t.signature, t.signatureDetail(jwsHeader.alg, jwsHeader.kid)),
     // The certificate is a claim of its own: the signature was verified with the JWK, not with it.
-    certificateKeyCheck(input),
-    certificateChainCheck(input),
-    passed('Issuer', `iss = ${String(claims.iss)}, the configured issuer`),
-    passed('Audience', `aud = ${JSON.stringify(claims.aud)}, our client_id ${input.clientId}`),
-    passed('Not expired', `exp ${formatNumericDate(claims.exp) ?? String(claims.exp)} is in the future`),
-    passed('Not issued in the future', `iat ${formatNumericDate(claims.iat) ?? String(claims.iat)}`),
-    passed('Nonce', 'equals the nonce of our request object'),
-    passed('Subject', `sub present (${String(claims.sub)})`),
+    certificateKeyCheck(input, locale),
+    certificateChainCheck(input, locale),
+    passed(t.issuer, t.issuerDetail(String(claims.iss))),
+    passed(t.audience, t.audienceDetail(JSON.stringify(claims.aud), input.clientId)),
+    passed(t.expiry, t.expiryDetail(formatNumericDate(claims.exp) ?? String(claims.exp))),
+    passed(t.issuedAt, `iat ${formatNumericDate(claims.iat) ?? String(claims.iat)}`),
+    passed(...t.nonce),
+    passed(t.subject, t.subjectDetail(String(claims.sub))),
   ];
 }

@@ -7,10 +7,16 @@
  * masked on the way out (`maskTrace`), the same way as on the result cards, unless the person
  * revealed them (masking.ts). The portrait inside an ID token is shortened. Pure: certificates
  * are described by the caller.
+ *
+ * The trace is recorded (and stored, served and downloaded) with English titles and labels; it is
+ * shown in the reader's language by `localizeTrace`, so that a change of language applies to a
+ * trace already recorded (trace-messages.ts).
  */
+import type { Locale } from '@/lib/i18n/locale';
 import type { TraceEvent, TraceStep } from '@/lib/oidc/trace';
 import { maskValuesInJson, personalValues, replaceInJson } from './masking';
 import { hideIdentityInJson } from './presenter';
+import { TRACE_MESSAGES, type TraceMessages } from './trace-messages';
 
 export interface CertificateSummary {
   subject: string;
@@ -47,15 +53,9 @@ export interface TraceEntryView {
   sections: TraceSection[];
 }
 
-const TITLES: Record<TraceStep, string> = {
-  discovery: 'Discovery',
-  par: 'Pushed authorization request',
-  authorization_redirect: 'Redirect to the identity app',
-  callback: 'Callback',
-  token: 'Token request',
-  jwks: 'Signing keys (JWKS)',
-  id_token: 'ID token decrypted and verified',
-};
+/** The words a trace is recorded with. */
+const RECORDED = TRACE_MESSAGES.en;
+const LABELS = RECORDED.sections;
 
 /** Shows enough of a secret to recognise it, never enough to use it. */
 export function maskSecret(value: string): string {
@@ -137,17 +137,17 @@ function formSections(form: Record<string, string>): TraceSection[] {
       const decoded = decodedJws(value);
       shown[name] = decoded ? '(signed JWT, decoded below)' : maskSecret(value);
       if (decoded) {
-        const label = name === 'request' ? 'Request object' : 'Client assertion';
-        sections.push({ label: `${label}: header`, content: json(decoded.header) });
+        const request = name === 'request';
+        sections.push({ label: request ? LABELS.requestObjectHeader : LABELS.clientAssertionHeader, content: json(decoded.header) });
         // A register lookup's personal number (the claims request) is masked like the token's.
         const personal = [...personalValues(decoded.payload)];
-        sections.push({ label: `${label}: payload`, content: json(maskSecretClaims(decoded.payload)), ...(personal.length > 0 ? { personal } : {}) });
+        sections.push({ label: request ? LABELS.requestObjectPayload : LABELS.clientAssertionPayload, content: json(maskSecretClaims(decoded.payload)), ...(personal.length > 0 ? { personal } : {}) });
       }
     } else {
       shown[name] = MASKED_PARAMETERS.has(name) ? maskSecret(value) : value;
     }
   }
-  return [{ label: 'Form parameters sent', content: json(shown) }, ...sections];
+  return [{ label: LABELS.formParameters, content: json(shown) }, ...sections];
 }
 
 function responseSections(step: TraceStep, body: string | undefined): TraceSection[] {
@@ -156,17 +156,17 @@ function responseSections(step: TraceStep, body: string | undefined): TraceSecti
   try {
     parsed = JSON.parse(body);
   } catch {
-    return [{ label: 'Response body', content: body.slice(0, 2000) }];
+    return [{ label: LABELS.responseBody, content: body.slice(0, 2000) }];
   }
   if (step === 'token' && parsed && typeof parsed === 'object' && typeof (parsed as { id_token?: unknown }).id_token === 'string') {
     const idToken = (parsed as { id_token: string }).id_token;
     const parts = idToken.split('.');
     return [
-      { label: 'Response body', content: json({ ...parsed, id_token: `(${parts.length === 5 ? 'JWE' : 'token'}, ${idToken.length} characters; header below)` }) },
-      { label: 'ID token: JWE header', content: json(decodePart(parts[0] ?? '') ?? '(not decodable)') },
+      { label: LABELS.responseBody, content: json({ ...parsed, id_token: `(${parts.length === 5 ? 'JWE' : 'token'}, ${idToken.length} characters; header below)` }) },
+      { label: LABELS.idTokenJweHeader, content: json(decodePart(parts[0] ?? '') ?? '(not decodable)') },
     ];
   }
-  return [{ label: 'Response body', content: json(step === 'jwks' ? shortenCertificates(parsed) : parsed) }];
+  return [{ label: LABELS.responseBody, content: json(step === 'jwks' ? shortenCertificates(parsed) : parsed) }];
 }
 
 function noteSections(step: TraceStep, detail: Record<string, unknown> | undefined, describe: (x5c: string) => CertificateSummary | undefined): TraceSection[] {
@@ -174,25 +174,25 @@ function noteSections(step: TraceStep, detail: Record<string, unknown> | undefin
   if (step === 'callback') {
     const parameters = (detail.parameters ?? {}) as Record<string, string>;
     const shown = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, MASKED_PARAMETERS.has(k) ? maskSecret(v) : v]));
-    return [{ label: 'Query parameters received', content: json(shown) }];
+    return [{ label: LABELS.queryParameters, content: json(shown) }];
   }
   if (step === 'id_token') {
     const personal = [...personalValues(detail.payload)];
     const sections: TraceSection[] = [
-      { label: 'JWE header', content: json(detail.jweHeader) },
-      { label: 'Signed ID token: header', content: json(detail.jwsHeader) },
+      { label: LABELS.jweHeader, content: json(detail.jweHeader) },
+      { label: LABELS.signedIdTokenHeader, content: json(detail.jwsHeader) },
       {
-        label: 'Signed ID token: payload',
+        label: LABELS.signedIdTokenPayload,
         content: json(shortenPortraits(maskSecretClaims(detail.payload))),
         ...(personal.length > 0 ? { personal } : {}),
       },
     ];
     const x5c = (detail.signingKey as { x5c?: unknown } | undefined)?.x5c;
     const certificate = Array.isArray(x5c) && typeof x5c[0] === 'string' ? describe(x5c[0]) : undefined;
-    if (certificate) sections.push({ label: 'Signing certificate (x5c[0])', content: json(certificate) });
+    if (certificate) sections.push({ label: LABELS.signingCertificate, content: json(certificate) });
     return sections;
   }
-  return [{ label: 'Detail', content: json(detail) }];
+  return [{ label: LABELS.detail, content: json(detail) }];
 }
 
 /**
@@ -211,7 +211,7 @@ export function presentTrace(
       return {
         index: index + 1,
         step: event.step,
-        title: TITLES[event.step],
+        title: RECORDED.steps[event.step],
         method: event.method,
         url: event.url,
         ...(event.status !== undefined ? { status: event.status } : {}),
@@ -226,10 +226,10 @@ export function presentTrace(
       index: index + 1,
       step: event.step,
       title: event.fromCache
-        ? `${TITLES[event.step]} (from cache)`
+        ? RECORDED.fromCache(RECORDED.steps[event.step])
         : event.step === 'discovery' && event.detail?.endpoints
-          ? 'Endpoints: some not in the discovery document'
-          : TITLES[event.step],
+          ? RECORDED.endpointsNotDiscovered
+          : RECORDED.steps[event.step],
       ...(event.url ? { url: event.url } : {}),
       ...(redirect ? { method: 'GET', status: 303 } : {}),
       ...(event.step === 'callback' ? { method: 'GET' } : {}),
@@ -254,6 +254,38 @@ export function maskTrace(entries: readonly TraceEntryView[], reveal: boolean, p
       let content = personal && masking ? maskValuesInJson(section.content, personal) : section.content;
       if (presenter) content = replaceInJson(hideIdentityInJson(content), presenter);
       return content === section.content ? section : { ...section, content };
+    }),
+  }));
+}
+
+type SectionKey = keyof TraceMessages['sections'];
+/** Each recorded section label, and the message it was written from. */
+const SECTION_KEYS: ReadonlyMap<string, SectionKey> = new Map(Object.entries(LABELS).map(([key, label]) => [label, key as SectionKey]));
+
+/** A recorded title in `messages`' language; one this module did not write is kept as it is. */
+function localizedTitle(entry: TraceEntryView, messages: TraceMessages): string {
+  const recorded = RECORDED.steps[entry.step] as string | undefined;
+  if (recorded === undefined) return entry.title;
+  if (entry.title === recorded) return messages.steps[entry.step];
+  if (entry.title === RECORDED.fromCache(recorded)) return messages.fromCache(messages.steps[entry.step]);
+  if (entry.title === RECORDED.endpointsNotDiscovered) return messages.endpointsNotDiscovered;
+  return entry.title;
+}
+
+/**
+ * A trace (as recorded: with English titles and labels) as a reader of `locale` sees it: each
+ * step's title and each section's label in their language. What the exchanges carry (contents,
+ * methods, URLs, statuses, errors) is unchanged, and so is a title or label this module did not
+ * write. In English it reads as recorded.
+ */
+export function localizeTrace(entries: readonly TraceEntryView[], locale: Locale): TraceEntryView[] {
+  const messages = TRACE_MESSAGES[locale];
+  return entries.map((entry) => ({
+    ...entry,
+    title: localizedTitle(entry, messages),
+    sections: entry.sections.map((section) => {
+      const key = SECTION_KEYS.get(section.label);
+      return key ? { ...section, label: messages.sections[key] } : section;
     }),
   }));
 }

@@ -1,6 +1,7 @@
 import { requireSameOrigin } from '@/lib/server/origin';
 import { failureRedirect, redirectToPage } from '@/lib/server/responses';
 import { signOut } from '@/lib/server/verification';
+import { preferences } from '@/lib/server/preferences';
 
 /** POST /auth/signout: deletes the stored result and the session, then 303 home. */
 export async function POST(request: Request): Promise<Response> {
@@ -9,6 +10,6 @@ export async function POST(request: Request): Promise<Response> {
     await signOut();
     return redirectToPage('/?signed_out=1');
   } catch (error) {
-    return failureRedirect(error);
+    return failureRedirect(error, (await preferences()).locale);
   }
 }

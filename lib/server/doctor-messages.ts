@@ -1,0 +1,260 @@
+/**
+ * The words of the doctor (lib/server/doctor.ts, app/doctor/page.tsx, scripts/doctor.ts), in each
+ * language (lib/i18n). Member names, algorithms, codes, variables, commands and URLs are never
+ * translated; only the words around them are. What the core says of a failed request (its error
+ * message, for logs) and what the configuration says of a bad variable are shown as written.
+ *
+ * A line's title, detail and fix are kept as data (`DoctorText`: a key of `titles`, `details` or
+ * `fixes` with its arguments) and put into words for each reader, so that one report, reused for
+ * 15 seconds, reads in either language.
+ */
+import type { Locale } from '@/lib/i18n/locale';
+
+/** Which endpoint a fetch problem is about. */
+export type DoctorEndpoint = 'discovery' | 'jwks';
+
+/** Why a document could not be fetched. */
+export type FetchProblem =
+  | { kind: 'status'; endpoint: DoctorEndpoint; status: number }
+  | { kind: 'not_object'; endpoint: DoctorEndpoint }
+  /** the core's error message, which names the endpoint already ("The discovery endpoint could not be reached: …") */
+  | { kind: 'error'; endpoint: DoctorEndpoint; message: string };
+
+const ENDPOINTS_EN: Record<DoctorEndpoint, string> = { discovery: 'The discovery endpoint', jwks: 'The JWKS endpoint' };
+const ENDPOINTS_NB: Record<DoctorEndpoint, string> = { discovery: 'Discovery-endepunktet', jwks: 'JWKS-endepunktet' };
+
+/** `name url, name url` */
+const endpointList = (endpoints: readonly (readonly [string, string])[]) => endpoints.map(([name, url]) => `${name} ${url}`).join(', ');
+
+const en = {
+  /** the page's title and heading */
+  title: 'Doctor',
+  /** the page's introduction, around `command` */
+  intro: [
+    'The configuration, the service’s discovery document and its key set, checked against what the interface specification and this client need. ',
+    ' prints the same. A report is at most 15 seconds old.',
+  ] as [string, string],
+  command: 'npm run doctor',
+  /** a line's status, spoken before its title on the page */
+  statuses: { pass: 'Pass', warn: 'Warning', fail: 'Fail' },
+  /** a line's status, printed before it by `npm run doctor` */
+  marks: { pass: 'PASS', warn: 'WARN', fail: 'FAIL' },
+  /** the summary: `passed` (emphasised on the page), then `others` */
+  passed: (count: number) => `${count} passed`,
+  others: (warnings: number, failures: number) => `, ${warnings} with a warning, ${failures} failed.`,
+  checks: 'Checks',
+  /** before a line's fix */
+  whatToDo: 'What to do:',
+  publicJwks: 'Our public JWKS, to register with the service',
+  publicJwksPrinted: 'Our public JWKS, to register with the service (public keys only):',
+
+  /** each line's title */
+  titles: {
+    configuration: 'Configuration valid',
+    redirectUri: 'Redirect URI',
+    signingKey: 'Our signing key',
+    encryptionKey: 'Our encryption key',
+    discovery: 'Discovery document',
+    issuer: 'Issuer equals IDV_BASE_URL',
+    https: 'Endpoints use https',
+    par: 'Pushed authorization requests required',
+    idTokenSigning: 'ID tokens signed with ES256',
+    idTokenEncryptionAlg: 'ID tokens encrypted with RSA-OAEP-256',
+    idTokenEncryptionEnc: 'ID token content encrypted with A256GCM',
+    clientAuthentication: 'Client authentication by private_key_jwt',
+    clientAssertionAlg: (alg: string) => `Client assertions signed with our key's ${alg}`,
+    requestObjectAlg: (alg: string) => `Request objects signed with our key's ${alg}`,
+    trustFrameworks: 'Trust frameworks standard and standard_etsi',
+    claims: 'Every claim the picker offers, as verified claims',
+    evidence: 'Document and register evidence',
+    responseIssuer: 'Issuer in the authorization response (RFC 9207)',
+    jwks: 'Key set (JWKS)',
+    jwksPublished: 'Signing keys published',
+    jwksSigningKey: 'An ES256 signing key with a kid',
+    jwksKids: 'Key ids unique',
+    jwksPublic: 'Public keys only',
+  },
+
+  /** what each line found */
+  details: {
+    /** a URL, or words from elsewhere (a configuration error), shown as they are */
+    asWritten: (text: string) => text,
+    mode: (mode: string, issuer: string, clientId: string) => `${mode} mode, issuer ${issuer}, client ${clientId}`,
+    redirectRegister: (uri: string) => `${uri} (register exactly this one with the service)`,
+    redirectInsecure: (uri: string) => `${uri} is plain http on a public host`,
+    key: (alg: string, kid: string) => `${alg}, kid ${kid}`,
+    fetchFailed: (problem: FetchProblem, url: string) =>
+      `${
+        problem.kind === 'status'
+          ? `${ENDPOINTS_EN[problem.endpoint]} answered HTTP ${problem.status}`
+          : problem.kind === 'not_object'
+            ? `${ENDPOINTS_EN[problem.endpoint]} did not answer with a JSON object`
+            : problem.message
+      } (${url})`,
+    issuerMatches: (issuer: string) => `issuer ${issuer}`,
+    issuerDiffers: (named: string, issuer: string) => `the document names ${named}, not ${issuer}`,
+    notHttps: (endpoints: readonly (readonly [string, string])[]) => `not https: ${endpointList(endpoints)}`,
+    endpoints: (endpoints: readonly (readonly [string, string])[], loopbackHttp: boolean, absent: readonly string[]) =>
+      `${endpointList(endpoints) || 'no endpoint listed'}${loopbackHttp ? ' (plain http on a loopback host: development only)' : ''}${
+        absent.length > 0 ? `; not in the document: ${absent.join(', ')} (part 4's paths are used instead)` : ''
+      }`,
+    parRequired: 'require_pushed_authorization_requests: true',
+    parAbsent: 'require_pushed_authorization_requests is not in the document (part 4 requires PAR; this client always uses it)',
+    parNotRequired: (value: string) => `require_pushed_authorization_requests: ${value}, but part 4 requires PAR`,
+    notListed: (member: string, needed: readonly string[]) => `${member} is not in the document, so support for ${needed.join(', ')} cannot be confirmed`,
+    listed: (member: string, listed: readonly string[]) => `${member}: ${listed.join(', ')}`,
+    lacks: (member: string, missing: readonly string[], listed: readonly string[]) => `${member} lacks ${missing.join(', ')} (it lists ${listed.join(', ') || 'nothing'})`,
+    issuerParameter: 'authorization_response_iss_parameter_supported: true; the app then requires iss',
+    issuerParameterAbsent: 'not advertised: the app checks iss only when it is sent',
+    noKeysArray: 'the JWKS has no keys array',
+    signingKeys: (keys: number, kids: readonly string[]) => `${keys} key${keys === 1 ? '' : 's'}, ${kids.length} for ES256 (kid ${kids.join(', ')})`,
+    noSigningKey: (keys: number) => `none of the ${keys} keys is an EC P-256 signing key with a kid`,
+    kidsUnique: (kids: number) => `${kids} kid${kids === 1 ? '' : 's'}, all different`,
+    kidsRepeated: (kids: readonly string[]) => `repeated kid: ${kids.join(', ')}`,
+    noPrivateKeys: 'no private key material',
+    privateKeys: (kids: readonly (string | undefined)[]) => `private members in kid ${kids.map((kid) => kid ?? '(none)').join(', ')}`,
+  },
+
+  /** what to do when a line warns or fails */
+  fixes: {
+    configuration: (variable: string) => `Fix ${variable} (README "Configuration").`,
+    redirectUri: 'Set APP_URL to the https address the app is reached at.',
+    discovery: 'Check IDV_BASE_URL and the network.',
+    issuer: 'Set IDV_BASE_URL to exactly the issuer the document names (no trailing slash unless it has one).',
+    httpsInsecure: 'The service must publish https endpoints; the app refuses plain http except on a loopback host.',
+    httpsAbsent: 'Nothing to do if part 4\'s paths are right; ask the provider to publish its endpoints otherwise.',
+    parAbsent: 'Nothing to do for this client; the provider may add the member.',
+    parNotRequired: 'Check that IDV_BASE_URL names the identity verification service.',
+    idTokenSigning: 'The app verifies ES256 ID tokens (spec 2.6): ask the provider.',
+    idTokenEncryptionAlg: 'The app decrypts RSA-OAEP-256 (spec 2.6): ask the provider.',
+    idTokenEncryptionEnc: 'The app decrypts A256GCM (spec 2.6): ask the provider.',
+    clientAuthentication: 'The app authenticates with private_key_jwt only (spec 5).',
+    signingAlg: `Use a signing key the service accepts: npm run keys -- --alg ES256 (ES256 is the spec's).`,
+    trustFrameworks: 'The picker offers what the document lists; a missing framework cannot be requested.',
+    claims: 'A claim the service does not support comes back "not provided".',
+    evidence: 'Evidence the service does not support comes back "not provided".',
+    responseIssuer: 'Nothing to do; mix-up protection then rests on state and the issuer of the pending flow.',
+    jwksUri: 'Check the jwks_uri of the discovery document.',
+    jwksSigningKey: 'ID tokens cannot be verified: ask the provider.',
+    jwksKids: 'A kid must name one key (spec 4.4); ask the provider.',
+    jwksPublic: 'The service publishes private keys: stop and tell the provider. The app refuses such a JWKS.',
+  },
+};
+
+export type DoctorMessages = typeof en;
+
+const nb: DoctorMessages = {
+  title: 'Diagnose',
+  intro: [
+    'Konfigurasjonen, tjenestens discovery-dokument og nøkkelsettet, kontrollert mot det grensesnittspesifikasjonen og denne klienten krever. ',
+    ' skriver ut det samme. En rapport er høyst 15 sekunder gammel.',
+  ],
+  command: 'npm run doctor -- --lang nb',
+  statuses: { pass: 'OK', warn: 'Advarsel', fail: 'Feil' },
+  marks: { pass: 'OK', warn: 'ADVARSEL', fail: 'FEIL' },
+  passed: (count) => `${count} OK`,
+  others: (warnings, failures) => `, ${warnings} med advarsel, ${failures} med feil.`,
+  checks: 'Kontroller',
+  whatToDo: 'Tiltak:',
+  publicJwks: 'Vår offentlige JWKS, som skal registreres hos tjenesten',
+  publicJwksPrinted: 'Vår offentlige JWKS, som skal registreres hos tjenesten (bare offentlige nøkler):',
+
+  titles: {
+    configuration: 'Konfigurasjonen er gyldig',
+    redirectUri: 'Omdirigerings-URI',
+    signingKey: 'Vår signeringsnøkkel',
+    encryptionKey: 'Vår krypteringsnøkkel',
+    discovery: 'Discovery-dokument',
+    issuer: 'Utstederen er lik IDV_BASE_URL',
+    https: 'Endepunktene bruker https',
+    par: 'Pushed authorization requests (PAR) kreves',
+    idTokenSigning: 'ID-tokener signert med ES256',
+    idTokenEncryptionAlg: 'ID-tokener kryptert med RSA-OAEP-256',
+    idTokenEncryptionEnc: 'Innholdet i ID-tokener kryptert med A256GCM',
+    clientAuthentication: 'Klientautentisering med private_key_jwt',
+    clientAssertionAlg: (alg) => `Klientpåstander signert med ${alg} (vår nøkkels algoritme)`,
+    requestObjectAlg: (alg) => `Forespørselsobjekter signert med ${alg} (vår nøkkels algoritme)`,
+    trustFrameworks: 'Tillitsrammeverkene standard og standard_etsi',
+    claims: 'Alle opplysningene velgeren tilbyr, som verifiserte opplysninger',
+    evidence: 'Dokumentasjon fra identitetsdokument og register',
+    responseIssuer: 'Utsteder i autorisasjonsresponsen (RFC 9207)',
+    jwks: 'Nøkkelsett (JWKS)',
+    jwksPublished: 'Signeringsnøkler er publisert',
+    jwksSigningKey: 'En ES256-signeringsnøkkel med kid',
+    jwksKids: 'Nøkkel-ID-ene er unike',
+    jwksPublic: 'Bare offentlige nøkler',
+  },
+
+  details: {
+    asWritten: (text) => text,
+    mode: (mode, issuer, clientId) => `${mode}-modus, utsteder ${issuer}, klient ${clientId}`,
+    redirectRegister: (uri) => `${uri} (registrer nøyaktig denne hos tjenesten)`,
+    redirectInsecure: (uri) => `${uri} bruker ukryptert http på en offentlig vert`,
+    key: (alg, kid) => `${alg}, kid ${kid}`,
+    fetchFailed: (problem, url) =>
+      `${
+        problem.kind === 'status'
+          ? `${ENDPOINTS_NB[problem.endpoint]} svarte HTTP ${problem.status}`
+          : problem.kind === 'not_object'
+            ? `${ENDPOINTS_NB[problem.endpoint]} svarte ikke med et JSON-objekt`
+            : `${ENDPOINTS_NB[problem.endpoint]} feilet: ${problem.message}`
+      } (${url})`,
+    issuerMatches: (issuer) => `utsteder ${issuer}`,
+    issuerDiffers: (named, issuer) => `dokumentet oppgir ${named}, ikke ${issuer}`,
+    notHttps: (endpoints) => `ikke https: ${endpointList(endpoints)}`,
+    endpoints: (endpoints, loopbackHttp, absent) =>
+      `${endpointList(endpoints) || 'ingen endepunkter oppgitt'}${loopbackHttp ? ' (ukryptert http på en loopback-vert: bare for utvikling)' : ''}${
+        absent.length > 0 ? `; ikke i dokumentet: ${absent.join(', ')} (stiene fra del 4 brukes i stedet)` : ''
+      }`,
+    parRequired: 'require_pushed_authorization_requests: true',
+    parAbsent: 'require_pushed_authorization_requests er ikke i dokumentet (del 4 krever PAR; denne klienten bruker det alltid)',
+    parNotRequired: (value) => `require_pushed_authorization_requests: ${value}, men del 4 krever PAR`,
+    notListed: (member, needed) => `${member} er ikke i dokumentet, så støtte for ${needed.join(', ')} kan ikke bekreftes`,
+    listed: (member, listed) => `${member}: ${listed.join(', ')}`,
+    lacks: (member, missing, listed) => `${member} mangler ${missing.join(', ')} (oppført: ${listed.join(', ') || 'ingenting'})`,
+    issuerParameter: 'authorization_response_iss_parameter_supported: true; appen krever da iss',
+    issuerParameterAbsent: 'ikke oppgitt: appen kontrollerer iss bare når den blir sendt',
+    noKeysArray: 'JWKS-en har ingen keys-liste',
+    signingKeys: (keys, kids) => `${keys} ${keys === 1 ? 'nøkkel' : 'nøkler'}, ${kids.length} for ES256 (kid ${kids.join(', ')})`,
+    noSigningKey: (keys) =>
+      keys === 0 ? 'keys-listen er tom' : keys === 1 ? 'nøkkelen er ikke en EC P-256-signeringsnøkkel med kid' : `ingen av de ${keys} nøklene er en EC P-256-signeringsnøkkel med kid`,
+    kidsUnique: (kids) => (kids === 1 ? '1 kid' : `${kids} kid-er, alle forskjellige`),
+    kidsRepeated: (kids) => `gjentatt kid: ${kids.join(', ')}`,
+    noPrivateKeys: 'ingen private nøkkeldata',
+    privateKeys: (kids) => `private felt i kid ${kids.map((kid) => kid ?? '(ingen)').join(', ')}`,
+  },
+
+  fixes: {
+    configuration: (variable) => `Rett opp ${variable} (se «Configuration» i README).`,
+    redirectUri: 'Sett APP_URL til https-adressen appen nås på.',
+    discovery: 'Kontroller IDV_BASE_URL og nettverket.',
+    issuer: 'Sett IDV_BASE_URL til nøyaktig den utstederen dokumentet oppgir (uten skråstrek til slutt, med mindre utstederen har det).',
+    httpsInsecure: 'Tjenesten må publisere https-endepunkter; appen avviser ukryptert http unntatt på en loopback-vert.',
+    httpsAbsent: 'Ingenting å gjøre hvis stiene fra del 4 stemmer; be ellers leverandøren publisere endepunktene sine.',
+    parAbsent: 'Ingenting å gjøre for denne klienten; leverandøren kan legge til feltet.',
+    parNotRequired: 'Kontroller at IDV_BASE_URL peker på identitetstjenesten.',
+    idTokenSigning: 'Appen verifiserer ID-tokener signert med ES256 (spesifikasjonen 2.6): spør leverandøren.',
+    idTokenEncryptionAlg: 'Appen dekrypterer RSA-OAEP-256 (spesifikasjonen 2.6): spør leverandøren.',
+    idTokenEncryptionEnc: 'Appen dekrypterer A256GCM (spesifikasjonen 2.6): spør leverandøren.',
+    clientAuthentication: 'Appen autentiserer seg bare med private_key_jwt (spesifikasjonen 5).',
+    signingAlg: 'Bruk en signeringsnøkkel tjenesten godtar: npm run keys -- --alg ES256 (ES256 er spesifikasjonens).',
+    trustFrameworks: 'Velgeren tilbyr det dokumentet lister opp; et tillitsrammeverk som mangler, kan ikke bes om.',
+    claims: 'En opplysning tjenesten ikke støtter, kommer tilbake som «ikke levert».',
+    evidence: 'Dokumentasjon tjenesten ikke støtter, kommer tilbake som «ikke levert».',
+    responseIssuer: 'Ingenting å gjøre; beskyttelsen mot mix-up-angrep hviler da på state og utstederen i den pågående flyten.',
+    jwksUri: 'Kontroller jwks_uri i discovery-dokumentet.',
+    jwksSigningKey: 'ID-tokener kan ikke verifiseres: spør leverandøren.',
+    jwksKids: 'En kid skal vise til bare én nøkkel (spesifikasjonen 4.4); spør leverandøren.',
+    jwksPublic: 'Tjenesten publiserer private nøkler: stopp og si fra til leverandøren. Appen avviser en slik JWKS.',
+  },
+};
+
+export const DOCTOR_MESSAGES: Record<Locale, DoctorMessages> = { en, nb };
+
+/** The arguments an entry of the catalog takes: none for a plain string. */
+export type TextArguments<T> = T extends (...args: infer A) => string ? A : [];
+
+/** A title, detail or fix of a doctor's line as data: its key in the catalog and its arguments. */
+export type DoctorText<Group extends 'titles' | 'details' | 'fixes'> = {
+  [Key in keyof DoctorMessages[Group]]: { key: Key; args: TextArguments<DoctorMessages[Group][Key]> };
+}[keyof DoctorMessages[Group]];

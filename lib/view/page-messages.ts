@@ -1,0 +1,91 @@
+/**
+ * The words of the server-rendered pages and their frame (app/layout.tsx, app/page.tsx,
+ * app/result/page.tsx, the mode badge), in each language (lib/i18n).
+ */
+import type { Locale } from '@/lib/i18n/locale';
+
+const en = {
+  title: 'Identity verification — relying party',
+  titleTemplate: '%s · Identity verification',
+  description: 'Reference relying party for an OpenID Connect for Identity Assurance verification service.',
+  skipToContent: 'Skip to content',
+  appName: 'Identity verification',
+  appRole: 'relying party',
+  language: 'Language',
+  theme: 'Theme',
+  themes: { system: 'Auto', light: 'Light', dark: 'Dark' },
+  presenterMode: (on: boolean) => `Presenter mode${on ? ': on' : ''}`,
+  presenterBanner:
+    'Presenter mode: names are shown as initials, dates of birth hidden, the portrait blurred and every number masked, on every page and in what is copied or downloaded.',
+  mode: { emulator: 'Embedded emulator', provider: 'Provider' },
+  home: {
+    signedOut: 'Signed out. The verified identity and the session were deleted.',
+    qaPanel: 'QA panel: personas, keys and faults',
+    doctor: 'Doctor: the configuration against the service',
+    heading: 'Verify an identity',
+    intro:
+      'Choose what to ask for. The person scans their passport or ID card and passes a face check in the mobile identity app; we receive the verified identity as an encrypted, signed ID token, check every part of it, and show what came back. Only what you tick is requested.',
+    linkProblem: (problem: string) => `The link’s request could not be read (${problem}); the default request is shown instead.`,
+    frameworkNotOffered: 'its trust framework is not one the service offers',
+    discoveryError: (error: string) => `The service’s discovery document could not be loaded (${error}); the trust frameworks shown are the specification’s.`,
+  },
+  result: {
+    title: 'Verified identity',
+    notAvailable: 'Result not available',
+    none: 'No verified identity',
+    noneExplained: (minutes: number) =>
+      `There is no result in this browser session: it was deleted, it expired after ${minutes} minutes, or no verification has run yet.`,
+    start: 'Start a verification',
+    trustFramework: 'Trust framework',
+    notStated: 'not stated',
+    issuedBy: 'issued by',
+    signOut: 'Sign out and delete',
+    kept: (minutes: number, until: string) =>
+      `This result is kept on the server for ${minutes} minutes (until ${until} UTC) and only this browser session can see it. Signing out deletes it at once.`,
+  },
+};
+
+export type PageMessages = typeof en;
+
+const nb: PageMessages = {
+  title: 'Identitetsverifisering — tjenesteyter',
+  titleTemplate: '%s · Identitetsverifisering',
+  description: 'Referanseimplementasjon av en tjenesteyter for en identitetsverifiseringstjeneste med OpenID Connect for Identity Assurance.',
+  skipToContent: 'Hopp til innholdet',
+  appName: 'Identitetsverifisering',
+  appRole: 'tjenesteyter',
+  language: 'Språk',
+  theme: 'Tema',
+  themes: { system: 'Auto', light: 'Lys', dark: 'Mørk' },
+  presenterMode: (on) => `Presentasjonsmodus${on ? ': på' : ''}`,
+  presenterBanner:
+    'Presentasjonsmodus: navn vises som initialer, fødselsdatoer skjules, portrettet gjøres uskarpt og alle numre maskeres, på alle sider og i det som kopieres eller lastes ned.',
+  mode: { emulator: 'Innebygd emulator', provider: 'Leverandør' },
+  home: {
+    signedOut: 'Logget ut. Den verifiserte identiteten og økten er slettet.',
+    qaPanel: 'QA-panel: personaer, nøkler og feil',
+    doctor: 'Diagnose: konfigurasjonen mot tjenesten',
+    heading: 'Verifiser en identitet',
+    intro:
+      'Velg hva du vil be om. Personen skanner passet eller ID-kortet sitt og består en ansiktskontroll i identitetsappen på mobilen; vi mottar den verifiserte identiteten som et kryptert, signert ID-token, kontrollerer hver del av det og viser hva som kom tilbake. Bare det du krysser av for, blir bedt om.',
+    linkProblem: () => 'Forespørselen i lenken kunne ikke leses, så standardforespørselen vises i stedet.',
+    frameworkNotOffered: 'tillitsrammeverket tilbys ikke av tjenesten',
+    discoveryError: (error) => `Tjenestens discovery-dokument kunne ikke lastes (${error}); tillitsrammeverkene som vises, er spesifikasjonens.`,
+  },
+  result: {
+    title: 'Verifisert identitet',
+    notAvailable: 'Resultatet er ikke tilgjengelig',
+    none: 'Ingen verifisert identitet',
+    noneExplained: (minutes) =>
+      `Det finnes ikke noe resultat i denne nettleserøkten: det er slettet, det utløp etter ${minutes} minutter, eller ingen verifisering er kjørt ennå.`,
+    start: 'Start en verifisering',
+    trustFramework: 'Tillitsrammeverk',
+    notStated: 'ikke oppgitt',
+    issuedBy: 'utstedt av',
+    signOut: 'Logg ut og slett',
+    kept: (minutes, until) =>
+      `Dette resultatet lagres på serveren i ${minutes} minutter (til kl. ${until} UTC), og bare denne nettleserøkten kan se det. Når du logger ut, slettes det med en gang.`,
+  },
+};
+
+export const PAGE_MESSAGES: Record<Locale, PageMessages> = { en, nb };
