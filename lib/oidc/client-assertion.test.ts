@@ -1,6 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CLIENT_ASSERTION_LIFETIME_SECONDS, CLIENT_ASSERTION_TYPE, clientAuthenticationParameters, createClientAssertion } from './client-assertion.ts';
+import { CLIENT_ASSERTION_LIFETIME_SECONDS, CLIENT_ASSERTION_TYPE, clientAuthenticationParameters, createClientAssertion, EDDSA_ASSERTION_BURST } from './client-assertion.ts';
 import { generateClientKeys, toPublicJwk, type GeneratedClientKeys } from './client-keys.ts';
 import type { ClientSigningAlgorithm } from './types.ts';
 
@@ -42,30 +42,64 @@ describe('createClientAssertion (2.1)', () => {
     expect(new Set(made).size).toBe(3);
   });
 
-  it('makes 1,000 distinct EdDSA assertions in ten seconds, each exp within the lifetime (no drift)', async () => {
-    const made: string[] = [];
-    for (let i = 0; i < 1000; i++) {
-      const now = NOW + i * 10;
-      const assertion = await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now });
-      const { exp } = decodeJwt(assertion);
-      expect(exp! - now / 1000).toBeLessThanOrEqual(CLIENT_ASSERTION_LIFETIME_SECONDS);
-      expect(exp! - now / 1000).toBeGreaterThan(CLIENT_ASSERTION_LIFETIME_SECONDS - 0.001);
-      made.push(assertion);
+  it.each(['ES256', 'PS256', 'EdDSA'] as const)('gives a %s assertion an exp in whole seconds (2.1: a Unix timestamp)', async (alg) => {
+    for (const offset of [0, 123, 999, 1_000, 59_500]) {
+      const now = NOW + 500_000 + offset;
+      const { exp } = decodeJwt(await createClientAssertion({ client: client(alg), audience: AUDIENCE, now }));
+      expect(Number.isInteger(exp)).toBe(true);
+      expect(exp).toBeGreaterThanOrEqual(Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS);
     }
-    expect(new Set(made).size).toBe(1000);
   });
 
-  it('gives an EdDSA assertion an exp in whole microseconds, and an ES256 one in whole seconds', async () => {
-    const { exp: eddsa } = decodeJwt(await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW + 20_000 }));
-    expect(Number.isInteger(eddsa! * 1_000_000)).toBe(true);
-    const { exp: es256 } = decodeJwt(await createClientAssertion({ client: client('ES256'), audience: AUDIENCE, now: NOW + 20_123 }));
-    expect(es256).toBe(Math.floor((NOW + 20_123) / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS);
+  it('gives each EdDSA assertion of a burst the next free second, from the nominal expiry on', async () => {
+    const now = NOW + 1_000_000;
+    const nominal = Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
+    const exps: number[] = [];
+    for (let i = 0; i < EDDSA_ASSERTION_BURST; i++) {
+      exps.push(decodeJwt(await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: now + i })).exp!);
+    }
+    expect(exps).toEqual(Array.from({ length: EDDSA_ASSERTION_BURST }, (_, i) => nominal + i));
+  });
+
+  it('refuses an EdDSA assertion beyond the burst rather than push exp further ahead, and serves again once the clock catches up', async () => {
+    const now = NOW + 2_000_000;
+    for (let i = 0; i < EDDSA_ASSERTION_BURST; i++) await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now });
+    await expect(createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now })).rejects.toMatchObject({
+      code: 'client_assertion_rate_exceeded',
+      cause: { kid: keys.EdDSA!.signingKey.kid },
+    });
+    // Another key is not held up by this one.
+    const other = { ...client('EdDSA'), signingKey: { ...keys.EdDSA!.signingKey, kid: 'another-ed25519-key' } };
+    await expect(createClientAssertion({ client: other, audience: AUDIENCE, now })).resolves.toBeTypeOf('string');
+    // One second later one more second is free: the sustained rate is one per second.
+    const { exp } = decodeJwt(await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: now + 1_000 }));
+    expect(exp).toBe(Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS + EDDSA_ASSERTION_BURST);
+  });
+
+  it('serves one EdDSA assertion per second for as long as it is asked, never drifting ahead', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      const now = NOW + 3_000_000 + i * 1_000;
+      const assertion = await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now });
+      expect(decodeJwt(assertion).exp).toBe(Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS);
+      made.push(assertion);
+    }
+    expect(new Set(made).size).toBe(600);
+  });
+
+  it('gives an ES256 assertion the nominal exp however many are made in one second (its signatures are randomised)', async () => {
+    const now = NOW + 20_123;
+    for (let i = 0; i < 3; i++) {
+      const { exp } = decodeJwt(await createClientAssertion({ client: client('ES256'), audience: AUDIENCE, now }));
+      expect(exp).toBe(Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS);
+    }
   });
 
   it('starts again from the clock when the clock goes back', async () => {
-    await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW + 60_000 });
-    const { exp } = decodeJwt(await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW + 30_000 }));
-    expect(exp! - (NOW + 30_000) / 1000).toBeLessThanOrEqual(CLIENT_ASSERTION_LIFETIME_SECONDS);
+    await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW + 4_000_000 });
+    const now = NOW + 4_000_000 - 600_000;
+    const { exp } = decodeJwt(await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now }));
+    expect(exp).toBe(Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS);
   });
 
   it('never repeats an EdDSA assertion made by another copy of the module in the same process', async () => {
@@ -76,9 +110,9 @@ describe('createClientAssertion (2.1)', () => {
     }
     expect(copies[0]).not.toBe(copies[1]);
     const made = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => copies[i % 2]!.createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW + 90_000 })),
+      Array.from({ length: EDDSA_ASSERTION_BURST }, (_, i) => copies[i % 2]!.createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW + 90_000 })),
     );
-    expect(new Set(made).size).toBe(200);
+    expect(new Set(made).size).toBe(EDDSA_ASSERTION_BURST);
   });
 
   it('refuses a signing key with an algorithm the service does not accept', async () => {

@@ -5,6 +5,7 @@
  * Copy with: client-keys.ts, errors.ts, types.ts.
  */
 import { signWithClientKey } from './client-keys.ts';
+import { IdvError } from './errors.ts';
 import type { ClientConfig } from './types.ts';
 
 /**
@@ -37,57 +38,67 @@ export interface ClientAssertionInput {
 
 /**
  * Ed25519 signatures are deterministic and 2.1 allows no `jti`, so two EdDSA assertions with the
- * same `exp` would be byte-identical and the provider would refuse the second as a replay. An
- * EdDSA assertion's `exp` is therefore a NumericDate in whole microseconds (RFC 7519 §2 allows
- * non-integer values): the nominal expiry less a random part of a millisecond, and strictly after
- * the last one this process made for the key. It never moves more than a millisecond from the
- * nominal expiry (that would take over a thousand signatures in one millisecond), so it cannot
- * drift however long the load lasts.
+ * same `exp` would be byte-identical and the service would refuse the second as a replay; and
+ * `exp` must be a whole number of seconds (2.1: "Unix timestamp"). So each EdDSA key signs at most
+ * one assertion per `exp` second: an assertion takes the nominal expiry (now + 60 s) or, when an
+ * earlier one already took it, the next second after the last one taken. A burst of up to
+ * `EDDSA_ASSERTION_BURST` assertions within a second therefore reaches exp at most that many
+ * seconds past the nominal one; beyond that, the key is busy and `client_assertion_rate_exceeded`
+ * is thrown rather than drifting further ahead (a service bounds how far ahead `exp` may lie).
+ * Sustained, that is one assertion per second per EdDSA key: two per verification (PAR, token).
  *
  * The last values live on `globalThis` under a registered symbol, so every copy of this module in
- * the process (two bundles, two copies of the core) shares them. Two processes signing with one
- * Ed25519 key in the same millisecond still coincide with a chance of one in a thousand: give each
- * its own key, or use ES256 or PS256, whose signatures are randomised and whose `exp` stays a
- * whole number of seconds.
+ * the process (two bundles, two copies of the core) shares them. Processes do not share them: two
+ * instances signing with one Ed25519 key in the same second make the same assertion, and the
+ * service refuses the second. Give each instance its own key (the service matches keys by `kid`),
+ * or use ES256 or PS256, whose signatures are randomised.
  */
-const LAST_EDDSA_EXP = Symbol.for('idv-oidc.client-assertion.last-eddsa-exp-microseconds');
+const LAST_EDDSA_EXP = Symbol.for('idv-oidc.client-assertion.last-eddsa-exp-seconds');
+
+/**
+ * How many seconds past the nominal expiry an EdDSA assertion's `exp` may be pushed by earlier
+ * ones: a burst of this many assertions per key is served at once.
+ * @see Interface specification 2.1 "Client assertion JWT"
+ * @see https://www.rfc-editor.org/rfc/rfc7519#section-4.1.4
+ */
+export const EDDSA_ASSERTION_BURST = 60;
 
 function lastEdDsaExp(): Map<string, number> {
   const holder = globalThis as typeof globalThis & { [LAST_EDDSA_EXP]?: Map<string, number> };
   return (holder[LAST_EDDSA_EXP] ??= new Map());
 }
 
-const MICROSECONDS_PER_MILLISECOND = 1000;
-
 function expiry(signingKey: ClientConfig['signingKey'], now: number): number {
-  if (signingKey.alg !== 'EdDSA') return Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
-  const nominal = (Math.floor(now) + CLIENT_ASSERTION_LIFETIME_SECONDS * 1000) * MICROSECONDS_PER_MILLISECOND;
-  const candidate = nominal - randomInt(MICROSECONDS_PER_MILLISECOND);
+  const nominal = Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
+  if (signingKey.alg !== 'EdDSA') return nominal;
   const last = lastEdDsaExp();
   const previous = last.get(signingKey.kid);
-  // A previous value more than a millisecond ahead means the clock went back: start again from now.
-  const unique =
-    previous === undefined || previous > nominal + MICROSECONDS_PER_MILLISECOND ? candidate : Math.max(candidate, previous + 1);
-  last.set(signingKey.kid, unique);
-  return unique / 1_000_000;
-}
-
-/** A random integer in [0, bound), bound ≤ 2^16 (its small modulo bias does not matter here). */
-function randomInt(bound: number): number {
-  return crypto.getRandomValues(new Uint16Array(1))[0]! % bound;
+  // A previous value further ahead than any burst reaches means the clock went back: start again.
+  const exp = previous === undefined || previous > nominal + EDDSA_ASSERTION_BURST ? nominal : Math.max(nominal, previous + 1);
+  if (exp >= nominal + EDDSA_ASSERTION_BURST) {
+    throw new IdvError(
+      'client_assertion_rate_exceeded',
+      `The EdDSA key "${signingKey.kid}" has signed ${EDDSA_ASSERTION_BURST} client assertions ahead of the clock: an Ed25519 key signs at most one per second (its signatures are deterministic and each exp second can be used once). Wait a moment, or use an ES256 or PS256 key`,
+      { kid: signingKey.kid, expected: `exp < ${nominal + EDDSA_ASSERTION_BURST}`, actual: exp },
+    );
+  }
+  last.set(signingKey.kid, exp);
+  return exp;
 }
 
 /**
  * Builds a client assertion with exactly three header claims (`alg`, `kid`, `typ`) and exactly
  * four payload claims (`iss`, `sub`, `aud`, `exp`). `aud` is the issuer as a string, as FAPI 2.0
- * asks of clients.
- * @throws IdvError with code `invalid_client_key` when the signing key cannot be used
+ * asks of clients. `exp` is a whole number of seconds; an EdDSA key's never repeats (see
+ * `EDDSA_ASSERTION_BURST`).
+ * @throws IdvError with code `invalid_client_key` when the signing key cannot be used, or
+ *   `client_assertion_rate_exceeded` when an EdDSA key has signed a whole burst ahead of the clock
  * @see Interface specification 2.1 "Client assertion JWT"
  * @see Interface specification 5 "Authentication"
  * @see https://www.rfc-editor.org/rfc/rfc7523#section-3
  * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.3.3.1
  */
-export function createClientAssertion({ client, audience, now = Date.now() }: ClientAssertionInput): Promise<string> {
+export async function createClientAssertion({ client, audience, now = Date.now() }: ClientAssertionInput): Promise<string> {
   return signWithClientKey(
     {
       iss: client.clientId,
@@ -102,7 +113,7 @@ export function createClientAssertion({ client, audience, now = Date.now() }: Cl
 /**
  * The form parameters that authenticate the client (part 5 item 1): `client_id`,
  * `client_assertion_type` and a fresh `client_assertion`.
- * @throws IdvError with code `invalid_client_key` when the signing key cannot be used
+ * @throws IdvError as `createClientAssertion` does
  * @see Interface specification 5 "Authentication"
  * @see https://www.rfc-editor.org/rfc/rfc7523#section-2.2
  * @see https://openid.net/specs/openid-connect-core-1_0.html#ClientAuthentication

@@ -49,6 +49,7 @@ export const RP_ERROR_CODES = [
   'discovery_failed',
   'discovery_issuer_mismatch',
   'invalid_client_key',
+  'client_assertion_rate_exceeded',
   'par_failed',
   'callback_issuer_mismatch',
   'state_missing',
