@@ -10,8 +10,9 @@ import { IdvError } from './errors.ts';
 import { CLIENT_SIGNING_ALGORITHMS, type ClientConfig, type ClientSigningAlgorithm } from './types.ts';
 
 /**
- * The only key management algorithm we decrypt with: the ID token is encrypted to our RSA key
- * with RSA-OAEP-256 (2.5, part 5 item 6).
+ * The algorithm of the encryption key we generate and register: the ID token is encrypted to our
+ * RSA key (part 5 item 6), with RSA-OAEP-256 in the spec's example (2.5). The same key decrypts
+ * RSA-OAEP too, when the service advertises that (id-token-encryption.ts).
  * @see Interface specification 2.5 "Token response"
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-4.3
  */

@@ -4,12 +4,13 @@
  * module; this file only puts them in order. Framework-free: the caller keeps `PendingAuthorization`
  * (in a session) between the two.
  *
- * Copy with: authorization-url.ts, callback.ts, claims-request.ts, client-assertion.ts, client-keys.ts, discovery.ts, errors.ts, http.ts, id-token.ts, jwks.ts, par.ts, pkce.ts, request-object.ts, token.ts, trace.ts, types.ts, verified-claims.ts.
+ * Copy with: authorization-url.ts, callback.ts, claims-request.ts, client-assertion.ts, client-keys.ts, discovery.ts, errors.ts, http.ts, id-token-encryption.ts, id-token.ts, jwks.ts, par.ts, pkce.ts, request-object.ts, token.ts, trace.ts, types.ts, verified-claims.ts.
  */
 import { validateAuthorizationResponse } from './callback.ts';
 import { IdvError } from './errors.ts';
 import { buildClaimsRequest } from './claims-request.ts';
 import { clockTolerance, processIdToken, type ValidatedIdToken } from './id-token.ts';
+import { acceptedIdTokenEncryption, checkIdTokenEncryption, type IdTokenEncryption } from './id-token-encryption.ts';
 import type { JwksCache } from './jwks.ts';
 import { pushAuthorizationRequest, processParResponse, type ParResult } from './par.ts';
 import { codeChallengeS256, generateCodeVerifier, generateNonce, generateState } from './pkce.ts';
@@ -36,6 +37,11 @@ export interface RelyingParty {
   http: HttpOptions;
   /** seconds of clock skew allowed on the ID token's `exp` and `iat`: 0 to 60, default 30 */
   clockToleranceSeconds?: number;
+  /**
+   * The ID token encryptions to accept, pinned: by default those of our family the discovery
+   * document advertises, else RSA-OAEP-256 / A256GCM (id-token-encryption.ts)
+   */
+  idTokenEncryption?: readonly IdTokenEncryption[];
   /** the population register's name in register evidence requests (2.3); default 'Folkeregisteret' */
   populationRegisterName?: string;
   /** ms clock, for tests */
@@ -105,8 +111,10 @@ export async function startAuthorization(
   selection: Selection,
   { trace, uiLocales }: FlowOptions = {},
 ): Promise<StartedAuthorization> {
-  // A bad tolerance is refused here, before a person goes through the identity app for nothing.
+  // A bad tolerance or pinned encryption is refused here, before a person goes through the
+  // identity app for nothing.
   clockTolerance(rp.clockToleranceSeconds);
+  if (rp.idTokenEncryption !== undefined) checkIdTokenEncryption(rp.idTokenEncryption);
   const now = (rp.now ?? Date.now)();
   const metadata = await metadataFor(rp, trace);
   const state = generateState();
@@ -203,6 +211,7 @@ export async function completeAuthorization(
     now: (rp.now ?? Date.now)(),
     clockToleranceSeconds: rp.clockToleranceSeconds,
     encryptionKey: rp.client.encryptionKey,
+    encryption: acceptedIdTokenEncryption(metadata, rp.idTokenEncryption),
     jwks: rp.jwks,
     jwksUri: metadata.jwks_uri,
     fetch: fetchFor(rp, 'jwks', trace),

@@ -1,11 +1,12 @@
 /**
- * The ID token (2.5, 2.6, 4.5, 5.6): a JWE (RSA-OAEP-256 / A256GCM) around a JWS (ES256) whose key
- * is chosen by `kid` from the service's JWKS. Decrypt, then verify, then validate each claim in a
+ * The ID token (2.5, 2.6, 4.5, 5.6): a JWE to our RSA key (RSA-OAEP-256 / A256GCM, or another
+ * combination id-token-encryption.ts accepts) around a JWS (ES256) whose key is chosen by `kid`
+ * from the service's JWKS. Decrypt, then verify, then validate each claim in a
  * visible chain: validateIssuer → validateAudience → validateExpiry → validateIssuedAt →
  * validateNonce → validateSubject.
  *
  * Depends on: jose.
- * Copy with: client-keys.ts, errors.ts, http.ts, jwks.ts, types.ts.
+ * Copy with: client-keys.ts, errors.ts, http.ts, id-token-encryption.ts, jwks.ts, types.ts.
  */
 import {
   compactDecrypt,
@@ -16,12 +17,14 @@ import {
   type JWK,
   type JWSHeaderParameters,
 } from 'jose';
-import { ENCRYPTION_ALGORITHM, importPrivateKey } from './client-keys.ts';
+import { importPrivateKey } from './client-keys.ts';
 import { IdvError } from './errors.ts';
+import { DEFAULT_ID_TOKEN_ENCRYPTION, describeIdTokenEncryption, type IdTokenEncryption } from './id-token-encryption.ts';
 import type { JwksCache, LookupOptions } from './jwks.ts';
 
 /**
- * The only content encryption we accept (2.5).
+ * The content encryption of the spec's example JWE header (2.5), accepted when the service
+ * advertises no other (id-token-encryption.ts).
  * @see Interface specification 2.5 "Token response"
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.3
  */
@@ -102,36 +105,44 @@ function decodeHeader(token: string): Record<string, unknown> {
 
 /**
  * Decrypts the JWE with our RSA key. A bare JWS is refused (5.6: tokens are always encrypted), and
- * so is any key management or content encryption algorithm but RSA-OAEP-256 / A256GCM.
+ * so is any combination of key management and content encryption not in `accepted` (by default
+ * only RSA-OAEP-256 / A256GCM; `acceptedIdTokenEncryption` gives the list for a service): RSA1_5,
+ * `dir` and key agreement never are.
  * @param encryptionKey our private RSA JWK
+ * @param accepted the alg / enc combinations to accept (id-token-encryption.ts)
  * @returns the inner JWS and the JWE header
  * @throws IdvError with code `id_token_not_encrypted`, `id_token_malformed`,
  *   `id_token_unsupported_encryption`, `invalid_client_key` or `id_token_decryption_failed`
  * @see Interface specification 2.5 "Token response"
  * @see Interface specification 5 "Authentication"
  * @see https://www.rfc-editor.org/rfc/rfc7516#section-9
+ * @see https://www.rfc-editor.org/rfc/rfc8725#section-3.2
  * @see https://openid.net/specs/openid-connect-core-1_0.html#Encryption
  */
 export async function decryptIdToken(
   idToken: string,
   encryptionKey: JWK,
+  accepted: readonly IdTokenEncryption[] = [DEFAULT_ID_TOKEN_ENCRYPTION],
 ): Promise<{ jws: string; jweHeader: CompactJWEHeaderParameters }> {
   const parts = idToken.split('.').length;
   if (parts === 3) throw new IdvError('id_token_not_encrypted', 'The ID token is a bare JWS; the service must encrypt it');
   if (parts !== 5) throw new IdvError('id_token_malformed', 'The ID token is not a compact JWE');
   const header = decodeHeader(idToken);
-  if (header.alg !== ENCRYPTION_ALGORITHM || header.enc !== CONTENT_ENCRYPTION) {
-    throw new IdvError('id_token_unsupported_encryption', `The ID token must be encrypted with ${ENCRYPTION_ALGORITHM} / ${CONTENT_ENCRYPTION}`, {
+  const combination = accepted.find(({ alg, enc }) => header.alg === alg && header.enc === enc);
+  if (!combination) {
+    const expected = accepted.map(describeIdTokenEncryption).join(', ');
+    throw new IdvError('id_token_unsupported_encryption', `The ID token must be encrypted with ${accepted.length > 1 ? 'one of ' : ''}${expected}`, {
       claim: 'alg/enc',
-      expected: `${ENCRYPTION_ALGORITHM} / ${CONTENT_ENCRYPTION}`,
+      expected,
       actual: `${String(header.alg)} / ${String(header.enc)}`,
     });
   }
-  const key = await importPrivateKey(encryptionKey, ENCRYPTION_ALGORITHM);
+  // jose ignores the JWK's own `alg` when importing an RSA key, so one key serves both OAEP hashes.
+  const key = await importPrivateKey(encryptionKey, combination.alg);
   try {
     const { plaintext, protectedHeader } = await compactDecrypt(idToken, key, {
-      keyManagementAlgorithms: [ENCRYPTION_ALGORITHM],
-      contentEncryptionAlgorithms: [CONTENT_ENCRYPTION],
+      keyManagementAlgorithms: [combination.alg],
+      contentEncryptionAlgorithms: [combination.enc],
     });
     return { jws: new TextDecoder().decode(plaintext), jweHeader: protectedHeader };
   } catch (error) {
@@ -341,6 +352,8 @@ export function validateIdTokenClaims(claims: Record<string, unknown>, expected:
  */
 export interface IdTokenExpectations extends ClaimExpectations {
   encryptionKey: JWK;
+  /** the alg / enc combinations to accept (default RSA-OAEP-256 / A256GCM; `acceptedIdTokenEncryption`) */
+  encryption?: readonly IdTokenEncryption[];
   jwks: JwksCache;
   jwksUri: string;
   /** used if the JWKS has to be fetched (e.g. a tracing fetch) */
@@ -356,7 +369,7 @@ export interface IdTokenExpectations extends ClaimExpectations {
  * @see https://www.rfc-editor.org/rfc/rfc7519#section-7.2
  */
 export async function processIdToken(idToken: string, expected: IdTokenExpectations): Promise<ValidatedIdToken> {
-  const { jws, jweHeader } = await decryptIdToken(idToken, expected.encryptionKey);
+  const { jws, jweHeader } = await decryptIdToken(idToken, expected.encryptionKey, expected.encryption);
   const { jwsHeader, payload, signingKey } = await verifyIdTokenSignature(jws, expected.jwks, expected.jwksUri, { fetch: expected.fetch });
   const claims = validateIdTokenClaims(payload, expected);
   return { jweHeader, jwsHeader, claims, signingKey };

@@ -21,6 +21,7 @@ export * from './par.ts';
 export * from './authorization-url.ts';
 export * from './callback.ts';
 export * from './token.ts';
+export * from './id-token-encryption.ts';
 export * from './id-token.ts';
 export * from './verified-claims.ts';
 export * from './flow.ts';

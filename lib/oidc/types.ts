@@ -117,6 +117,10 @@ export interface ProviderMetadata {
   endpoint_sources?: Partial<Record<'authorization_endpoint' | 'token_endpoint' | 'jwks_uri' | 'pushed_authorization_request_endpoint', string>>;
   trust_frameworks_supported?: string[];
   authorization_response_iss_parameter_supported?: boolean;
+  /** the JWE `alg` values the service may encrypt ID tokens with (OpenID Connect Discovery §3) */
+  id_token_encryption_alg_values_supported?: string[];
+  /** the JWE `enc` values the service may encrypt ID tokens with (OpenID Connect Discovery §3) */
+  id_token_encryption_enc_values_supported?: string[];
   [member: string]: unknown;
 }
 

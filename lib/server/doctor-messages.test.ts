@@ -23,6 +23,8 @@ async function config(): Promise<ServerConfig> {
     redirectUri: 'https://rp.test/auth/callback',
     allowInsecureRequests: false,
     client: { clientId: 'rp', redirectUri: 'https://rp.test/auth/callback', ...keys },
+    uiLocales: { send: true, source: 'default' },
+    emulatorStrict: false,
   } as ServerConfig;
 }
 
@@ -102,6 +104,12 @@ const DETAIL_ARGUMENTS: { [Key in keyof Details]: TextArguments<Details[Key]> } 
   notListed: ['evidence_supported', ['document']],
   listed: ['evidence_supported', ['document']],
   lacks: ['evidence_supported', ['document'], []],
+  encryptionAdvertised: [['RSA-OAEP-256', 'RSA1_5'], ['A256GCM'], ['RSA-OAEP-256 / A256GCM'], ['RSA1_5']],
+  encryptionNoneAccepted: [['RSA1_5'], ['A128CBC-HS256']],
+  encryptionNotAdvertised: [['RSA-OAEP-256 / A256GCM']],
+  encryptionPinned: [['RSA-OAEP / A128GCM'], ['RSA-OAEP / A128GCM']],
+  uiLocalesSent: [true],
+  uiLocalesNotSent: [false],
   issuerParameter: [],
   issuerParameterAbsent: [],
   noKeysArray: [],

@@ -28,8 +28,10 @@ describe('checkDiscovery', () => {
     ['PAR not required', { require_pushed_authorization_requests: false }, 'par', 'fail'],
     ['PAR not advertised', { require_pushed_authorization_requests: undefined }, 'par', 'warn'],
     ['ID tokens signed with RS256 only', { id_token_signing_alg_values_supported: ['RS256'] }, 'id-token-signing', 'fail'],
-    ['no A256GCM', { id_token_encryption_enc_values_supported: ['A128CBC-HS256'] }, 'id-token-encryption-enc', 'fail'],
-    ['encryption not advertised', { id_token_encryption_alg_values_supported: undefined }, 'id-token-encryption-alg', 'warn'],
+    ['ID token encryption only with RSA1_5', { id_token_encryption_alg_values_supported: ['RSA1_5'] }, 'id-token-encryption', 'fail'],
+    ['ID token encryption only with dir', { id_token_encryption_alg_values_supported: ['dir'], id_token_encryption_enc_values_supported: ['A256GCM'] }, 'id-token-encryption', 'fail'],
+    ['RSA1_5 besides RSA-OAEP-256', { id_token_encryption_alg_values_supported: ['RSA1_5', 'RSA-OAEP-256'] }, 'id-token-encryption', 'warn'],
+    ['ID token encryption not advertised', { id_token_encryption_alg_values_supported: undefined, id_token_encryption_enc_values_supported: undefined }, 'id-token-encryption', 'warn'],
     ['client secrets only', { token_endpoint_auth_methods_supported: ['client_secret_basic'] }, 'client-authentication', 'fail'],
     ['no standard_etsi', { trust_frameworks_supported: ['standard'] }, 'trust-frameworks', 'fail'],
     ['a claim missing', { claims_in_verified_claims_supported: ['name', 'birthdate'] }, 'claims', 'fail'],
@@ -39,6 +41,24 @@ describe('checkDiscovery', () => {
     const lines = checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256' });
     expect(statusOf(lines, id)).toBe(status);
     expect(lines.find((line) => line.id === id)?.fix).toBeTruthy();
+  });
+
+  it('shows what the service advertises for ID token encryption and what we accept of it', async () => {
+    const document = {
+      ...(await emulatorDocument()),
+      id_token_encryption_alg_values_supported: ['RSA-OAEP'],
+      id_token_encryption_enc_values_supported: ['A128CBC-HS256', 'A256GCM'],
+    };
+    const found = checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256' }).find((line) => line.id === 'id-token-encryption');
+    expect(found).toMatchObject({ status: 'pass', detail: { key: 'encryptionAdvertised', args: [['RSA-OAEP'], ['A128CBC-HS256', 'A256GCM'], ['RSA-OAEP / A256GCM', 'RSA-OAEP / A128CBC-HS256'], []] } });
+  });
+
+  it('passes a pinned ID token encryption the service advertises, and warns of one it does not', async () => {
+    const document = { ...(await emulatorDocument()), id_token_encryption_alg_values_supported: ['RSA-OAEP-256'], id_token_encryption_enc_values_supported: ['A256GCM'] };
+    const pinned = (idTokenEncryption: { alg: 'RSA-OAEP-256' | 'RSA-OAEP'; enc: 'A256GCM' }[]) =>
+      checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256', idTokenEncryption }).find((line) => line.id === 'id-token-encryption');
+    expect(pinned([{ alg: 'RSA-OAEP-256', enc: 'A256GCM' }])?.status).toBe('pass');
+    expect(pinned([{ alg: 'RSA-OAEP', enc: 'A256GCM' }])).toMatchObject({ status: 'warn', detail: { key: 'encryptionPinned', args: [['RSA-OAEP / A256GCM'], ['RSA-OAEP / A256GCM']] } });
   });
 
   it('fails our signing algorithm when the service does not accept it', async () => {
@@ -69,6 +89,8 @@ describe('runDoctor', () => {
       redirectUri: 'https://rp.test/auth/callback',
       allowInsecureRequests: false,
       client: { clientId: 'rp', redirectUri: 'https://rp.test/auth/callback', ...keys },
+      uiLocales: { send: true, source: 'default' },
+      emulatorStrict: false,
     } as ServerConfig;
   }
 
@@ -78,6 +100,19 @@ describe('runDoctor', () => {
     expect(report.status).toBe('pass');
     expect(report.publicJwks.keys.map((key) => key.use)).toEqual(['sig', 'enc']);
     expect(JSON.stringify(report.publicJwks)).not.toMatch(/"d":/);
+  });
+
+  it('says whether request objects carry ui_locales, and warns where a strict service refuses it', async () => {
+    const uiLocales = async (change: Partial<ServerConfig>) =>
+      (await runDoctor({ ...(await config()), ...change }, viaEmulator)).lines.find((line) => line.id === 'ui-locales');
+    expect(await uiLocales({})).toMatchObject({ status: 'pass', detail: expect.stringMatching(/^sent \(the default against the embedded emulator\)/) });
+    expect(await uiLocales({ uiLocales: { send: false, source: 'default' } })).toMatchObject({ status: 'pass', detail: expect.stringMatching(/^not sent \(the default\)/) });
+    expect(await uiLocales({ mode: 'provider', uiLocales: { send: true, source: 'IDV_UI_LOCALES' } })).toMatchObject({
+      status: 'warn',
+      detail: expect.stringMatching(/^sent \(IDV_UI_LOCALES=on\)/),
+      fix: expect.stringMatching(/^Spec 2.2 does not list ui_locales/),
+    });
+    expect(await uiLocales({ emulatorStrict: true, uiLocales: { send: true, source: 'IDV_UI_LOCALES' } })).toMatchObject({ status: 'warn', fix: expect.stringMatching(/EMULATOR_STRICT/) });
   });
 
   it('fails when the service cannot be reached, saying so', async () => {

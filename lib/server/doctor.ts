@@ -13,7 +13,21 @@ import 'server-only';
  */
 import type { JWK } from 'jose';
 import type { Locale } from '@/lib/i18n/locale';
-import { CLAIM_NAMES, clientPublicJwks, discoveryUrl, fetchDiscovery, fetchJwks, TRUST_FRAMEWORKS, type FetchLike } from '@/lib/oidc';
+import {
+  acceptedIdTokenEncryption,
+  advertisedIdTokenEncryption,
+  CLAIM_NAMES,
+  clientPublicJwks,
+  describeIdTokenEncryption,
+  discoveryUrl,
+  fetchDiscovery,
+  fetchJwks,
+  ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS,
+  ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS,
+  TRUST_FRAMEWORKS,
+  type FetchLike,
+  type IdTokenEncryption,
+} from '@/lib/oidc';
 import { DOCTOR_MESSAGES, type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments } from './doctor-messages';
 import type { ServerConfig } from './env';
 
@@ -120,10 +134,37 @@ export interface DiscoveryContext {
   issuer: string;
   /** the algorithm of our signing key (client assertions and request objects) */
   signingAlg: string;
+  /** the ID token encryptions pinned by IDV_ID_TOKEN_ENCRYPTION, if any */
+  idTokenEncryption?: readonly IdTokenEncryption[];
+}
+
+/**
+ * What the service advertises for ID token encryption and what we accept of it (spec 2.5 shows
+ * RSA-OAEP-256 / A256GCM only as an example): pass when we accept something it advertises, warn
+ * when it advertises nothing (we accept the example) or also values we never accept, fail when
+ * nothing it advertises is acceptable. A pinned list passes unless the document advertises
+ * lists that leave out a pinned combination.
+ */
+function checkIdTokenEncryption(metadata: Record<string, unknown>, pinned: readonly IdTokenEncryption[] | undefined): DoctorLine {
+  const heading = title('idTokenEncryption');
+  const algs = strings(metadata.id_token_encryption_alg_values_supported);
+  const encs = strings(metadata.id_token_encryption_enc_values_supported);
+  const accepted = acceptedIdTokenEncryption(metadata, pinned).map(describeIdTokenEncryption);
+  if (pinned) {
+    const unadvertised = pinned.filter(({ alg, enc }) => (algs && !algs.includes(alg)) || (encs && !encs.includes(enc))).map(describeIdTokenEncryption);
+    return line('id-token-encryption', heading, unadvertised.length > 0 ? 'warn' : 'pass', detail('encryptionPinned', accepted, unadvertised), fixing('idTokenEncryptionPinned'));
+  }
+  if (!algs && !encs) return line('id-token-encryption', heading, 'warn', detail('encryptionNotAdvertised', accepted), fixing('idTokenEncryptionNotAdvertised'));
+  if (advertisedIdTokenEncryption(metadata).length === 0) {
+    return line('id-token-encryption', heading, 'fail', detail('encryptionNoneAccepted', algs ?? [], encs ?? []), fixing('idTokenEncryptionNone'));
+  }
+  const ours: readonly string[] = [...ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS, ...ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS];
+  const ignored = [...(algs ?? []), ...(encs ?? [])].filter((value) => !ours.includes(value));
+  return line('id-token-encryption', heading, ignored.length > 0 ? 'warn' : 'pass', detail('encryptionAdvertised', algs ?? [], encs ?? [], accepted, ignored), fixing('idTokenEncryptionIgnored'));
 }
 
 /** The discovery document's lines. */
-export function checkDiscovery(metadata: Record<string, unknown>, { issuer, signingAlg }: DiscoveryContext): DoctorLine[] {
+export function checkDiscovery(metadata: Record<string, unknown>, { issuer, signingAlg, idTokenEncryption }: DiscoveryContext): DoctorLine[] {
   const lines: DoctorLine[] = [];
   lines.push(
     metadata.issuer === issuer
@@ -155,8 +196,7 @@ export function checkDiscovery(metadata: Record<string, unknown>, { issuer, sign
         : line('par', title('par'), 'fail', detail('parNotRequired', String(JSON.stringify(par))), fixing('parNotRequired')),
   );
   lines.push(supports(metadata, 'id_token_signing_alg_values_supported', ['ES256'], 'id-token-signing', title('idTokenSigning'), fixing('idTokenSigning')));
-  lines.push(supports(metadata, 'id_token_encryption_alg_values_supported', ['RSA-OAEP-256'], 'id-token-encryption-alg', title('idTokenEncryptionAlg'), fixing('idTokenEncryptionAlg')));
-  lines.push(supports(metadata, 'id_token_encryption_enc_values_supported', ['A256GCM'], 'id-token-encryption-enc', title('idTokenEncryptionEnc'), fixing('idTokenEncryptionEnc')));
+  lines.push(checkIdTokenEncryption(metadata, idTokenEncryption));
   lines.push(supports(metadata, 'token_endpoint_auth_methods_supported', ['private_key_jwt'], 'client-authentication', title('clientAuthentication'), fixing('clientAuthentication')));
   lines.push(supports(metadata, 'token_endpoint_auth_signing_alg_values_supported', [signingAlg], 'client-assertion-alg', title('clientAssertionAlg', signingAlg), fixing('signingAlg')));
   lines.push(supports(metadata, 'request_object_signing_alg_values_supported', [signingAlg], 'request-object-alg', title('requestObjectAlg', signingAlg), fixing('signingAlg')));
@@ -199,9 +239,16 @@ export function checkJwks(jwks: Record<string, unknown>): DoctorLine[] {
 }
 
 /** Our own configuration's lines. */
-export function checkConfiguration(config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client'>): DoctorLine[] {
+export function checkConfiguration(config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client' | 'uiLocales' | 'emulatorStrict'>): DoctorLine[] {
   const { signingKey, encryptionKey } = config.client;
   const redirect = new URL(config.redirectUri);
+  const byDefault = config.uiLocales.source === 'default';
+  // ui_locales is not among the claims of spec 2.2: a strict service (or the strict emulator) refuses it.
+  const uiLocales = !config.uiLocales.send
+    ? line('ui-locales', title('uiLocales'), 'pass', detail('uiLocalesNotSent', byDefault))
+    : config.mode === 'provider'
+      ? line('ui-locales', title('uiLocales'), 'warn', detail('uiLocalesSent', byDefault), fixing('uiLocalesProvider'))
+      : line('ui-locales', title('uiLocales'), config.emulatorStrict ? 'warn' : 'pass', detail('uiLocalesSent', byDefault), fixing('uiLocalesStrict'));
   return [
     line('mode', title('configuration'), 'pass', detail('mode', config.mode, config.issuer, config.client.clientId)),
     redirect.protocol === 'https:' || isLoopback(redirect)
@@ -209,6 +256,7 @@ export function checkConfiguration(config: Pick<ServerConfig, 'mode' | 'issuer' 
       : line('redirect-uri', title('redirectUri'), 'fail', detail('redirectInsecure', config.redirectUri), fixing('redirectUri')),
     line('signing-key', title('signingKey'), 'pass', detail('key', signingKey.alg, String(signingKey.kid))),
     line('encryption-key', title('encryptionKey'), 'pass', detail('key', encryptionKey.alg ?? 'RSA-OAEP-256', String(encryptionKey.kid))),
+    uiLocales,
   ];
 }
 
@@ -243,7 +291,13 @@ export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<
   } else {
     const discovery = fetched.body;
     lines.push(line('discovery', title('discovery'), 'pass', detail('asWritten', discoveryUrl(config.issuer))));
-    lines.push(...checkDiscovery(discovery, { issuer: config.issuer, signingAlg: config.client.signingKey.alg }));
+    lines.push(
+      ...checkDiscovery(discovery, {
+        issuer: config.issuer,
+        signingAlg: config.client.signingKey.alg,
+        ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
+      }),
+    );
     const jwksUri = typeof discovery.jwks_uri === 'string' ? discovery.jwks_uri : `${config.issuer.replace(/\/$/, '')}/jwks`;
     const jwks = await fetchJson('jwks', () => fetchJwks(jwksUri, http));
     if ('problem' in jwks) lines.push(line('jwks', title('jwks'), 'fail', detail('fetchFailed', jwks.problem, jwksUri), fixing('jwksUri')));

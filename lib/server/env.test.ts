@@ -244,3 +244,58 @@ describe('IDV_TRUST_ANCHOR', () => {
     expect(error?.message).not.toContain(privatePem.split('\n')[1]);
   });
 });
+
+describe('IDV_UI_LOCALES', () => {
+  it('sends ui_locales by default only to the lenient embedded emulator: spec 2.2 does not list it', async () => {
+    expect((await load({})).uiLocales).toEqual({ send: true, source: 'default' });
+    expect((await load(providerEnv())).uiLocales).toEqual({ send: false, source: 'default' });
+    expect((await load({ EMULATOR_STRICT: 'on' })).uiLocales).toEqual({ send: false, source: 'default' });
+  });
+
+  it('is on or off as set, in either mode', async () => {
+    expect((await load({ ...providerEnv(), IDV_UI_LOCALES: 'on' })).uiLocales).toEqual({ send: true, source: 'IDV_UI_LOCALES' });
+    expect((await load({ IDV_UI_LOCALES: 'OFF' })).uiLocales).toEqual({ send: false, source: 'IDV_UI_LOCALES' });
+    expect((await load({ IDV_UI_LOCALES: 'true', EMULATOR_STRICT: '1' })).uiLocales.send).toBe(true);
+  });
+
+  it('refuses anything but on or off, naming the variable', async () => {
+    await expect(load({ IDV_UI_LOCALES: 'nb' })).rejects.toThrow(/^IDV_UI_LOCALES: must be on or off, not "nb"/);
+  });
+});
+
+describe('IDV_ID_TOKEN_ENCRYPTION', () => {
+  it('is unset by default: the combinations discovery advertises are accepted', async () => {
+    expect((await load(providerEnv())).idTokenEncryption).toBeUndefined();
+  });
+
+  it('pins a list of alg/enc combinations', async () => {
+    const config = await load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'RSA-OAEP/A128CBC-HS256, RSA-OAEP-256/A256GCM' });
+    expect(config.idTokenEncryption).toEqual([
+      { alg: 'RSA-OAEP', enc: 'A128CBC-HS256' },
+      { alg: 'RSA-OAEP-256', enc: 'A256GCM' },
+    ]);
+  });
+
+  it('refuses RSA1_5, dir and anything unreadable at start-up, naming the variable', async () => {
+    await expect(load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'RSA1_5/A128CBC-HS256' })).rejects.toThrow(/^IDV_ID_TOKEN_ENCRYPTION: RSA1_5 \/ A128CBC-HS256 is not accepted/);
+    await expect(load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'dir/A256GCM' })).rejects.toThrow(/^IDV_ID_TOKEN_ENCRYPTION: /);
+    await expect(load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'A256GCM' })).rejects.toThrow(/^IDV_ID_TOKEN_ENCRYPTION: "A256GCM" is not an alg\/enc combination/);
+  });
+
+  it('accepts an encryption key whose alg is RSA-OAEP, and refuses RSA1_5', async () => {
+    const rsaOaep = JSON.stringify({ ...keys.encryptionKey, alg: 'RSA-OAEP' });
+    expect((await load({ ...providerEnv(), IDV_ENCRYPTION_KEY: rsaOaep })).client.encryptionKey.alg).toBe('RSA-OAEP');
+    await expect(load({ ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ ...keys.encryptionKey, alg: 'RSA1_5' }) })).rejects.toThrow(/^IDV_ENCRYPTION_KEY: /);
+  });
+});
+
+describe('EMULATOR_STRICT and EMULATOR_REDIRECT_ISS', () => {
+  it('start the embedded emulator lenient and with iss on its redirects', async () => {
+    expect(await load({})).toMatchObject({ emulatorStrict: false, emulatorRedirectIss: true });
+  });
+
+  it('are read as on or off', async () => {
+    expect(await load({ EMULATOR_STRICT: 'yes', EMULATOR_REDIRECT_ISS: 'off' })).toMatchObject({ emulatorStrict: true, emulatorRedirectIss: false });
+    await expect(load({ EMULATOR_STRICT: 'strict' })).rejects.toThrow(/^EMULATOR_STRICT: must be on or off/);
+  });
+});

@@ -1,13 +1,22 @@
 import 'server-only';
 /**
- * The configuration contract of DESIGN.md, read from the environment and validated once. This is
- * the only module that reads `process.env`. Every problem is reported with the variable's name.
+ * The configuration, read from the environment and validated once (the README's table of
+ * variables). This is the only module that reads `process.env`. Every problem is reported with
+ * the variable's name.
  */
 import { createPublicKey, X509Certificate, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
-import { CLIENT_SIGNING_ALGORITHMS, POPULATION_REGISTER_NAME, type ClientConfig, type ClientSigningAlgorithm } from '@/lib/oidc';
+import {
+  CLIENT_SIGNING_ALGORITHMS,
+  ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS,
+  parseIdTokenEncryption,
+  POPULATION_REGISTER_NAME,
+  type ClientConfig,
+  type ClientSigningAlgorithm,
+  type IdTokenEncryption,
+} from '@/lib/oidc';
 import { checkRateLimits, MIN_PANEL_PASSWORD_LENGTH, parseRegisteredClients, RATE_LIMITS, type PanelAccess, type RateLimits, type RegisteredClient } from '@/lib/emulator';
 import { redisUrlProblem } from '@/lib/store/redis-store';
 import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
@@ -18,7 +27,7 @@ export const DEMO_CLIENT_ID = 'demo-relying-party';
 export interface ServerConfig {
   mode: 'emulator' | 'provider';
   appUrl: string;
-  /** DESIGN.md: `APP_URL/auth/callback` */
+  /** `APP_URL/auth/callback` */
   redirectUri: string;
   /** the service's base URL = its issuer */
   issuer: string;
@@ -68,6 +77,21 @@ export interface ServerConfig {
   startLimits: { perAddress: number; overall: number };
   /** where state lives: this process's memory (one instance), or a Redis shared by every instance */
   state: { store: 'memory' } | { store: 'redis'; url: string; prefix: string };
+  /**
+   * Whether request objects carry `ui_locales` (OpenID Connect Core §3.1.2.1), so the service's
+   * pages follow the app's language. Spec 2.2 does not list it, so a service that checks the
+   * letter refuses it: IDV_UI_LOCALES, on by default only in emulator mode with a lenient emulator.
+   */
+  uiLocales: { send: boolean; source: 'IDV_UI_LOCALES' | 'default' };
+  /**
+   * The ID token encryptions to accept, pinned (IDV_ID_TOKEN_ENCRYPTION); undefined: those the
+   * service's discovery document advertises of our family, else RSA-OAEP-256 / A256GCM.
+   */
+  idTokenEncryption?: IdTokenEncryption[];
+  /** EMULATOR_STRICT: the embedded emulator starts as strict as the letter of the spec */
+  emulatorStrict: boolean;
+  /** EMULATOR_REDIRECT_ISS: the embedded emulator starts with `iss` on its redirects (RFC 9207); default on */
+  emulatorRedirectIss: boolean;
   /**
    * The certificates the service's signing certificate chain (`x5c`, spec 2.7) is validated up
    * to, base64 DER (IDV_TRUST_ANCHOR); empty: chains are not validated, and the result page says so.
@@ -220,8 +244,8 @@ async function parseClientKeys(env: Env, dataDir: string, generated: string[]): 
   if (rawEncryption) {
     const jwk = parseJwk('IDV_ENCRYPTION_KEY', rawEncryption);
     if (jwk.kty !== 'RSA') throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA key (kty "RSA"), got "${jwk.kty}"`);
-    if (jwk.alg !== undefined && jwk.alg !== 'RSA-OAEP-256') {
-      throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA-OAEP-256 key, got alg "${jwk.alg}"`);
+    if (jwk.alg !== undefined && !(ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS as readonly string[]).includes(jwk.alg)) {
+      throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA-OAEP-256 (or RSA-OAEP) key, got alg "${jwk.alg}"`);
     }
     await assertImportable('IDV_ENCRYPTION_KEY', jwk, 'RSA-OAEP-256');
     const bits = createPublicKey({ key: jwk as NodeJsonWebKey, format: 'jwk' }).asymmetricKeyDetails?.modulusLength ?? 0;
@@ -315,6 +339,27 @@ function parseRegisterName(env: Env, name: string): string {
   return raw;
 }
 
+/** An on/off setting: on, off, true, false, 1, 0, yes or no (any case); the default when unset. */
+function parseSwitch(env: Env, name: string, fallback: boolean): boolean {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  const normal = raw.toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(normal)) return true;
+  if (['off', 'false', '0', 'no'].includes(normal)) return false;
+  throw new ConfigurationError(name, `must be on or off, not "${raw.slice(0, 20)}"`);
+}
+
+/** IDV_ID_TOKEN_ENCRYPTION: alg/enc combinations such as `RSA-OAEP-256/A256GCM, RSA-OAEP/A128CBC-HS256`. */
+function parseIdTokenEncryptionSetting(env: Env): IdTokenEncryption[] | undefined {
+  const raw = value(env, 'IDV_ID_TOKEN_ENCRYPTION');
+  if (raw === undefined) return undefined;
+  try {
+    return parseIdTokenEncryption(raw);
+  } catch (error) {
+    throw new ConfigurationError('IDV_ID_TOKEN_ENCRYPTION', `${(error as Error).message.replace(/^idTokenEncryption: /, '')} (e.g. RSA-OAEP-256/A256GCM, RSA-OAEP/A128CBC-HS256)`);
+  }
+}
+
 /** EMULATOR_PANEL_PASSWORD: at least 12 characters; without it the panel is open in development only. */
 function parsePanelAccess(env: Env, production: boolean): PanelAccess {
   const password = value(env, 'EMULATOR_PANEL_PASSWORD');
@@ -347,7 +392,8 @@ export function emulatorProductionNotice(config: Pick<ServerConfig, 'mode' | 'pr
 
 /**
  * Reads and validates the whole configuration. Missing secrets are generated once into the data
- * folder (IDV_DATA_DIR, default `.data`), except where DESIGN.md requires them.
+ * folder (IDV_DATA_DIR, default `.data`), except the session secret wherever several instances
+ * may share cookies (production, Redis).
  */
 export async function loadServerConfig(env: Env = process.env, cwd = process.cwd()): Promise<ServerConfig> {
   const generated: string[] = [];
@@ -413,6 +459,12 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const keys = await parseClientKeys(env, dataDir, generated);
   const rawFlowUrl = value(env, 'IDV_FLOW_URL');
   const emulatorFlow = mode === 'emulator' ? parseEmulatorFlow(env, appUrl) : undefined;
+  const emulatorStrict = parseSwitch(env, 'EMULATOR_STRICT', false);
+  // A strict emulator refuses what 2.2 does not list, as a strict service would: ui_locales only
+  // by default where the lenient embedded emulator reads it.
+  const uiLocalesSet = value(env, 'IDV_UI_LOCALES') !== undefined;
+  const uiLocales = { send: parseSwitch(env, 'IDV_UI_LOCALES', mode === 'emulator' && !emulatorStrict), source: uiLocalesSet ? 'IDV_UI_LOCALES' : 'default' } as const;
+  const idTokenEncryption = parseIdTokenEncryptionSetting(env);
   if (rawFlowUrl && mode === 'emulator') throw new ConfigurationError('IDV_FLOW_URL', 'is used only with IDV_BASE_URL (provider mode); the embedded emulator serves its own /auth');
   return {
     flowUrl: rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? (emulatorFlow?.baseUrl ?? issuer) : undefined,
@@ -441,6 +493,10 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     },
     state,
     trustAnchors,
+    uiLocales,
+    ...(idTokenEncryption ? { idTokenEncryption } : {}),
+    emulatorStrict,
+    emulatorRedirectIss: parseSwitch(env, 'EMULATOR_REDIRECT_ISS', true),
   };
 }
 

@@ -55,6 +55,7 @@ async function build(): Promise<Services> {
     jwks: new JwksCache(http),
     http,
     populationRegisterName: config.populationRegisterName,
+    ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
   };
   const store = await openStore(config.state);
   const emulator =

@@ -70,10 +70,11 @@ export async function beginVerification({ selection, policy }: { selection: Sele
   await startLimiter.consume(clientAddress(headers, config.trustedProxies));
   const browser = await bindBrowser(await getSession());
   const trace = new ProtocolTrace();
-  // The service's pages in the person's language: ours first, English as the second choice.
+  // The service's pages in the person's language, ours first and English as the second choice,
+  // where IDV_UI_LOCALES allows: spec 2.2 does not list ui_locales.
   const { locale } = await preferences();
-  const uiLocales = locale === 'en' ? 'en' : `${locale} en`;
-  const started = await startAuthorization(relyingParty, selection, { trace, uiLocales }).catch((error: unknown) => {
+  const uiLocales = config.uiLocales.send ? { uiLocales: locale === 'en' ? 'en' : `${locale} en` } : {};
+  const started = await startAuthorization(relyingParty, selection, { trace, ...uiLocales }).catch((error: unknown) => {
     throw new TracedFailure(error, trace);
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
