@@ -132,6 +132,29 @@ describe('parseVerifiedClaims: OpenID Connect for Identity Assurance 1.0 shapes 
     expect(verified!.evidence[0]).toEqual({ type: 'document', documentDetails: {} });
   });
 
+  it.each([
+    ['as OpenID Connect for Identity Assurance writes it', { type: 'population_register', source: { name: 'Folkeregisteret' }, personal_number: '14038712345' }],
+    ['with its type as { value } as in the request', { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' }, personal_number: '14038712345' }],
+    ['with the personal number as an object, as the document’s', { type: 'population_register', source: { name: 'Folkeregisteret' }, personal_number: { type: 'no-fnr', value: '14038712345' } }],
+    ['with its source as a plain name', { type: 'population_register', source: 'Folkeregisteret', personal_number: '14038712345' }],
+  ])('reads the register evidence %s (spec 2.3 shows only the request)', (_shape, record) => {
+    const [verified] = parseVerifiedClaims({ verification: { trust_framework: 'standard', evidence: [{ type: { value: 'electronic_record' }, record }] }, claims: {} });
+    expect(verified!.evidence).toEqual([
+      { type: 'electronic_record', record: { type: 'population_register', sourceName: 'Folkeregisteret', personalNumber: '14038712345' } },
+    ]);
+  });
+
+  it('keeps register evidence without a record, and drops a personal number or source of the wrong type', () => {
+    const [verified] = parseVerifiedClaims({
+      verification: { trust_framework: 'standard', evidence: [{ type: 'electronic_record' }, { type: 'electronic_record', record: { source: 7, personal_number: 14038712345 } }] },
+      claims: {},
+    });
+    expect(verified!.evidence).toEqual([
+      { type: 'electronic_record', record: {} },
+      { type: 'electronic_record', record: {} },
+    ]);
+  });
+
   it('reads verified_claims sent as an array of elements', () => {
     const list = parseVerifiedClaims([full, { verification: { trust_framework: 'standard', evidence: [{ type: 'electronic_record', record: { type: 'population_register', source: { name: 'Folkeregisteret' } } }] }, claims: { birthdate: '1987-03-14' } }]);
     expect(list).toHaveLength(2);

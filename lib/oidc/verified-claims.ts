@@ -273,14 +273,18 @@ function parseEvidence(value: unknown): Evidence | undefined {
   const type = evidenceType(value.type);
   if (type === 'document') return { type, documentDetails: parseDocumentDetails(value.document_details), ...parseExtras(value) };
   if (type === 'electronic_record') {
+    // Spec 2.3 shows only the request of this evidence. The service's response is read in the
+    // shape of OpenID Connect for Identity Assurance 1.0's electronic_record (`record.type`,
+    // `record.source.name`, `record.personal_number` as strings), and in the other plausible
+    // shapes: `type` as `{ "value": … }` as in the request, `source` as a plain name, and the
+    // personal number as an object `{ type, value }` as the document's is.
     const record = isObject(value.record) ? value.record : {};
-    const source = isObject(record.source) ? record.source : {};
     return {
       type,
       record: compact({
         type: evidenceType(record.type),
-        sourceName: text(source.name),
-        personalNumber: text(record.personal_number),
+        sourceName: text(record.source) ?? (isObject(record.source) ? text(record.source.name) : undefined),
+        personalNumber: parsePersonalNumber(record.personal_number)?.value,
       }),
       ...parseExtras(value),
     };
