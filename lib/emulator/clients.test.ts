@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, type TestClient } from '@/test/support/emulator';
-import { parseRegisteredClients } from './clients';
+import { checkRegisteredClients, parseRegisteredClients, registeredIdTokenEncryption } from './clients';
 
 let client: TestClient;
 let signingKey: JWK;
@@ -62,6 +62,8 @@ describe('parseRegisteredClients', () => {
     ['no signing key', () => [asJson({}, [encryptionKey])], /^\[0\]\.jwks\.keys: must contain at least one signing key$/],
     ['an encryption key without use enc', () => [asJson({}, [signingKey, { ...encryptionKey, use: undefined }])], /encryption key must have use 'enc'/],
     ['duplicate kids', () => [asJson({}, [signingKey, { ...encryptionKey, kid: signingKey.kid }])], /^\[0\]\.jwks\.keys\[1\]\.kid: duplicates kid/],
+    ['RSA1_5 as id_token_encrypted_response_alg', () => [asJson({ id_token_encrypted_response_alg: 'RSA1_5' })], /^\[0\]\.id_token_encrypted_response_alg: must be one of 'RSA-OAEP-256', 'RSA-OAEP'$/],
+    ['an unknown id_token_encrypted_response_enc', () => [asJson({ id_token_encrypted_response_enc: 'A128CBC' })], /^\[0\]\.id_token_encrypted_response_enc: must be one of 'A128GCM', 'A192GCM', 'A256GCM', 'A128CBC-HS256', 'A192CBC-HS384', 'A256CBC-HS512'$/],
   ] as Array<[string, () => unknown, RegExp]>)('reports %s by path', (_name, input, message) => {
     const json = input();
     expect(() => parseRegisteredClients(typeof json === 'string' ? json : JSON.stringify(json))).toThrow(message);
@@ -76,5 +78,25 @@ describe('key material', () => {
     expect(() => register([signing, encryption])).not.toThrow();
     expect(() => register([signing, { ...encryption, n: 'A'.repeat(342) }])).toThrow(/at least 2048 bits|usable public key/);
     expect(() => register([{ ...signing, x: 'A'.repeat(43), y: 'A'.repeat(43) }, encryption])).toThrow(/usable public key/);
+  });
+});
+
+describe('ID token encryption of a registration (spec 2.5; Dynamic Client Registration §2)', () => {
+  it('reads id_token_encrypted_response_alg and _enc from the JSON form', () => {
+    const [parsed] = parseRegisteredClients(JSON.stringify([asJson({ id_token_encrypted_response_alg: 'RSA-OAEP', id_token_encrypted_response_enc: 'A192GCM' })]));
+    expect(parsed).toMatchObject({ idTokenEncryptedResponseAlg: 'RSA-OAEP', idTokenEncryptedResponseEnc: 'A192GCM' });
+    expect(registeredIdTokenEncryption(parsed!)).toEqual({ alg: 'RSA-OAEP', enc: 'A192GCM' });
+  });
+
+  it('defaults each member to the example of spec 2.5, RSA-OAEP-256 / A256GCM', () => {
+    expect(registeredIdTokenEncryption(client.registered)).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
+    expect(registeredIdTokenEncryption({ ...client.registered, idTokenEncryptedResponseAlg: 'RSA-OAEP' })).toEqual({ alg: 'RSA-OAEP', enc: 'A256GCM' });
+    expect(registeredIdTokenEncryption({ ...client.registered, idTokenEncryptedResponseEnc: 'A128GCM' })).toEqual({ alg: 'RSA-OAEP-256', enc: 'A128GCM' });
+  });
+
+  it('refuses a variant it cannot issue in a registration passed in code', () => {
+    expect(() => checkRegisteredClients([{ ...client.registered, idTokenEncryptedResponseAlg: 'ECDH-ES' as never }])).toThrow(
+      /^clients\[0\]\.idTokenEncryptedResponseAlg: must be one of 'RSA-OAEP-256', 'RSA-OAEP'$/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Registered clients (spec part 1 "Prerequisites for a client", 5.3): the identifier, the public
- * keys as a JWKS, the redirect URIs, and the population-register entitlement.
+ * keys as a JWKS, the redirect URIs, the population-register entitlement, and how its ID tokens
+ * are encrypted.
  * Registration itself is "not shown" in the spec; here it is configuration, validated up front so
  * that a bad key fails at start-up with a message rather than at the first request.
  * @see spec part 1, 2.3 "Electronic record evidence element", 5.2, 5.3
@@ -8,7 +9,17 @@
 import { createPublicKey, type JsonWebKey as NodeJsonWebKey, type KeyObject } from 'node:crypto';
 import type { JWK } from 'jose';
 import { z } from 'zod';
-import { CLIENT_SIGNING_ALGORITHMS, ID_TOKEN_ENCRYPTION_ALGORITHM, type ClientSigningAlgorithm } from './config';
+import {
+  CLIENT_SIGNING_ALGORITHMS,
+  ID_TOKEN_CONTENT_ENCRYPTION,
+  ID_TOKEN_CONTENT_ENCRYPTIONS,
+  ID_TOKEN_ENCRYPTION_ALGORITHM,
+  ID_TOKEN_ENCRYPTION_ALGORITHMS,
+  type ClientSigningAlgorithm,
+  type IdTokenContentEncryption,
+  type IdTokenEncryption,
+  type IdTokenEncryptionAlgorithm,
+} from './config';
 import { describeIssue, issueMessage } from './errors';
 
 /**
@@ -21,12 +32,25 @@ export interface RegisteredClient {
   /**
    * Public keys: at least one signing key (EC P-256 / RSA / OKP Ed25519, `alg` ES256 | PS256 |
    * EdDSA, a `kid`, `use` "sig" or absent) and exactly one RSA encryption key (`use` "enc",
-   * `alg` RSA-OAEP-256, a `kid`).
+   * `alg` RSA-OAEP-256, a `kid`). The encryption key's `alg` identifies it as registered; the
+   * JWE `alg` of an ID token is the client's variant (`idTokenEncryptedResponseAlg`), to this key.
    */
   jwks: { keys: JWK[] };
   redirectUris: string[];
   /** entitled to `electronic_record` evidence from the population register (spec 2.3) */
   populationRegister: boolean;
+  /**
+   * The JWE `alg` of its ID tokens, one of ID_TOKEN_ENCRYPTION_ALGORITHMS (OpenID Connect Dynamic
+   * Client Registration 1.0 §2 `id_token_encrypted_response_alg`). Default RSA-OAEP-256, the
+   * example of spec 2.5.
+   */
+  idTokenEncryptedResponseAlg?: IdTokenEncryptionAlgorithm;
+  /**
+   * The JWE `enc` of its ID tokens, one of ID_TOKEN_CONTENT_ENCRYPTIONS
+   * (`id_token_encrypted_response_enc`). Default A256GCM, the example of spec 2.5, also when only
+   * the `alg` is given (Dynamic Client Registration would default to A128CBC-HS256 then).
+   */
+  idTokenEncryptedResponseEnc?: IdTokenContentEncryption;
 }
 
 /** A registered signing key, after validation. */
@@ -159,6 +183,8 @@ const clientFields = {
   jwks: jwksSchema,
   redirectUris: z.array(redirectUriSchema).min(1),
   populationRegister: z.boolean(),
+  idTokenEncryptedResponseAlg: z.enum(ID_TOKEN_ENCRYPTION_ALGORITHMS).optional(),
+  idTokenEncryptedResponseEnc: z.enum(ID_TOKEN_CONTENT_ENCRYPTIONS).optional(),
 };
 
 const registeredClientSchema = z.object({ clientId: clientIdSchema, ...clientFields });
@@ -171,6 +197,8 @@ const registeredClientJsonSchema = z
     jwks: clientFields.jwks,
     redirect_uris: clientFields.redirectUris,
     population_register: clientFields.populationRegister,
+    id_token_encrypted_response_alg: clientFields.idTokenEncryptedResponseAlg,
+    id_token_encrypted_response_enc: clientFields.idTokenEncryptedResponseEnc,
   })
   .transform(
     (client): RegisteredClient => ({
@@ -179,6 +207,8 @@ const registeredClientJsonSchema = z
       jwks: client.jwks as { keys: JWK[] },
       redirectUris: client.redirect_uris,
       populationRegister: client.population_register,
+      ...(client.id_token_encrypted_response_alg === undefined ? {} : { idTokenEncryptedResponseAlg: client.id_token_encrypted_response_alg }),
+      ...(client.id_token_encrypted_response_enc === undefined ? {} : { idTokenEncryptedResponseEnc: client.id_token_encrypted_response_enc }),
     }),
   );
 
@@ -199,7 +229,8 @@ function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, root: string): T 
 }
 
 /**
- * Parses a JSON array of clients, `[{ client_id, name?, jwks, redirect_uris, population_register }]`,
+ * Parses a JSON array of clients, `[{ client_id, name?, jwks, redirect_uris, population_register,
+ * id_token_encrypted_response_alg?, id_token_encrypted_response_enc? }]`,
  * e.g. from an environment variable.
  * @throws Error whose message names each problem by path, e.g.
  *   `[1].redirect_uris[0]: must be an absolute http(s) URL`
@@ -242,4 +273,26 @@ export function encryptionKeyOf(client: RegisteredClient): ClientEncryptionKey {
   const key = client.jwks.keys.find(isEncryptionKey);
   if (!key) throw new Error(`client '${client.clientId}' has no encryption key`);
   return key as ClientEncryptionKey;
+}
+
+/**
+ * How the client's ID tokens are encrypted as registered: its `id_token_encrypted_response_alg`
+ * and `_enc`, each defaulting to the example JWE header of spec 2.5 (RSA-OAEP-256 / A256GCM).
+ * QA may change it at run time (context.ts `idTokenEncryption`).
+ * @see spec 2.5; OpenID Connect Dynamic Client Registration 1.0 §2
+ */
+export function registeredIdTokenEncryption(client: RegisteredClient): IdTokenEncryption {
+  return {
+    alg: client.idTokenEncryptedResponseAlg ?? ID_TOKEN_ENCRYPTION_ALGORITHM,
+    enc: client.idTokenEncryptedResponseEnc ?? ID_TOKEN_CONTENT_ENCRYPTION,
+  };
+}
+
+/** Whether `value` is an encryption variant the emulator can issue (a check for callers from plain JavaScript). */
+export function isIdTokenEncryption(value: unknown): value is IdTokenEncryption {
+  if (typeof value !== 'object' || value === null) return false;
+  const { alg, enc } = value as Record<string, unknown>;
+  return (
+    (ID_TOKEN_ENCRYPTION_ALGORITHMS as readonly unknown[]).includes(alg) && (ID_TOKEN_CONTENT_ENCRYPTIONS as readonly unknown[]).includes(enc)
+  );
 }

@@ -36,8 +36,29 @@ export type ClientSigningAlgorithm = (typeof CLIENT_SIGNING_ALGORITHMS)[number];
 
 /** ID tokens: signed, then encrypted to the client. @see spec 2.5, 5.6 */
 export const ID_TOKEN_SIGNING_ALGORITHM = 'ES256';
-export const ID_TOKEN_ENCRYPTION_ALGORITHM = 'RSA-OAEP-256';
-export const ID_TOKEN_CONTENT_ENCRYPTION = 'A256GCM';
+
+/**
+ * Key management algorithms an ID token may be encrypted with (a client's
+ * `id_token_encrypted_response_alg`, OpenID Connect Dynamic Client Registration 1.0 §2). Spec 2.5
+ * shows RSA-OAEP-256 only as "the example JWE header"; RSA-OAEP (SHA-1 in OAEP) is its sibling
+ * in RFC 7518 §4.3. RSA1_5 (§4.2) is not one of them: RFC 8725 §3.2 and FAPI 2.0 refuse it.
+ */
+export const ID_TOKEN_ENCRYPTION_ALGORITHMS = ['RSA-OAEP-256', 'RSA-OAEP'] as const;
+export type IdTokenEncryptionAlgorithm = (typeof ID_TOKEN_ENCRYPTION_ALGORITHMS)[number];
+
+/** Content encryption an ID token may use (`id_token_encrypted_response_enc`): every AEAD of RFC 7518 §5.1. */
+export const ID_TOKEN_CONTENT_ENCRYPTIONS = ['A128GCM', 'A192GCM', 'A256GCM', 'A128CBC-HS256', 'A192CBC-HS384', 'A256CBC-HS512'] as const;
+export type IdTokenContentEncryption = (typeof ID_TOKEN_CONTENT_ENCRYPTIONS)[number];
+
+/** The variant of a client that names none: the example JWE header of spec 2.5. */
+export const ID_TOKEN_ENCRYPTION_ALGORITHM = 'RSA-OAEP-256' satisfies IdTokenEncryptionAlgorithm;
+export const ID_TOKEN_CONTENT_ENCRYPTION = 'A256GCM' satisfies IdTokenContentEncryption;
+
+/** How one client's ID tokens are encrypted: the JWE header's `alg` and `enc`. @see spec 2.5 */
+export interface IdTokenEncryption {
+  alg: IdTokenEncryptionAlgorithm;
+  enc: IdTokenContentEncryption;
+}
 
 /** @see spec 2.6 `acr` ("urn:<vendor>:idcheck") and `amr` (the example's values) */
 export const ACR = 'urn:idv-emulator:idcheck';

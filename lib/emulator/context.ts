@@ -5,10 +5,10 @@
  * @see spec part 3 (the objects a flow produces, in order)
  */
 import { base64url } from 'jose';
-import type { Store } from '../store/store';
-import type { RegisteredClient } from './clients';
+import { isStoreError, type Store } from '../store/store';
+import { isIdTokenEncryption, registeredIdTokenEncryption, type RegisteredClient } from './clients';
 import { POPULATION_REGISTER_NAME } from './checks/claims-request';
-import { ENDPOINT_PATHS } from './config';
+import { ENDPOINT_PATHS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, type IdTokenEncryption } from './config';
 import { FaultSwitchboard } from './qa/faults';
 import { createPanelGate, type PanelAccess, type PanelGate } from './qa/panel-access';
 import type { AuthorizationCodeGrant, Interaction, PushedRequest } from './state';
@@ -56,6 +56,26 @@ export interface EmulatorContext {
   /** which discovery document is served (QA: a sparse one tests a relying party's fallbacks) */
   discoveryShape(): Promise<DiscoveryShape>;
   setDiscoveryShape(shape: DiscoveryShape): Promise<void>;
+  /**
+   * The strict level (DECISIONS.md "Levels"): anything the spec does not list or shape is
+   * refused. Read once per request and passed to the checks. While the store is out, the
+   * `strict` option's value.
+   */
+  strict(): Promise<boolean>;
+  setStrict(on: boolean): Promise<void>;
+  /**
+   * Whether the redirect to the client carries `iss` (RFC 9207) and discovery advertises it.
+   * While the store is out, the `redirectIss` option's value.
+   */
+  redirectIss(): Promise<boolean>;
+  setRedirectIss(on: boolean): Promise<void>;
+  /**
+   * How ID tokens to this client are encrypted (spec 2.5): as registered, or as QA set since.
+   * While the store is out, as registered. @throws Error for a client that is not registered
+   */
+  idTokenEncryption(clientId: string): Promise<IdTokenEncryption>;
+  /** @throws Error for a client that is not registered or a variant the emulator cannot issue */
+  setIdTokenEncryption(clientId: string, encryption: IdTokenEncryption): Promise<void>;
   /** the client address of a request, as the host sees it (rate limits, panel sign-in attempts) */
   clientAddress(request: Request): string;
 }
@@ -82,12 +102,23 @@ export function createContext(options: {
   populationRegisterName?: string;
   /** default: the issuer */
   flowBaseUrl?: string;
+  /** the level until QA switches it; default false */
+  strict?: boolean;
+  /** whether the redirect carries `iss` until QA switches it; default true */
+  redirectIss?: boolean;
 }): EmulatorContext {
   const { issuer, now, store } = options;
   let subjectSalt: Promise<Uint8Array> | undefined;
   const signingKeyCache: SigningKeyCache = new Map();
   const clients = new Map(options.clients.map((client) => [client.clientId, client]));
   const registeredEntitlement = new Map(options.clients.map((client) => [client.clientId, client.populationRegister]));
+  const initialStrict = options.strict ?? false;
+  const initialRedirectIss = options.redirectIss ?? true;
+  const registeredClient = (clientId: string): RegisteredClient => {
+    const client = clients.get(clientId);
+    if (!client) throw new Error(`client '${clientId}' is not registered`);
+    return client;
+  };
   return {
     issuer,
     deviceBaseUrl: options.deviceBaseUrl ?? issuer,
@@ -132,8 +163,53 @@ export function createContext(options: {
     async setDiscoveryShape(shape) {
       await store.set('discovery-shape', shape, ENTITLEMENT_TTL_SECONDS);
     },
+    // The settings below are kept in the store as well; while it is out, the configured value
+    // holds, so a setting never turns a request the store is not needed for into a 503.
+    strict: () => readSetting(store, 'strict', initialStrict, isBoolean),
+    async setStrict(on) {
+      await store.set('strict', checkBoolean(on, 'strict'), ENTITLEMENT_TTL_SECONDS);
+    },
+    redirectIss: () => readSetting(store, 'redirect-iss', initialRedirectIss, isBoolean),
+    async setRedirectIss(on) {
+      await store.set('redirect-iss', checkBoolean(on, 'redirectIss'), ENTITLEMENT_TTL_SECONDS);
+    },
+    async idTokenEncryption(clientId) {
+      const registered = registeredIdTokenEncryption(registeredClient(clientId));
+      return readSetting(store, `id-token-encryption:${clientId}`, registered, isIdTokenEncryption);
+    },
+    async setIdTokenEncryption(clientId, encryption) {
+      registeredClient(clientId);
+      if (!isIdTokenEncryption(encryption)) {
+        throw new Error(`unsupported ID token encryption ${JSON.stringify(encryption)}; alg is one of ${ID_TOKEN_ENCRYPTION_ALGORITHMS.join(', ')} and enc one of ${ID_TOKEN_CONTENT_ENCRYPTIONS.join(', ')}`);
+      }
+      await store.set(`id-token-encryption:${clientId}`, { alg: encryption.alg, enc: encryption.enc }, ENTITLEMENT_TTL_SECONDS);
+    },
     clientAddress: (request) => (options.clientAddress?.(request) ?? 'all').slice(0, 64),
   };
+}
+
+/**
+ * A QA setting from the store, or `fallback` when it was never set, holds a value of another
+ * shape, or the store is out (the setting then is as configured; nothing else is at stake).
+ */
+async function readSetting<T>(store: Store, key: string, fallback: T, valid: (value: unknown) => value is T): Promise<T> {
+  try {
+    const value = await store.get<unknown>(key);
+    return valid(value) ? value : fallback;
+  } catch (error) {
+    if (isStoreError(error)) return fallback;
+    throw error;
+  }
+}
+
+function isBoolean(value: unknown): value is boolean {
+  return typeof value === 'boolean';
+}
+
+/** @throws Error for a value that is not a boolean (callers from plain JavaScript are not type-checked) */
+function checkBoolean(value: unknown, name: string): boolean {
+  if (!isBoolean(value)) throw new Error(`${name} must be true or false, not ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** The absolute URL of an endpoint. @see spec part 4 */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL, createTestClient, openAuthorizationPage, type TestClient } from '@/test/support/emulator';
-import { createEmulator } from '.';
+import { ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, createEmulator } from '.';
 
 let client: TestClient;
 
@@ -46,5 +46,12 @@ describe('createEmulator deviceBaseUrl', () => {
     ['a query', 'http://192.168.1.20:3000/emulator?x=1', /deviceBaseUrl must not have a query/],
   ])('refuses %s', (_name, deviceBaseUrl, message) => {
     expect(() => createEmulator({ baseUrl: TEST_BASE_URL, deviceBaseUrl, clients: [client.registered] })).toThrow(message);
+  });
+});
+
+describe('the supported ID token encryption values (spec 2.5)', () => {
+  it('are exported for hosts and relying parties to offer: two key management and six content encryption algorithms', () => {
+    expect(ID_TOKEN_ENCRYPTION_ALGORITHMS).toEqual(['RSA-OAEP-256', 'RSA-OAEP']);
+    expect(ID_TOKEN_CONTENT_ENCRYPTIONS).toEqual(['A128GCM', 'A192GCM', 'A256GCM', 'A128CBC-HS256', 'A192CBC-HS384', 'A256CBC-HS512']);
   });
 });

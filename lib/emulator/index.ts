@@ -2,7 +2,7 @@
  * An emulator of the identity verification service: every endpoint of part 4 as a plain
  * `(Request) => Promise<Response>` function, with the rules of parts 2, 5 and 7 enforced.
  * Framework-free: a Next.js route (or any server, or a test) passes requests to `handle`.
- * @see spec part 4; DESIGN.md "The emulator"
+ * @see spec part 4; DECISIONS.md (the emulator's choices where the spec says "not shown")
  */
 import { checkRegisteredClients, type RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
@@ -36,6 +36,13 @@ import { panelErrorPage } from './views/panel-page';
 export { POPULATION_REGISTER_NAME } from './checks/claims-request';
 export { RATE_LIMITS, checkRateLimits, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 export { parseRegisteredClients, type RegisteredClient } from './clients';
+export {
+  ID_TOKEN_CONTENT_ENCRYPTIONS,
+  ID_TOKEN_ENCRYPTION_ALGORITHMS,
+  type IdTokenContentEncryption,
+  type IdTokenEncryption,
+  type IdTokenEncryptionAlgorithm,
+} from './config';
 export { personas, type Persona } from './personas/personas';
 export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './qa/control';
 export { MIN_PANEL_PASSWORD_LENGTH, type PanelAccess } from './qa/panel-access';
@@ -94,6 +101,20 @@ export interface EmulatorOptions {
    * `<population_register_name>`). Default POPULATION_REGISTER_NAME, 'Folkeregisteret'.
    */
   populationRegisterName?: string;
+  /**
+   * The strict level: anything the spec does not list or shape is refused (request object and
+   * client assertion claims, PAR, token and authorization parameters, the claims request), and
+   * an ID token never carries an empty `document_details`. Default `false`: what the RFCs allow
+   * (DECISIONS.md "Levels"). This is the level at start; QA may switch it at run time (control
+   * `setStrict`, the panel), for every instance sharing `store`.
+   */
+  strict?: boolean;
+  /**
+   * Whether the redirect back to the client carries `iss` (RFC 9207) and discovery advertises
+   * `authorization_response_iss_parameter_supported`. Default `true`. The value at start; QA may
+   * switch it at run time (control `setRedirectIss`, the panel).
+   */
+  redirectIss?: boolean;
 }
 
 /** @see spec part 4 */
@@ -104,7 +125,10 @@ export interface Emulator {
    * ignored, as the app may be reached through a proxy. Never throws.
    */
   handle(request: Request): Promise<Response>;
-  /** Rotate signing keys, arm one-shot faults, change entitlements: for QA and tests (qa/control.ts). */
+  /**
+   * Rotate signing keys, arm one-shot faults, change entitlements and ID token encryption, switch
+   * the level, `iss` on the redirect and the discovery document: for QA and tests (qa/control.ts).
+   */
   readonly control: EmulatorControl;
 }
 
@@ -169,6 +193,8 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     clientAddress: options.clientAddress,
     populationRegisterName: checkPopulationRegisterName(options.populationRegisterName),
     flowBaseUrl,
+    strict: checkSwitch(options.strict, 'strict'),
+    redirectIss: checkSwitch(options.redirectIss, 'redirectIss'),
   });
   const limiter = options.rateLimits === false ? undefined : createRateLimiter(store, checkRateLimits(options.rateLimits ?? {}));
   const limit: Limit = limiter ? (group, request) => limiter.consume(group, context.clientAddress(request)) : async () => {};
@@ -260,6 +286,12 @@ function rateLimitGroup(method: string, path: string, appScreen: boolean): RateL
   if (path === PANEL_ACTION_PATH && method === 'POST') return 'panel';
   if (appScreen || INTERACTION_PATHS.has(path)) return 'interaction';
   return undefined;
+}
+
+/** An on/off option: a boolean or absent (callers from plain JavaScript are not type-checked). */
+function checkSwitch(value: boolean | undefined, name: string): boolean | undefined {
+  if (value !== undefined && typeof value !== 'boolean') throw new Error(`${name} must be true or false, not ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** A register name: 1 to 100 characters, no control characters. */

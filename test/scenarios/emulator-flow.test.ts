@@ -35,10 +35,11 @@ async function openIdToken(client: TestClient, emulator: ReturnType<typeof creat
 
 describe('end-to-end flow: PAR → identity app → token', () => {
   it.each(['ES256', 'PS256', 'EdDSA'] as const)(
-    'issues an encrypted, signed ID token with only the requested data to a %s client',
+    'issues an encrypted, signed ID token with only the requested data to a %s client, at the strict level',
     async (alg) => {
       const client = await createTestClient({ alg, populationRegister: true });
-      const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+      // The strict level: the request below is shaped as the spec shapes it, as it must be for staging.
+      const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict: true });
 
       const claims = {
         id_token: {
@@ -59,9 +60,8 @@ describe('end-to-end flow: PAR → identity app → token', () => {
             claims: {
               given_name: { essential: true },
               family_name: { essential: true },
-              picture: null,
+              picture: { essential: false },
               nationalities: { essential: false },
-              unknown_claim: null,
             },
           },
         },
@@ -146,7 +146,7 @@ describe('end-to-end flow: PAR → identity app → token', () => {
               { type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' } } },
             ],
           },
-          claims: { name: null },
+          claims: { name: { essential: true } },
         },
       },
     };
@@ -162,12 +162,40 @@ describe('end-to-end flow: PAR → identity app → token', () => {
     });
   });
 
+  it.each([
+    ['leaves the document element out at the strict level', true, { verification: { trust_framework: 'standard' }, claims: { name: 'Jonas Weber' } }],
+    [
+      'keeps it with document_details: {} at the default level',
+      false,
+      { verification: { trust_framework: 'standard', evidence: [{ type: 'document', document_details: {} }] }, claims: { name: 'Jonas Weber' } },
+    ],
+  ] as const)('when none of the requested document details exist, %s', async (_name, strict, expected) => {
+    const client = await createTestClient();
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict });
+    const claims = {
+      id_token: {
+        verified_claims: {
+          verification: {
+            trust_framework: { value: 'standard' },
+            // jonas-weber's German passport has neither.
+            evidence: [{ type: { value: 'document' }, document_details: { personal_number: null, issuer_check: null } }],
+          },
+          claims: { name: { essential: true } },
+        },
+      },
+    };
+    const { redirect, codeVerifier } = await authorize(emulator, client, { persona: 'jonas-weber', claims });
+    const response = await redeem(client, emulator, redirect.searchParams.get('code')!, codeVerifier);
+    const { payload } = await openIdToken(client, emulator, (await response.json()).id_token);
+    expect(payload.verified_claims).toEqual(expected);
+  });
+
   it('omits evidence entirely when none was requested, and gives each client its own subject', async () => {
     const first = await createTestClient({ clientId: 'first' });
     const second = await createTestClient({ clientId: 'second' });
     const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [first.registered, second.registered] });
     const claims = {
-      id_token: { verified_claims: { verification: { trust_framework: { value: 'standard' } }, claims: { birthdate: null } } },
+      id_token: { verified_claims: { verification: { trust_framework: { value: 'standard' } }, claims: { birthdate: { essential: true } } } },
     };
     const subjects: unknown[] = [];
     for (const client of [first, second, first]) {

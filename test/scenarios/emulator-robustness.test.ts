@@ -1,6 +1,8 @@
 import { base64url } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '@/lib/emulator';
+import { MemoryStore } from '@/lib/store/memory-store';
+import { StoreError } from '@/lib/store/store';
 import {
   TEST_BASE_URL,
   clientAuthentication,
@@ -60,7 +62,7 @@ const GARBAGE: Array<[string, string]> = [
   ['a 60 000-character string', 'A'.repeat(60_000)],
 ];
 
-describe('malformed input never causes a 500 (DESIGN.md "bad input never yields a 500")', () => {
+describe('malformed input never causes a 500 (DECISIONS.md "Errors": no input can cause one)', () => {
   async function validForm(endpoint: 'par' | 'token'): Promise<Record<string, string>> {
     const { codeChallenge, codeVerifier } = await createPkce();
     const auth = await clientAuthentication(client);
@@ -192,5 +194,41 @@ describe('routing', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=86400');
     expect(await response.text()).toBe('');
+  });
+});
+
+describe('QA settings while the state store is out: the options hold', () => {
+  /** A store whose reads of the settings fail, as a Redis that stops answering would; the rest works. */
+  function storeWithSettingsOut(): MemoryStore {
+    const store = new MemoryStore();
+    const get = store.get.bind(store);
+    store.get = <T>(key: string) =>
+      /^(strict|redirect-iss|id-token-encryption:)/.test(key) ? Promise.reject(new StoreError('store_unavailable', 'Redis did not answer', 5)) : get<T>(key);
+    return store;
+  }
+
+  it('take the strict level from the strict option: a request the strict level refuses is refused', async () => {
+    const store = storeWithSettingsOut();
+    const strict = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store, strict: true });
+    expect(await strict.control.strict()).toBe(true);
+    const { codeChallenge } = await createPkce();
+    const response = await strict.handle(
+      formPost(`${TEST_BASE_URL}/par`, {
+        ...(await clientAuthentication(client)),
+        request: await signAsClient(client, requestObjectClaims(client, { codeChallenge })),
+        prompt: 'login',
+      }),
+    );
+    expect((await expectOAuthError(response, 400)).error_description).toMatch(/unexpected parameter\(s\) 'prompt'/);
+  });
+
+  it('take iss on the redirect from the redirectIss option, and the encryption variant from the registration', async () => {
+    const store = storeWithSettingsOut();
+    const running = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store, redirectIss: false });
+    expect(await running.control.redirectIss()).toBe(false);
+    expect(await running.control.idTokenEncryption(client.clientId)).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
+    expect(await (await running.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()).not.toHaveProperty(
+      'authorization_response_iss_parameter_supported',
+    );
   });
 });

@@ -208,4 +208,55 @@ describe('two emulator instances sharing one store: QA state', () => {
     await a.control.setPopulationRegister(client.clientId, true);
     expect((await b.control.clients())[0]!.populationRegister).toBe(true);
   });
+
+  it('apply the strict level switched on one instance on the other', async () => {
+    const { codeChallenge } = await createPkce();
+    const pushWithJti = async (on: Emulator) =>
+      on.handle(
+        formPost(`${TEST_BASE_URL}/par`, {
+          ...(await clientAuthentication(client)),
+          request: await signAsClient(client, { ...requestObjectClaims(client, { codeChallenge }), jti: 'not-in-2.2' }),
+        }),
+      );
+    try {
+      await a.control.setStrict(true);
+      expect(await b.control.strict()).toBe(true);
+      const refused = await pushWithJti(b);
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error_description).toMatch(/'jti' that spec 2.2 does not list/);
+    } finally {
+      await b.control.setStrict(false);
+    }
+    expect((await pushWithJti(a)).status).toBe(201);
+  });
+
+  it('apply iss on the redirect switched on one instance to the other’s discovery document', async () => {
+    const discovery = async (on: Emulator) => (await (await on.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()) as Record<string, unknown>;
+    try {
+      await b.control.setRedirectIss(false);
+      expect(await discovery(a)).not.toHaveProperty('authorization_response_iss_parameter_supported');
+    } finally {
+      await a.control.setRedirectIss(true);
+    }
+    expect(await discovery(b)).toHaveProperty('authorization_response_iss_parameter_supported', true);
+  });
+
+  it('encrypt ID tokens with the variant set on the other instance', async () => {
+    try {
+      await a.control.setIdTokenEncryption(client.clientId, { alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+      expect((await b.control.clients())[0]!.idTokenEncryption).toEqual({ alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+      const { requestUri, codeVerifier } = await push(b);
+      const page = await b.handle(new Request(authorizationUrl(requestUri)));
+      const { interaction, browser } = authorizationPageFields(await page.text());
+      const decision = await b.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+      const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
+      const token = await b.handle(
+        formPost(`${TEST_BASE_URL}/token`, { ...(await clientAuthentication(client)), grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: client.redirectUri }),
+      );
+      const { decodeProtectedHeader } = await import('jose');
+      expect(decodeProtectedHeader((await token.json()).id_token)).toMatchObject({ alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+    } finally {
+      await b.control.setIdTokenEncryption(client.clientId, { alg: 'RSA-OAEP-256', enc: 'A256GCM' });
+    }
+  });
 });

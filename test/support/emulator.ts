@@ -4,11 +4,12 @@
  * Not used by the emulator itself.
  * @see spec 2.1, 2.2, 2.3, part 1 "Prerequisites for a client"
  */
+import { constants, createDecipheriv, createHmac, createPrivateKey, privateDecrypt, timingSafeEqual, type JsonWebKey } from 'node:crypto';
 import { CompactSign, base64url, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { createEmulator, type Emulator } from '@/lib/emulator';
 import { s256CodeChallenge } from '@/lib/emulator/checks/pkce';
 import type { RegisteredClient } from '@/lib/emulator/clients';
-import { CLIENT_ASSERTION_TYPE, type ClientSigningAlgorithm } from '@/lib/emulator/config';
+import { CLIENT_ASSERTION_TYPE, type ClientSigningAlgorithm, type IdTokenEncryption } from '@/lib/emulator/config';
 
 export const TEST_BASE_URL = 'http://localhost:3000/emulator';
 
@@ -21,9 +22,19 @@ export interface TestClient {
   encryptionKey: { kid: string; privateKey: CryptoKey; privateJwk: JWK };
 }
 
-/** Generates a client: a signing key of `alg` and an RSA-OAEP-256 (2048-bit) encryption key. */
+/**
+ * Generates a client: a signing key of `alg` and an RSA-OAEP-256 (2048-bit) encryption key;
+ * `idTokenEncryption` registers the variant its ID tokens are encrypted with (default: none, so
+ * RSA-OAEP-256 / A256GCM).
+ */
 export async function createTestClient(
-  options: { clientId?: string; alg?: ClientSigningAlgorithm; redirectUri?: string; populationRegister?: boolean } = {},
+  options: {
+    clientId?: string;
+    alg?: ClientSigningAlgorithm;
+    redirectUri?: string;
+    populationRegister?: boolean;
+    idTokenEncryption?: IdTokenEncryption;
+  } = {},
 ): Promise<TestClient> {
   const { clientId = 'demo-client', alg = 'ES256', redirectUri = 'http://localhost:3000/auth/callback' } = options;
   const signing = await generateKeyPair(alg, { extractable: true, ...(alg === 'EdDSA' ? { crv: 'Ed25519' } : {}) });
@@ -44,6 +55,9 @@ export async function createTestClient(
       },
       redirectUris: [redirectUri],
       populationRegister: options.populationRegister ?? false,
+      ...(options.idTokenEncryption
+        ? { idTokenEncryptedResponseAlg: options.idTokenEncryption.alg, idTokenEncryptedResponseEnc: options.idTokenEncryption.enc }
+        : {}),
     },
     signingKey: { kid: signingKid, alg, privateKey: signing.privateKey, privateJwk: await exportJWK(signing.privateKey) },
     encryptionKey: { kid: encryptionKid, privateKey: encryption.privateKey, privateJwk: await exportJWK(encryption.privateKey) },
@@ -90,7 +104,11 @@ export function clientAssertionClaims(
   };
 }
 
-/** A claims request (2.3) for names, birthdate and document details, under `standard`. */
+/**
+ * A claims request (2.3) for names, birthdate and document details, under `standard`, shaped as
+ * the spec shapes it (accepted at the strict level too): each claim `{ "essential": boolean }`,
+ * each document detail `null`, `issuer` an object of its members.
+ */
 export const BASIC_CLAIMS_REQUEST = {
   id_token: {
     verified_claims: {
@@ -103,7 +121,7 @@ export const BASIC_CLAIMS_REQUEST = {
           },
         ],
       },
-      claims: { given_name: { essential: true }, family_name: { essential: true }, birthdate: null },
+      claims: { given_name: { essential: true }, family_name: { essential: true }, birthdate: { essential: false } },
     },
   },
 };
@@ -271,4 +289,38 @@ export const TEST_DEVICE_BASE_URL = 'http://192.168.1.20:3000/emulator';
 /** An emulator with a device base URL, for the tests of the app and the phone hand-off. */
 export function createDeviceTestEmulator(client: TestClient, now?: () => number): Emulator {
   return createEmulator({ baseUrl: TEST_BASE_URL, deviceBaseUrl: TEST_DEVICE_BASE_URL, clients: [client.registered], now });
+}
+
+/**
+ * Decrypts a compact JWE made with RSA1_5 / A128CBC-HS256 (RFC 7518 §4.2, §5.2.3), as no JOSE
+ * library will any more: it proves that a token really is RSA1_5. Node refuses PKCS #1 v1.5
+ * padding for private decryption (CVE-2023-46809), so the key is decrypted raw (RSA_NO_PADDING)
+ * and the EME-PKCS1-v1_5 padding (0x00 0x02, at least 8 nonzero bytes, 0x00) checked and removed
+ * here (RFC 8017 §7.2.2). The tag is checked before the content is decrypted.
+ * @throws Error when the padding, the key length or the tag is wrong
+ */
+export function decryptRsa1_5Jwe(jwe: string, privateJwk: JWK): { header: Record<string, unknown>; plaintext: string } {
+  const [encodedHeader, encryptedKey, iv, ciphertext, tag] = jwe.split('.').map((part, index) => (index === 0 ? part : Buffer.from(part, 'base64url'))) as [
+    string,
+    Buffer,
+    Buffer,
+    Buffer,
+    Buffer,
+  ];
+  const header = JSON.parse(Buffer.from(encodedHeader, 'base64url').toString('utf8')) as Record<string, unknown>;
+  const key = createPrivateKey({ key: privateJwk as JsonWebKey, format: 'jwk' });
+  const block = privateDecrypt({ key, padding: constants.RSA_NO_PADDING }, encryptedKey);
+  const separator = block.indexOf(0, 2);
+  if (block[0] !== 0 || block[1] !== 2 || separator < 10 || block.subarray(2, separator).includes(0)) {
+    throw new Error('the encrypted key is not EME-PKCS1-v1_5 padded');
+  }
+  const contentKey = block.subarray(separator + 1);
+  if (contentKey.length !== 32) throw new Error(`A128CBC-HS256 needs a 32-byte key, not ${contentKey.length}`);
+  const aad = Buffer.from(encodedHeader, 'ascii');
+  const al = Buffer.alloc(8);
+  al.writeBigUInt64BE(BigInt(aad.length * 8));
+  const expected = createHmac('sha256', contentKey.subarray(0, 16)).update(Buffer.concat([aad, iv, ciphertext, al])).digest().subarray(0, 16);
+  if (tag.length !== 16 || !timingSafeEqual(tag, expected)) throw new Error('the authentication tag does not match');
+  const decipher = createDecipheriv('aes-128-cbc', contentKey.subarray(16), iv);
+  return { header, plaintext: Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8') };
 }

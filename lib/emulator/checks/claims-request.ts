@@ -1,8 +1,10 @@
 /**
  * The `claims` request parameter (2.3; OpenID Connect for Identity Assurance §6): its structure is
  * checked here and turned into a small typed request that data minimisation works from.
- * Unknown claim names and unknown members are ignored (OpenID Connect Core §5.5); values of the
- * wrong shape are refused with `invalid_request`.
+ * At the default level unknown claim names and unknown members are ignored (OpenID Connect Core
+ * §5.5); at the strict level (checks/levels.ts) they are refused, and a claim is requested only
+ * as `{ "essential": boolean }`. Values of the wrong shape are refused with `invalid_request` at
+ * both levels.
  * @see spec 2.3
  */
 import { z } from 'zod';
@@ -34,7 +36,6 @@ export type DocumentDetail = (typeof DOCUMENT_DETAILS)[number];
 export const EVIDENCE_TYPES = ['document', 'electronic_record'] as const;
 export const DOCUMENT_TYPES = ['passport', 'idcard'] as const;
 export const ELECTRONIC_RECORD_TYPES = ['population_register'] as const;
-/** 2.3: "the name of the Norwegian population register" */
 /** The population register's name by default (spec 2.3 shows only `<population_register_name>`; DECISIONS.md). */
 export const POPULATION_REGISTER_NAME = 'Folkeregisteret';
 
@@ -55,43 +56,81 @@ export interface ClaimsRequest {
   evidence: EvidenceRequest[];
 }
 
-/** 2.3: a requested claim is `null` or `{ "essential": boolean }`. */
-const claimRequest = z.nullable(z.looseObject({ essential: z.boolean().optional() }));
+/**
+ * An object schema of the level: at the default level unknown members are ignored (OpenID Connect
+ * Core §5.5); at the strict level the spec's shape is the whole shape, and any other member is
+ * refused ("has unknown member").
+ */
+function objectOf<Shape extends z.ZodRawShape>(shape: Shape, strict: boolean) {
+  return strict ? z.strictObject(shape) : z.object(shape);
+}
+
+/**
+ * 2.3: a requested claim is `{ "essential": boolean }`. The default level also takes `null` and
+ * an object without `essential` or with other members (OpenID Connect Core §5.5.1), as a request
+ * for a voluntary claim.
+ */
+function claimRequestOf(strict: boolean) {
+  return strict ? z.strictObject({ essential: z.boolean() }) : z.nullable(z.looseObject({ essential: z.boolean().optional() }));
+}
 
 /** 2.3: "each requested document detail is set to null". */
 const detailRequest = z.null().optional();
 
-const documentEvidence = z.object({
-  type: z.object({ value: z.literal('document') }),
-  document_details: z.object({
-    type: detailRequest,
-    document_number: detailRequest,
-    date_of_issuance: detailRequest,
-    date_of_expiry: detailRequest,
-    issuer: z.nullable(z.object({ country_code: detailRequest, name: detailRequest })).optional(),
-    personal_number: detailRequest,
-    active_authentication_result: detailRequest,
-    issuer_check: detailRequest,
-  }),
-});
+/**
+ * The document evidence element (2.3). `issuer` is an object of `country_code` and `name`, each
+ * `null`; the default level also takes `issuer: null` for both.
+ */
+function documentEvidenceOf(strict: boolean) {
+  const issuer = objectOf({ country_code: detailRequest, name: detailRequest }, strict);
+  return objectOf(
+    {
+      type: objectOf({ value: z.literal('document') }, strict),
+      document_details: objectOf(
+        {
+          type: detailRequest,
+          document_number: detailRequest,
+          date_of_issuance: detailRequest,
+          date_of_expiry: detailRequest,
+          issuer: (strict ? issuer : z.nullable(issuer)).optional(),
+          personal_number: detailRequest,
+          active_authentication_result: detailRequest,
+          issuer_check: detailRequest,
+        },
+        strict,
+      ),
+    },
+    strict,
+  );
+}
+
+/** The requested details of a document element, whichever level read it. */
+type DocumentDetailsRequest = z.infer<ReturnType<typeof documentEvidenceOf>>['document_details'];
 
 /**
- * The schema of a claims request whose population register is called `populationRegisterName`
- * (spec 2.3 gives only `<population_register_name>`; the emulator's setting, default
- * POPULATION_REGISTER_NAME). Made once per name.
+ * The schema of a claims request at one level, whose population register is called
+ * `populationRegisterName` (spec 2.3 gives only `<population_register_name>`; the emulator's
+ * setting, default POPULATION_REGISTER_NAME). Made once per name and level.
  */
-function claimsSchemaFor(populationRegisterName: string) {
-  const electronicRecordEvidence = z.object({
-    type: z.object({ value: z.literal('electronic_record') }),
-    record: z.object({
-      type: z.object({ value: z.enum(ELECTRONIC_RECORD_TYPES) }),
-      source: z.object({ name: z.literal(populationRegisterName) }),
-      personal_number: z
-        .string()
-        .regex(/^\d{11}$/, { error: 'must be an 11-digit Norwegian national number' })
-        .optional(),
-    }),
-  });
+function claimsSchemaFor(populationRegisterName: string, strict: boolean) {
+  const documentEvidence = documentEvidenceOf(strict);
+  const electronicRecordEvidence = objectOf(
+    {
+      type: objectOf({ value: z.literal('electronic_record') }, strict),
+      record: objectOf(
+        {
+          type: objectOf({ value: z.enum(ELECTRONIC_RECORD_TYPES) }, strict),
+          source: objectOf({ name: z.literal(populationRegisterName) }, strict),
+          personal_number: z
+            .string()
+            .regex(/^\d{11}$/, { error: 'must be an 11-digit Norwegian national number' })
+            .optional(),
+        },
+        strict,
+      ),
+    },
+    strict,
+  );
 
   /** Reads `type.value` first, so a mistake is reported against the element type that was meant. */
   const evidenceElement = z
@@ -116,50 +155,62 @@ function claimsSchemaFor(populationRegisterName: string) {
           };
     });
 
-  const claimsSchema = z.object({
-    id_token: z.object({
-      verified_claims: z
-        .object({
-          verification: z.object({
-            trust_framework: z.object({ value: z.enum(TRUST_FRAMEWORKS) }),
-            evidence: z
-              .array(evidenceElement)
-              .min(1, { error: 'must not be empty; omit it when only identity claims are needed' })
-              .superRefine((elements, ctx) => {
-                const seen = new Set<string>();
-                elements.forEach((element, index) => {
-                  if (seen.has(element.type)) {
-                    ctx.addIssue({ code: 'custom', path: [index], message: `requests '${element.type}' evidence twice` });
-                  }
-                  seen.add(element.type);
-                });
-              })
-              .optional(),
+  const claimRequest = claimRequestOf(strict);
+  const claimsSchema = objectOf(
+    {
+      id_token: objectOf(
+        {
+          verified_claims: objectOf(
+            {
+              verification: objectOf(
+                {
+                  trust_framework: objectOf({ value: z.enum(TRUST_FRAMEWORKS) }, strict),
+                  evidence: z
+                    .array(evidenceElement)
+                    .min(1, { error: 'must not be empty; omit it when only identity claims are needed' })
+                    .superRefine((elements, ctx) => {
+                      const seen = new Set<string>();
+                      elements.forEach((element, index) => {
+                        if (seen.has(element.type)) {
+                          ctx.addIssue({ code: 'custom', path: [index], message: `requests '${element.type}' evidence twice` });
+                        }
+                        seen.add(element.type);
+                      });
+                    })
+                    .optional(),
+                },
+                strict,
+              ),
+              // The seven names of 2.3; others are ignored at the default level, refused at the strict one.
+              claims: objectOf(Object.fromEntries(CLAIM_NAMES.map((name) => [name, claimRequest.optional()])), strict),
+            },
+            strict,
+          ).superRefine((verifiedClaims, ctx) => {
+            // 2.3: standard_etsi "Requires given_name and family_name to be requested".
+            const requested = verifiedClaims.claims;
+            if (
+              verifiedClaims.verification.trust_framework.value === 'standard_etsi' &&
+              !('given_name' in requested && 'family_name' in requested)
+            ) {
+              ctx.addIssue({
+                code: 'custom',
+                path: ['claims'],
+                message: 'the standard_etsi trust framework requires given_name and family_name to be requested',
+              });
+            }
           }),
-          claims: z.object(Object.fromEntries(CLAIM_NAMES.map((name) => [name, claimRequest.optional()]))),
-        })
-        .superRefine((verifiedClaims, ctx) => {
-          // 2.3: standard_etsi "Requires given_name and family_name to be requested".
-          const requested = verifiedClaims.claims;
-          if (
-            verifiedClaims.verification.trust_framework.value === 'standard_etsi' &&
-            !('given_name' in requested && 'family_name' in requested)
-          ) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['claims'],
-              message: 'the standard_etsi trust framework requires given_name and family_name to be requested',
-            });
-          }
-        }),
-    }),
-  });
+        },
+        strict,
+      ),
+    },
+    strict,
+  );
   return claimsSchema;
 }
 
 const claimsSchemas = new Map<string, ReturnType<typeof claimsSchemaFor>>();
 
-function requestedDetails(details: z.infer<typeof documentEvidence>['document_details']): DocumentDetail[] {
+function requestedDetails(details: DocumentDetailsRequest): DocumentDetail[] {
   const requested: DocumentDetail[] = [];
   for (const detail of DOCUMENT_DETAILS) {
     const [head, member] = detail.split('.') as [keyof typeof details, string | undefined];
@@ -175,15 +226,23 @@ function requestedDetails(details: z.infer<typeof documentEvidence>['document_de
 
 /**
  * Checks the `claims` member of a request object and returns what it asks for.
+ * @param options.populationRegisterName the name register evidence must carry (default POPULATION_REGISTER_NAME)
+ * @param options.strict the level (checks/levels.ts): by default unknown names and members are
+ *   ignored and a claim may be requested as `null`; at the strict level only the shape of 2.3 is
+ *   accepted
  * @throws InvalidRequest naming the path at fault, e.g.
  *   `claims.id_token.verified_claims.verification.trust_framework.value: must be one of ...`
  * @see spec 2.3
  */
-export function parseClaimsRequest(claims: unknown, populationRegisterName: string = POPULATION_REGISTER_NAME): ClaimsRequest {
-  let schema = claimsSchemas.get(populationRegisterName);
+export function parseClaimsRequest(
+  claims: unknown,
+  { populationRegisterName = POPULATION_REGISTER_NAME, strict = false }: { populationRegisterName?: string; strict?: boolean } = {},
+): ClaimsRequest {
+  const key = `${strict ? 'strict' : 'default'}:${populationRegisterName}`;
+  let schema = claimsSchemas.get(key);
   if (!schema) {
-    schema = claimsSchemaFor(populationRegisterName);
-    claimsSchemas.set(populationRegisterName, schema);
+    schema = claimsSchemaFor(populationRegisterName, strict);
+    claimsSchemas.set(key, schema);
   }
   const result = schema.safeParse(claims, { error: issueMessage, reportInput: true });
   if (!result.success) {

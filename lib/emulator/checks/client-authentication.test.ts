@@ -249,6 +249,19 @@ describe('client authentication (spec 2.1, part 5), at PAR and at the token endp
       },
     );
 
+    it('at the strict level, refuses an exp that is not a whole number of seconds (spec 2.1: Unix timestamp); the default level accepts it', async () => {
+      const exp = nowSeconds() + 60.5;
+      const fractional = async () => authWith(await signAsClient(client, clientAssertionClaims(client, { claims: { exp } })));
+      const strict = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict: true });
+      const response = await strict.handle(await endpointRequest(endpoint, await fractional()));
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({
+        error: 'invalid_client',
+        error_description: `client_assertion exp must be a whole number of seconds (spec 2.1: Unix timestamp), not ${exp} (strict level)`,
+      });
+      await expectAuthenticated(await newEmulator().handle(await endpointRequest(endpoint, await fractional())), endpoint);
+    });
+
     it('accepts an assertion expiring exactly 300 s ahead, and refuses the same assertion a second time', async () => {
       const emulator = newEmulator();
       const assertion = await signAsClient(client, clientAssertionClaims(client, { claims: { exp: nowSeconds() + 300 } }));

@@ -9,6 +9,7 @@ import { CLIENT_ASSERTION_TYPE, CLOCK_SKEW_SECONDS, LIFETIMES } from '../config'
 import { endpointUrl, nowSeconds, type EmulatorContext } from '../context';
 import { InvalidClient, describeValue } from '../errors';
 import { describeMemberMismatch, verifyClientJwt, type VerifiedClientJwt } from './client-jwt';
+import { rulesAt, type Levelled } from './levels';
 import type { RequestParameters } from './request-parameters';
 
 /** 2.1: the payload has exactly these four claims. */
@@ -17,12 +18,14 @@ const PAYLOAD_CLAIMS = ['iss', 'sub', 'aud', 'exp'] as const;
 /**
  * Authenticates the client of a PAR or token request from `client_id`, `client_assertion_type`
  * and `client_assertion`, and returns it. A successful assertion cannot be used again.
+ * @param strict the level of this request (checks/levels.ts), read once by the endpoint
  * @throws InvalidRequest for a missing parameter, InvalidClient for everything else
  * @see spec 2.1, 5.1–5.4
  */
 export async function authenticateClient(
   parameters: RequestParameters,
   context: EmulatorContext,
+  strict = false,
 ): Promise<RegisteredClient> {
   const clientId = parameters.require('client_id');
   const assertionType = parameters.require('client_assertion_type');
@@ -40,23 +43,31 @@ export async function authenticateClient(
     parameter: 'client_assertion',
     reject: (description) => new InvalidClient(description),
   });
-  const exp = checkAssertionClaims(jwt.payload, clientId, context);
-  await consumeAssertion(jwt, exp, context);
+  for (const rule of rulesAt(ASSERTION_RULES, strict)) rule(jwt.payload, { clientId, context });
+  await consumeAssertion(jwt, jwt.payload.exp as number, context);
   return client;
 }
 
-/** 2.1 payload: exactly iss, sub, aud, exp; returns `exp`. @see spec 2.1, 5.4; RFC 7523 §3 */
-function checkAssertionClaims(payload: Record<string, unknown>, clientId: string, context: EmulatorContext): number {
+/** One rule of 2.1 over the assertion's payload; throws `invalid_client` (RFC 7521 §4.2.1). */
+type AssertionRule = (payload: Record<string, unknown>, input: { clientId: string; context: EmulatorContext }) => void;
+
+/** 2.1, 8: exactly iss, sub, aud, exp. */
+const exactlyFourClaims: AssertionRule = (payload) => {
   const members = describeMemberMismatch(payload, PAYLOAD_CLAIMS);
   if (members) throw new InvalidClient(`client_assertion must have exactly the claims iss, sub, aud and exp: ${members}`);
+};
 
+/** 5.4: `iss` and `sub` are the client_id. */
+const boundToClient: AssertionRule = (payload, { clientId }) => {
   for (const claim of ['iss', 'sub'] as const) {
     if (payload[claim] !== clientId) {
       throw new InvalidClient(`client_assertion ${claim} must be the client_id '${clientId}', not ${describeValue(payload[claim])}`);
     }
   }
+};
 
-  const { aud, exp } = payload;
+/** 2.1 `aud`: the issuer (the base URL) as a single string, not an endpoint URL. */
+const audienceIsIssuer: AssertionRule = ({ aud }, { context }) => {
   if (typeof aud !== 'string') {
     throw new InvalidClient(`client_assertion aud must be a single string, the issuer '${context.issuer}', not ${describeValue(aud)}`);
   }
@@ -66,10 +77,25 @@ function checkAssertionClaims(payload: Record<string, unknown>, clientId: string
       `client_assertion aud must be the issuer '${context.issuer}'${endpoint ? ', not an endpoint URL' : `, not ${describeValue(aud)}`}`,
     );
   }
+};
 
+/** 2.1 `exp`: "number, Unix timestamp"; at the default level any finite number (RFC 7519 §2 NumericDate). */
+const expIsNumber: AssertionRule = ({ exp }) => {
   if (typeof exp !== 'number' || !Number.isFinite(exp)) {
     throw new InvalidClient(`client_assertion exp must be a number (seconds since the epoch), not ${describeValue(exp)}`);
   }
+};
+
+/** Strict level: `exp` in whole seconds, as a "Unix timestamp" (2.1) is. */
+const expInWholeSeconds: AssertionRule = ({ exp }) => {
+  if (!Number.isInteger(exp)) {
+    throw new InvalidClient(`client_assertion exp must be a whole number of seconds (spec 2.1: Unix timestamp), not ${describeValue(exp)} (strict level)`);
+  }
+};
+
+/** Not expired, and at most LIFETIMES.maxClientAssertion ahead (5.7 leaves the bound open). */
+const withinLifetime: AssertionRule = (payload, { context }) => {
+  const exp = payload.exp as number;
   const now = nowSeconds(context);
   if (exp <= now - CLOCK_SKEW_SECONDS) throw new InvalidClient('client_assertion has expired (exp is in the past)');
   if (exp > now + LIFETIMES.maxClientAssertion + CLOCK_SKEW_SECONDS) {
@@ -77,8 +103,21 @@ function checkAssertionClaims(payload: Record<string, unknown>, clientId: string
       `client_assertion exp is too far in the future; an assertion may live at most ${LIFETIMES.maxClientAssertion} seconds`,
     );
   }
-  return exp;
-}
+};
+
+/**
+ * The rules over the assertion's payload (2.1, 5.4; RFC 7523 §3), in the order they are checked
+ * (the first failure is the one reported), each with the level it applies at. Header and
+ * signature are checked before these (checks/client-jwt.ts); replay after them.
+ */
+const ASSERTION_RULES: readonly Levelled<AssertionRule>[] = [
+  ['every', exactlyFourClaims],
+  ['every', boundToClient],
+  ['every', audienceIsIssuer],
+  ['every', expIsNumber],
+  ['strict', expInWholeSeconds],
+  ['every', withinLifetime],
+];
 
 /**
  * 2.1: "A new assertion is built for each request". With no `jti` allowed, an assertion is

@@ -3,8 +3,10 @@
  * Part 7 lists no `invalid_request_object`, so every failure is `invalid_request` (400), except
  * a wrong `scope` (`invalid_scope`) and population-register evidence requested by a client that
  * is not entitled to it (`unauthorized_client`, 403).
- * Claims beyond the thirteen of 2.2 are ignored, except that an `nbf` is honoured (RFC 7519 §4.1.5)
- * and a `ui_locales` (OpenID Connect Core §3.1.2.1) chooses the language of the pages.
+ * At the default level, claims beyond the thirteen of 2.2 are ignored, except that an `nbf` is
+ * honoured (RFC 7519 §4.1.5) and a `ui_locales` (OpenID Connect Core §3.1.2.1) chooses the
+ * language of the pages. At the strict level (checks/levels.ts) they are refused, and `exp` must
+ * be in whole seconds.
  * @see spec 2.2, 2.3, 5.5, part 7
  */
 import type { RegisteredClient } from '../clients';
@@ -14,6 +16,7 @@ import { InvalidRequest, InvalidScope, UnauthorizedClient, describeValue } from 
 import type { AuthorizationRequest } from '../state';
 import { parseClaimsRequest } from './claims-request';
 import { verifyClientJwt } from './client-jwt';
+import { describeUnlisted, rulesAt, type Levelled } from './levels';
 import { isCodeChallenge } from './pkce';
 
 /** 2.2: the thirteen required claims, in the spec's order, with their JSON types. */
@@ -41,15 +44,23 @@ type RequestObjectClaims = {
       : string;
 };
 
-/** What a rule may look at besides the claims: the authenticated client, the emulator, and `nbf` (not one of the thirteen). */
+/** What a rule may look at besides the thirteen claims: the authenticated client, the emulator, and the whole payload. */
 interface RuleInput {
   client: RegisteredClient;
   context: EmulatorContext;
-  nbf: unknown;
+  payload: Readonly<Record<string, unknown>>;
 }
 
 /** One rule of 2.2 over the request object's claims; throws the error part 7 gives for it. */
 type RequestObjectRule = (claims: RequestObjectClaims, input: RuleInput) => void;
+
+/** Strict level: exactly the thirteen claims of the 2.2 table; `nbf`, `iat`, `jti`, `ui_locales` and any other are refused. */
+const onlyTheThirteenClaims: RequestObjectRule = (_claims, { payload }) => {
+  const unlisted = describeUnlisted(Object.keys(payload), Object.keys(REQUIRED_CLAIMS));
+  if (unlisted) {
+    throw new InvalidRequest(`request object has claim(s) ${unlisted} that spec 2.2 does not list; it has exactly the thirteen of its table (strict level)`);
+  }
+};
 
 /** 5.5: "binds iss and sub to the client_id" (and `client_id` is the client's own). */
 const boundToClient: RequestObjectRule = (claims, { client: { clientId } }) => {
@@ -67,8 +78,15 @@ const audienceIsIssuer: RequestObjectRule = (claims, { context }) => {
   }
 };
 
+/** Strict level: `exp` in whole seconds, as a "Unix timestamp" (2.2) is; the default level takes any number (RFC 7519 §2 NumericDate). */
+const expInWholeSeconds: RequestObjectRule = ({ exp }) => {
+  if (!Number.isInteger(exp)) {
+    throw new InvalidRequest(`request object claim 'exp' must be a whole number of seconds (spec 2.2: Unix timestamp), not ${describeValue(exp)} (strict level)`);
+  }
+};
+
 /** `exp` in the future and at most an hour ahead (FAPI 2.0 §5.3.1.1); `nbf`, when present, reached (RFC 7519 §4.1.5). */
-const withinLifetime: RequestObjectRule = (claims, { context, nbf }) => {
+const withinLifetime: RequestObjectRule = (claims, { context, payload: { nbf } }) => {
   const now = nowSeconds(context);
   const { exp } = claims;
   if (exp <= now - CLOCK_SKEW_SECONDS) throw new InvalidRequest("request object has expired (claim 'exp' is in the past)");
@@ -125,39 +143,44 @@ const s256CodeChallenge: RequestObjectRule = (claims) => {
 };
 
 /**
- * The rules over the thirteen claims, in the order they are checked (the first failure is the
- * one reported). The `claims` parameter and the client's entitlement to what it asks for are
- * checked after these, by checks/claims-request.ts and `verifyRequestObject`.
+ * The rules over the request object's claims, in the order they are checked (the first failure
+ * is the one reported), each with the level it applies at (checks/levels.ts). Presence and JSON
+ * types of the thirteen are checked before these; the `claims` parameter and the client's
+ * entitlement to what it asks for after them, by checks/claims-request.ts and `verifyRequestObject`.
  */
-const REQUEST_OBJECT_RULES: readonly RequestObjectRule[] = [
-  boundToClient,
-  audienceIsIssuer,
-  withinLifetime,
-  responseTypeCode,
-  registeredRedirectUri,
-  scopeOpenid,
-  stateAndNonce,
-  s256CodeChallenge,
+const REQUEST_OBJECT_RULES: readonly Levelled<RequestObjectRule>[] = [
+  ['strict', onlyTheThirteenClaims],
+  ['every', boundToClient],
+  ['every', audienceIsIssuer],
+  ['strict', expInWholeSeconds],
+  ['every', withinLifetime],
+  ['every', responseTypeCode],
+  ['every', registeredRedirectUri],
+  ['every', scopeOpenid],
+  ['every', stateAndNonce],
+  ['every', s256CodeChallenge],
 ];
 
 /**
  * Verifies the request object pushed by an authenticated client and returns the request it
  * carries. The client is the one authenticated by the PAR request's client assertion.
+ * @param strict the level of this request (checks/levels.ts), read once by the endpoint
  * @see spec 2.2, 2.3, 5.5
  */
 export async function verifyRequestObject(
   requestObject: string,
   client: RegisteredClient,
   context: EmulatorContext,
+  strict = false,
 ): Promise<AuthorizationRequest> {
   const { payload } = await verifyClientJwt(requestObject, client, {
     parameter: 'request',
     reject: (description) => new InvalidRequest(`request object: ${description}`),
   });
   const claims = checkClaimTypes(payload);
-  for (const rule of REQUEST_OBJECT_RULES) rule(claims, { client, context, nbf: payload.nbf });
+  for (const rule of rulesAt(REQUEST_OBJECT_RULES, strict)) rule(claims, { client, context, payload });
 
-  const claimsRequest = parseClaimsRequest(claims.claims, context.populationRegisterName);
+  const claimsRequest = parseClaimsRequest(claims.claims, { populationRegisterName: context.populationRegisterName, strict });
   // 2.3: population register evidence is "enabled per client" (as registered, or as set since).
   if (
     claimsRequest.evidence.some((evidence) => evidence.type === 'electronic_record') &&

@@ -5,6 +5,7 @@
  */
 import { MAX_FORM_BYTES } from '../config';
 import { InvalidRequest, RequestTooLarge, describeValue } from '../errors';
+import { describeUnlisted } from './levels';
 
 /**
  * Parameters of one request. RFC 6749 §3.1: a parameter sent without a value is treated as
@@ -42,6 +43,24 @@ export class RequestParameters {
 
   has(name: string): boolean {
     return this.get(name) !== undefined;
+  }
+
+  /** The names of the parameters with a value; one sent without a value counts as omitted (RFC 6749 §3.1). */
+  names(): string[] {
+    return [...this.values.keys()].filter((name) => this.has(name));
+  }
+}
+
+/**
+ * The strict level's rule for a request's parameters: none beyond the spec's table for the
+ * endpoint (`listed`, from `section`). At the default level others are ignored (RFC 6749 §3.1).
+ * @throws InvalidRequest naming the parameters that are not listed
+ * @see spec 4.1, 4.2, 4.3; DECISIONS.md "Levels"
+ */
+export function onlyListedParameters(parameters: RequestParameters, listed: readonly string[], section: string): void {
+  const unlisted = describeUnlisted(parameters.names(), listed);
+  if (unlisted) {
+    throw new InvalidRequest(`unexpected parameter(s) ${unlisted}: ${section} lists only ${listed.join(', ')} (strict level)`);
   }
 }
 

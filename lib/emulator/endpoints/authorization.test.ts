@@ -145,6 +145,24 @@ describe('GET /auth (spec 4.2)', () => {
     await expectErrorPage(await openAuthorization(newEmulator(), query), error, description);
   });
 
+  it('at the default level, ignores query parameters beyond the two of 4.2 (RFC 6749 §3.1)', async () => {
+    const emulator = newEmulator();
+    const requestUri = await push(emulator);
+    const response = await openAuthorization(emulator, { client_id: client.clientId, request_uri: requestUri, prompt: 'login' });
+    expect(response.status).toBe(200);
+  });
+
+  it('at the strict level, shows the invalid_request error page for a query parameter beyond the two of 4.2, and leaves the request_uri usable', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict: true });
+    const requestUri = await push(emulator);
+    await expectErrorPage(
+      await openAuthorization(emulator, { client_id: client.clientId, request_uri: requestUri, ui_locales: 'nb' }),
+      'invalid_request',
+      /unexpected parameter\(s\) &#39;ui_locales&#39;: spec 4.2 lists only client_id, request_uri \(strict level\)/,
+    );
+    expect((await openAuthorization(emulator, { client_id: client.clientId, request_uri: requestUri })).status).toBe(200);
+  });
+
   it('escapes every interpolated value (a client name with markup)', async () => {
     const hostile = await createTestClient({ clientId: 'hostile' });
     hostile.registered.name = '<script>alert("x")</script>';
@@ -169,6 +187,16 @@ describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
     expect(url.searchParams.get('iss')).toBe(TEST_BASE_URL);
   });
 
+  it('with iss on the redirect switched off, redirects without iss, on approval and on cancel (RFC 9207 is optional)', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], redirectIss: false });
+    const approved = await authorize(emulator, client);
+    expect([...approved.redirect.searchParams.keys()].sort()).toEqual(['code', 'state']);
+    const cancelled = await authorize(emulator, client, { outcome: 'cancel' });
+    expect([...cancelled.redirect.searchParams.keys()].sort()).toEqual(['error', 'error_description', 'state']);
+    await emulator.control.setRedirectIss(true);
+    expect((await authorize(emulator, client)).redirect.searchParams.get('iss')).toBe(TEST_BASE_URL);
+  });
+
   it('on cancel, redirects with error=access_denied, the state and iss', async () => {
     const { redirect } = await authorize(newEmulator(), client, { outcome: 'cancel' });
     expect(Object.fromEntries(redirect.searchParams)).toEqual({
@@ -191,7 +219,7 @@ describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
       id_token: {
         verified_claims: {
           verification: { trust_framework: { value: 'standard_etsi' } },
-          claims: { given_name: null, family_name: null },
+          claims: { given_name: { essential: true }, family_name: { essential: true } },
         },
       },
     };

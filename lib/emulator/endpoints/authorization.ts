@@ -15,7 +15,8 @@
  * interaction id alone (it is in the QR code) is not enough to receive the redirect.
  * @see spec part 1 (steps 3–6), 4.2; RFC 9126 §4; RFC 9207
  */
-import { queryParameters, readFormBody } from '../checks/request-parameters';
+import { rulesAt, type Levelled } from '../checks/levels';
+import { onlyListedParameters, queryParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest, InvalidRequestUri, describeValue } from '../errors';
@@ -29,15 +30,28 @@ import { interactionPage, withErrorPage } from '../views/authorization-page';
 import type { AuthorizationMessages } from '../views/authorization-messages';
 import { pageLanguage, pathOf } from '../views/language';
 
+/** 4.2: the query parameters of GET /auth. */
+const QUERY_PARAMETERS = ['client_id', 'request_uri'] as const;
+
+/**
+ * The query's rules, each with its level (checks/levels.ts); a failure is the `invalid_request`
+ * error page. The client and the request_uri are looked up after these.
+ */
+const QUERY_RULES: readonly Levelled<(parameters: RequestParameters) => void>[] = [
+  ['every', (parameters) => QUERY_PARAMETERS.forEach((name) => parameters.require(name))],
+  ['strict', (parameters) => onlyListedParameters(parameters, QUERY_PARAMETERS, 'spec 4.2')],
+];
+
 /**
  * Handles GET /auth?client_id=…&request_uri=…: the request_uri must exist, be unexpired and
  * belong to that client; it is then consumed (one use, RFC 9126 §7.3), an interaction opened,
- * and the "continue in the app" page shown.
+ * and the "continue in the app" page shown. At the strict level no other query parameter is taken.
  * @see spec 4.2; RFC 9126 §4
  */
 export function authorizationEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   return withErrorPage(request, context, async (hints) => {
     const parameters = queryParameters(new URL(request.url));
+    for (const rule of rulesAt(QUERY_RULES, await context.strict())) rule(parameters);
     const clientId = parameters.require('client_id');
     const requestUri = parameters.require('request_uri');
 

@@ -32,8 +32,8 @@ describe('GET /.well-known/openid-configuration', () => {
       scopes_supported: ['openid'],
       subject_types_supported: ['pairwise'],
       id_token_signing_alg_values_supported: ['ES256'],
-      id_token_encryption_alg_values_supported: ['RSA-OAEP-256'],
-      id_token_encryption_enc_values_supported: ['A256GCM'],
+      id_token_encryption_alg_values_supported: ['RSA-OAEP-256', 'RSA-OAEP'],
+      id_token_encryption_enc_values_supported: ['A128GCM', 'A192GCM', 'A256GCM', 'A128CBC-HS256', 'A192CBC-HS384', 'A256CBC-HS512'],
       claims_parameter_supported: true,
       authorization_response_iss_parameter_supported: true,
       verified_claims_supported: true,
@@ -81,7 +81,33 @@ describe('discovery shapes and the flow URL (part 4: `{flow_url}/auth`; DECISION
   });
 });
 
+describe('iss on the redirect switched off (RFC 9207 §3)', () => {
+  const discovery = async (emulator: ReturnType<typeof createEmulator>) =>
+    (await (await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()) as Record<string, unknown>;
+
+  it('leaves authorization_response_iss_parameter_supported out of the full document, and advertises it again when switched on', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], redirectIss: false });
+    const off = await discovery(emulator);
+    expect(off).not.toHaveProperty('authorization_response_iss_parameter_supported');
+    expect(off).toHaveProperty('pushed_authorization_request_endpoint');
+    await emulator.control.setRedirectIss(true);
+    expect(await discovery(emulator)).toHaveProperty('authorization_response_iss_parameter_supported', true);
+  });
+});
+
 describe('discovery while the state store is out', () => {
+  it('takes redirectIss from the option, as configured', async () => {
+    const { MemoryStore } = await import('../../store/memory-store');
+    const { StoreError } = await import('../../store/store');
+    const store = new MemoryStore();
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store, redirectIss: false });
+    await store.set('redirect-iss', true, 60);
+    store.get = () => Promise.reject(new StoreError('store_unavailable', 'Redis did not answer', 5));
+    const response = await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`));
+    expect(response.status).toBe(200);
+    expect(await response.json()).not.toHaveProperty('authorization_response_iss_parameter_supported');
+  });
+
   it('serves the full document, as before the QA switch existed, rather than a 503', async () => {
     const { MemoryStore } = await import('../../store/memory-store');
     const { StoreError } = await import('../../store/store');

@@ -14,8 +14,8 @@ import {
 import {
   ACR,
   CLIENT_SIGNING_ALGORITHMS,
-  ID_TOKEN_CONTENT_ENCRYPTION,
-  ID_TOKEN_ENCRYPTION_ALGORITHM,
+  ID_TOKEN_CONTENT_ENCRYPTIONS,
+  ID_TOKEN_ENCRYPTION_ALGORITHMS,
   ID_TOKEN_SIGNING_ALGORITHM,
 } from '../config';
 import { isStoreError } from '../../store/store';
@@ -38,8 +38,14 @@ export function minimalProviderMetadata(context: EmulatorContext): Record<string
   };
 }
 
-/** The provider metadata. @see spec part 4; OpenID Connect Discovery 1.0 §3 */
-export function providerMetadata(context: EmulatorContext): Record<string, unknown> {
+/**
+ * The provider metadata. Every encryption variant a client may be given is advertised (spec 2.5
+ * shows one as "the example"); `authorization_response_iss_parameter_supported` only while the
+ * redirect carries `iss` (RFC 9207 §3; left out, it means false).
+ * @param options.redirectIss whether the redirect carries `iss` (context.ts `redirectIss`)
+ * @see spec part 4; OpenID Connect Discovery 1.0 §3
+ */
+export function providerMetadata(context: EmulatorContext, { redirectIss = true }: { redirectIss?: boolean } = {}): Record<string, unknown> {
   return {
     issuer: context.issuer,
     // part 4: the authorization endpoint lives on `{flow_url}`, which may be another origin.
@@ -60,10 +66,11 @@ export function providerMetadata(context: EmulatorContext): Record<string, unkno
     subject_types_supported: ['pairwise'],
     acr_values_supported: [ACR],
     id_token_signing_alg_values_supported: [ID_TOKEN_SIGNING_ALGORITHM],
-    id_token_encryption_alg_values_supported: [ID_TOKEN_ENCRYPTION_ALGORITHM],
-    id_token_encryption_enc_values_supported: [ID_TOKEN_CONTENT_ENCRYPTION],
+    id_token_encryption_alg_values_supported: [...ID_TOKEN_ENCRYPTION_ALGORITHMS],
+    id_token_encryption_enc_values_supported: [...ID_TOKEN_CONTENT_ENCRYPTIONS],
     claims_parameter_supported: true,
-    authorization_response_iss_parameter_supported: true,
+    // Left out while iss is off, as a document that does not send it usually is.
+    ...(redirectIss ? { authorization_response_iss_parameter_supported: true } : {}),
     verified_claims_supported: true,
     trust_frameworks_supported: [...TRUST_FRAMEWORKS],
     evidence_supported: [...EVIDENCE_TYPES],
@@ -80,14 +87,18 @@ export function providerMetadata(context: EmulatorContext): Record<string, unkno
  * @see spec part 4
  */
 export async function discoveryEndpoint(_request: Request, context: EmulatorContext): Promise<Response> {
-  // A QA switch, read from the state store: while the store is out, the full document is served,
-  // as before the switch existed, rather than a 503 that would stop every relying party.
-  const shape = await context.discoveryShape().catch((error: unknown) => {
-    if (isStoreError(error)) return 'full' as const;
-    throw error;
-  });
+  // QA switches, read from the state store: while the store is out, the full document is served,
+  // as before the switch existed, rather than a 503 that would stop every relying party (and
+  // `redirectIss` falls back to its option by itself).
+  const [shape, redirectIss] = await Promise.all([
+    context.discoveryShape().catch((error: unknown) => {
+      if (isStoreError(error)) return 'full' as const;
+      throw error;
+    }),
+    context.redirectIss(),
+  ]);
   const minimal = shape === 'minimal';
-  return Response.json(minimal ? minimalProviderMetadata(context) : providerMetadata(context), {
+  return Response.json(minimal ? minimalProviderMetadata(context) : providerMetadata(context, { redirectIss }), {
     headers: { 'Cache-Control': 'public, max-age=3600' },
   });
 }

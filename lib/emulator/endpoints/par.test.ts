@@ -23,19 +23,20 @@ beforeAll(async () => {
   codeChallenge = (await createPkce()).codeChallenge;
 });
 
-const emulator = () => createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, entitled.registered] });
+const emulator = (options: { strict?: boolean } = {}) =>
+  createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, entitled.registered], ...options });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A PAR request whose request object has `claims` merged over valid ones (undefined removes one). */
 async function pushWith(
   claims: Record<string, unknown>,
-  options: { as?: TestClient; header?: Record<string, unknown>; form?: Record<string, string> } = {},
+  options: { as?: TestClient; header?: Record<string, unknown>; form?: Record<string, string>; strict?: boolean } = {},
 ) {
   const as = options.as ?? client;
   const payload = Object.fromEntries(
     Object.entries(requestObjectClaims(as, { codeChallenge, claims })).filter(([, value]) => value !== undefined),
   );
-  return emulator().handle(
+  return emulator({ strict: options.strict }).handle(
     formPost(`${TEST_BASE_URL}/par`, {
       ...(await clientAuthentication(as)),
       request: await signAsClient(as, payload, options.header),
@@ -45,7 +46,7 @@ async function pushWith(
 }
 
 /** `claims.id_token.verified_claims` with `verification` and `claims` replaced. */
-function verifiedClaims(verification: unknown, claims: unknown = { given_name: null }) {
+function verifiedClaims(verification: unknown, claims: unknown = { given_name: { essential: true } }) {
   return { claims: { id_token: { verified_claims: { verification, claims } } } };
 }
 
@@ -66,14 +67,19 @@ describe('POST /par (spec 4.1, 2.4)', () => {
     expect(body.request_uri).toMatch(/^urn:ietf:params:oauth:request_uri:[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
-  it('ignores request object claims beyond the thirteen of 2.2, and unknown claim names', async () => {
+  it('at the default level, ignores request object claims beyond the thirteen of 2.2, unknown claim names and a claim requested as null', async () => {
     const response = await pushWith({
       iat: nowSeconds(),
       jti: 'abc',
       prompt: 'login',
+      exp: nowSeconds() + 60.5,
       ...verifiedClaims({ trust_framework: { value: 'standard' } }, { given_name: null, shoe_size: { essential: true } }),
     });
     expect(response.status).toBe(201);
+  });
+
+  it('at the default level, ignores form parameters beyond the four of 4.1 (RFC 6749 §3.1)', async () => {
+    expect((await pushWith({}, { form: { scope: 'openid', prompt: 'login' } })).status).toBe(201);
   });
 
   it('accepts population register evidence from an entitled client', async () => {
@@ -173,7 +179,7 @@ describe('POST /par (spec 4.1, 2.4)', () => {
       { name: "code_challenge_method 'plain'", claims: { code_challenge_method: 'plain' }, description: /'code_challenge_method' must be 'S256'/ },
       { name: 'claims as an array', claims: { claims: [] }, description: /claim 'claims' must be a JSON object/ },
       { name: 'claims without id_token', claims: { claims: { userinfo: {} } }, description: /^request object claim claims.id_token: is required$/ },
-      { name: 'id_token without verified_claims', claims: { claims: { id_token: { given_name: null } } }, description: /claims.id_token.verified_claims: is required/ },
+      { name: 'id_token without verified_claims', claims: { claims: { id_token: { given_name: { essential: true } } } }, description: /claims.id_token.verified_claims: is required/ },
       { name: 'verified_claims as an array', claims: { claims: { id_token: { verified_claims: [] } } }, description: /claims.id_token.verified_claims: must be an object/ },
       { name: 'an unknown trust framework', ...withClaims(verifiedClaims({ trust_framework: { value: 'eidas' } })), description: /verification.trust_framework.value: must be one of 'standard', 'standard_etsi'/ },
       { name: 'trust_framework as a string', ...withClaims(verifiedClaims({ trust_framework: 'standard' })), description: /verification.trust_framework: must be an object/ },
@@ -188,7 +194,7 @@ describe('POST /par (spec 4.1, 2.4)', () => {
       { name: 'two document evidence elements', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [documentEvidence({}), documentEvidence({})] })), description: /evidence\[1\]: requests 'document' evidence twice/ },
       { name: 'a claim requested with a non-boolean essential', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' } }, { birthdate: { essential: 'yes' } })), description: /claims.birthdate.essential: must be a boolean/ },
       { name: 'a claim requested as a string', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' } }, { birthdate: 'please' })), description: /claims.birthdate: must be an object/ },
-      { name: 'standard_etsi without family_name', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard_etsi' } }, { given_name: null, birthdate: null })), description: /standard_etsi trust framework requires given_name and family_name/ },
+      { name: 'standard_etsi without family_name', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard_etsi' } }, { given_name: { essential: true }, birthdate: { essential: true } })), description: /standard_etsi trust framework requires given_name and family_name/ },
       { name: 'standard_etsi without any claims', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard_etsi' }, evidence: [documentEvidence({ type: null })] }, {})), description: /standard_etsi/ },
       { name: 'population register evidence from a client without the entitlement', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence()] })), error: 'unauthorized_client', status: 403, description: /not entitled to electronic_record evidence/ },
     ];
@@ -211,13 +217,84 @@ describe('POST /par (spec 4.1, 2.4)', () => {
 
     it('accepts standard_etsi when given_name and family_name are requested', async () => {
       const response = await pushWith(
-        verifiedClaims({ trust_framework: { value: 'standard_etsi' } }, { given_name: { essential: true }, family_name: null }),
+        verifiedClaims({ trust_framework: { value: 'standard_etsi' } }, { given_name: { essential: true }, family_name: { essential: false } }),
       );
       expect(response.status).toBe(201);
     });
 
-    it('accepts the example claims request of the test fixtures unchanged', async () => {
+    it('accepts the example claims request of the test fixtures unchanged, at both levels', async () => {
       expect((await pushWith({ claims: BASIC_CLAIMS_REQUEST })).status).toBe(201);
+      expect((await pushWith({ claims: BASIC_CLAIMS_REQUEST }, { strict: true })).status).toBe(201);
+    });
+  });
+
+  describe('at the strict level (DECISIONS.md "Levels"): the letter of the spec', () => {
+    it('accepts a request shaped as the spec shapes it: the four parameters, the thirteen claims, exp in whole seconds', async () => {
+      const response = await pushWith(
+        verifiedClaims(
+          { trust_framework: { value: 'standard' }, evidence: [documentEvidence({ type: null, issuer: { country_code: null } }), registerEvidence()] },
+          { given_name: { essential: true }, birthdate: { essential: false } },
+        ),
+        { as: entitled, strict: true },
+      );
+      expect(response.status).toBe(201);
+    });
+
+    it.each([
+      ['ui_locales', { ui_locales: 'nb en' }, "'ui_locales'"],
+      ['nbf', { nbf: nowSeconds() - 10 }, "'nbf'"],
+      ['iat', { iat: nowSeconds() }, "'iat'"],
+      ['jti', { jti: 'abc' }, "'jti'"],
+      ['two unknown claims', { prompt: 'login', max_age: 0 }, "'prompt', 'max_age'"],
+    ])('refuses a request object with %s beyond the thirteen claims of 2.2, naming them', async (_name, extra, named) => {
+      const response = await pushWith(extra, { strict: true });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: 'invalid_request',
+        error_description: `request object has claim(s) ${named} that spec 2.2 does not list; it has exactly the thirteen of its table (strict level)`,
+      });
+      // The default level takes the same request object.
+      expect((await pushWith(extra)).status).toBe(201);
+    });
+
+    it('refuses an exp that is not a whole number of seconds (spec 2.2: Unix timestamp)', async () => {
+      const exp = nowSeconds() + 60.5;
+      const response = await pushWith({ exp }, { strict: true });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error_description).toBe(
+        `request object claim 'exp' must be a whole number of seconds (spec 2.2: Unix timestamp), not ${exp} (strict level)`,
+      );
+    });
+
+    it('refuses a form parameter beyond the four of 4.1, naming it', async () => {
+      const response = await pushWith({}, { strict: true, form: { scope: 'openid' } });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: 'invalid_request',
+        error_description: "unexpected parameter(s) 'scope': spec 4.1 lists only client_id, client_assertion_type, client_assertion, request (strict level)",
+      });
+    });
+
+    it('refuses a claims request shaped otherwise than 2.3 shapes it, naming the path', async () => {
+      const response = await pushWith(verifiedClaims({ trust_framework: { value: 'standard' } }, { given_name: null }), { strict: true });
+      expect(response.status).toBe(400);
+      expect((await response.json()).error_description).toBe('request object claim claims.id_token.verified_claims.claims.given_name: must be an object');
+    });
+
+    it('follows the level QA switches to at run time (control setStrict), for the next request', async () => {
+      const running = emulator();
+      const push = async () =>
+        running.handle(
+          formPost(`${TEST_BASE_URL}/par`, {
+            ...(await clientAuthentication(client)),
+            request: await signAsClient(client, { ...requestObjectClaims(client, { codeChallenge }), jti: 'abc' }),
+          }),
+        );
+      expect((await push()).status).toBe(201);
+      await running.control.setStrict(true);
+      expect((await push()).status).toBe(400);
+      await running.control.setStrict(false);
+      expect((await push()).status).toBe(201);
     });
   });
 });

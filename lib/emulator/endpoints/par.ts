@@ -4,7 +4,8 @@
  */
 import { authenticateClient } from '../checks/client-authentication';
 import { verifyRequestObject } from '../checks/request-object';
-import { readFormBody } from '../checks/request-parameters';
+import { rulesAt, type Levelled } from '../checks/levels';
+import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest, ServerError, TemporarilyUnavailable } from '../errors';
@@ -15,6 +16,22 @@ const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 /** 4.1: all four parameters are required. */
 const REQUIRED_PARAMETERS = ['client_id', 'client_assertion_type', 'client_assertion', 'request'] as const;
 
+/** A rule over the form of 4.1, before the client is authenticated. */
+type FormRule = (parameters: RequestParameters) => void;
+
+/**
+ * The form's rules, in order, each with its level (checks/levels.ts). The client assertion and
+ * the request object are checked after these.
+ */
+const FORM_RULES: readonly Levelled<FormRule>[] = [
+  ['every', (parameters) => REQUIRED_PARAMETERS.forEach((name) => parameters.require(name))],
+  // RFC 9126 §2.1: a request_uri must not be pushed.
+  ['every', (parameters) => {
+    if (parameters.has('request_uri')) throw new InvalidRequest("parameter 'request_uri' must not be sent to the PAR endpoint");
+  }],
+  ['strict', (parameters) => onlyListedParameters(parameters, REQUIRED_PARAMETERS, 'spec 4.1')],
+];
+
 /**
  * Handles POST /par: authenticates the client, verifies the request object and answers
  * 201 `{ request_uri, expires_in }`. The request_uri is valid for 600 s and for one use.
@@ -23,12 +40,12 @@ const REQUIRED_PARAMETERS = ['client_id', 'client_assertion_type', 'client_asser
  */
 export async function pushedAuthorizationRequestEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const parameters = await readFormBody(request);
-  for (const name of REQUIRED_PARAMETERS) parameters.require(name);
-  // RFC 9126 §2.1: a request_uri must not be pushed.
-  if (parameters.has('request_uri')) throw new InvalidRequest("parameter 'request_uri' must not be sent to the PAR endpoint");
+  // The level, read once for every check of this request.
+  const strict = await context.strict();
+  for (const rule of rulesAt(FORM_RULES, strict)) rule(parameters);
 
-  const client = await authenticateClient(parameters, context);
-  const authorizationRequest = await verifyRequestObject(parameters.require('request'), client, context);
+  const client = await authenticateClient(parameters, context, strict);
+  const authorizationRequest = await verifyRequestObject(parameters.require('request'), client, context, strict);
 
   // qa/faults.ts: a PAR fault armed for QA replaces this response, which would succeed; no
   // request_uri is stored, as none was issued.

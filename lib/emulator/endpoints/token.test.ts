@@ -10,8 +10,8 @@ beforeAll(async () => {
   other = await createTestClient({ clientId: 'other-client', alg: 'EdDSA' });
 });
 
-function newEmulator(now?: () => number): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered], now });
+function newEmulator(now?: () => number, options: { strict?: boolean } = {}): Emulator {
+  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered], now, ...options });
 }
 
 /** A code from a completed authorization, and a function to redeem it with changes. */
@@ -49,6 +49,23 @@ describe('POST /token (spec 4.3)', () => {
     const body = await response.json();
     expect(body.expires_in).toBe(3600);
     expect(body.id_token.split('.')).toHaveLength(5);
+  });
+
+  it('at the default level, ignores form parameters beyond the seven of 4.3 (RFC 6749 §3.1)', async () => {
+    const { redeem } = await issuedCode(newEmulator());
+    expect((await redeem({ scope: 'openid', client_secret: 'unused' })).status).toBe(200);
+  });
+
+  it('at the strict level, refuses a form parameter beyond the seven of 4.3, naming it, and leaves the code unused', async () => {
+    const { redeem } = await issuedCode(newEmulator(undefined, { strict: true }));
+    const response = await redeem({ scope: 'openid' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: 'invalid_request',
+      error_description:
+        "unexpected parameter(s) 'scope': spec 4.3 lists only client_id, client_assertion_type, client_assertion, grant_type, code, code_verifier, redirect_uri (strict level)",
+    });
+    expect((await redeem()).status).toBe(200);
   });
 
   it.each(['grant_type', 'code', 'code_verifier', 'redirect_uri'])('refuses a request without %s (400 invalid_request)', async (name) => {

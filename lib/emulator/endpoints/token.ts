@@ -4,7 +4,8 @@
  */
 import { authenticateClient } from '../checks/client-authentication';
 import { isCodeVerifier, verifyCodeVerifier } from '../checks/pkce';
-import { readFormBody } from '../checks/request-parameters';
+import { rulesAt, type Levelled } from '../checks/levels';
+import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidGrant, InvalidRequest, ServerError, UnsupportedGrantType, describeValue } from '../errors';
@@ -24,6 +25,15 @@ const REQUIRED_PARAMETERS = [
 ] as const;
 
 /**
+ * The form's rules, before the client is authenticated, each with its level (checks/levels.ts).
+ * The grant is checked after these.
+ */
+const FORM_RULES: readonly Levelled<(parameters: RequestParameters) => void>[] = [
+  ['every', (parameters) => REQUIRED_PARAMETERS.forEach((name) => parameters.require(name))],
+  ['strict', (parameters) => onlyListedParameters(parameters, REQUIRED_PARAMETERS, 'spec 4.3')],
+];
+
+/**
  * Handles POST /token. Success: 200 `{ id_token, expires_in }` (the two members of 2.5).
  * The code is consumed as soon as an authenticated client presents it, so a failed attempt
  * cannot be followed by a corrected one (RFC 6749 §4.1.2: a code is used at most once).
@@ -32,13 +42,15 @@ const REQUIRED_PARAMETERS = [
  */
 export async function tokenEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const parameters = await readFormBody(request);
-  for (const name of REQUIRED_PARAMETERS) parameters.require(name);
+  // The level, read once for every check of this request and for the token's shape.
+  const strict = await context.strict();
+  for (const rule of rulesAt(FORM_RULES, strict)) rule(parameters);
   const grantType = parameters.require('grant_type');
   const code = parameters.require('code');
   const codeVerifier = parameters.require('code_verifier');
   const redirectUri = parameters.require('redirect_uri');
 
-  const client = await authenticateClient(parameters, context);
+  const client = await authenticateClient(parameters, context, strict);
 
   if (grantType !== 'authorization_code') {
     throw new UnsupportedGrantType(`grant_type must be 'authorization_code', not ${describeValue(grantType)}`);
@@ -77,7 +89,7 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
     throw new ServerError("injected fault 'token_timeout' (emulator QA panel): the client closed the request while it was held");
   }
 
-  const idToken = await issueIdToken(context, client, grant, persona);
+  const idToken = await issueIdToken(context, client, grant, persona, { strict });
   return Response.json(
     { id_token: idToken, expires_in: LIFETIMES.idToken },
     { status: 200, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } },

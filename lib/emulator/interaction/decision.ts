@@ -1,7 +1,8 @@
 /**
  * The end of an interaction: the user's decision (approve a persona, cancel, or a verification
  * that fails) and its delivery to the client as a 303 to the registered redirect URI, with
- * `code`, `state` and `iss` on approval and `error=access_denied` otherwise. Shared by the quick
+ * `code`, `state` and `iss` on approval and `error=access_denied` otherwise (`iss` only while the
+ * setting is on, context.ts `redirectIss`). Shared by the quick
  * test of the authorization page and the simulated identity app.
  * @see spec part 1, 4.2; RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 §2
  */
@@ -61,7 +62,7 @@ export async function completeInteraction(context: EmulatorContext, interactionI
   if (!interaction) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   if (decision.outcome === 'denied') {
     if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
-    return redirectToClient(context, interaction, { error: decision.error });
+    return redirectToClient(context, interaction, { error: decision.error }, await context.redirectIss());
   }
 
   // Issued only now, at delivery: a decision taken on a phone may wait for the browser longer
@@ -88,18 +89,22 @@ export async function completeInteraction(context: EmulatorContext, interactionI
     await context.authorizationCodes.take(code);
     throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }
-  return redirectToClient(context, interaction, { code }, await context.faults.take('authorization_response', interaction.clientId));
+  const redirectIss = await context.redirectIss();
+  // A redirect without iss cannot lose it: `missing_response_issuer` waits while iss is off.
+  const faults = await context.faults.take('authorization_response', interaction.clientId, redirectIss ? [] : ['missing_response_issuer']);
+  return redirectToClient(context, interaction, { code }, redirectIss, faults);
 }
 
 /**
  * 303 to the registered redirect URI of the request, keeping its own query (RFC 6749 §3.1.2),
- * with `state` and `iss` (RFC 9207) on success and on error.
+ * with `state`, and `iss` (RFC 9207) while `redirectIss` is on, on success and on error.
  * @see spec 4.2; RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 §2
  */
 function redirectToClient(
   context: EmulatorContext,
   interaction: Interaction,
   result: { code: string } | { error: ErrorBody },
+  redirectIss: boolean,
   faults: ReadonlySet<FaultId> = new Set(),
 ): Response {
   const response = new URLSearchParams(
@@ -110,8 +115,10 @@ function redirectToClient(
   // The authorization response faults (qa/faults.ts) change state or iss of a redirect with a code.
   if (faults.has('wrong_state')) response.set('state', randomToken());
   else if (!faults.has('missing_state')) response.set('state', interaction.request.state);
+  // `wrong_response_issuer` adds its iss even while iss is off: a relying party must compare an
+  // iss that is present whatever discovery says (RFC 9207 §2.4).
   if (faults.has('wrong_response_issuer')) response.set('iss', FAULTY_ISSUER);
-  else if (!faults.has('missing_response_issuer')) response.set('iss', context.issuer);
+  else if (redirectIss && !faults.has('missing_response_issuer')) response.set('iss', context.issuer);
 
   const location = new URL(interaction.request.redirectUri);
   // Appended as text so the registered query is kept byte for byte.

@@ -33,7 +33,7 @@ const REGISTER_CLAIMS = {
           { type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' } } },
         ],
       },
-      claims: { given_name: null },
+      claims: { given_name: { essential: true } },
     },
   },
 };
@@ -97,6 +97,7 @@ describe('emulator.control.clients()', () => {
         populationRegister: true,
         signingKeys: [{ kid: entitled.signingKey.kid, alg: 'ES256' }],
         encryptionKey: { kid: entitled.encryptionKey.kid, alg: 'RSA-OAEP-256' },
+        idTokenEncryption: { alg: 'RSA-OAEP-256', enc: 'A256GCM' },
       },
       {
         clientId: 'plain-client',
@@ -105,6 +106,7 @@ describe('emulator.control.clients()', () => {
         populationRegister: false,
         signingKeys: [{ kid: notEntitled.signingKey.kid, alg: 'PS256' }],
         encryptionKey: { kid: notEntitled.encryptionKey.kid, alg: 'RSA-OAEP-256' },
+        idTokenEncryption: { alg: 'RSA-OAEP-256', enc: 'A256GCM' },
       },
     ]);
   });
@@ -115,5 +117,58 @@ describe('emulator.control.clients()', () => {
     (first!.redirectUris as string[]).push('https://evil.example/callback');
     expect((await emulator.control.clients())[0]!.redirectUris).toEqual([entitled.redirectUri]);
     expect(entitled.registered.redirectUris).toEqual([entitled.redirectUri]);
+  });
+});
+
+describe('ID token encryption per client at run time (spec 2.5)', () => {
+  it('starts as registered, changes for one client only, and shows in clients()', async () => {
+    const emulator = newEmulator();
+    expect(await emulator.control.idTokenEncryption(entitled.clientId)).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
+    await emulator.control.setIdTokenEncryption(entitled.clientId, { alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+    expect(await emulator.control.idTokenEncryption(entitled.clientId)).toEqual({ alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+    const [first, second] = await emulator.control.clients();
+    expect(first!.idTokenEncryption).toEqual({ alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+    expect(second!.idTokenEncryption).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
+  });
+
+  it.each([
+    ['an unknown client', 'nobody', { alg: 'RSA-OAEP-256', enc: 'A256GCM' }, /client 'nobody' is not registered/],
+    ['RSA1_5', 'entitled-client', { alg: 'RSA1_5', enc: 'A256GCM' }, /unsupported ID token encryption/],
+    ['dir', 'entitled-client', { alg: 'dir', enc: 'A256GCM' }, /unsupported ID token encryption/],
+    ['an enc outside the six', 'entitled-client', { alg: 'RSA-OAEP', enc: 'A128CBC' }, /unsupported ID token encryption/],
+    ['no enc', 'entitled-client', { alg: 'RSA-OAEP' }, /unsupported ID token encryption/],
+  ])('refuses %s, and changes nothing', async (_name, clientId, encryption, message) => {
+    const emulator = newEmulator();
+    await expect(emulator.control.setIdTokenEncryption(clientId, encryption as never)).rejects.toThrow(message);
+    expect(await emulator.control.idTokenEncryption(entitled.clientId)).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
+  });
+
+  it('throws for an unknown client when asked', async () => {
+    await expect(newEmulator().control.idTokenEncryption('nobody')).rejects.toThrow(/client 'nobody' is not registered/);
+  });
+});
+
+describe('the strict level and iss on the redirect at run time', () => {
+  it('start as the options say (default: not strict, iss on) and switch with setStrict and setRedirectIss', async () => {
+    const defaults = newEmulator();
+    expect(await defaults.control.strict()).toBe(false);
+    expect(await defaults.control.redirectIss()).toBe(true);
+    await defaults.control.setStrict(true);
+    await defaults.control.setRedirectIss(false);
+    expect(await defaults.control.strict()).toBe(true);
+    expect(await defaults.control.redirectIss()).toBe(false);
+
+    const configured = createEmulator({ baseUrl: TEST_BASE_URL, clients: [entitled.registered], strict: true, redirectIss: false });
+    expect(await configured.control.strict()).toBe(true);
+    expect(await configured.control.redirectIss()).toBe(false);
+  });
+
+  it('refuse a value that is not a boolean, in the options and in the control API', async () => {
+    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [entitled.registered], strict: 'yes' as never })).toThrow(/strict must be true or false/);
+    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [entitled.registered], redirectIss: 1 as never })).toThrow(/redirectIss must be true or false/);
+    const emulator = newEmulator();
+    await expect(emulator.control.setStrict('true' as never)).rejects.toThrow(/strict must be true or false/);
+    await expect(emulator.control.setRedirectIss(null as never)).rejects.toThrow(/redirectIss must be true or false/);
+    expect(await emulator.control.strict()).toBe(false);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The control API of one emulator instance, for QA and tests: rotate the signing keys, arm
- * one-shot faults, change a client's population-register entitlement, and read what the
+ * one-shot faults, change a client's population-register entitlement and ID token encryption,
+ * switch the strict level, the redirect's `iss` and the discovery document, and read what the
  * instance holds. The fault panel (qa/panel.ts) is a form over exactly these calls.
- * @see spec 2.3 "Electronic record evidence element", 2.7, 4.4; qa/faults.ts
+ * @see spec 2.3 "Electronic record evidence element", 2.5, 2.7, 4.4; qa/faults.ts
  */
 import { encryptionKeyOf } from '../clients';
+import type { IdTokenEncryption } from '../config';
 import type { DiscoveryShape, EmulatorContext } from '../context';
 import type { SigningKeyStatus } from '../tokens/signing-keys';
 import type { FaultId, InjectedFault } from './faults';
@@ -20,6 +22,8 @@ export interface ClientInfo {
   signingKeys: readonly { kid: string; alg: string }[];
   /** the RSA key ID tokens are encrypted to (5.6) */
   encryptionKey: { kid: string; alg: string };
+  /** how its ID tokens are encrypted now (2.5), which may differ from the registration */
+  idTokenEncryption: IdTokenEncryption;
 }
 
 /** @see spec 2.7, 4.4 */
@@ -60,6 +64,22 @@ export interface EmulatorControl {
   discoveryShape(): Promise<DiscoveryShape>;
   /** Switches the discovery document, on every instance sharing the store. */
   setDiscoveryShape(shape: DiscoveryShape): Promise<void>;
+  /** Whether the strict level is on: anything the spec does not list or shape is refused (DECISIONS.md "Levels"). */
+  strict(): Promise<boolean>;
+  /** Switches the strict level, on every instance sharing the store. @throws Error for a value that is not a boolean */
+  setStrict(on: boolean): Promise<void>;
+  /** Whether the redirect to the client carries `iss` (RFC 9207) and discovery advertises it. */
+  redirectIss(): Promise<boolean>;
+  /** Switches `iss` on the redirect, on every instance sharing the store. @throws Error for a value that is not a boolean */
+  setRedirectIss(on: boolean): Promise<void>;
+  /** How ID tokens to the client are encrypted now (2.5). @throws Error for a client that is not registered */
+  idTokenEncryption(clientId: string): Promise<IdTokenEncryption>;
+  /**
+   * Changes how ID tokens to the client are encrypted, on every instance sharing the store: `alg`
+   * one of ID_TOKEN_ENCRYPTION_ALGORITHMS, `enc` one of ID_TOKEN_CONTENT_ENCRYPTIONS.
+   * @throws Error for a client that is not registered or a variant the emulator cannot issue
+   */
+  setIdTokenEncryption(clientId: string, encryption: IdTokenEncryption): Promise<void>;
 }
 
 /** The control API over one emulator instance's state. */
@@ -75,6 +95,14 @@ export function createControl(context: EmulatorContext): EmulatorControl {
       if (shape !== 'full' && shape !== 'minimal') throw new Error(`unknown discovery shape '${String(shape)}'`);
       await context.setDiscoveryShape(shape);
     },
+    strict: () => context.strict(),
+    setStrict: (on) => context.setStrict(on),
+    redirectIss: () => context.redirectIss(),
+    setRedirectIss: (on) => context.setRedirectIss(on),
+    async idTokenEncryption(clientId) {
+      return { ...(await context.idTokenEncryption(clientId)) };
+    },
+    setIdTokenEncryption: (clientId, encryption) => context.setIdTokenEncryption(clientId, encryption),
     async signingKeys() {
       return [...(await context.signingKeys()).status()];
     },
@@ -99,6 +127,7 @@ export function createControl(context: EmulatorContext): EmulatorControl {
             .filter((key) => key !== encryptionKey)
             .map((key) => ({ kid: key.kid!, alg: key.alg! })),
           encryptionKey: { kid: encryptionKey.kid, alg: encryptionKey.alg },
+          idTokenEncryption: { ...(await context.idTokenEncryption(client.clientId)) },
         };
       })),
   };

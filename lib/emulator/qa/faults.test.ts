@@ -14,6 +14,7 @@ import {
   clientAuthentication,
   createPkce,
   createTestClient,
+  decryptRsa1_5Jwe,
   formPost,
   redeemCode,
   requestObjectClaims,
@@ -66,10 +67,10 @@ async function idTokenOf(response: Response): Promise<string> {
   return ((await response.json()) as { id_token: string }).id_token;
 }
 
-/** 5.6 step one: decrypts with the client's key, allowing only `algorithm` for key management. */
-async function decrypt(idToken: string, as: TestClient = client, algorithm = 'RSA-OAEP-256'): Promise<string> {
+/** 5.6 step one: decrypts with the client's key, allowing only `algorithm` / `enc` (the default variant). */
+async function decrypt(idToken: string, as: TestClient = client, algorithm = 'RSA-OAEP-256', enc = 'A256GCM'): Promise<string> {
   const key = algorithm === 'RSA-OAEP-256' ? as.encryptionKey.privateKey : await importJWK({ ...as.encryptionKey.privateJwk, alg: algorithm }, algorithm);
-  const { plaintext } = await compactDecrypt(idToken, key, { keyManagementAlgorithms: [algorithm], contentEncryptionAlgorithms: ['A256GCM'] });
+  const { plaintext } = await compactDecrypt(idToken, key, { keyManagementAlgorithms: [algorithm], contentEncryptionAlgorithms: [enc] });
   return new TextDecoder().decode(plaintext);
 }
 
@@ -165,18 +166,32 @@ describe('ID token faults (spec 4.5, 5.6), applied where the token endpoint mint
     expect(payload.nonce).toBe(nonce);
   });
 
-  it('wrong_jwe_algorithm: encrypted with RSA-OAEP (SHA-1) to the client’s key instead of RSA-OAEP-256', async () => {
+  it('wrong_jwe_algorithm: encrypted to the client’s key with RSA1_5 (PKCS #1 v1.5 key transport) and A128CBC-HS256', async () => {
     const emulator = newEmulator();
     await emulator.control.armFault('wrong_jwe_algorithm');
     const { response, nonce } = await runFlow(emulator);
     const idToken = await idTokenOf(response);
-    expect(decodeProtectedHeader(idToken)).toEqual({ alg: 'RSA-OAEP', enc: 'A256GCM', kid: client.encryptionKey.kid, cty: 'JWT' });
+    expect(decodeProtectedHeader(idToken)).toEqual({ alg: 'RSA1_5', enc: 'A128CBC-HS256', kid: client.encryptionKey.kid, cty: 'JWT' });
+    // A relying party that allows only the variants the emulator issues refuses it (RFC 8725 §3.2).
     await expect(decrypt(idToken)).rejects.toMatchObject({ code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
-    const { payload } = await jwtVerify(await decrypt(idToken, client, 'RSA-OAEP'), await jwksOf(emulator), {
-      issuer: TEST_BASE_URL,
-      audience: client.clientId,
-    });
+    // It really is RSA1_5 to the client's key: PKCS #1 v1.5 padding, the CBC-HMAC tag, and the signed token inside.
+    const { header, plaintext } = decryptRsa1_5Jwe(idToken, client.encryptionKey.privateJwk);
+    expect(header).toMatchObject({ alg: 'RSA1_5', enc: 'A128CBC-HS256' });
+    const { payload } = await jwtVerify(plaintext, await jwksOf(emulator), { issuer: TEST_BASE_URL, audience: client.clientId });
     expect(payload.nonce).toBe(nonce);
+  });
+
+  it('wrong_encryption_key: the client’s variant and kid, but encrypted to another RSA key, so the client cannot decrypt it', async () => {
+    const emulator = newEmulator();
+    await emulator.control.setIdTokenEncryption(client.clientId, { alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+    await emulator.control.armFault('wrong_encryption_key');
+    const idToken = await idTokenOf((await runFlow(emulator)).response);
+    expect(decodeProtectedHeader(idToken)).toEqual({ alg: 'RSA-OAEP', enc: 'A128CBC-HS256', kid: client.encryptionKey.kid, cty: 'JWT' });
+    await expect(decrypt(idToken, client, 'RSA-OAEP', 'A128CBC-HS256')).rejects.toMatchObject({ code: 'ERR_JWE_DECRYPTION_FAILED' });
+
+    const clean = await runFlow(emulator);
+    const jws = await decrypt(await idTokenOf(clean.response), client, 'RSA-OAEP', 'A128CBC-HS256');
+    expect(decodeJwt(jws).nonce).toBe(clean.nonce);
   });
 });
 
@@ -195,6 +210,30 @@ describe('faults of the redirect back to the client (4.2; RFC 6749 §4.1.2, RFC 
     const clean = await redirectOfFlow(emulator);
     expect(clean.params.get('state')).toBe(clean.state);
     expect(clean.params.get('iss')).toBe(TEST_BASE_URL);
+  });
+});
+
+describe('faults of iss on the redirect while iss is switched off (RFC 9207 §2.4)', () => {
+  it('missing_response_issuer waits, armed, while the redirect carries no iss anyway, and applies once iss is back', async () => {
+    const emulator = newEmulator();
+    await emulator.control.setRedirectIss(false);
+    await emulator.control.armFault('missing_response_issuer');
+    const without = await redirectOfFlow(emulator);
+    expect(without.params.has('iss')).toBe(false);
+    expect(await emulator.control.armedFaults()).toEqual(['missing_response_issuer']);
+
+    await emulator.control.setRedirectIss(true);
+    expect((await redirectOfFlow(emulator)).params.has('iss')).toBe(false);
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    expect((await redirectOfFlow(emulator)).params.get('iss')).toBe(TEST_BASE_URL);
+  });
+
+  it('wrong_response_issuer still adds its iss: a relying party must compare an iss that is present', async () => {
+    const emulator = newEmulator();
+    await emulator.control.setRedirectIss(false);
+    await emulator.control.armFault('wrong_response_issuer');
+    expect((await redirectOfFlow(emulator)).params.get('iss')).toBe('https://impostor.invalid');
+    expect((await redirectOfFlow(emulator)).params.has('iss')).toBe(false);
   });
 });
 

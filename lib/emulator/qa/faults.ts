@@ -13,8 +13,8 @@ import type { Store } from '../../store/store';
 
 /**
  * The error codes the relying-party core (lib/oidc/errors.ts) answers each fault with. Kept as
- * strings here so the emulator does not depend on any relying party; faults.rp.test.ts proves
- * the core answers exactly these.
+ * strings here so the emulator does not depend on any relying party;
+ * test/scenarios/faults-against-relying-party.test.ts proves the core answers exactly these.
  */
 export type ExpectedRpError =
   | 'id_token_nonce_mismatch'
@@ -27,6 +27,7 @@ export type ExpectedRpError =
   | 'id_token_key_not_found'
   | 'id_token_not_encrypted'
   | 'id_token_unsupported_encryption'
+  | 'id_token_decryption_failed'
   | 'server_error'
   | 'timeout'
   | 'temporarily_unavailable'
@@ -55,7 +56,7 @@ export interface FaultDefinition {
   expected: ExpectedRpError;
 }
 
-/** How long `token_timeout` holds the token response: longer than the relying party's 10 s timeout (DESIGN.md). */
+/** How long `token_timeout` holds the token response: longer than the 10 s the relying-party core waits by default. */
 export const TOKEN_TIMEOUT_DELAY_MS = 15_000;
 
 /** `wrong_issuer`: a name that cannot be anyone's issuer (RFC 2606 reserves `.invalid`). */
@@ -157,8 +158,17 @@ export const FAULTS = [
     target: 'id_token',
     group: 'encryption',
     label: 'Wrong encryption algorithm',
-    effect: 'Encrypted with RSA-OAEP (SHA-1) instead of RSA-OAEP-256.',
+    effect:
+      "Encrypted to the client's key with RSA1_5 (RSA PKCS #1 v1.5 key transport, refused by RFC 8725 §3.2 and FAPI 2.0) and A128CBC-HS256, instead of the client's variant.",
     expected: 'id_token_unsupported_encryption',
+  },
+  {
+    id: 'wrong_encryption_key',
+    target: 'id_token',
+    group: 'encryption',
+    label: 'Encrypted to another key',
+    effect: "Encrypted with the client's variant to a fresh RSA key that is not the client's, under the kid of the client's encryption key.",
+    expected: 'id_token_decryption_failed',
   },
   {
     id: 'token_error',
@@ -302,12 +312,14 @@ export class FaultSwitchboard {
   /**
    * Disarms and returns the faults to apply to one response of `target`, for `clientId`: every
    * armed fault of that target, at most one per group (the first in table order).
+   * @param waiting faults that would not spoil this response (a redirect without `iss` cannot
+   *   lose it): they stay armed for a response they can spoil
    */
-  async take(target: FaultTarget, clientId: string): Promise<ReadonlySet<FaultId>> {
+  async take(target: FaultTarget, clientId: string, waiting: readonly FaultId[] = []): Promise<ReadonlySet<FaultId>> {
     const taken = new Set<FaultId>();
     const groups = new Set<string>();
     for (const fault of FAULTS) {
-      if (fault.target !== target || groups.has(fault.group)) continue;
+      if (fault.target !== target || groups.has(fault.group) || waiting.includes(fault.id)) continue;
       const armed = await this.store.get<ArmedFault>(armedKey(fault.id));
       if (!armed || (armed.clientId !== null && armed.clientId !== clientId)) continue;
       // Of two responses racing for one fault (on one instance or two), one gets it.

@@ -91,7 +91,13 @@ describe('GET {base}: the QA panel', () => {
 
   it('shows only fixed confirmations, for known faults and clients: a crafted link cannot make it say anything', async () => {
     const emulator = newEmulator();
-    for (const query of ['?done=<b>hi</b>', '?done=fault_armed&fault=<b>hi</b>', '?done=population_register_enabled&client_id=nobody', '?done=fault_armed&fault=__proto__']) {
+    for (const query of [
+      '?done=<b>hi</b>',
+      '?done=fault_armed&fault=<b>hi</b>',
+      '?done=population_register_enabled&client_id=nobody',
+      '?done=fault_armed&fault=__proto__',
+      '?done=id_token_encryption_set&client_id=<b>hi</b>',
+    ]) {
       const { response, html } = await getPanel(emulator, query);
       expect(response.status).toBe(200);
       expect(html).not.toContain('data-testid="panel-notice"');
@@ -158,6 +164,71 @@ describe('POST {base}/panel: the panel’s actions', () => {
     expect(await refused.text()).toMatch(/shape\S* must be \S*full/);
   });
 
+  it('set_strict switches the strict level on and off, next to the discovery switch, and the panel says which level is on', async () => {
+    const emulator = newEmulator();
+    expect((await getPanel(emulator)).html).toContain('data-testid="strictness" data-strict="false"');
+    const on = await emulator.handle(panelPost({ action: 'set_strict', strict: 'true' }));
+    expect(on.status).toBe(303);
+    expect(on.headers.get('location')).toBe('/emulator?done=strict_on');
+    expect(await emulator.control.strict()).toBe(true);
+    const { html } = await getPanel(emulator, '?done=strict_on');
+    expect(html).toMatch(/data-testid="strictness" data-strict="true">[\s\S]*name="strict" value="false"[\s\S]*Use the default level<\/button>/);
+    expect(html).toContain('data-testid="panel-notice">The strict level is on');
+    expect(html.indexOf('data-testid="discovery-shape"')).toBeLessThan(html.indexOf('data-testid="strictness"'));
+
+    const off = await emulator.handle(panelPost({ action: 'set_strict', strict: 'false' }));
+    expect(off.headers.get('location')).toBe('/emulator?done=strict_off');
+    expect(await emulator.control.strict()).toBe(false);
+  });
+
+  it('set_redirect_iss stops and starts iss on the redirect, and the panel says which', async () => {
+    const emulator = newEmulator();
+    expect((await getPanel(emulator)).html).toContain('data-testid="redirect-iss" data-redirect-iss="true"');
+    const off = await emulator.handle(panelPost({ action: 'set_redirect_iss', redirect_iss: 'false' }));
+    expect(off.status).toBe(303);
+    expect(off.headers.get('location')).toBe('/emulator?done=redirect_iss_off');
+    expect(await emulator.control.redirectIss()).toBe(false);
+    const { html } = await getPanel(emulator, '?done=redirect_iss_off');
+    expect(html).toMatch(/data-testid="redirect-iss" data-redirect-iss="false">[\s\S]*name="redirect_iss" value="true"[\s\S]*Send iss<\/button>/);
+    expect(html).toContain('data-testid="panel-notice">The redirect back carries no iss');
+    // The fault that removes iss waits while the redirect carries none, and the panel says so.
+    expect(html).toMatch(/data-testid="fault-missing_response_issuer"[\s\S]*data-testid="fault-waits"/);
+
+    expect((await emulator.handle(panelPost({ action: 'set_redirect_iss', redirect_iss: 'true' }))).headers.get('location')).toBe('/emulator?done=redirect_iss_on');
+    expect(await emulator.control.redirectIss()).toBe(true);
+    expect((await getPanel(emulator)).html).not.toContain('data-testid="fault-waits"');
+  });
+
+  it('set_id_token_encryption changes one client’s variant; the panel shows each client’s and offers every variant', async () => {
+    const emulator = newEmulator();
+    const before = (await getPanel(emulator)).html;
+    expect(before).toContain(`data-testid="id-token-encryption-${client.clientId}" data-alg="RSA-OAEP-256" data-enc="A256GCM"`);
+    for (const value of ['RSA-OAEP-256', 'RSA-OAEP', 'A128GCM', 'A192GCM', 'A256GCM', 'A128CBC-HS256', 'A192CBC-HS384', 'A256CBC-HS512']) {
+      expect(before).toContain(`<option value="${value}"`);
+    }
+
+    const response = await emulator.handle(panelPost({ action: 'set_id_token_encryption', client_id: client.clientId, alg: 'RSA-OAEP', enc: 'A192CBC-HS384' }));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(`/emulator?done=id_token_encryption_set&client_id=${client.clientId}`);
+    expect(await emulator.control.idTokenEncryption(client.clientId)).toEqual({ alg: 'RSA-OAEP', enc: 'A192CBC-HS384' });
+    expect(await emulator.control.idTokenEncryption(oddlyNamed.clientId)).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
+
+    const { html } = await getPanel(emulator, `?done=id_token_encryption_set&client_id=${client.clientId}`);
+    expect(html).toContain(`data-testid="id-token-encryption-${client.clientId}" data-alg="RSA-OAEP" data-enc="A192CBC-HS384"`);
+    expect(html).toContain('<option value="A192CBC-HS384" selected>');
+    expect(html).toContain(`data-testid="panel-notice">ID tokens to ${client.clientId} are now encrypted with RSA-OAEP / A192CBC-HS384.`);
+  });
+
+  it('says the new switches and the encryption column in Norwegian bokmål', async () => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(new Request(TEST_BASE_URL, { headers: { 'Accept-Language': 'nb' } }));
+    const html = await response.text();
+    expect(html).toContain('<html lang="nb"');
+    for (const text of ['Bruk det strenge nivået', 'iss i videresendingen:', 'Slutt å sende iss', 'Kryptering av ID-token']) expect(html).toContain(text);
+    const confirmed = await (await emulator.handle(new Request(`${TEST_BASE_URL}?done=strict_on`, { headers: { 'Accept-Language': 'nb' } }))).text();
+    expect(confirmed).toContain('data-testid="panel-notice">Det strenge nivået er på');
+  });
+
   it('set_population_register withdraws and grants the entitlement', async () => {
     const emulator = newEmulator();
     const off = await emulator.handle(panelPost({ action: 'set_population_register', client_id: client.clientId, enabled: 'false' }));
@@ -179,6 +250,10 @@ describe('POST {base}/panel: the panel’s actions', () => {
     ['an unknown client', { action: 'set_population_register', client_id: 'nobody', enabled: 'true' }, /No client &#39;nobody&#39; is registered/],
     ['no client', { action: 'set_population_register', enabled: 'true' }, /has no &#39;client_id&#39;/],
     ['enabled that is not a boolean', { action: 'set_population_register', client_id: 'demo-client', enabled: 'yes' }, /&#39;enabled&#39; must be &#39;true&#39; or &#39;false&#39;/],
+    ['strict that is not a boolean', { action: 'set_strict', strict: 'on' }, /&#39;strict&#39; must be &#39;true&#39; or &#39;false&#39;, not &#39;on&#39;/],
+    ['set_redirect_iss without a value', { action: 'set_redirect_iss' }, /&#39;redirect_iss&#39; must be &#39;true&#39; or &#39;false&#39;, not absent/],
+    ['an encryption variant the emulator cannot issue', { action: 'set_id_token_encryption', client_id: 'demo-client', alg: 'RSA1_5', enc: 'A128CBC-HS256' }, /&#39;alg&#39; must be one of RSA-OAEP-256, RSA-OAEP/],
+    ['an encryption variant for an unknown client', { action: 'set_id_token_encryption', client_id: 'nobody', alg: 'RSA-OAEP', enc: 'A128GCM' }, /No client &#39;nobody&#39; is registered/],
   ])('answers 400 with a page that says what is wrong for %s, and changes nothing', async (_name, fields, message) => {
     const emulator = newEmulator();
     const response = await emulator.handle(panelPost(fields as Record<string, string>));
@@ -189,6 +264,9 @@ describe('POST {base}/panel: the panel’s actions', () => {
     expect(html).toContain('data-testid="panel-error"');
     expect(await emulator.control.armedFaults()).toEqual([]);
     expect((await emulator.control.clients())[0]!.populationRegister).toBe(true);
+    expect(await emulator.control.strict()).toBe(false);
+    expect(await emulator.control.redirectIss()).toBe(true);
+    expect((await emulator.control.clients())[0]!.idTokenEncryption).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
   });
 
   it('answers 400 pages, not 500s, for malformed bodies', async () => {

@@ -10,6 +10,8 @@
  * @see qa/control.ts, views/panel-page.ts; DECISIONS.md "QA panel"
  */
 import { readFormBody, type RequestParameters } from '../checks/request-parameters';
+import { isIdTokenEncryption } from '../clients';
+import { ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS } from '../config';
 import { basePathOf, type EmulatorContext } from '../context';
 import { OAuthError, describeValue } from '../errors';
 import { pageLanguage, type PageLanguage } from '../views/language';
@@ -25,7 +27,16 @@ export { PANEL_ACTION_PATH } from '../views/panel-page';
 const MAX_PANEL_FORM_BYTES = 4 * 1024;
 
 /** The actions of the panel's forms that change the emulator, by their `action` field. */
-export const PANEL_ACTIONS = ['rotate_keys', 'arm_fault', 'disarm_fault', 'set_population_register', 'set_discovery'] as const;
+export const PANEL_ACTIONS = [
+  'rotate_keys',
+  'arm_fault',
+  'disarm_fault',
+  'set_population_register',
+  'set_discovery',
+  'set_strict',
+  'set_redirect_iss',
+  'set_id_token_encryption',
+] as const;
 type PanelActionName = (typeof PANEL_ACTIONS)[number];
 
 /** The sign-in form's actions (a panel with a password). */
@@ -41,7 +52,12 @@ type Done =
   | 'signed_in'
   | 'signed_out'
   | 'discovery_full'
-  | 'discovery_minimal';
+  | 'discovery_minimal'
+  | 'strict_on'
+  | 'strict_off'
+  | 'redirect_iss_on'
+  | 'redirect_iss_off'
+  | 'id_token_encryption_set';
 
 /** A sentence of the panel's, in the page's language. */
 type Message = (t: PanelMessages) => string;
@@ -54,12 +70,14 @@ function panelLanguage(request: Request, context: EmulatorContext): PageLanguage
 /** Handles GET {base} and GET {base}/: the panel, with the confirmation of the last action. */
 export async function panelEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const control = createControl(context);
-  const [signingKeys, clients, armedFaults, injectedFaults, discoveryShape] = await Promise.all([
+  const [signingKeys, clients, armedFaults, injectedFaults, discoveryShape, strict, redirectIss] = await Promise.all([
     control.signingKeys(),
     control.clients(),
     control.armedFaults(),
     control.injectedFaults(),
     control.discoveryShape(),
+    control.strict(),
+    control.redirectIss(),
   ]);
   const scopes = await Promise.all(armedFaults.map(async (id) => [id, await control.faultScope(id)] as const));
   const gate = context.panel.access;
@@ -73,6 +91,8 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
     issuer: context.issuer,
     flowBaseUrl: context.flowBaseUrl,
     discoveryShape,
+    strict,
+    redirectIss,
     basePath: basePathOf(context),
     clients,
     signingKeys,
@@ -89,6 +109,9 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
  * - `rotate_keys`
  * - `arm_fault` / `disarm_fault` with `fault` (an id of FAULTS)
  * - `set_population_register` with `client_id` and `enabled` (`true` or `false`)
+ * - `set_discovery` with `shape` (`full` or `minimal`)
+ * - `set_strict` with `strict`, `set_redirect_iss` with `redirect_iss` (`true` or `false`)
+ * - `set_id_token_encryption` with `client_id`, `alg` and `enc`
  * - `sign_in` with `password`, `sign_out` (a panel with a password)
  *
  * Success: 303 to the panel with `done` (and the fault or client it concerns). Bad input: 400
@@ -223,6 +246,34 @@ async function perform(
       return { done: shape === 'full' ? 'discovery_full' : 'discovery_minimal' };
     }
 
+    case 'set_strict':
+    case 'set_redirect_iss': {
+      const name = action === 'set_strict' ? 'strict' : 'redirect_iss';
+      const on = parameters.get(name);
+      if (on !== 'true' && on !== 'false') {
+        return { refused: (t) => t.badSwitch(name, on === undefined ? undefined : describeValue(on)) };
+      }
+      if (action === 'set_strict') {
+        await control.setStrict(on === 'true');
+        return { done: on === 'true' ? 'strict_on' : 'strict_off' };
+      }
+      await control.setRedirectIss(on === 'true');
+      return { done: on === 'true' ? 'redirect_iss_on' : 'redirect_iss_off' };
+    }
+
+    case 'set_id_token_encryption': {
+      const clientId = parameters.get('client_id');
+      if (clientId === undefined || !(await control.clients()).some((client) => client.clientId === clientId)) {
+        return { refused: (t) => (clientId === undefined ? t.noClientId : t.unknownClient(describeValue(clientId))) };
+      }
+      const encryption = { alg: parameters.get('alg'), enc: parameters.get('enc') };
+      if (!isIdTokenEncryption(encryption)) {
+        return { refused: (t) => t.badEncryption(ID_TOKEN_ENCRYPTION_ALGORITHMS.join(', '), ID_TOKEN_CONTENT_ENCRYPTIONS.join(', ')) };
+      }
+      await control.setIdTokenEncryption(clientId, encryption);
+      return { done: 'id_token_encryption_set', about: { client_id: clientId } };
+    }
+
     case 'set_population_register': {
       const clientId = parameters.get('client_id');
       if (clientId === undefined || !(await control.clients()).some((client) => client.clientId === clientId)) {
@@ -253,7 +304,7 @@ function confirmation(
 ): Message | undefined {
   const fault = query.get('fault');
   const clientId = query.get('client_id');
-  const knownClient = clientId !== null && clients.some((client) => client.clientId === clientId);
+  const client = clientId === null ? undefined : clients.find((known) => known.clientId === clientId);
   switch (query.get('done')) {
     case 'keys_rotated':
       return currentKid ? (t) => t.keysRotated(currentKid) : undefined;
@@ -262,13 +313,24 @@ function confirmation(
     case 'fault_disarmed':
       return isFaultId(fault) ? (t) => t.faultDisarmed(t.faultTexts[faultById(fault).id].label, fault) : undefined;
     case 'population_register_enabled':
-      return knownClient ? (t) => t.registerEnabled(clientId) : undefined;
+      return client ? (t) => t.registerEnabled(client.clientId) : undefined;
     case 'population_register_disabled':
-      return knownClient ? (t) => t.registerDisabled(clientId) : undefined;
+      return client ? (t) => t.registerDisabled(client.clientId) : undefined;
     case 'discovery_full':
       return (t) => t.discoveryFullAgain;
     case 'discovery_minimal':
       return (t) => t.discoveryMinimalNow;
+    case 'strict_on':
+      return (t) => t.strictNow;
+    case 'strict_off':
+      return (t) => t.defaultLevelNow;
+    case 'redirect_iss_on':
+      return (t) => t.redirectIssNow;
+    case 'redirect_iss_off':
+      return (t) => t.noRedirectIssNow;
+    case 'id_token_encryption_set':
+      // The variant as it is now, read from the emulator: never text taken from the link.
+      return client ? (t) => t.encryptionSet(client.clientId, client.idTokenEncryption.alg, client.idTokenEncryption.enc) : undefined;
     case 'signed_in':
       return access !== 'signed-in' ? undefined : (t) => t.signedInNotice;
     case 'signed_out':

@@ -1,7 +1,8 @@
 /**
  * The ID token (2.6): built from the persona and the claims request with data minimisation,
  * signed with the emulator's ES256 key (kid = certificate serial), then encrypted to the client's
- * registered RSA key (RSA-OAEP-256 / A256GCM).
+ * registered RSA key with the client's variant (RSA-OAEP-256 / A256GCM unless registered or set
+ * otherwise; config.ts lists the variants).
  * @see spec part 1 "Data minimisation", 2.5, 2.6, 5.6
  */
 import { CompactEncrypt, SignJWT, base64url, generateKeyPair, importJWK } from 'jose';
@@ -12,21 +13,25 @@ import {
   type TrustFramework,
 } from '../checks/claims-request';
 import { encryptionKeyOf, type ClientEncryptionKey, type RegisteredClient } from '../clients';
-import {
-  ACR,
-  AMR,
-  ID_TOKEN_CONTENT_ENCRYPTION,
-  ID_TOKEN_ENCRYPTION_ALGORITHM,
-  ID_TOKEN_SIGNING_ALGORITHM,
-  LIFETIMES,
-} from '../config';
+import { ACR, AMR, ID_TOKEN_SIGNING_ALGORITHM, LIFETIMES, type IdTokenEncryption, type IdTokenEncryptionAlgorithm } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
 import { loadPortrait, populationRegisterMatch, type DocumentData, type Persona } from '../personas/personas';
 import { EXPIRED_SECONDS_AGO, FAULTY_AUDIENCE, FAULTY_ISSUER, ISSUED_SECONDS_AHEAD, type FaultId } from '../qa/faults';
 import type { AuthorizationCodeGrant } from '../state';
+import { encryptWithRsa1_5 } from './rsa1_5-jwe';
 import { createUnpublishedSigningKey } from './signing-keys';
 
-/** Response syntax of an evidence element. @see spec 2.6 `verified_claims.verification.evidence` */
+/**
+ * Response syntax of an evidence element. @see spec 2.6 `verified_claims.verification.evidence`
+ *
+ * The `electronic_record` element is a guess: spec 2.3 shows only the request of population
+ * register evidence, and says only that `record.personal_number` is "returned in the response".
+ * Its shape here follows OpenID Connect for Identity Assurance 1.0's `electronic_record`
+ * (plain `type` strings in the response, as 2.6 says of evidence). Other shapes are as plausible:
+ * `record.type` as `{ "value": "population_register" }` as in the request, `personal_number` as an
+ * object `{ "type": "no-fnr", "value": ... }` as the document's is, or `source` as a plain string
+ * (DECISIONS.md "ID token").
+ */
 export type EvidenceResponse =
   | { type: 'document'; document_details: Partial<Omit<DocumentData, 'issuer'>> & { issuer?: Partial<DocumentData['issuer']> } }
   | {
@@ -43,9 +48,16 @@ export interface VerifiedClaims {
 /**
  * Only what was requested and what the persona has: requested claims the persona lacks, details
  * not on the document, and a register lookup without a match are left out, never filled in.
+ * At the strict level a document element none of whose requested details the persona has is left
+ * out too (never an empty `document_details`); at the default level it stays, with
+ * `document_details: {}` (DECISIONS.md "ID token").
  * @see spec part 1 "Data minimisation", 2.3, 2.6
  */
-export async function verifiedClaimsFor(persona: Persona, request: ClaimsRequest): Promise<VerifiedClaims> {
+export async function verifiedClaimsFor(
+  persona: Persona,
+  request: ClaimsRequest,
+  { strict = false }: { strict?: boolean } = {},
+): Promise<VerifiedClaims> {
   const claims: Partial<Record<ClaimName, unknown>> = {};
   for (const { name } of request.claims) {
     if (name === 'picture') {
@@ -59,10 +71,12 @@ export async function verifiedClaimsFor(persona: Persona, request: ClaimsRequest
   const evidence: EvidenceResponse[] = [];
   for (const requested of request.evidence) {
     if (requested.type === 'document') {
-      evidence.push({ type: 'document', document_details: documentDetails(persona.document, requested.details) });
+      const details = documentDetails(persona.document, requested.details);
+      if (!strict || Object.keys(details).length > 0) evidence.push({ type: 'document', document_details: details });
     } else {
       const personalNumber = populationRegisterMatch(persona, requested.personalNumber);
       if (personalNumber !== undefined) {
+        // The response shape is a guess (see EvidenceResponse): spec 2.3 shows only the request.
         evidence.push({
           type: 'electronic_record',
           record: { type: 'population_register', source: { name: requested.sourceName }, personal_number: personalNumber },
@@ -106,10 +120,12 @@ export async function pairwiseSubject(context: EmulatorContext, clientId: string
 
 /**
  * Issues the ID token for a redeemed authorization code: the payload of 2.6, signed (JWS, ES256,
- * header {alg, kid, typ}) and encrypted (JWE, header {alg, enc, kid, cty: "JWT"}).
+ * header {alg, kid, typ}) and encrypted with the client's variant (JWE, header {alg, enc, kid,
+ * cty: "JWT"}).
  *
  * The ID token faults armed for QA (qa/faults.ts) are taken here, where the real token is made,
  * and each changes exactly one thing: a claim, the signing key, or the encryption.
+ * @param options.strict the level of the token request (checks/levels.ts)
  * @see spec 2.5, 2.6, 5.6; qa/faults.ts
  */
 export async function issueIdToken(
@@ -117,6 +133,7 @@ export async function issueIdToken(
   client: RegisteredClient,
   grant: AuthorizationCodeGrant,
   persona: Persona,
+  { strict = false }: { strict?: boolean } = {},
 ): Promise<string> {
   const faults = await context.faults.take('id_token', client.clientId);
   const now = nowSeconds(context);
@@ -139,7 +156,7 @@ export async function issueIdToken(
     nonce: faults.has('wrong_nonce') ? base64url.encode(crypto.getRandomValues(new Uint8Array(24))) : grant.nonce,
     acr: ACR,
     amr: [...AMR],
-    verified_claims: await verifiedClaimsFor(persona, grant.claims),
+    verified_claims: await verifiedClaimsFor(persona, grant.claims, { strict }),
   };
 
   const signingKey = await signingKeyFor(context, faults);
@@ -147,21 +164,27 @@ export async function issueIdToken(
     .setProtectedHeader({ alg: signingKey.alg ?? ID_TOKEN_SIGNING_ALGORITHM, kid: signingKey.kid, typ: 'JWT' })
     .sign(signingKey.privateKey);
   if (faults.has('unencrypted')) return signed;
-
-  const encryptionKey = encryptionKeyOf(client);
-  const algorithm = faults.has('wrong_jwe_algorithm') ? FAULTY_ENCRYPTION_ALGORITHM : ID_TOKEN_ENCRYPTION_ALGORITHM;
-  return new CompactEncrypt(new TextEncoder().encode(signed))
-    .setProtectedHeader({
-      alg: algorithm,
-      enc: ID_TOKEN_CONTENT_ENCRYPTION,
-      kid: encryptionKey.kid,
-      cty: 'JWT',
-    })
-    .encrypt(await importEncryptionKey(encryptionKey, algorithm));
+  return encryptIdToken(new TextEncoder().encode(signed), encryptionKeyOf(client), await context.idTokenEncryption(client.clientId), faults);
 }
 
-/** `wrong_jwe_algorithm`: RSA-OAEP with SHA-1, the older sibling of the RSA-OAEP-256 of 2.5. */
-const FAULTY_ENCRYPTION_ALGORITHM = 'RSA-OAEP';
+/**
+ * The JWE around the signed token (5.6): with the client's variant to its registered key, or, for
+ * the encryption faults, with RSA1_5 (`wrong_jwe_algorithm`: refused by RFC 8725 §3.2) or to a
+ * fresh RSA key that is not the client's, under its `kid` (`wrong_encryption_key`).
+ * @see spec 2.5, 5.6; RFC 7516; RFC 7519 §5.2 (`cty` of a nested JWT)
+ */
+async function encryptIdToken(
+  signed: Uint8Array,
+  encryptionKey: ClientEncryptionKey,
+  { alg, enc }: IdTokenEncryption,
+  faults: ReadonlySet<FaultId>,
+): Promise<string> {
+  if (faults.has('wrong_jwe_algorithm')) return encryptWithRsa1_5(signed, encryptionKey);
+  const key = faults.has('wrong_encryption_key')
+    ? (await generateKeyPair(alg, { modulusLength: 2048 })).publicKey
+    : await importEncryptionKey(encryptionKey, alg);
+  return new CompactEncrypt(signed).setProtectedHeader({ alg, enc, kid: encryptionKey.kid, cty: 'JWT' }).encrypt(key);
+}
 
 /**
  * The current key of the ring (5.6), or, for the signature faults, a fresh key that no JWKS has:
@@ -188,15 +211,13 @@ async function signingKeyFor(
   return { kid: current.kid, privateKey: await current.privateKey() };
 }
 
-type EncryptionAlgorithm = typeof ID_TOKEN_ENCRYPTION_ALGORITHM | typeof FAULTY_ENCRYPTION_ALGORITHM;
-
-const importedKeys = new WeakMap<ClientEncryptionKey, Map<EncryptionAlgorithm, Promise<CryptoKey>>>();
+const importedKeys = new WeakMap<ClientEncryptionKey, Map<IdTokenEncryptionAlgorithm, Promise<CryptoKey>>>();
 
 /**
  * The client's RSA key as a CryptoKey for `algorithm`. WebCrypto binds the hash to the key, so
  * RSA-OAEP (SHA-1) needs an import of its own, under that `alg` rather than the registered one.
  */
-function importEncryptionKey(key: ClientEncryptionKey, algorithm: EncryptionAlgorithm): Promise<CryptoKey> {
+function importEncryptionKey(key: ClientEncryptionKey, algorithm: IdTokenEncryptionAlgorithm): Promise<CryptoKey> {
   let byAlgorithm = importedKeys.get(key);
   if (!byAlgorithm) {
     byAlgorithm = new Map();

@@ -7,7 +7,7 @@
  * (panel-messages.ts, views/language.ts).
  * @see qa/control.ts, qa/faults.ts, qa/panel.ts
  */
-import { ENDPOINT_PATHS } from '../config';
+import { ENDPOINT_PATHS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS } from '../config';
 import { personas, type Persona } from '../personas/personas';
 import type { ClientInfo, SigningKeyInfo } from '../qa/control';
 import type { PanelAccessState } from '../qa/panel-access';
@@ -28,6 +28,10 @@ export interface PanelView {
   flowBaseUrl: string;
   /** which discovery document is served */
   discoveryShape: 'full' | 'minimal';
+  /** whether the strict level is on (DECISIONS.md "Levels") */
+  strict: boolean;
+  /** whether the redirect to the client carries `iss` (RFC 9207) */
+  redirectIss: boolean;
   /** the issuer's path ("" at an origin's root): links and forms stay on the origin the page came from */
   basePath: string;
   clients: readonly ClientInfo[];
@@ -116,7 +120,40 @@ ${actionForm(
     html`<button type="submit"${disabled(view)}>${view.discoveryShape === 'full' ? t.serveMinimal : t.serveFull}</button>`,
   )}
 </div>
+<div class="setting" data-testid="strictness" data-strict="${String(view.strict)}">
+<p><strong>${t.level}</strong> ${view.strict ? html`<span class="tag warn">${t.strict}</span> ${t.strictOn}` : html`<span class="tag">${t.defaultLevel}</span> ${t.strictOff}`}</p>
+${actionForm(
+    view,
+    { action: 'set_strict', strict: String(!view.strict) },
+    html`<button type="submit"${disabled(view)}>${view.strict ? t.useDefaultLevel : t.useStrictLevel}</button>`,
+  )}
+</div>
+<div class="setting" data-testid="redirect-iss" data-redirect-iss="${String(view.redirectIss)}">
+<p><strong>${t.redirectIssHeading}</strong> ${view.redirectIss ? t.redirectIssOn : html`<span class="tag warn">${t.off}</span> ${t.redirectIssOff}`}</p>
+${actionForm(
+    view,
+    { action: 'set_redirect_iss', redirect_iss: String(!view.redirectIss) },
+    html`<button type="submit"${disabled(view)}>${view.redirectIss ? t.stopRedirectIss : t.startRedirectIss}</button>`,
+  )}
+</div>
 </section>`;
+}
+
+/** A client's ID token encryption (spec 2.5), and a form to choose another variant. */
+function encryptionCell(view: PanelView, client: ClientInfo): SafeHtml {
+  const t = words(view);
+  const { alg, enc } = client.idTokenEncryption;
+  const id = (member: string) => `encryption-${client.clientId}-${member}`;
+  const options = (values: readonly string[], selected: string) =>
+    values.map((value) => html`<option value="${value}"${value === selected ? html` selected` : ''}>${value}</option>`);
+  return html`<p data-testid="id-token-encryption-${client.clientId}" data-alg="${alg}" data-enc="${enc}"><code>${alg}</code> / <code>${enc}</code></p>
+<form method="post" action="${view.basePath}${PANEL_ACTION_PATH}" class="encryption">
+<input type="hidden" name="action" value="set_id_token_encryption">
+<input type="hidden" name="client_id" value="${client.clientId}">
+<label class="muted" for="${id('alg')}">alg</label> <select id="${id('alg')}" name="alg"${disabled(view)}>${options(ID_TOKEN_ENCRYPTION_ALGORITHMS, alg)}</select>
+<label class="muted" for="${id('enc')}">enc</label> <select id="${id('enc')}" name="enc"${disabled(view)}>${options(ID_TOKEN_CONTENT_ENCRYPTIONS, enc)}</select>
+<button type="submit"${disabled(view)} aria-label="${t.setEncryptionFor(client.clientId)}">${t.setEncryption}</button>
+</form>`;
 }
 
 /** ` disabled` on the actions' controls while this browser may not use them. */
@@ -180,6 +217,7 @@ function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
 <td><ul>${client.redirectUris.map((uri) => html`<li><code>${uri}</code></li>`)}</ul></td>
 <td><ul>${client.signingKeys.map((key) => html`<li>${key.alg} <code>${key.kid}</code></li>`)}
 <li>${client.encryptionKey.alg} <code>${client.encryptionKey.kid}</code> <span class="muted">${t.encryption}</span></li></ul></td>
+<td>${encryptionCell(view, client)}</td>
 <td><span class="tag${enabled ? ' on' : ''}" data-testid="population-register-${client.clientId}">${enabled ? t.enabled : t.disabled}</span>${toggle}</td>
 </tr>`;
 }
@@ -192,7 +230,7 @@ function clientsSection(view: PanelView): SafeHtml {
 <p class="muted">${t.clientsLead}</p>
 <div class="table" role="region" aria-labelledby="clients-heading" tabindex="0">
 <table>
-<thead><tr><th scope="col">client_id</th><th scope="col">${t.name}</th><th scope="col">${t.redirectUris}</th><th scope="col">${t.keys}</th><th scope="col">${t.populationRegister}</th></tr></thead>
+<thead><tr><th scope="col">client_id</th><th scope="col">${t.name}</th><th scope="col">${t.redirectUris}</th><th scope="col">${t.keys}</th><th scope="col">${t.idTokenEncryption}</th><th scope="col">${t.populationRegister}</th></tr></thead>
 <tbody>${view.clients.map((client) => clientRow(view, client))}</tbody>
 </table>
 </div>
@@ -253,6 +291,7 @@ function faultRow(view: PanelView, fault: Fault): SafeHtml {
     armed ? html`<span class="tag warn">${t.armed}${scope ? t.armedFor(scope) : ''}</span>` : html`<span class="tag">${t.notArmed}</span>`
   }</p>
 <p class="muted">${text.effect}</p>
+${fault.id === 'missing_response_issuer' && !view.redirectIss ? html`<p class="muted" data-testid="fault-waits">${t.waitsForRedirectIss}</p>` : ''}
 <p class="muted">${t.shouldAnswer(html`<code>${fault.expected}</code>`)}</p>
 </div>
 <div class="fault-actions">${armed ? '' : faultScopeChoice(view, fault)}<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}"${disabled(view)}>${armed ? t.disarm : t.arm}</button></div>

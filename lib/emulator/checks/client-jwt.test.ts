@@ -1,0 +1,86 @@
+/**
+ * The checks of a client-signed JWT (checks/client-jwt.ts) that the endpoint tests do not reach on
+ * their own: whose key signed it, its `typ`, and its `alg` against the registered key's. Each is
+ * proven on a request object pushed to PAR with a valid client assertion, so only the request
+ * object is wrong.
+ */
+import { CompactSign, generateKeyPair } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  TEST_BASE_URL,
+  clientAuthentication,
+  createPkce,
+  createTestClient,
+  formPost,
+  requestObjectClaims,
+  signAsClient,
+  type TestClient,
+} from '@/test/support/emulator';
+import { createEmulator, type Emulator } from '..';
+
+let client: TestClient;
+let other: TestClient;
+let codeChallenge: string;
+
+beforeAll(async () => {
+  client = await createTestClient();
+  other = await createTestClient({ clientId: 'other-client' });
+  codeChallenge = (await createPkce()).codeChallenge;
+});
+
+const newEmulator = (): Emulator => createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered] });
+
+/** POST /par as `client` (a valid assertion of its own) with `request` as the request object. */
+async function pushAsClient(emulator: Emulator, request: string): Promise<{ status: number; error: string; description: string }> {
+  const response = await emulator.handle(formPost(`${TEST_BASE_URL}/par`, { ...(await clientAuthentication(client)), request }));
+  const body = (await response.json()) as { error?: string; error_description?: string };
+  return { status: response.status, error: body.error ?? '', description: body.error_description ?? '' };
+}
+
+/** Signs `payload` with a private key of one's choosing under a header of one's choosing. */
+function signWith(privateKey: CryptoKey, header: { alg: string; kid: string; typ?: string }, payload: Record<string, unknown>): Promise<string> {
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(header).sign(privateKey);
+}
+
+describe('verifyClientJwt: whose key signed the request object (spec 5.5)', () => {
+  it('refuses a request object signed by another registered client’s key under that client’s kid', async () => {
+    const request = await signAsClient(other, requestObjectClaims(client, { codeChallenge }));
+    const refused = await pushAsClient(newEmulator(), request);
+    expect(refused).toEqual({
+      status: 400,
+      error: 'invalid_request',
+      description: `request object: request header kid '${other.signingKey.kid}' is not a registered signing key of client '${client.clientId}'`,
+    });
+  });
+
+  it('refuses a request object signed by another registered client’s key under this client’s kid', async () => {
+    const request = await signWith(other.signingKey.privateKey, { alg: 'ES256', kid: client.signingKey.kid, typ: 'JWT' }, requestObjectClaims(client, { codeChallenge }));
+    const refused = await pushAsClient(newEmulator(), request);
+    expect(refused.status).toBe(400);
+    expect(refused.description).toBe(`request object: request signature is invalid for kid '${client.signingKey.kid}'`);
+  });
+
+  it('accepts the same request object signed with the client’s own key (the control case)', async () => {
+    const request = await signAsClient(client, requestObjectClaims(client, { codeChallenge }));
+    expect((await pushAsClient(newEmulator(), request)).status).toBe(201);
+  });
+});
+
+describe('verifyClientJwt: the header (spec 2.1, 2.2)', () => {
+  it.each(['oauth-authz-req+jwt', 'jwt', 'JWS', ''])('refuses typ %j: spec 2.2 says typ = JWT', async (typ) => {
+    const request = await signAsClient(client, requestObjectClaims(client, { codeChallenge }), { typ });
+    const refused = await pushAsClient(newEmulator(), request);
+    expect(refused.status).toBe(400);
+    expect(refused.description).toBe(`request object: request header typ must be 'JWT', not '${typ}'`);
+  });
+
+  it('refuses an alg other than the one registered for the kid, even with a valid signature of that alg', async () => {
+    // The client registered an ES256 key under its kid; it signs PS256 with an RSA key it holds,
+    // under the same kid. Only the comparison with the registered alg says what is wrong.
+    const rsa = await generateKeyPair('PS256');
+    const request = await signWith(rsa.privateKey, { alg: 'PS256', kid: client.signingKey.kid, typ: 'JWT' }, requestObjectClaims(client, { codeChallenge }));
+    const refused = await pushAsClient(newEmulator(), request);
+    expect(refused.status).toBe(400);
+    expect(refused.description).toBe(`request object: request header alg 'PS256' does not match the alg 'ES256' registered for kid '${client.signingKey.kid}'`);
+  });
+});
