@@ -4,7 +4,7 @@ import nextTs from 'eslint-config-next/typescript';
 
 /** Test support (test/support) is for tests only: product code never imports it. */
 const testSupport = { group: ['@/test/*', '**/test/support/*'], message: 'test/ is for tests; product code never imports it.' };
-/** DESIGN.md: the core, the emulator and the store are framework-free and never read the environment. */
+/** README "Architecture": the core, the emulator and the store are framework-free and never read the environment. */
 const frameworks = { group: ['next', 'next/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc, lib/emulator and lib/store are framework-free.' };
 
 /** Folders of lib/emulator, from the base up (README "Architecture" says the same rules). */
@@ -33,7 +33,7 @@ export default defineConfig([
     rules: { '@next/next/no-html-link-for-pages': 'off' },
   },
   {
-    // DESIGN.md "Architecture": no import cycles (this rule sees value imports; `npm run lint:cycles` sees types too).
+    // README "Architecture": no import cycles (this rule sees value imports; `npm run lint:cycles` sees types too).
     files: ['**/*.ts', '**/*.tsx'],
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },

@@ -2,16 +2,20 @@
  * End-to-end tests against the real, built app (`npm run build` first; `npm test` does it): the
  * standalone server the Dockerfile ships, started by `npm start`'s script, on 127.0.0.1 only.
  *
- * Three setups run:
- * - the app in emulator mode on http://localhost:3100, whose embedded emulator also registers a
- *   second client, `second-rp`;
+ * These setups run:
+ * - the app in emulator mode on http://localhost:3100, its embedded emulator lenient (the default);
+ * - a strict emulator: a copy of the app in emulator mode on http://127.0.0.4:3102 with
+ *   EMULATOR_STRICT=on, whose embedded emulator refuses whatever the spec does not list or shape,
+ *   as a service that checks the spec's letter would. It registers the provider-mode clients
+ *   (`second-rp`, `cluster-provider-rp`) and the examples' (`example-rp`): what passes against
+ *   it sends nothing the spec does not list;
  * - a second copy of the app on http://127.0.0.1:3101 in provider mode, configured only by IDV_*
- *   variables, using the first instance's emulator as its provider. (A different host name keeps
- *   the two apps' cookies apart: cookies are scoped by host, not port.)
+ *   variables, using the strict emulator as its provider. (A different host name keeps the apps'
+ *   cookies apart: cookies are scoped by host, not port.)
  * - several instances: two copies of the app in emulator mode (3201, 3202) sharing one
  *   redis-server (6391) behind a round-robin balancer on http://127.0.0.2:3200, which is their
  *   APP_URL; and two in provider mode (3211, 3212) on the same Redis (their own prefix) behind a
- *   balancer on http://127.0.0.3:3210, with the first app's emulator as their provider
+ *   balancer on http://127.0.0.3:3210, with the strict emulator as their provider
  *   (e2e/several-instances.spec.ts). e2e/outages.spec.ts and e2e/graceful-shutdown.spec.ts start
  *   servers of their own, which they stop.
  *
@@ -25,6 +29,8 @@ import { defineConfig, devices } from '@playwright/test';
 const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path) => path && existsSync(path));
 
 const EMULATOR_APP = 'http://localhost:3100';
+/** The strict emulator: the provider of the provider-mode apps and of the examples. */
+const STRICT_EMULATOR_APP = 'http://127.0.0.4:3102';
 const PROVIDER_APP = 'http://127.0.0.1:3101';
 /** The balancer in front of the two instances that share Redis (a host of its own, for its cookies). */
 const CLUSTER_APP = 'http://127.0.0.2:3200';
@@ -93,7 +99,7 @@ const providerClusterInstance = (port: number) =>
     APP_URL: PROVIDER_CLUSTER_APP,
     IDV_REDIS_PREFIX: 'e2e-provider-cluster:',
     SESSION_SECRET: providerClusterSecret,
-    IDV_BASE_URL: `${EMULATOR_APP}/emulator`,
+    IDV_BASE_URL: `${STRICT_EMULATOR_APP}/emulator`,
     IDV_CLIENT_ID: 'cluster-provider-rp',
     IDV_SIGNING_KEY: JSON.stringify(providerCluster.signingJwk),
     IDV_ENCRYPTION_KEY: JSON.stringify(providerCluster.encryptionJwk),
@@ -144,6 +150,23 @@ export default defineConfig({
         // The "phone" of the QR test is another browser context on this machine.
         EMULATOR_DEVICE_URL: EMULATOR_APP,
         EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD,
+      },
+    },
+    {
+      command: 'node scripts/start.mjs',
+      url: `${STRICT_EMULATOR_APP}/emulator/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'pipe',
+      env: {
+        PORT: '3102',
+        HOST: '127.0.0.4',
+        APP_URL: STRICT_EMULATOR_APP,
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
+        IDV_DATA_DIR: '.data/e2e-strict-emulator',
+        EMULATOR_STRICT: 'on',
+        EMULATOR_DEVICE_URL: STRICT_EMULATOR_APP,
+        EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD,
         EMULATOR_CLIENTS: JSON.stringify([
           {
             client_id: 'second-rp',
@@ -182,7 +205,7 @@ export default defineConfig({
         // Low, so e2e/operations.spec.ts can reach it (from an address of its own).
         IDV_START_LIMIT_PER_ADDRESS: '5',
         IDV_DATA_DIR: '.data/e2e-provider',
-        IDV_BASE_URL: `${EMULATOR_APP}/emulator`,
+        IDV_BASE_URL: `${STRICT_EMULATOR_APP}/emulator`,
         IDV_CLIENT_ID: 'second-rp',
         IDV_SIGNING_KEY: JSON.stringify(second.signingJwk),
         IDV_ENCRYPTION_KEY: JSON.stringify(second.encryptionJwk),

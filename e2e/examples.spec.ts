@@ -1,8 +1,9 @@
 /**
  * The examples (examples/), as an integrator runs them: lib/oidc and examples/ copied into a
  * blank NodeNext project with only what they need installed, compiled with tsc, and run with
- * Node against the first app's emulator, where their client `example-rp` is registered
- * (playwright.config.ts, which hands its keys over in E2E_EXAMPLE_CLIENT_KEYS).
+ * Node against the strict emulator (EMULATOR_STRICT=on: it refuses whatever the spec does not list
+ * or shape), where their client `example-rp` is registered (playwright.config.ts, which hands its
+ * keys over in E2E_EXAMPLE_CLIENT_KEYS).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,7 +12,7 @@ import { expect, test } from '@playwright/test';
 import { createBlankProject, type BlankProject } from '../test/support/blank-project';
 import { decideInEmulatedApp } from './flows';
 
-const ISSUER = 'http://localhost:3100/emulator';
+const ISSUER = 'http://127.0.0.4:3102/emulator';
 let project: BlankProject;
 
 function exampleEnvironment(): Record<string, string> {

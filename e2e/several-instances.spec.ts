@@ -43,8 +43,8 @@ test('provider mode: a verification whose requests alternate between two instanc
   const seen = servedBy(page);
   await page.goto(`${PROVIDER_CLUSTER}/`);
   await page.getByRole('button', { name: 'Start verification' }).click();
-  // The provider is another app's emulator: the balancer is not in front of it.
-  await expect(page).toHaveURL(/^http:\/\/localhost:3100\/emulator\/auth\?/);
+  // The provider is another app's (strict) emulator: the balancer is not in front of it.
+  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.4:3102\/emulator\/auth\?/);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page).toHaveURL(`${PROVIDER_CLUSTER}/result`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');

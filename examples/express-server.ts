@@ -29,7 +29,8 @@ function required(name: string): string {
 
 const port = Number(process.env.PORT ?? 8000);
 const issuer = required('IDV_BASE_URL');
-const http = { allowInsecureRequests: ['localhost', '127.0.0.1', '[::1]'].includes(new URL(issuer).hostname) };
+// Plain http only for an emulator on this machine (localhost, 127.0.0.0/8, [::1]).
+const http = { allowInsecureRequests: /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(new URL(issuer).hostname) };
 const rp: RelyingParty = {
   issuer,
   client: {

@@ -1,6 +1,6 @@
 import 'server-only';
 /**
- * DESIGN.md: POST /auth/start (and /auth/signout) are same-origin only. Browsers send `Origin`
+ * POST /auth/start (and /auth/signout) are same-origin only. Browsers send `Origin`
  * on every form POST and `Sec-Fetch-Site` on every request; a cross-site form (login CSRF into
  * our flow) is refused.
  * A request with neither comes from a script, not a browser, and cannot ride a user's cookies.

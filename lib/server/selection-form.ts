@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * The start form (POST /auth/start) as a typed selection. An empty body is the default selection
- * (DESIGN.md route contract), so a bare `<form method="post">` works without JavaScript.
+ * (README "How it works"), so a bare `<form method="post">` works without JavaScript.
  *
  * Fields: `trust_framework`; `claim` (repeated claim names); `essential` (repeated claim names);
  * `evidence` (repeated: `document`, `population_register`); `document_detail` (repeated);

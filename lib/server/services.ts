@@ -71,6 +71,8 @@ async function build(): Promise<Services> {
           rateLimits: config.emulatorRateLimits,
           panel: config.emulatorPanel,
           populationRegisterName: config.emulatorPopulationRegisterName,
+          strict: config.emulatorStrict,
+          redirectIss: config.emulatorRedirectIss,
           clients: [
             {
               clientId: config.client.clientId,
@@ -89,7 +91,10 @@ async function build(): Promise<Services> {
   }
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
   console.info(`[idv] state: ${store.description}`);
-  if (emulator) console.info('[idv] the embedded emulator keeps its state (flows, signing keys, faults, entitlements) in the same store');
+  if (emulator) {
+    console.info('[idv] the embedded emulator keeps its state (flows, signing keys, faults, entitlements) in the same store');
+    if (config.emulatorStrict) console.info('[idv] the embedded emulator starts strict (EMULATOR_STRICT): it refuses whatever the spec does not list or shape');
+  }
   if (emulator && config.emulatorFlow) {
     await startFlowListener(emulator, config.emulatorFlow.baseUrl, config.emulatorFlow.listen);
     console.info(`[idv] the embedded emulator's authorization endpoint is advertised on its own origin: ${config.emulatorFlow.baseUrl}/auth`);

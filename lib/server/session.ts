@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * The session cookie (iron-session) holds one thing: a random browser binding, set once and never
  * changed. Flow secrets (nonce, PKCE verifier) and the pointer to this browser's result live in
- * the store, bound to it (DESIGN.md "State, and several instances"). So no response rewrites
+ * the store, bound to it (README "Run several instances"). So no response rewrites
  * anything another response needs: two tabs, or a callback delivered twice, cannot lose each
  * other's flow to the last cookie written, and any instance can serve any request.
  */

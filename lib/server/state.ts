@@ -1,6 +1,6 @@
 /**
- * The stored shapes: what the app keeps server-side between requests (DESIGN.md "State, and
- * several instances"): a pending flow until its callback, a verified result until the user
+ * The stored shapes: what the app keeps server-side between requests (README "Run several
+ * instances"): a pending flow until its callback, a verified result until the user
  * signs out or it expires, a failure record for the failure page. Types only, so the stores,
  * the flow glue and the pages import them without importing each other.
  */

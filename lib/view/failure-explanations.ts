@@ -9,7 +9,7 @@ import { FAILURE_MESSAGES, type Explanation, type FailureCode } from './failure-
 export type { Explanation, FailureCode } from './failure-messages';
 export { FAILURE_MESSAGES } from './failure-messages';
 
-/** DESIGN.md: "the UI maps codes to text". Every code of the core and the app has an entry, in every language. */
+/** The UI maps codes to text (the core only gives codes). Every code of the core and the app has an entry, in every language. */
 export function explainFailure(code: FailureCode, locale: Locale): Explanation {
   return FAILURE_MESSAGES[locale].codes[code];
 }

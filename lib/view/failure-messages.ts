@@ -26,7 +26,7 @@ export interface Explanation {
 
 const retry = 'Start a new verification.';
 
-/** DESIGN.md: "the UI maps codes to text". Every code of the core and the app has an entry. */
+/** The UI maps codes to text (the core only gives codes). Every code of the core and the app has an entry. */
 const codes: Record<FailureCode, Explanation> = {
   access_denied: { title: 'Verification cancelled', sentence: 'The person cancelled in the identity app, or the app refused the verification.', next: 'Start again and complete the steps in the app.' },
   invalid_request: { title: 'Request refused', sentence: 'The service found a missing or invalid parameter in our request.', next: 'Check the selection and the service’s description below; a QA request may have broken a rule on purpose.' },

@@ -1,7 +1,7 @@
 /**
  * Turns a verification result into what the result page shows: each requested item with its value,
  * "not provided" when the service returned nothing for it, "not requested" when we never asked
- * (DESIGN.md: never guessed). Pure functions; dates are compared in UTC.
+ * (never guessed). Pure functions; dates are compared in UTC.
  */
 import type { DocumentDetail, Selection } from '@/lib/oidc/types';
 import type { DocumentDetails, EvidenceExtras, VerifiedClaims } from '@/lib/oidc/verified-claims';

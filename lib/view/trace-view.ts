@@ -93,7 +93,7 @@ function decodedJws(token: string): { header: unknown; payload: unknown; signatu
   return decoded.header === undefined || decoded.payload === undefined ? undefined : decoded;
 }
 
-/** DESIGN.md: the portrait inside an ID token is shortened in the trace. */
+/** The portrait inside an ID token is shortened in the trace. */
 export function shortenPortraits(value: unknown): unknown {
   if (typeof value === 'string' && value.startsWith('data:image/') && value.length > 80) {
     return `${value.slice(0, 48)}… (${value.length} characters)`;

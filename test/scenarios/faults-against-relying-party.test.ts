@@ -50,6 +50,8 @@ function setUp(http: Omit<HttpOptions, 'fetch'> = {}, jwksClock: () => number = 
   const emulator = createEmulator({
     baseUrl: ISSUER,
     clients: [{ clientId: CLIENT_ID, jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
+    // As strict as the spec's letter: every fault is the only thing wrong with its response.
+    strict: true,
   });
   const fetch = fetchThrough(emulator);
   const rp: RelyingParty = {

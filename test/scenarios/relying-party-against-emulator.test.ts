@@ -1,17 +1,20 @@
 /**
  * The whole flow of part 1: the relying-party core against the emulator's handlers, with a fetch
  * that hands each request to `emulator.handle` (no server, no port) and a "browser" that follows
- * the authorization page's form.
+ * the authorization page's form. The emulator is strict (it refuses whatever the spec does not
+ * list or shape), as a service that checks the spec's letter would be.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEmulator, type Emulator } from '@/lib/emulator';
 import { DEFAULT_SELECTION } from '@/lib/oidc/claims-request';
+import { EDDSA_ASSERTION_BURST } from '@/lib/oidc/client-assertion';
 import { clientPublicJwks, generateClientKeys } from '@/lib/oidc/client-keys';
 import { DiscoveryCache } from '@/lib/oidc/discovery';
 import { completeAuthorization, startAuthorization, type RelyingParty } from '@/lib/oidc/flow';
 import { JwksCache } from '@/lib/oidc/jwks';
 import { ProtocolTrace } from '@/lib/oidc/trace';
 import type { FetchLike, Selection } from '@/lib/oidc/types';
+import { ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS, ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS } from '@/lib/oidc/id-token-encryption';
 
 const ISSUER = 'https://idv.test/emulator';
 const REDIRECT_URI = 'https://rp.test/auth/callback';
@@ -26,6 +29,7 @@ beforeAll(async () => {
   emulator = createEmulator({
     baseUrl: ISSUER,
     clients: [{ clientId: 'flow-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
+    strict: true,
   });
   const fetch: FetchLike = async (input, init) => {
     const request = new Request(input, init);
@@ -78,6 +82,7 @@ function ownService(
   const service = createEmulator({
     baseUrl: ISSUER,
     clients: [{ clientId, jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister }],
+    strict: true,
     ...emulatorOptions,
   });
   const fetch: FetchLike = async (input, init) => service.handle(new Request(input, init));
@@ -151,13 +156,17 @@ describe('the core against the emulator', () => {
     expect(fetched.length).toBe(before);
   });
 
-  it('starts 400 flows back to back with an EdDSA key, every PAR accepted (no replayed or drifting assertion)', async () => {
+  it('starts a burst of 60 flows with an EdDSA key, every PAR accepted (no replayed assertion, exp in whole seconds), then holds back rather than drift', async () => {
     const { relyingParty } = ownService('eddsa-client', await generateClientKeys('EdDSA'), { rateLimits: { par: 1000 } });
-    const eddsa = relyingParty();
-    for (let i = 0; i < 400; i++) {
+    let clock = Date.now();
+    const eddsa = relyingParty({ now: () => clock });
+    for (let i = 0; i < EDDSA_ASSERTION_BURST; i++) {
       const started = await startAuthorization(eddsa, DEFAULT_SELECTION);
       expect(started.authorizationUrl).toContain('request_uri=');
     }
+    await expect(startAuthorization(eddsa, DEFAULT_SELECTION)).rejects.toMatchObject({ code: 'client_assertion_rate_exceeded' });
+    clock += 1_000;
+    await expect(startAuthorization(eddsa, DEFAULT_SELECTION)).resolves.toMatchObject({ authorizationUrl: expect.stringContaining('request_uri=') });
   });
 
   it('requests the population register by its configured name, and a name the service does not know fails at PAR, not at staging', async () => {
@@ -234,6 +243,63 @@ describe('the core against the emulator', () => {
     const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
     await completeAuthorization(rp, params, started.pending);
     await expect(completeAuthorization(rp, params, started.pending)).rejects.toMatchObject({ code: 'invalid_grant' });
+  });
+});
+
+describe('what the spec leaves open, against the strict emulator', () => {
+  it('refuses ui_locales at PAR (spec 2.2 does not list it), which is why the app sends it only where allowed', async () => {
+    await expect(startAuthorization(rp, DEFAULT_SELECTION, { uiLocales: 'nb en' })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('ui_locales'),
+    });
+  });
+
+  it.each(ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS.flatMap((alg) => ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS.map((enc) => ({ alg, enc }))))(
+    'verifies an ID token encrypted with $alg / $enc, which discovery advertises',
+    async (combination) => {
+      const { service, relyingParty } = ownService('encryption-client', await generateClientKeys('ES256'));
+      await service.control.setIdTokenEncryption('encryption-client', combination);
+      const client = relyingParty();
+      const started = await startAuthorization(client, DEFAULT_SELECTION);
+      const completed = await completeAuthorization(client, await browse(started.authorizationUrl, 'ingrid-haugen', 'approve', service), started.pending);
+      expect(completed.idToken.jweHeader).toMatchObject(combination);
+      expect(completed.verifiedClaims[0]?.claims.name).toBe('Ingrid Solberg Haugen');
+    },
+  );
+
+  it('refuses RSA-OAEP when discovery advertises no encryption (then only the spec’s example), and accepts it pinned', async () => {
+    const { service, relyingParty } = ownService('pinned-client', await generateClientKeys('ES256'), { flowBaseUrl: ISSUER });
+    await service.control.setDiscoveryShape('minimal');
+    await service.control.setIdTokenEncryption('pinned-client', { alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+    const run = async (client: RelyingParty) => {
+      const started = await startAuthorization(client, DEFAULT_SELECTION);
+      return completeAuthorization(client, await browse(started.authorizationUrl, 'ingrid-haugen', 'approve', service), started.pending);
+    };
+    await expect(run(relyingParty({}, { flowUrl: ISSUER }))).rejects.toMatchObject({
+      code: 'id_token_unsupported_encryption',
+      cause: { expected: 'RSA-OAEP-256 / A256GCM', actual: 'RSA-OAEP / A128CBC-HS256' },
+    });
+    const pinned = await run(relyingParty({ idTokenEncryption: [{ alg: 'RSA-OAEP', enc: 'A128CBC-HS256' }] }, { flowUrl: ISSUER }));
+    expect(pinned.idToken.jweHeader).toMatchObject({ alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });
+  });
+
+  it('completes without iss on the redirect when the service neither sends nor advertises it (RFC 9207)', async () => {
+    const { service, relyingParty } = ownService('no-iss-client', await generateClientKeys('ES256'), { redirectIss: false });
+    const client = relyingParty();
+    const started = await startAuthorization(client, DEFAULT_SELECTION);
+    const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve', service);
+    expect(params.has('iss')).toBe(false);
+    await expect(completeAuthorization(client, params, started.pending)).resolves.toMatchObject({ idToken: expect.anything() });
+  });
+
+  it('returns no empty document_details when the persona’s document lacks every detail requested', async () => {
+    const { idToken, verifiedClaims } = await verify(
+      { trustFramework: 'standard', claims: { name: { essential: true } }, document: { details: ['date_of_issuance'] } },
+      // an ID card that states no issue date
+      'alex-moreau',
+    );
+    expect(JSON.stringify(idToken.claims)).not.toContain('"document_details":{}');
+    expect(verifiedClaims[0]?.evidence).toEqual([]);
   });
 });
 

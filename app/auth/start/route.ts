@@ -4,7 +4,7 @@ import { readStartForm } from '@/lib/server/selection-form';
 import { beginVerification } from '@/lib/server/verification';
 import { preferences } from '@/lib/server/preferences';
 
-/** POST /auth/start: PAR, then 303 to the authorization endpoint (DESIGN.md route contract). */
+/** POST /auth/start: PAR, then 303 to the authorization endpoint (README "How it works"). */
 export async function POST(request: Request): Promise<Response> {
   try {
     await requireSameOrigin(request, 'A verification can only be started from this app’s own pages');
