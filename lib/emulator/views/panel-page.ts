@@ -212,13 +212,13 @@ function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
   );
   return html`
 <tr data-testid="client-${client.clientId}">
-<td><code>${client.clientId}</code></td>
-<td>${client.name ?? html`<span class="muted">${t.none}</span>`}</td>
-<td><ul>${client.redirectUris.map((uri) => html`<li><code>${uri}</code></li>`)}</ul></td>
-<td><ul>${client.signingKeys.map((key) => html`<li>${key.alg} <code>${key.kid}</code></li>`)}
+<td data-label="client_id"><code>${client.clientId}</code></td>
+<td data-label="${t.name}">${client.name ?? html`<span class="muted">${t.none}</span>`}</td>
+<td data-label="${t.redirectUris}"><ul>${client.redirectUris.map((uri) => html`<li><code>${uri}</code></li>`)}</ul></td>
+<td data-label="${t.keys}"><ul>${client.signingKeys.map((key) => html`<li>${key.alg} <code>${key.kid}</code></li>`)}
 <li>${client.encryptionKey.alg} <code>${client.encryptionKey.kid}</code> <span class="muted">${t.encryption}</span></li></ul></td>
-<td>${encryptionCell(view, client)}</td>
-<td><span class="tag${enabled ? ' on' : ''}" data-testid="population-register-${client.clientId}">${enabled ? t.enabled : t.disabled}</span>${toggle}</td>
+<td data-label="${t.idTokenEncryption}">${encryptionCell(view, client)}</td>
+<td data-label="${t.populationRegister}"><span class="tag${enabled ? ' on' : ''}" data-testid="population-register-${client.clientId}">${enabled ? t.enabled : t.disabled}</span>${toggle}</td>
 </tr>`;
 }
 
@@ -229,7 +229,7 @@ function clientsSection(view: PanelView): SafeHtml {
 <h2 id="clients-heading">${t.clients}</h2>
 <p class="muted">${t.clientsLead}</p>
 <div class="table" role="region" aria-labelledby="clients-heading" tabindex="0">
-<table>
+<table class="stacks">
 <thead><tr><th scope="col">client_id</th><th scope="col">${t.name}</th><th scope="col">${t.redirectUris}</th><th scope="col">${t.keys}</th><th scope="col">${t.idTokenEncryption}</th><th scope="col">${t.populationRegister}</th></tr></thead>
 <tbody>${view.clients.map((client) => clientRow(view, client))}</tbody>
 </table>
