@@ -150,7 +150,7 @@ export interface DiscoveryCacheOptions extends DiscoveryOptions {
 /**
  * Discovery documents by issuer, kept as long as Cache-Control allows (an hour without the
  * header, a day at most). Concurrent callers share one request. A failed request is kept too
- * (negative caching): for a back-off of 5 s, doubling with each failure in a row up to 5 minutes,
+ * (negative caching): for a back-off of 1 s, doubling with each failure in a row up to 30 s,
  * every call fails at once with that failure's code and nothing is sent. When a refresh fails,
  * the last good document is still returned until `staleIfErrorSeconds` (a day by default) past
  * its freshness.

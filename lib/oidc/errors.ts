@@ -98,6 +98,8 @@ export interface IdvErrorCause {
   description?: string;
   /** the `error` the service sent, verbatim, when it is not a known code */
   error?: string;
+  /** after a failed discovery or JWKS request: ms until that endpoint is asked again */
+  retryAfterMs?: number;
   [detail: string]: unknown;
 }
 

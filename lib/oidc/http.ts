@@ -182,12 +182,13 @@ export function cacheLifetimeSeconds(response: Response, fallback: number): numb
 export const DEFAULT_STALE_IF_ERROR_SECONDS = 86_400;
 
 /**
- * After a failed fetch, no other for 5 s, doubling with each failure in a row up to 5 minutes; a
- * success starts again at 5 s. A provider in trouble gets one request per back-off from us,
- * however many page views, ID tokens or forged callbacks arrive meanwhile.
+ * After a failed fetch, no other for a second, doubling with each failure in a row up to 30 s; a
+ * success starts again at a second. A provider in trouble gets one request per back-off from us,
+ * however many page views, ID tokens or forged callbacks arrive meanwhile, and once it is back we
+ * know within 30 s.
  */
-export const RETRY_BACKOFF_INITIAL_MS = 5_000;
-export const RETRY_BACKOFF_MAX_MS = 300_000;
+export const RETRY_BACKOFF_INITIAL_MS = 1_000;
+export const RETRY_BACKOFF_MAX_MS = 30_000;
 
 /**
  * `staleIfErrorSeconds` in milliseconds.
@@ -200,15 +201,16 @@ export function staleIfErrorMs(seconds: number): number {
   return seconds * 1000;
 }
 
-/** The back-off after `count` failures in a row: 5 s, 10 s, 20 s, ... up to 5 minutes. */
+/** The back-off after `count` failures in a row: 1 s, 2 s, 4 s, ... up to 30 s. */
 export function retryBackoffMs(count: number): number {
   return Math.min(RETRY_BACKOFF_INITIAL_MS * 2 ** (count - 1), RETRY_BACKOFF_MAX_MS);
 }
 
 /**
  * Loads per key, one request at a time (concurrent callers share it), and none while backed off
- * after a failure: a call then fails at once with the failure that started the back-off (a new
- * IdvError with its code and cause, and `retryAfterMs`). A success ends the back-off.
+ * after a failure: a call then fails at once with the failure that started the back-off. Every
+ * IdvError it rejects with, the failure itself and its repetitions, says when the next request
+ * may go (`cause.retryAfterMs`, and the message). A success ends the back-off.
  */
 export class BackedOffLoader<T> {
   readonly #now: () => number;
@@ -224,7 +226,7 @@ export class BackedOffLoader<T> {
     const pending = this.#inflight.get(key);
     if (pending) return pending;
     const failure = this.#failures.get(key);
-    if (failure && this.#now() < failure.retryAt) return Promise.reject(heldBack(failure.error, failure.retryAt - this.#now()));
+    if (failure && this.#now() < failure.retryAt) return Promise.reject(heldBack(failure.error, failure.retryAt - this.#now(), 'not tried again for'));
     const loading = (async () => {
       try {
         const value = await load();
@@ -233,7 +235,7 @@ export class BackedOffLoader<T> {
       } catch (error) {
         const count = (this.#failures.get(key)?.count ?? 0) + 1;
         this.#failures.set(key, { error, count, retryAt: this.#now() + retryBackoffMs(count) });
-        throw error;
+        throw heldBack(error, retryBackoffMs(count), 'tried again in');
       }
     })().finally(() => this.#inflight.delete(key));
     this.#inflight.set(key, loading);
@@ -241,8 +243,8 @@ export class BackedOffLoader<T> {
   }
 }
 
-/** A failure told again while backed off: its code and cause, and when we try again. */
-function heldBack(error: unknown, retryAfterMs: number): unknown {
+/** A failure, or a failure told again while backed off: its code and cause, and when we try again. */
+function heldBack(error: unknown, retryAfterMs: number, words: string): unknown {
   if (!isIdvError(error)) return error;
-  return new IdvError(error.code, `${error.message} (not tried again for ${Math.ceil(retryAfterMs / 1000)} s)`, { ...error.cause, retryAfterMs });
+  return new IdvError(error.code, `${error.message} (${words} ${Math.ceil(retryAfterMs / 1000)} s)`, { ...error.cause, retryAfterMs });
 }

@@ -126,7 +126,7 @@ export function selectVerificationKey(keys: JWK[], selector: KeySelector): JWK |
  * cool-down (`refetchCooldownMs`, 30 s by default), for key rotation. Concurrent callers share
  * one request. When a refresh fails (transport, status, body), the last good key set is still
  * used until `staleIfErrorSeconds` (a day by default) past its freshness, and the endpoint is not
- * asked again for a back-off (5 s, doubling with each failure in a row up to 5 minutes); meanwhile
+ * asked again for a back-off (1 s, doubling with each failure in a row up to 30 s); meanwhile
  * a lookup that no usable key set answers fails at once with the failure's code.
  * @see Interface specification 4.4 "GET /jwks"
  * @see https://openid.net/specs/openid-connect-core-1_0.html#RotateSigKeys
