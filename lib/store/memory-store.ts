@@ -21,6 +21,11 @@ function cost(key: string, text: string): number {
   return 2 * (key.length + text.length) + 96;
 }
 
+/** Where the keys an owner owns are listed (a key the app's own keys never take: they name their kind first). */
+function ownerKey(owner: string): string {
+  return `\u0000owned:${owner}`;
+}
+
 export interface MemoryStoreOptions {
   /** the most bytes of keys and values held at once; default 64 MiB */
   budgetBytes?: number;
@@ -95,6 +100,36 @@ export class MemoryStore implements Store {
       this.#limiters.set(name, limiter);
     }
     return limiter;
+  }
+
+  async setOwned(owner: string, key: string, value: unknown, ttlSeconds: number): Promise<void> {
+    const text = serialise(value);
+    checkTtl(ttlSeconds);
+    // No await between the steps: atomic, as on Redis. The owner's list first: if the value does
+    // not fit, the list names a key that is not there, which deleteOwned passes over.
+    const listKey = ownerKey(owner);
+    const list = this.#live(listKey);
+    const now = this.#now();
+    const keys = (list ? (JSON.parse(list.text) as string[]) : []).filter((owned) => owned !== key && this.#live(owned));
+    keys.push(key);
+    const listTtl = Math.max(ttlSeconds, list ? (list.expiresAt - now) / 1000 : 0);
+    this.#put(listKey, JSON.stringify(keys), listTtl);
+    this.#put(key, text, ttlSeconds);
+  }
+
+  async deleteOwned(owner: string): Promise<number> {
+    const list = this.#live(ownerKey(owner));
+    if (!list) return 0;
+    let deleted = 0;
+    for (const key of JSON.parse(list.text) as string[]) {
+      const entry = this.#live(key);
+      if (entry) {
+        this.#remove(key, entry);
+        deleted++;
+      }
+    }
+    this.#remove(ownerKey(owner), list);
+    return deleted;
   }
 
   async delete(key: string): Promise<void> {

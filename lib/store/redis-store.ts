@@ -14,6 +14,26 @@ import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { asLimiter, checkLimit } from './limiter';
 import { StoreError, checkTtl, serialise, type Limiter, type Store } from './store';
 
+/**
+ * setOwned: KEYS[1] the key, KEYS[2] its owner's set; ARGV[1] the value, ARGV[2] its TTL in ms.
+ * The set's members are full key names (the keys the app writes, under this store's prefix).
+ */
+const SET_OWNED = `
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SADD', KEYS[2], KEYS[1])
+if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+return 1`;
+
+/**
+ * deleteOwned: KEYS[1] the owner's set. Deletes the keys it names (written by setOwned under this
+ * prefix; a standalone Redis, as this store expects, lets a script reach keys it did not declare).
+ */
+const DELETE_OWNED = `
+local deleted = 0
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do deleted = deleted + redis.call('DEL', key) end
+redis.call('DEL', KEYS[1])
+return deleted`;
+
 /** How long a command may take before the request it serves gets `store_unavailable`. */
 const COMMAND_TIMEOUT_MS = 2000;
 /** How long start-up waits for the first connection. */
@@ -145,6 +165,24 @@ export class RedisStore implements Store {
 
   async delete(key: string): Promise<void> {
     await this.#run(() => this.#commands.del(this.#prefix + key));
+  }
+
+  /**
+   * One Lua script, so atomic: SET the key, add it to the owner's set (`<prefix>owned:<owner>`),
+   * and make the set live at least as long as the key.
+   */
+  async setOwned(owner: string, key: string, value: unknown, ttlSeconds: number): Promise<void> {
+    const text = serialise(value);
+    const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
+    await this.#run(() =>
+      this.#commands.eval(SET_OWNED, { keys: [this.#prefix + key, `${this.#prefix}owned:${owner}`], arguments: [text, String(ms)] }),
+    );
+  }
+
+  /** One Lua script, so atomic: DEL every key in the owner's set, then the set. */
+  async deleteOwned(owner: string): Promise<number> {
+    const deleted = await this.#run(() => this.#commands.eval(DELETE_OWNED, { keys: [`${this.#prefix}owned:${owner}`] }));
+    return Number(deleted);
   }
 
   /**

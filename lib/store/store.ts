@@ -35,6 +35,17 @@ export interface Store {
   replace(key: string, value: unknown, ttlSeconds: number): Promise<boolean>;
   delete(key: string): Promise<void>;
   /**
+   * Stores `value` under `key` as `set` does and records, in the same atomic step, that `owner`
+   * owns it: `deleteOwned(owner)` deletes it with everything else `owner` owns. The record of
+   * what an owner owns lives as long as the longest-lived of its keys.
+   */
+  setOwned(owner: string, key: string, value: unknown, ttlSeconds: number): Promise<void>;
+  /**
+   * Deletes every key `owner` owns (`setOwned`) and the record of them, in one atomic step;
+   * resolves with how many keys were still there to delete.
+   */
+  deleteOwned(owner: string): Promise<number>;
+  /**
    * A rate limit counted in this store, so that with a shared store it holds across instances: at
    * most `points` events per key in each window of `windowSeconds`. One name, one limit.
    */
@@ -128,6 +139,8 @@ export function namespaced(store: Store, prefix: string): Store {
     take: (key) => store.take(prefix + key),
     replace: (key, value, ttlSeconds) => store.replace(prefix + key, value, ttlSeconds),
     delete: (key) => store.delete(prefix + key),
+    setOwned: (owner, key, value, ttlSeconds) => store.setOwned(prefix + owner, prefix + key, value, ttlSeconds),
+    deleteOwned: (owner) => store.deleteOwned(prefix + owner),
     limiter: (name, points, windowSeconds) => store.limiter(prefix + name, points, windowSeconds),
     ping: () => store.ping(),
     close: async () => {},

@@ -158,6 +158,46 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       await expect(store.setIfAbsent(freshKey('bad'), 1, Number.NaN)).rejects.toThrow(RangeError);
     });
 
+    it('deleteOwned deletes every key an owner owns, from any client, and nothing of another owner', async () => {
+      const owner = freshKey('owner');
+      const stranger = freshKey('owner');
+      const [flow, result, failure, theirs] = [freshKey('flow'), freshKey('result'), freshKey('failure'), freshKey('result')];
+      await store.setOwned(owner, flow, { personalNumber: '01017012345' }, 60);
+      await other.setOwned(owner, result, { name: 'Ingrid Solberg Haugen' }, 120);
+      await store.setOwned(owner, failure, { code: 'access_denied' }, 30);
+      await store.setOwned(stranger, theirs, { name: 'Lars Olof Eriksson' }, 60);
+      // A key taken meanwhile is simply no longer there to delete.
+      expect(await store.take(flow)).toEqual({ personalNumber: '01017012345' });
+      expect(await other.deleteOwned(owner)).toBe(2);
+      for (const key of [flow, result, failure]) expect(await store.get(key)).toBeUndefined();
+      expect(await store.get(theirs)).toEqual({ name: 'Lars Olof Eriksson' });
+      expect(await store.deleteOwned(owner)).toBe(0);
+      expect(await store.deleteOwned(freshKey('nobody'))).toBe(0);
+    });
+
+    it('setOwned replaces a value like set, and keeps the owner’s record as long as its longest-lived key', async () => {
+      const owner = freshKey('owner');
+      const [short, long] = [freshKey('short'), freshKey('long')];
+      await store.setOwned(owner, long, 'long', 2);
+      await store.setOwned(owner, short, 'short', 0.2);
+      await store.setOwned(owner, short, 'short again', 0.2);
+      expect(await other.get(short)).toBe('short again');
+      await sleep(400);
+      expect(await store.get(short)).toBeUndefined();
+      expect(await store.deleteOwned(owner)).toBe(1);
+      expect(await store.get(long)).toBeUndefined();
+    });
+
+    it('of a setOwned and a deleteOwned racing, the key is either deleted or still owned: never left behind unowned', async () => {
+      for (let round = 0; round < 10; round++) {
+        const owner = freshKey('owner');
+        const key = freshKey('racing');
+        const [, deleted] = await Promise.all([store.setOwned(owner, key, round, 60), other.deleteOwned(owner)]);
+        if (deleted === 0 && (await store.get(key)) !== undefined) expect(await store.deleteOwned(owner)).toBe(1);
+        expect(await store.get(key)).toBeUndefined();
+      }
+    });
+
     it('answers ping and describes itself without secrets', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
       expect(store.description).not.toMatch(/password|secret/i);
