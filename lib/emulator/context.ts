@@ -153,7 +153,7 @@ export function createContext(options: {
     interactionDevices: new Records(store, 'interaction-device', now),
     authorizationCodes: new Records(store, 'code', now),
     usedClientAssertions: new Records(store, 'assertion', now),
-    panel: createPanelGate(options.panel ?? { mode: 'open' }, store, issuer),
+    panel: createPanelGate(options.panel ?? { mode: 'open' }, store, issuer, now),
     populationRegisterName: options.populationRegisterName ?? POPULATION_REGISTER_NAME,
     flowBaseUrl: options.flowBaseUrl ?? issuer,
     // Kept in the store, as entitlements are: a switch on one instance's panel holds on all.

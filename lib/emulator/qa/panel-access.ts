@@ -6,8 +6,11 @@
  *   production without a password);
  * - `password`: a browser's that signed in with the panel password. Sign-in attempts are limited
  *   per client address (10 per 15 minutes, every attempt counted before the password is
- *   compared, so a burst cannot slip through), the comparison takes the same time whatever the
- *   guess, and a signed-in browser holds a random token in an HttpOnly, SameSite=Strict cookie
+ *   compared, so a burst cannot slip through) and for all addresses together (30 per 15
+ *   minutes: addresses are cheap to come by), and after three wrong passwords in a row, from
+ *   anywhere, each next attempt waits twice as long as the one before (2 s, 4 s, … up to a
+ *   minute) until the right one. The comparison takes the same time whatever the guess, and
+ *   a signed-in browser holds a random token in an HttpOnly, SameSite=Strict cookie
  *   scoped to the emulator's path, remembered in the store for 12 hours (so every instance
  *   sharing the store knows it, and signing out ends it everywhere).
  * @see qa/panel.ts; DECISIONS.md "QA panel"
@@ -28,7 +31,20 @@ export const MIN_PANEL_PASSWORD_LENGTH = 12;
 
 /** Sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS, right or wrong. */
 export const SIGN_IN_ATTEMPTS = 10;
+/** Sign-in attempts from all addresses together in SIGN_IN_WINDOW_SECONDS, right or wrong. */
+export const SIGN_IN_ATTEMPTS_OVERALL = 30;
 const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+/** Wrong passwords in a row (from anywhere) before each next attempt must wait. */
+export const FREE_WRONG_PASSWORDS = 3;
+/** The longest wait between attempts, in seconds. */
+const MAX_BACK_OFF_SECONDS = 60;
+
+/** Wrong passwords in a row, and when the next attempt may come (ms since the epoch). */
+interface BackOff {
+  wrong: number;
+  notBefore: number;
+}
+const BACK_OFF_KEY = 'panel-sign-in-back-off';
 
 /** How long a sign-in lasts. */
 const SESSION_SECONDS = 12 * 3600;
@@ -54,16 +70,17 @@ export interface PanelGate {
 
 /**
  * The gate for one emulator: `store` keeps sign-ins and counts attempts; `issuer` gives the
- * cookie its path and, on https, the Secure attribute.
+ * cookie its path and, on https, the Secure attribute; `clock` (ms) times the back-off.
  * @throws Error when a password is shorter than MIN_PANEL_PASSWORD_LENGTH
  */
-export function createPanelGate(access: PanelAccess, store: Store, issuer: string): PanelGate {
+export function createPanelGate(access: PanelAccess, store: Store, issuer: string, clock: () => number = Date.now): PanelGate {
   if (access.mode === 'password' && access.password.length < MIN_PANEL_PASSWORD_LENGTH) {
     throw new Error(`the panel password must be at least ${MIN_PANEL_PASSWORD_LENGTH} characters long`);
   }
   const url = new URL(issuer);
   const cookie = { path: url.pathname === '/' ? '/' : url.pathname, httpOnly: true, sameSite: 'strict' as const, secure: url.protocol === 'https:' };
   const attempts = store.limiter('panel-sign-in', SIGN_IN_ATTEMPTS, SIGN_IN_WINDOW_SECONDS);
+  const allAttempts = store.limiter('panel-sign-in-overall', SIGN_IN_ATTEMPTS_OVERALL, SIGN_IN_WINDOW_SECONDS);
   const expected = access.mode === 'password' ? digest(access.password) : undefined;
   const sessionKey = (token: string) => `panel-session:${digest(token).toString('base64url')}`;
   const tokenOf = (request: Request) => {
@@ -80,14 +97,25 @@ export function createPanelGate(access: PanelAccess, store: Store, issuer: strin
     },
     async signIn(password, address) {
       if (!expected) throw new Error('the panel has no password to sign in with');
+      // Waiting after wrong passwords: the attempt is not counted, nor compared.
+      const backOff = await store.get<BackOff>(BACK_OFF_KEY);
+      const now = clock();
+      if (backOff && backOff.notBefore > now) return { reason: 'too_many_attempts', retryAfterSeconds: Math.ceil((backOff.notBefore - now) / 1000) };
       try {
         await attempts.consume(address);
+        await allAttempts.consume('all');
       } catch (error) {
         if (isLimitReached(error)) return { reason: 'too_many_attempts', retryAfterSeconds: error.retryAfterSeconds };
         throw error;
       }
       // Digests of equal length, compared in constant time: the time taken says nothing about the guess.
-      if (!timingSafeEqual(digest(password), expected)) return { reason: 'wrong_password' };
+      if (!timingSafeEqual(digest(password), expected)) {
+        const wrong = (backOff?.wrong ?? 0) + 1;
+        const wait = wrong > FREE_WRONG_PASSWORDS ? Math.min(2 ** (wrong - FREE_WRONG_PASSWORDS), MAX_BACK_OFF_SECONDS) : 0;
+        await store.set(BACK_OFF_KEY, { wrong, notBefore: now + wait * 1000 } satisfies BackOff, SIGN_IN_WINDOW_SECONDS);
+        return { reason: 'wrong_password' };
+      }
+      await store.delete(BACK_OFF_KEY);
       const token = randomBytes(32).toString('base64url');
       await store.set(sessionKey(token), true, SESSION_SECONDS);
       return { setCookie: serializeCookie(COOKIE_NAME, token, { ...cookie, maxAge: SESSION_SECONDS }) };

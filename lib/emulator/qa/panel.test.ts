@@ -375,8 +375,8 @@ describe('arming a fault for one client from the panel', () => {
 describe('who may use the panel’s actions', () => {
   const PASSWORD = 'correct horse battery';
 
-  function emulatorWith(panel: Parameters<typeof createEmulator>[0]['panel'], address = '192.0.2.1') {
-    return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], panel, clientAddress: () => address });
+  function emulatorWith(panel: Parameters<typeof createEmulator>[0]['panel'], address: string | (() => string) = '192.0.2.1', now?: () => number) {
+    return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], panel, clientAddress: typeof address === 'string' ? () => address : address, ...(now ? { now } : {}) });
   }
 
   /** The panel's cookie from a Set-Cookie header, as a browser sends it back. */
@@ -459,15 +459,58 @@ describe('who may use the panel’s actions', () => {
   });
 
   it('counts every sign-in attempt per address, the right password included once over the limit: 10 per 15 minutes, then 429', async () => {
-    const emulator = emulatorWith({ mode: 'password', password: PASSWORD }, '198.51.100.7');
+    let clock = Date.now();
+    const emulator = emulatorWith({ mode: 'password', password: PASSWORD }, '198.51.100.7', () => clock);
     for (let attempt = 0; attempt < 10; attempt++) {
       expect((await emulator.handle(panelPost({ action: 'sign_in', password: `guess ${attempt} guess` }))).status).toBe(403);
+      clock += 61_000; // past any back-off
     }
     const limited = await emulator.handle(panelPost({ action: 'sign_in', password: PASSWORD }));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(800);
     expect(limited.headers.get('set-cookie')).toBeNull();
     expect(await limited.text()).toContain('Too many sign-in attempts');
+  });
+
+  it('caps sign-in attempts from all addresses together: 30 per 15 minutes, however many addresses try', async () => {
+    let clock = Date.now();
+    let address = 0;
+    const emulator = emulatorWith({ mode: 'password', password: PASSWORD }, () => `203.0.113.${address}`, () => clock);
+    for (let attempt = 0; attempt < 30; attempt++) {
+      address = attempt;
+      expect((await emulator.handle(panelPost({ action: 'sign_in', password: `guess ${attempt} guess` }))).status).toBe(403);
+      clock += 61_000;
+    }
+    address = 99;
+    const limited = await emulator.handle(panelPost({ action: 'sign_in', password: PASSWORD }));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('after three wrong passwords in a row, from anywhere, each next attempt waits twice as long, up to a minute; the right password ends the back-off', async () => {
+    let clock = Date.now();
+    let address = 0;
+    const emulator = emulatorWith({ mode: 'password', password: PASSWORD }, () => `203.0.113.${address++}`, () => clock);
+    const attempt = (password: string) => emulator.handle(panelPost({ action: 'sign_in', password }));
+    for (let wrong = 0; wrong < 3; wrong++) expect((await attempt('a wrong guess!')).status).toBe(403);
+    // The fourth wrong password (no wait before it) starts a wait of 2 s.
+    expect((await attempt('a wrong guess!')).status).toBe(403);
+    const waiting = await attempt(PASSWORD);
+    expect(waiting.status).toBe(429);
+    expect(waiting.headers.get('retry-after')).toBe('2');
+    clock += 2000;
+    expect((await attempt('a wrong guess!')).status).toBe(403);
+    expect((await attempt(PASSWORD)).headers.get('retry-after')).toBe('4');
+    // Up to a minute at most.
+    for (let wrong = 0; wrong < 6; wrong++) {
+      clock += 61_000;
+      expect((await attempt('a wrong guess!')).status).toBe(403);
+    }
+    expect((await attempt(PASSWORD)).headers.get('retry-after')).toBe('60');
+    clock += 60_000;
+    expect((await attempt(PASSWORD)).status).toBe(303);
+    // Signed in: the count starts again.
+    for (let wrong = 0; wrong < 4; wrong++) expect((await attempt('a wrong guess!')).status).toBe(403);
   });
 
   it('refuses a sign-in posted from another site, as every panel post', async () => {
