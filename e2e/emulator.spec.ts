@@ -35,24 +35,6 @@ test('the identity app on this device walks through scan, chip and face, then re
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sofia Costa');
 });
 
-test('the QR code opens the app on a phone, and the computer continues by itself when the phone is done', async ({ page, browser }) => {
-  await startDefaultVerification(page, APP);
-  await expect(page.getByRole('img', { name: /QR code/ })).toBeVisible();
-  const deviceUrl = (await page.getByTestId('device-url').textContent())!.trim();
-  expect(deviceUrl).toMatch(new RegExp(`^${APP}/emulator/app/`));
-
-  const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  const phone = await phoneContext.newPage();
-  await phone.goto(deviceUrl);
-  await walkThroughApp(phone, 'ingrid-haugen');
-  await expect(phone.getByTestId('app-done')).toBeVisible();
-  await phoneContext.close();
-
-  // The desktop page polls the emulator and follows the redirect once the phone has decided.
-  await expect(page).toHaveURL(`${APP}/result`, { timeout: 15_000 });
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
-});
-
 test('the failing face check in the app can only end the verification', async ({ page }) => {
   await startDefaultVerification(page, APP);
   await page.getByTestId('use-app-on-this-device').click();

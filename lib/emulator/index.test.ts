@@ -35,8 +35,9 @@ describe('createEmulator', () => {
 describe('createEmulator deviceBaseUrl', () => {
   it('defaults to the base URL', async () => {
     const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
-    const { html, interaction } = await openAuthorizationPage(emulator, client);
-    expect(html).toContain(`<code data-testid="device-url">${TEST_BASE_URL}/app/${interaction}</code>`);
+    const { interaction, browser } = await openAuthorizationPage(emulator, client);
+    const shown = await (await emulator.handle(new Request(`${TEST_BASE_URL}/auth/page?interaction=${interaction}&browser=${browser}&link=shown`))).text();
+    expect(shown).toContain(`<code data-testid="device-url">${TEST_BASE_URL}/app/${interaction}</code>`);
   });
 
   it.each([

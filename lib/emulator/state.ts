@@ -46,6 +46,8 @@ export interface Interaction {
   expiresAt: number;
   /** progress through the app's steps (interaction/steps.ts) */
   app: AppProgress;
+  /** the phones waiting to be confirmed, and the wrong codes typed on the computer (absent: none yet) */
+  phoneConfirmation?: PhoneConfirmation;
   /** a decision taken in the app on another device, until the starting browser continues */
   decision?: InteractionDecision;
 }
@@ -57,13 +59,26 @@ export interface AppProgress {
   documentScanned: boolean;
   chipRead: boolean;
   faceChecked: boolean;
-  /** the app was opened without the browser secret: on another device, from the QR code */
+  /** the app is driven from another device: the phone the computer confirmed by its code */
   openedElsewhere: boolean;
   /**
-   * The secret of the one device that opened the QR link first: the QR code can be seen by
-   * anyone near the screen, so later devices with the bare link are refused.
+   * The secret of the phone the computer confirmed (interaction/phone-confirmation.ts): the QR
+   * code can be seen by anyone near the screen, so every other device is refused.
    */
   deviceSecret?: string;
+}
+
+/** A phone that opened the QR link: its device secret (in its links) and the code it shows. */
+export interface WaitingPhone {
+  deviceSecret: string;
+  /** the code's letters, without the dash it is shown with */
+  code: string;
+}
+
+/** The phones waiting to be confirmed on the computer, and the wrong codes typed there. */
+export interface PhoneConfirmation {
+  waiting: WaitingPhone[];
+  wrongCodes: number;
 }
 
 /** The user's decision in the app, turned into a redirect to the client when delivered. */

@@ -26,7 +26,8 @@ function newEmulator(now?: () => number): Emulator {
 
 /**
  * Who uses the app: this device (the browser secret, from the "Use the app on this device" link)
- * or the phone that opened the QR code first (the device secret it was given then).
+ * or the phone that opened the QR code and that the computer confirmed (the device secret it was
+ * given when it opened the link).
  */
 type Holder = { browser?: string; device?: string };
 
@@ -43,10 +44,16 @@ function appUrl(interaction: string, options: Holder & { step?: string } = {}): 
   return `${base}/app/${interaction}${query.size > 0 ? `?${query}` : ''}`;
 }
 
-/** A phone opens the QR code: the bare link binds it, with a 303 to the app carrying its device secret. */
-async function openOnPhone(emulator: Emulator, interaction: string): Promise<string> {
+/**
+ * A phone opens the QR code (the bare link answers 303 to the app with the phone's own device
+ * secret, where the phone shows a code), and the computer (`browser`) confirms it by that code.
+ */
+async function openOnPhone(emulator: Emulator, interaction: string, browser: string): Promise<string> {
   const { device, location } = await openAppFromQrCode(emulator, appUrl(interaction));
   expect(location).toBe(appUrl(interaction, { device }));
+  const code = /data-testid="phone-code">([^<]+)</.exec(await (await get(emulator, location)).text())![1]!;
+  const confirmed = await emulator.handle(formPost(`${TEST_BASE_URL}/app/${interaction}`, { browser, action: 'confirm-phone', code }));
+  expect(confirmed.status).toBe(303);
   return device;
 }
 
@@ -337,8 +344,8 @@ describe('the app pages', () => {
 
   it('are phone-sized HTML with a strict CSP, no script, and portraits from both the issuer and the device URL', async () => {
     const emulator = newEmulator();
-    const { interaction } = await openAuthorizationPage(emulator, client);
-    const device = await openOnPhone(emulator, interaction);
+    const { interaction, browser } = await openAuthorizationPage(emulator, client);
+    const device = await openOnPhone(emulator, interaction, browser);
     const response = await get(emulator, appUrl(interaction, { device }));
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
@@ -353,6 +360,35 @@ describe('the app pages', () => {
     // Opened from the QR code: everything points at the device URL.
     expect(html).toContain(`<img src="${TEST_DEVICE_BASE_URL}/portraits/ingrid-haugen.jpg"`);
     expect(html).toContain(`<form method="post" action="${TEST_DEVICE_BASE_URL}/app/${interaction}"><input type="hidden" name="device" value="${device}">`);
+  });
+  it('show a phone only its code before the computer confirms it, and another phone only a refusal: phone-sized, the strict CSP, no cancel, nothing of the verification', async () => {
+    const emulator = newEmulator();
+    const { interaction, browser } = await openAuthorizationPage(emulator, client);
+    const { device: waiting, location } = await openAppFromQrCode(emulator, appUrl(interaction));
+    const confirm = await get(emulator, location);
+    expect(confirm.status).toBe(200);
+    expect(confirm.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' [^;]+; form-action 'self' http:\/\/192\.168\.1\.20:3000; base-uri 'none'; frame-ancestors 'none'$/);
+    const html = await confirm.text();
+    expect(html).toContain('<title>Confirm this phone – ID Check</title>');
+    expect(html).toContain('<h1>Confirm this phone on your computer</h1>');
+    expect(html).toMatch(/<p class="pairing-code"><span class="visually-hidden">Your code: <\/span><strong data-testid="phone-code">[A-Z]{3}-[A-Z]{3}<\/strong><\/p>/);
+    expect(html).toContain(`href="${appUrl(interaction, { device: waiting, step: 'document' }).replaceAll('&', '&#38;')}" data-testid="continue"`);
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain('data-testid="cancel-verification"');
+    expect(html).not.toContain('Test client demo-client wants');
+    expect(html).not.toContain(browser);
+
+    // Another phone is confirmed: the waiting one gets the refusal, without its code or the app.
+    await openOnPhone(emulator, interaction, browser);
+    const refused = await get(emulator, location);
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' [^;]+; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+    const refusedHtml = await refused.text();
+    expect(refusedHtml).toContain('<title>Another device – ID Check</title>');
+    expect(refusedHtml).toContain('data-testid="app-elsewhere"');
+    expect(refusedHtml).not.toContain('data-testid="phone-code"');
+    expect(refusedHtml).not.toContain('<script');
+    expect(refusedHtml).not.toContain('<form method="post" action="');
   });
 });
 
@@ -428,7 +464,7 @@ describe('the app on a phone (opened from the QR code)', () => {
   it('carries the device secret in every form (hidden field) and every link, and the persona in Share and End verification', async () => {
     const emulator = newEmulator();
     const { interaction, browser } = await openAuthorizationPage(emulator, client);
-    const device = await openOnPhone(emulator, interaction);
+    const device = await openOnPhone(emulator, interaction, browser);
     const deviceForm = `<form method="post" action="${TEST_DEVICE_BASE_URL}/app/${interaction}"><input type="hidden" name="device" value="${device}">`;
     const screen = async (step: string): Promise<string> => {
       const response = await get(emulator, appUrl(interaction, { device, step }));

@@ -8,24 +8,40 @@
  * skip to "share". The final Share / Cancel use the authorization endpoint's decision logic.
  *
  * Opened with the browser secret (the "Use the app on this device" link), the app redirects this
- * browser to the client at the end. Opened without it (from the QR code, on a phone), it keeps
- * the decision for the starting browser and tells the user to return to the computer.
+ * browser to the client at the end. Opened without it (from the QR code, on a phone), the phone
+ * first shows a code that must be typed on the computer (interaction/phone-confirmation.ts); the
+ * confirmed phone then uses the app, keeps the decision for the starting browser and tells the
+ * user to return to the computer. The computer's form that confirms a phone posts here too
+ * (`action=confirm-phone`, with the browser secret).
  * @see spec part 1 (steps 4–6), 4.2
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { queryParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest, describeValue } from '../errors';
 import { findPersona } from '../personas/personas';
-import { randomToken, type Interaction } from '../state';
+import type { Interaction, WaitingPhone } from '../state';
 import type { AppMessages } from '../views/app-messages';
-import { appDonePage, appFinishedPage, appScreenPage } from '../views/app-pages';
-import { withErrorPage } from '../views/authorization-page';
-import { pageLanguage, pathOf } from '../views/language';
+import { appConfirmPage, appDonePage, appFinishedPage, appHandOffRefusedPage, appScreenPage } from '../views/app-pages';
+import { interactionPage, withErrorPage } from '../views/authorization-page';
+import type { AuthorizationMessages } from '../views/authorization-messages';
+import { pageLanguage, pathOf, type LanguageHints } from '../views/language';
 import { seeOther } from '../views/page-shell';
 import { completeInteraction, decide } from './decision';
 import { interactionClient, requireStartingBrowser } from './interaction';
-import { appLink, type AppMode } from './links';
+import { appLink, authorizationPageLink, type AppMode } from './links';
+import {
+  addWaitingPhone,
+  confirmPhone,
+  formatConfirmationCode,
+  handOffLocked,
+  normalizeConfirmationCode,
+  phoneConfirmed,
+  phoneShowing,
+  recordWrongCode,
+  sameSecret,
+  waitingPhone,
+  waitingPhones,
+} from './phone-confirmation';
 import { furthestStep, isAppStep, stepNumber, type AppStepId } from './steps';
 
 /** The app's step actions (form field `action`) and the step each one needs to be reachable. */
@@ -42,34 +58,42 @@ function isAction(value: string): value is Action {
   return Object.hasOwn(ACTIONS, value);
 }
 
-function sameSecret(expected: string, presented: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(expected), digest(presented));
+/** The computer's action that confirms a phone by the code it shows (the authorization page's form). */
+const CONFIRM_PHONE = 'confirm-phone';
+
+/** Whether `device` is the device secret of the phone the computer confirmed (compared in constant time). */
+function isConfirmedPhone(interaction: Interaction, device: string | undefined): device is string {
+  const confirmed = interaction.app.deviceSecret;
+  return confirmed !== undefined && device !== undefined && sameSecret(confirmed, device);
 }
 
 /**
- * This device (a valid `browser`), the phone bound to this verification (a valid `device`), or a
- * phone opening the QR link for the first time (`unbound`). Anything else is refused: the QR code
- * can be seen by anyone near the screen, so only the first device to open it may use it.
+ * Who may use the app: this device (a valid `browser`), or the phone the computer confirmed (its
+ * `device`). Any other phone gets a page instead of the app: once a phone is confirmed, "being
+ * completed on another device" (409); while the hand-off is locked, "locked" (403). A phone
+ * still waiting for confirmation is `waiting`, anything else `unknown` (the bare QR link, or a
+ * device secret this verification does not know); the caller decides what those get.
  */
-function appMode(interaction: Interaction, parameters: RequestParameters): AppMode | 'unbound' {
+function appAccess(
+  interaction: Interaction,
+  parameters: RequestParameters,
+): AppMode | { refused: 'elsewhere' | 'locked' } | { waiting: WaitingPhone } | 'unknown' {
   const browser = parameters.get('browser');
   if (browser !== undefined) {
     requireStartingBrowser(interaction, browser);
     return { sameDevice: true, browserSecret: browser };
   }
-  const bound = interaction.app.deviceSecret;
   const device = parameters.get('device');
-  if (bound === undefined) {
-    if (device !== undefined) throw new InvalidRequest('this device link is not valid for this verification', 403).because('device_link_invalid');
-    return 'unbound';
-  }
-  if (device === undefined || !sameSecret(bound, device)) {
-    throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409).because(
-      'open_on_another_device',
-    );
-  }
-  return { sameDevice: false, deviceSecret: bound };
+  if (isConfirmedPhone(interaction, device)) return { sameDevice: false, deviceSecret: device };
+  if (phoneConfirmed(interaction)) return { refused: 'elsewhere' };
+  if (handOffLocked(interaction)) return { refused: 'locked' };
+  const waiting = device === undefined ? undefined : waitingPhone(interaction, device);
+  return waiting ? { waiting } : 'unknown';
+}
+
+/** A phone's page instead of the app: refused (409 another device, 403 locked), or its code to confirm. */
+function isPhonePage(access: ReturnType<typeof appAccess>): access is { refused: 'elsewhere' | 'locked' } | { waiting: WaitingPhone } {
+  return typeof access === 'object' && ('refused' in access || 'waiting' in access);
 }
 
 /**
@@ -100,9 +124,10 @@ function postReturnPath(context: EmulatorContext, interactionId: string, paramet
 }
 
 /**
- * Handles GET /app/<id>?step=…[&browser=…]: shows a step (by default the furthest one the
- * progress allows); a later step than allowed is answered with 303 to the allowed one. After the
- * app decided, every step shows the "done" screen.
+ * Handles GET /app/<id>?step=…[&browser=…|&device=…]: shows a step (by default the furthest one
+ * the progress allows); a later step than allowed is answered with 303 to the allowed one. After
+ * the app decided, every step shows the "done" screen. A phone opening the QR link gets a device
+ * secret and a code (303 to its own link), and sees the code until the computer confirms it.
  */
 export function appScreenEndpoint(request: Request, context: EmulatorContext, interactionId: string): Promise<Response> {
   return withErrorPage(request, context, async (hints) => {
@@ -115,34 +140,21 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
     if (requested !== undefined && !isAppStep(requested)) {
       throw new InvalidRequest(`step ${describeValue(requested)} is not a step of the app`).because('unknown_step');
     }
-    // HEAD (a link preview, a prefetch) must not change anything: no binding, no "opened".
+    // HEAD (a link preview, a prefetch) must not change anything: no new waiting phone.
     const safe = request.method.toUpperCase() === 'HEAD';
-    let mode = appMode(interaction, parameters);
-    if (mode === 'unbound') {
+    const access = appAccess(interaction, parameters);
+    if (access === 'unknown') {
       if (safe) return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });
-      // The first device to open the QR link gets its own secret; the link it continues with
-      // carries it. Claimed atomically: of two phones opening it at once, one is bound.
-      const deviceSecret = randomToken();
-      const ttlSeconds = (interaction.expiresAt - context.now()) / 1000;
-      if (ttlSeconds <= 0 || !(await context.interactionDevices.setIfAbsent(interactionId, deviceSecret, ttlSeconds))) {
-        throw new InvalidRequest('this verification is already open on another device; start again on the computer to use this one', 409).because(
-          'open_on_another_device',
-        );
-      }
-      interaction.app.deviceSecret = deviceSecret;
-      await context.interactions.update(interactionId, interaction);
-      mode = { sameDevice: false, deviceSecret };
-      return seeOther(appLink(context, interactionId, mode, requested));
+      return phoneOpensLink(context, interactionId, interaction);
     }
+    if (isPhonePage(access)) {
+      // The code again: "Continue" asks for the first step, which is not open to the phone yet.
+      return phonePage(request, context, interactionId, interaction, hints, access, requested === undefined ? undefined : (t) => t.notConfirmedYet);
+    }
+    const mode = access;
     const client = interactionClient(context, interaction);
     const language = pageLanguage(request, context, hints);
     if (interaction.decision) return appDonePage(context, { interactionId, interaction, client, mode, language });
-
-    // The starting browser polls for this: the phone has opened the app.
-    if (!mode.sameDevice && !safe && !interaction.app.openedElsewhere) {
-      interaction.app.openedElsewhere = true;
-      await context.interactions.update(interactionId, interaction);
-    }
 
     const furthest = furthestStep(interaction.app);
     const step = requested ?? furthest;
@@ -152,10 +164,58 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
 }
 
 /**
+ * A phone opens the QR link (or a link with a device secret this verification does not know): it
+ * becomes a waiting phone with its own secret and code, and is sent (303) to its own link, which
+ * shows the code. Nothing is claimed: only the computer's confirmation gives a phone the app.
+ */
+async function phoneOpensLink(context: EmulatorContext, interactionId: string, interaction: Interaction): Promise<Response> {
+  const phone = addWaitingPhone(interaction);
+  if (phone === 'full') {
+    throw new InvalidRequest('too many devices opened the link of this verification; start again on the computer', 409).because('open_on_another_device');
+  }
+  if (!(await context.interactions.update(interactionId, interaction))) {
+    throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+  }
+  return seeOther(appLink(context, interactionId, { sameDevice: false, deviceSecret: phone.deviceSecret }));
+}
+
+/** The page a phone gets instead of the app: refused, or the code it must have typed on the computer. */
+function phonePage(
+  request: Request,
+  context: EmulatorContext,
+  interactionId: string,
+  interaction: Interaction,
+  hints: LanguageHints,
+  access: { refused: 'elsewhere' | 'locked' } | { waiting: WaitingPhone },
+  message?: (t: AppMessages) => string,
+  status?: number,
+): Response {
+  if ('refused' in access) {
+    return appHandOffRefusedPage(context, pageLanguage(request, context, hints), access.refused === 'elsewhere' ? 409 : 403, access.refused);
+  }
+  const phone = access.waiting;
+  const mode: AppMode = { sameDevice: false, deviceSecret: phone.deviceSecret };
+  // The switch comes back to the code, by the phone's own link.
+  const language = pageLanguage(request, context, { ...hints, returnTo: pathOf(appLink(context, interactionId, mode)) });
+  return appConfirmPage(context, {
+    interactionId,
+    interaction,
+    client: interactionClient(context, interaction),
+    mode,
+    language,
+    code: formatConfirmationCode(phone.code),
+    message,
+    status: status ?? (message ? 409 : 200),
+  });
+}
+
+/**
  * Handles POST /app/<id>, the app's buttons: `action` (choose-document with `persona`,
  * scan-document, read-chip, check-face) advances the progress and answers 303 to the next
  * screen; `outcome` (approve, cancel) decides. An action or approval whose step is not reached
- * yet is refused (409, with the allowed screen); malformed input is 400.
+ * yet is refused (409, with the allowed screen); malformed input is 400. A phone the computer has
+ * not confirmed is refused (403 with its code, 409 once another phone is confirmed, 403 while the
+ * hand-off is locked). `action=confirm-phone` is the computer's confirmation of a phone.
  * @see spec part 1, 4.2
  */
 export function appActionEndpoint(request: Request, context: EmulatorContext, interactionId: string): Promise<Response> {
@@ -166,8 +226,11 @@ export function appActionEndpoint(request: Request, context: EmulatorContext, in
     if (open instanceof Response) return open;
     const interaction = open;
     hints.uiLocales = interaction.request.uiLocales;
-    const mode = appMode(interaction, parameters);
-    if (mode === 'unbound') throw new InvalidRequest('open the app from its link first', 403).because('open_app_from_link');
+    if (parameters.get('action') === CONFIRM_PHONE) return computerConfirmsPhone(request, context, interactionId, interaction, parameters, hints);
+    const access = appAccess(interaction, parameters);
+    if (access === 'unknown') throw new InvalidRequest('open the app from its link first', 403).because('open_app_from_link');
+    if (isPhonePage(access)) return phonePage(request, context, interactionId, interaction, hints, access, (t) => t.notConfirmedYet, 403);
+    const mode = access;
     const client = interactionClient(context, interaction);
     const progress = interaction.app;
     /** Writes the progress back (it lives in the store), then shows the next screen. */
@@ -246,11 +309,64 @@ async function finish(
   choice: Parameters<typeof decide>[2],
 ): Promise<Response> {
   const decision = decide(context, interaction, choice);
-  // mode.sameDevice was proven by the browser secret (appMode), so the code may go to this browser.
+  // mode.sameDevice was proven by the browser secret (appAccess), so the code may go to this browser.
   if (mode.sameDevice) return completeInteraction(context, interactionId, decision);
   interaction.decision = decision;
   if (!(await context.interactions.update(interactionId, interaction))) {
     throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }
   return seeOther(appLink(context, interactionId, mode));
+}
+
+/**
+ * The computer confirms a phone (the authorization page's form: `action=confirm-phone`, `code`,
+ * and the browser secret, which only the starting browser has): the code a waiting phone shows
+ * gives that phone the app (303 to the authorization page, which then follows the phone's
+ * progress). A wrong code is counted and the page shown again with how many tries are left (400);
+ * the last one locks the hand-off (403). Codes are compared in constant time.
+ * @see interaction/phone-confirmation.ts
+ */
+async function computerConfirmsPhone(
+  request: Request,
+  context: EmulatorContext,
+  interactionId: string,
+  interaction: Interaction,
+  parameters: RequestParameters,
+  hints: LanguageHints,
+): Promise<Response> {
+  const browser = parameters.get('browser');
+  if (browser === undefined) {
+    throw new InvalidRequest('only the browser that started this verification can confirm a phone', 403).because('wrong_browser');
+  }
+  requireStartingBrowser(interaction, browser);
+  const pageLink = authorizationPageLink(context, interactionId, browser);
+  // Confirmed meanwhile (another tab) or decided: the page says where things stand.
+  if (interaction.decision || phoneConfirmed(interaction)) return seeOther(pageLink);
+  const language = pageLanguage(request, context, { ...hints, returnTo: pathOf(pageLink) });
+  // The page again, with the refusal at the code field; once locked, the page says so instead of the form.
+  const page = (codeError: ((t: AuthorizationMessages) => string) | undefined, status: number) =>
+    interactionPage(context, language, { client: interactionClient(context, interaction), interactionId, interaction, codeError, status });
+  if (handOffLocked(interaction)) return page(undefined, 403);
+
+  const code = normalizeConfirmationCode(parameters.get('code') ?? '');
+  if (code === '') return page((t) => t.typeTheCode, 400);
+  if (waitingPhones(interaction).length === 0) return page((t) => t.noPhoneWaiting, 400);
+  const phone = phoneShowing(interaction, code);
+  if (!phone) {
+    const left = recordWrongCode(interaction);
+    if (!(await context.interactions.update(interactionId, interaction))) {
+      throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+    }
+    return left > 0 ? page((t) => t.wrongCode(left), 400) : page(undefined, 403);
+  }
+  // Claimed atomically: of two tabs confirming two phones at once, one phone gets the app.
+  const ttlSeconds = (interaction.expiresAt - context.now()) / 1000;
+  if (ttlSeconds <= 0 || !(await context.interactionDevices.setIfAbsent(interactionId, phone.deviceSecret, ttlSeconds))) {
+    return seeOther(pageLink);
+  }
+  confirmPhone(interaction, phone);
+  if (!(await context.interactions.update(interactionId, interaction))) {
+    throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+  }
+  return seeOther(pageLink);
 }

@@ -5,9 +5,11 @@
  * page's script) and fetches the redirect to the client (GET /auth/continue).
  *
  * Both endpoints require the interaction's browser secret, which only the starting browser has:
- * whoever sees the QR code can drive the app, but cannot receive the code. The interaction is
- * taken by the continuation, so the redirect is delivered once.
- * @see spec part 1 (steps 4–6), 4.2; compare RFC 8628 (device authorization grant) §3.4–3.5
+ * whoever sees the QR code can open the app, but cannot receive the code, and cannot use the app
+ * either unless the starting browser confirms that phone by the code it shows
+ * (interaction/phone-confirmation.ts). The interaction is taken by the continuation, so the
+ * redirect is delivered once.
+ * @see spec part 1 (steps 4–6), 4.2; compare RFC 8628 (device authorization grant) §3.3–3.5
  */
 import { queryParameters } from '../checks/request-parameters';
 import type { EmulatorContext } from '../context';
@@ -16,11 +18,12 @@ import { interactionPage, withErrorPage } from '../views/authorization-page';
 import { pageLanguage } from '../views/language';
 import { completeInteraction } from './decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from './interaction';
+import { handOffLocked, phoneConfirmed, waitingPhones } from './phone-confirmation';
 import { deviceStatus } from './steps';
 
 /**
  * Handles GET /auth/status?interaction=…&browser=…: where the app stands, as JSON
- * `{ status: "waiting" | "in_progress" | "decided", step?, steps, message }`. Errors are RFC 6749
+ * `{ status: "waiting" | "confirming" | "in_progress" | "decided" | "locked", step?, steps, message }`. Errors are RFC 6749
  * JSON: 400 for an unknown, expired or completed interaction, 403 for a wrong browser secret.
  * @see interaction/steps.ts `deviceStatus`
  */
@@ -47,13 +50,19 @@ export function authorizationContinueEndpoint(request: Request, context: Emulato
     // HEAD is safe (RFC 9110 §9.2.1): it must not use up the one delivery of the code.
     if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status: 204, headers: { 'Cache-Control': 'no-store' } });
     if (!interaction.decision) {
-      const { openedElsewhere } = interaction.app;
       return interactionPage(context, pageLanguage(request, context, hints), {
         client: interactionClient(context, interaction),
         interactionId,
         interaction,
         status: 409,
-        message: (t) => (openedElsewhere ? t.phoneNotFinished : t.phoneNotOpened),
+        message: (t) =>
+          phoneConfirmed(interaction)
+            ? t.phoneNotFinished
+            : handOffLocked(interaction)
+              ? t.handOffLocked
+              : waitingPhones(interaction).length > 0
+                ? t.phoneNotConfirmed
+                : t.phoneNotOpened,
       });
     }
     return await completeInteraction(context, interactionId, interaction.decision);
@@ -61,10 +70,12 @@ export function authorizationContinueEndpoint(request: Request, context: Emulato
 }
 
 /**
- * Handles GET /auth/page?interaction=…&browser=…: the authorization page of an open interaction
- * again, for the browser that started it (a reload; the language switch comes back here, since
- * GET /auth used up its request_uri). It changes nothing, so HEAD is the same without a body.
- * Errors are pages: 400 unknown, expired or completed; 403 wrong secret.
+ * Handles GET /auth/page?interaction=…&browser=…[&link=shown]: the authorization page of an open
+ * interaction again, for the browser that started it (a reload; the language switch comes back
+ * here, since GET /auth used up its request_uri); `link=shown` prints the QR code's link as text,
+ * which the page otherwise leaves out (a shared screen shows only the QR code). It changes
+ * nothing, so HEAD is the same without a body. Errors are pages: 400 unknown, expired or
+ * completed; 403 wrong secret.
  * @see spec 4.2
  */
 export function authorizationPageEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
@@ -78,6 +89,7 @@ export function authorizationPageEndpoint(request: Request, context: EmulatorCon
       client: interactionClient(context, interaction),
       interactionId,
       interaction,
+      showLink: parameters.get('link') === 'shown',
     });
   });
 }

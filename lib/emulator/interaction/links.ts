@@ -12,8 +12,9 @@ import type { EmulatorContext } from '../context';
 import type { AppStepId } from './steps';
 
 /**
- * How the app was opened: on this device (with the browser secret) or on another device (the
- * phone that opened the QR link first, with the device secret it was given then).
+ * How the app was opened: on this device (with the browser secret) or on another device (a phone
+ * that opened the QR link, with the device secret it was given then: the phone the computer
+ * confirmed, or one still showing its code; interaction/phone-confirmation.ts).
  */
 export type AppMode = { sameDevice: true; browserSecret: string } | { sameDevice: false; deviceSecret?: string };
 
@@ -49,7 +50,14 @@ export function continueLink(context: EmulatorContext, interactionId: string, br
   return withQuery(context.issuer + ENDPOINT_PATHS.authorizationContinue, { interaction: interactionId, browser: browserSecret });
 }
 
-/** GET /auth/page for the waiting browser: the authorization page again (a reload, the language switch's way back). */
-export function authorizationPageLink(context: EmulatorContext, interactionId: string, browserSecret: string): string {
-  return withQuery(context.issuer + ENDPOINT_PATHS.authorizationPage, { interaction: interactionId, browser: browserSecret });
+/**
+ * GET /auth/page for the waiting browser: the authorization page again (a reload, the language
+ * switch's way back); with `showLink`, the page that prints the QR code's link as text.
+ */
+export function authorizationPageLink(context: EmulatorContext, interactionId: string, browserSecret: string, options: { showLink?: boolean } = {}): string {
+  return withQuery(context.issuer + ENDPOINT_PATHS.authorizationPage, {
+    interaction: interactionId,
+    browser: browserSecret,
+    link: options.showLink ? 'shown' : undefined,
+  });
 }

@@ -6,6 +6,7 @@
  */
 import { findPersona } from '../personas/personas';
 import type { AppProgress, Interaction } from '../state';
+import { handOffLocked, phoneConfirmed, waitingPhones } from './phone-confirmation';
 
 /** The app's five steps, in order. */
 export const APP_STEPS = [
@@ -51,9 +52,13 @@ export function furthestStep(progress: AppProgress): AppStepId {
 
 /** Where the app stands, as the waiting browser shows it (status endpoint and page). */
 export interface DeviceStatus {
-  /** waiting: not opened on another device yet; in_progress: opened there; decided: finished there */
-  status: 'waiting' | 'in_progress' | 'decided';
-  /** the step the app is at (1–5), once opened */
+  /**
+   * waiting: no phone opened the link yet; confirming: a phone opened it and waits for its code
+   * to be typed on the computer; in_progress: the confirmed phone is in the app; decided: it
+   * finished there; locked: too many wrong codes, no phone can continue (interaction/phone-confirmation.ts)
+   */
+  status: 'waiting' | 'confirming' | 'in_progress' | 'decided' | 'locked';
+  /** the step the app is at (1–5), once a phone is confirmed */
   step?: number;
   steps: number;
   message: string;
@@ -64,7 +69,13 @@ export function deviceStatus(interaction: Interaction): DeviceStatus {
   if (interaction.decision) {
     return { status: 'decided', steps, message: 'Finished on your phone. Continuing…' };
   }
-  if (!interaction.app.openedElsewhere) {
+  if (!phoneConfirmed(interaction)) {
+    if (handOffLocked(interaction)) {
+      return { status: 'locked', steps, message: 'The hand-off to a phone is locked: too many wrong codes were typed.' };
+    }
+    if (waitingPhones(interaction).length > 0) {
+      return { status: 'confirming', steps, message: 'A phone opened the link: type the code it shows to confirm it.' };
+    }
     return { status: 'waiting', steps, message: 'Waiting for your phone…' };
   }
   const step = furthestStep(interaction.app);

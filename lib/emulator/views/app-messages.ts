@@ -101,6 +101,22 @@ const en = {
   complete: 'This verification is complete',
   completeLead: 'There is nothing more to do here. You can close the app.',
 
+  /** before the computer confirms this phone (interaction/phone-confirmation.ts) */
+  confirmTitle: 'Confirm this phone',
+  confirmHeading: 'Confirm this phone on your computer',
+  confirmLead: 'Type this code on the computer where you started, in the field next to the QR code:',
+  yourCode: 'Your code',
+  confirmWhy: 'Only the phone whose code is typed there can continue, so nobody else who sees the QR code can take over your verification.',
+  confirmThen: 'Then continue here.',
+  notConfirmedYet: 'The computer has not confirmed this phone yet. Type the code there, then continue.',
+  /** a phone that may not use the app */
+  elsewhereTitle: 'Another device',
+  elsewhereHeading: 'This verification is being completed on another device',
+  elsewhereLead: 'Another phone was confirmed on the computer where this verification started, so it cannot continue here. If this verification is yours, start again on that computer.',
+  lockedTitle: 'Locked',
+  lockedHeading: 'This verification can no longer continue on a phone',
+  lockedLead: 'A wrong code was typed on the computer too many times. Continue on the computer where you started: use the app there, or start again.',
+
   /** refusals of interaction/app.ts, shown on the screen again */
   actionAndOutcome: 'Send either an action or an outcome, not both.',
   unknownOutcome: (value: string) => `Unknown outcome ${value}.`,
@@ -203,6 +219,20 @@ const nb: AppMessages = {
   completeTitle: 'Fullført',
   complete: 'Denne verifiseringen er fullført',
   completeLead: 'Det er ikke mer å gjøre her. Du kan lukke appen.',
+
+  confirmTitle: 'Bekreft denne telefonen',
+  confirmHeading: 'Bekreft denne telefonen på datamaskinen',
+  confirmLead: 'Skriv inn denne koden på datamaskinen der du startet, i feltet ved siden av QR-koden:',
+  yourCode: 'Koden din',
+  confirmWhy: 'Bare telefonen som får koden sin skrevet inn der, kan fortsette. Da kan ingen andre som ser QR-koden, overta verifiseringen din.',
+  confirmThen: 'Fortsett så her.',
+  notConfirmedYet: 'Datamaskinen har ikke bekreftet denne telefonen ennå. Skriv inn koden der, og fortsett så.',
+  elsewhereTitle: 'En annen enhet',
+  elsewhereHeading: 'Denne verifiseringen fullføres på en annen enhet',
+  elsewhereLead: 'En annen telefon ble bekreftet på datamaskinen der verifiseringen startet, så den kan ikke fortsette her. Hvis verifiseringen er din, start på nytt på den datamaskinen.',
+  lockedTitle: 'Låst',
+  lockedHeading: 'Denne verifiseringen kan ikke lenger fortsette på en telefon',
+  lockedLead: 'Feil kode ble skrevet inn på datamaskinen for mange ganger. Fortsett på datamaskinen der du startet: bruk appen der, eller start på nytt.',
 
   actionAndOutcome: 'Send enten en handling eller et utfall, ikke begge.',
   unknownOutcome: (value) => `Ukjent utfall ${value}.`,

@@ -505,6 +505,52 @@ ${next}`;
   return appPage(context, { ...options, status: 200, title: t.done, content, cancellable: false });
 }
 
+/**
+ * A phone that opened the QR link, before the computer confirms it: the code to type there
+ * (interaction/phone-confirmation.ts), and "Continue", which opens the app's first step once the
+ * computer has confirmed this phone (and shows this screen again, saying so, until then). No step,
+ * no cancel: this phone may not act on the verification yet.
+ * @param options.code the code as it is shown ("BCD-FGH")
+ * @param options.message why the screen is shown again (with `status`)
+ */
+export function appConfirmPage(
+  context: EmulatorContext,
+  options: ScreenOptions & { code: string; message?: (t: AppMessages) => string; status: number },
+): Response {
+  const { t } = words(options);
+  const content = html`
+<div class="confirm" data-testid="app-confirm">
+<h1>${t.confirmHeading}</h1>
+<p class="lead">${t.confirmLead}</p>
+<p class="pairing-code"><span class="visually-hidden">${t.yourCode}: </span><strong data-testid="phone-code">${options.code}</strong></p>
+<p class="fine">${t.confirmWhy} ${t.confirmThen}</p>
+${alert(options.message?.(t))}
+</div>
+<div class="actions"><a class="btn primary" href="${appLink(context, options.interactionId, options.mode, 'document')}" data-testid="continue">${t.continue}</a></div>`;
+  return appPage(context, { ...options, status: options.status, title: t.confirmTitle, content, cancellable: false });
+}
+
+/** A page of the app without an interaction to act on: the app bar, the content, the language switch. */
+function standalonePage(context: EmulatorContext, language: PageLanguage, options: { status: number; title: string; content: SafeHtml }): Response {
+  const t = APP_MESSAGES[language.locale];
+  const body = html`
+<div class="device">
+<header class="appbar"><span></span><p class="app-name">${MARK}${t.appName}</p><span></span></header>
+<main class="screen">${options.content}</main>
+${languageSwitch(language)}
+</div>`;
+  const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
+  return pageResponse({
+    status: options.status,
+    locale: language.locale,
+    title: t.pageTitle(options.title),
+    styles: stylesheet('app'),
+    body,
+    layout: 'phone',
+    sources: { images: origins },
+  });
+}
+
 /** The app of an interaction that has been completed (e.g. a phone reloading afterwards). */
 export function appFinishedPage(context: EmulatorContext, language: PageLanguage): Response {
   const t = APP_MESSAGES[language.locale];
@@ -514,20 +560,24 @@ export function appFinishedPage(context: EmulatorContext, language: PageLanguage
 <h1>${t.complete}</h1>
 <p class="lead">${t.completeLead}</p>
 </div>`;
-  const body = html`
-<div class="device">
-<header class="appbar"><span></span><p class="app-name">${MARK}${t.appName}</p><span></span></header>
-<main class="screen">${content}</main>
-${languageSwitch(language)}
+  return standalonePage(context, language, { status: 200, title: t.completeTitle, content });
+}
+
+/**
+ * A phone that may not use the app of this verification, never the app itself: the computer
+ * confirmed another phone (`elsewhere`, 409), or too many wrong codes were typed there (`locked`,
+ * 403). Nothing of the verification is shown.
+ */
+export function appHandOffRefusedPage(context: EmulatorContext, language: PageLanguage, status: number, reason: 'elsewhere' | 'locked'): Response {
+  const t = APP_MESSAGES[language.locale];
+  const [title, heading, lead] =
+    reason === 'elsewhere' ? [t.elsewhereTitle, t.elsewhereHeading, t.elsewhereLead] : [t.lockedTitle, t.lockedHeading, t.lockedLead];
+  const content = html`
+<div class="result" data-testid="app-${reason}">
+<span class="circle stop">${CROSS('#a4161a', 40)}</span>
+<h1>${heading}</h1>
+<p class="lead">${lead}</p>
+<p class="fine">${t.closeApp}</p>
 </div>`;
-  const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
-  return pageResponse({
-    status: 200,
-    locale: language.locale,
-    title: t.pageTitle(t.completeTitle),
-    styles: stylesheet('app'),
-    body,
-    layout: 'phone',
-    sources: { images: origins },
-  });
+  return standalonePage(context, language, { status, title, content });
 }

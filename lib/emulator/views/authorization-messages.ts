@@ -23,12 +23,28 @@ const en = {
   qrCaption: 'Scan with your phone’s camera',
   how: [
     'Scan the QR code with your phone’s camera.',
+    'Your phone shows a code: type it below, so that only your phone can continue.',
     'In the app, scan your document, read its chip and check your face.',
     'Come back here: this page continues by itself, or choose “I\'ve finished on my phone”.',
   ],
   finishedOnPhone: "I've finished on my phone",
   phoneLink: 'Phone link:',
   phoneReach: (origin: SafeHtml) => html`Your phone must be on the same network as this computer and able to reach ${origin}.`,
+  showLink: 'Show the link',
+  hideLink: 'Hide the link',
+  linkHidden: 'The link is not shown, so that a shared screen shows only the QR code.',
+
+  /** confirming the phone by the code it shows (interaction/phone-confirmation.ts) */
+  codeLabel: 'Code shown on your phone',
+  codeHint: 'Six letters, as your phone shows them; the dash is optional.',
+  confirmPhone: 'Confirm phone',
+  phoneConfirmed: 'Your phone is confirmed: only it can continue this verification.',
+  typeTheCode: 'Type the code your phone shows.',
+  noPhoneWaiting: 'No phone is waiting for a code yet. Scan the QR code with your phone first.',
+  wrongCode: (left: number) => `That is not a code a phone shows for this verification. ${left === 1 ? '1 try left' : `${left} tries left`}.`,
+  handOffLocked: 'The hand-off to a phone is locked after too many wrong codes. Use the app on this device, or start again.',
+  handOffLockedFor: (client: string) =>
+    `The hand-off to a phone is locked: a wrong code was typed too many times. Use the app on this device, or start again from ${client}.`,
   or: 'or',
   noPhone: 'On a phone already, or no phone at hand?',
   useHere: 'Use the app on this device',
@@ -36,6 +52,9 @@ const en = {
   /** the status line while waiting for the phone, and what the page's script shows */
   status: {
     waiting: 'Waiting for your phone…',
+    /** a phone opened the link and waits for its code to be typed here */
+    confirming: 'A phone opened the link: type the code it shows.',
+    locked: 'The hand-off to a phone is locked.',
     inProgress: (step: number, steps: number, title: string) => `Your phone is at step ${step} of ${steps}: ${title.toLowerCase()}.`,
     /** on the page: the script has not continued (yet) */
     decided: "Finished on your phone. Choose “I've finished on my phone” to continue.",
@@ -70,6 +89,7 @@ const en = {
   unknownPersona: 'That persona does not exist; choose one from the list.',
   phoneNotFinished: 'The app on your phone has not finished yet. Finish there, then choose "I\'ve finished on my phone" again.',
   phoneNotOpened: 'The app has not been opened on a phone yet. Scan the QR code with your phone, or use the app on this device.',
+  phoneNotConfirmed: 'A phone has opened the link, but it is not confirmed yet. Type the code it shows, then finish in the app.',
 
   /** the error page */
   errorTitle: 'Verification request failed',
@@ -110,18 +130,35 @@ const nb: AuthorizationMessages = {
   qrCaption: 'Skann med kameraet på telefonen',
   how: [
     'Skann QR-koden med kameraet på telefonen.',
+    'Telefonen viser en kode: skriv den inn nedenfor, slik at bare telefonen din kan fortsette.',
     'I appen skanner du dokumentet, leser brikken og tar ansiktskontrollen.',
     'Kom tilbake hit: siden fortsetter av seg selv, eller velg «Jeg er ferdig på telefonen».',
   ],
   finishedOnPhone: 'Jeg er ferdig på telefonen',
   phoneLink: 'Lenke for telefonen:',
   phoneReach: (origin) => html`Telefonen må være på samme nettverk som denne datamaskinen og kunne nå ${origin}.`,
+  showLink: 'Vis lenken',
+  hideLink: 'Skjul lenken',
+  linkHidden: 'Lenken vises ikke, slik at en delt skjerm bare viser QR-koden.',
+
+  codeLabel: 'Koden telefonen viser',
+  codeHint: 'Seks bokstaver, slik telefonen viser dem. Bindestreken kan du sløyfe.',
+  confirmPhone: 'Bekreft telefonen',
+  phoneConfirmed: 'Telefonen din er bekreftet: bare den kan fortsette denne verifiseringen.',
+  typeTheCode: 'Skriv inn koden telefonen viser.',
+  noPhoneWaiting: 'Ingen telefon venter på en kode ennå. Skann QR-koden med telefonen først.',
+  wrongCode: (left) => `Det er ikke en kode som en telefon viser for denne verifiseringen. ${left} forsøk igjen.`,
+  handOffLocked: 'Overføringen til telefon er låst etter for mange feil koder. Bruk appen på denne enheten, eller start på nytt.',
+  handOffLockedFor: (client) =>
+    `Overføringen til telefon er låst: feil kode ble skrevet inn for mange ganger. Bruk appen på denne enheten, eller start på nytt fra ${client}.`,
   or: 'eller',
   noPhone: 'Er du allerede på telefonen, eller har du ingen telefon for hånden?',
   useHere: 'Bruk appen på denne enheten',
 
   status: {
     waiting: 'Venter på telefonen din …',
+    confirming: 'En telefon har åpnet lenken: skriv inn koden den viser.',
+    locked: 'Overføringen til telefon er låst.',
     inProgress: (step, steps, title) => `Telefonen din er på steg ${step} av ${steps}: ${title.toLowerCase()}.`,
     decided: 'Ferdig på telefonen. Velg «Jeg er ferdig på telefonen» for å fortsette.',
     continuing: 'Ferdig på telefonen. Fortsetter …',
@@ -151,6 +188,7 @@ const nb: AuthorizationMessages = {
   unknownPersona: 'Den personaen finnes ikke. Velg en fra listen.',
   phoneNotFinished: 'Appen på telefonen er ikke ferdig ennå. Fullfør der, og velg så «Jeg er ferdig på telefonen» igjen.',
   phoneNotOpened: 'Appen er ikke åpnet på en telefon ennå. Skann QR-koden med telefonen, eller bruk appen på denne enheten.',
+  phoneNotConfirmed: 'En telefon har åpnet lenken, men den er ikke bekreftet ennå. Skriv inn koden den viser, og fullfør så i appen.',
 
   errorTitle: 'Forespørselen om verifisering mislyktes',
   errorHeading: 'Forespørselen om verifisering kan ikke behandles',

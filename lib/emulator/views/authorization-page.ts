@@ -3,11 +3,14 @@
  * user is handed to the mobile identity app) and the error page shown when an error cannot go to
  * a redirect URI (RFC 6749 §4.1.2.1).
  *
- * The page offers, in order of how real users meet it: a QR code that opens the app on a phone,
+ * The page offers, in order of how real users meet it: a QR code that opens the app on a phone
+ * (with the form that confirms that phone by the code it shows, interaction/phone-confirmation.ts),
  * a button that opens it on this device, and a secondary "quick test" form that decides in one
- * step. Everything works without JavaScript; one external script (interaction/hand-off.ts) only saves
- * the user a click when the phone finishes. Every interpolated value is escaped by `html`; the
- * words are in the page's language (authorization-messages.ts, views/language.ts).
+ * step. The QR code's link is printed only on request ("Show the link"), so a shared screen shows
+ * the QR code alone. Everything works without JavaScript; one external script (interaction/hand-off.ts)
+ * only keeps the status line current and saves the user a click when the phone finishes. Every
+ * interpolated value is escaped by `html`; the words are in the page's language
+ * (authorization-messages.ts, views/language.ts).
  * @see spec part 1, 4.2
  */
 import type { EvidenceRequest } from '../checks/claims-request';
@@ -16,7 +19,7 @@ import { ENDPOINT_PATHS } from '../config';
 import { endpointUrl, type EmulatorContext } from '../context';
 import { OAuthError } from '../errors';
 import { authorizationPageLink, continueLink, appLink, qrCodeLink, statusLink } from '../interaction/links';
-import { APP_STEPS, deviceStatus } from '../interaction/steps';
+import { APP_STEPS, deviceStatus, type DeviceStatus } from '../interaction/steps';
 import { personas, type Persona } from '../personas/personas';
 import type { Interaction } from '../state';
 import { APP_MESSAGES } from './app-messages';
@@ -125,19 +128,81 @@ ${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}
  */
 function statusTexts(t: AuthorizationMessages, language: PageLanguage): SafeHtml {
   const titles = APP_MESSAGES[language.locale].steps;
-  return html` data-text-waiting="${t.status.waiting}" data-text-decided="${t.status.continuing}" data-text-failed="${t.status.failed}" data-text-unknown-reason="${t.status.unknownReason}"${APP_STEPS.map(
+  return html` data-text-waiting="${t.status.waiting}" data-text-confirming="${t.status.confirming}" data-text-locked="${t.status.locked}" data-text-decided="${t.status.continuing}" data-text-failed="${t.status.failed}" data-text-unknown-reason="${t.status.unknownReason}"${APP_STEPS.map(
     (step, index) => html` data-text-step-${index + 1}="${t.status.inProgress(index + 1, APP_STEPS.length, titles[step.id])}"`,
   )}`;
 }
 
+/** The status line as the page first shows it (the script keeps it current). */
+function statusLine(t: AuthorizationMessages, language: PageLanguage, status: DeviceStatus): string {
+  const titles = APP_MESSAGES[language.locale].steps;
+  switch (status.status) {
+    case 'decided':
+      return t.status.decided;
+    case 'in_progress':
+      return status.step === undefined ? t.status.waiting : t.status.inProgress(status.step, status.steps, titles[APP_STEPS[status.step - 1]!.id]);
+    default:
+      return t.status[status.status];
+  }
+}
+
+/**
+ * The form that confirms a phone: the code it shows, typed here, posted with the browser secret
+ * to the app (interaction/app.ts, `action=confirm-phone`). A refused code is said next to the
+ * field, which is marked invalid and focused.
+ */
+function confirmPhoneForm(context: EmulatorContext, t: AuthorizationMessages, interactionId: string, secret: string, codeError: string | undefined): SafeHtml {
+  // The app's own address on the issuer, without the browser secret in the URL: it is in the body.
+  const action = `${endpointUrl(context, 'app')}/${encodeURIComponent(interactionId)}`;
+  const describedBy = codeError ? 'phone-code-hint phone-code-error' : 'phone-code-hint';
+  return html`<form class="confirm-phone" method="post" action="${action}" data-testid="confirm-phone-form">
+<input type="hidden" name="browser" value="${secret}">
+<input type="hidden" name="action" value="confirm-phone">
+<label for="phone-code">${t.codeLabel}</label>
+<p id="phone-code-hint" class="hint">${t.codeHint}</p>
+${codeError ? html`<p id="phone-code-error" class="field-error" role="alert" data-testid="phone-code-error">${codeError}</p>` : ''}
+<div class="code-row">
+<input id="phone-code" name="code" type="text" required maxlength="16" autocomplete="off" autocapitalize="characters" spellcheck="false" aria-describedby="${describedBy}"${
+    codeError ? new SafeHtml(' aria-invalid="true" autofocus') : ''
+  } data-testid="phone-code-input">
+<button class="button primary" type="submit" data-testid="confirm-phone">${t.confirmPhone}</button>
+</div>
+</form>`;
+}
+
+/**
+ * The QR code's link, which the page prints only on request: a shared screen (a presenter's, a
+ * recording) then shows the QR code alone. Works without JavaScript: "Show the link" is the page
+ * again with `link=shown` (GET /auth/page).
+ */
+function deviceLink(context: EmulatorContext, t: AuthorizationMessages, interactionId: string, secret: string, phoneUrl: string, shown: boolean): SafeHtml {
+  const phoneOrigin = new URL(context.deviceBaseUrl).origin;
+  const reach = html`${t.phoneReach(html`<code>${phoneOrigin}</code>`)}`;
+  if (!shown) {
+    return html`<div class="device-url">
+<a href="${authorizationPageLink(context, interactionId, secret, { showLink: true })}" data-testid="show-device-link">${t.showLink}</a>
+<p>${t.linkHidden} ${reach}</p>
+</div>`;
+  }
+  return html`<div class="device-url">
+<p>${t.phoneLink} <code data-testid="device-url">${phoneUrl}</code></p>
+<p>${reach}</p>
+<a href="${authorizationPageLink(context, interactionId, secret)}" data-testid="hide-device-link">${t.hideLink}</a>
+</div>`;
+}
+
 /**
  * The authorization page: who asks for what, a QR code that opens the identity app on a phone
- * (at `deviceBaseUrl`), a link that opens it on this device, the waiting state with its
- * continuation, and the quick test form (`interaction`, `browser`, `persona`, `outcome`, posted
- * to the authorization endpoint). The browser secret is in this page only: in the same-device
- * link, the status and continue links, the quick test form and the language switch's way back
- * (GET /auth/page), never in the QR code.
+ * (at `deviceBaseUrl`) with the form that confirms that phone, a link that opens it on this
+ * device, the waiting state with its continuation, and the quick test form (`interaction`,
+ * `browser`, `persona`, `outcome`, posted to the authorization endpoint). The browser secret is
+ * in this page only: in the same-device link, the status and continue links, the confirmation and
+ * quick test forms and the language switch's way back (GET /auth/page), never in the QR code.
+ * Once a phone is confirmed the QR code is gone; once the hand-off is locked (too many wrong
+ * codes) the page says so instead. The code a phone shows is never on this page.
  * @param options.message a problem to show (with `status`, 400 unless given)
+ * @param options.codeError a refused confirmation code, said at its field (with `status`)
+ * @param options.showLink print the QR code's link as text (GET /auth/page?…&link=shown)
  * @see spec part 1 (steps 4–5), 4.2
  */
 export async function interactionPage(
@@ -149,12 +214,15 @@ export async function interactionPage(
     interaction: Interaction;
     selectedPersonaId?: string;
     message?: (t: AuthorizationMessages) => string;
+    codeError?: (t: AuthorizationMessages) => string;
+    showLink?: boolean;
     status?: number;
   },
 ): Promise<Response> {
   const { client, interactionId, interaction } = options;
   const t = AUTHORIZATION_MESSAGES[language.locale];
   const message = options.message?.(t);
+  const codeError = options.codeError?.(t);
   const secret = interaction.browserSecret;
   const clientName = client.name ?? client.clientId;
   const selected = personas.some((persona) => persona.id === options.selectedPersonaId)
@@ -162,18 +230,45 @@ export async function interactionPage(
     : personas[0]?.id;
   const returnTo = new URL(interaction.request.redirectUri).host;
   const phoneUrl = qrCodeLink(context, interactionId);
-  const phoneOrigin = new URL(context.deviceBaseUrl).origin;
   const status = deviceStatus(interaction);
-  const qr = await qrCodeSvg(phoneUrl, t.qrLabel);
-  const titles = APP_MESSAGES[language.locale].steps;
-  const statusLine =
-    status.status === 'decided'
-      ? t.status.decided
-      : status.status === 'waiting' || status.step === undefined
-        ? t.status.waiting
-        : t.status.inProgress(status.step, status.steps, titles[APP_STEPS[status.step - 1]!.id]);
+  const showLink = options.showLink === true;
   // The switch comes back to this page by GET /auth/page: GET /auth's request_uri is used up.
-  const switchTo: PageLanguage = { ...language, returnTo: pathOf(authorizationPageLink(context, interactionId, secret)) };
+  const switchTo: PageLanguage = { ...language, returnTo: pathOf(authorizationPageLink(context, interactionId, secret, { showLink })) };
+
+  const statusParagraph = html`<p class="status" role="status" data-device-status data-state="${status.status}" data-testid="device-status">${statusLine(t, language, status)}</p>`;
+  const continueButton = html`<a class="button secondary" data-continue data-testid="continue-after-phone" href="${continueLink(context, interactionId, secret)}">${t.finishedOnPhone}</a>`;
+  let byPhone: SafeHtml;
+  if (status.status === 'in_progress' || status.status === 'decided') {
+    // A phone is confirmed: the QR code has done its work, and no other phone may use it.
+    byPhone = html`<div class="by-phone confirmed">
+<div>
+<p class="confirmed-note" data-testid="phone-confirmed">${t.phoneConfirmed}</p>
+${statusParagraph}
+${continueButton}
+</div>
+</div>`;
+  } else if (status.status === 'locked') {
+    byPhone = html`<div class="by-phone locked">
+<div>
+<p class="alert" role="alert" data-testid="hand-off-locked">${t.handOffLockedFor(clientName)}</p>
+${statusParagraph}
+</div>
+</div>`;
+  } else {
+    const qr = await qrCodeSvg(phoneUrl, t.qrLabel);
+    byPhone = html`<div class="by-phone">
+<figure class="qr">${qr}<figcaption>${t.qrCaption}</figcaption></figure>
+<div>
+<ol class="how">
+${t.how.map((line) => html`<li>${line}</li>`)}
+</ol>
+${confirmPhoneForm(context, t, interactionId, secret, codeError)}
+${statusParagraph}
+${continueButton}
+</div>
+</div>
+${deviceLink(context, t, interactionId, secret, phoneUrl, showLink)}`;
+  }
 
   const body = html`
 <p class="eyebrow">${t.eyebrow}</p>
@@ -183,18 +278,7 @@ ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
 <div class="grid">
 <section class="card handoff" aria-labelledby="handoff-heading" data-status-url="${statusLink(context, interactionId, secret)}"${statusTexts(t, language)}>
 <h2 id="handoff-heading">${t.handoffHeading}</h2>
-<div class="by-phone">
-<figure class="qr">${qr}<figcaption>${t.qrCaption}</figcaption></figure>
-<div>
-<ol class="how">
-${t.how.map((line) => html`<li>${line}</li>`)}
-</ol>
-<p class="status" role="status" data-device-status data-state="${status.status}" data-testid="device-status">${statusLine}</p>
-<a class="button secondary" data-continue data-testid="continue-after-phone" href="${continueLink(context, interactionId, secret)}">${t.finishedOnPhone}</a>
-</div>
-</div>
-<p class="device-url">${t.phoneLink} <code data-testid="device-url">${phoneUrl}</code><br>
-${t.phoneReach(html`<code>${phoneOrigin}</code>`)}</p>
+${byPhone}
 <div class="divider" aria-hidden="true">${t.or}</div>
 <div class="here">
 <p class="muted">${t.noPhone}</p>
@@ -222,7 +306,7 @@ ${personas.map((persona) => personaOption(persona, persona.id === selected, cont
 </form>
 </section>`;
   return desktopPage(context, switchTo, {
-    status: options.status ?? (message ? 400 : 200),
+    status: options.status ?? (message || codeError ? 400 : 200),
     title: t.title(clientName),
     body,
     scripts: {

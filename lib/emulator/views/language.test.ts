@@ -54,6 +54,13 @@ function get(emulator: Emulator, url: string, headers: Record<string, string> = 
 }
 
 const NORWEGIAN = { 'Accept-Language': 'nb-NO,nb;q=0.9,en;q=0.5' };
+
+/** The computer confirms the phone whose code screen is `phoneScreen`, by the code it shows. */
+async function confirmPhone(emulator: Emulator, interaction: string, browser: string, phoneScreen: string): Promise<void> {
+  const code = /data-testid="phone-code">([^<]+)</.exec(phoneScreen)![1]!;
+  const confirmed = await emulator.handle(formPost(`${TEST_BASE_URL}/app/${interaction}`, { browser, action: 'confirm-phone', code }));
+  expect(confirmed.status).toBe(303);
+}
 const COOKIE_EN = { Cookie: `${LANGUAGE_COOKIE}=en` };
 const COOKIE_NB = { Cookie: `${LANGUAGE_COOKIE}=nb` };
 
@@ -109,19 +116,26 @@ describe('how a page’s language is chosen', () => {
 
   it('follows the request object’s ui_locales over Accept-Language, and the app on a phone (QR code) speaks it too', async () => {
     const emulator = newEmulator();
-    const { html, interaction } = await openPage(emulator, { extra: { ui_locales: 'nb en' }, headers: { 'Accept-Language': 'en-US,en;q=0.9' } });
+    const { html, interaction, browser } = await openPage(emulator, { extra: { ui_locales: 'nb en' }, headers: { 'Accept-Language': 'en-US,en;q=0.9' } });
     expect(html).toContain('<html lang="nb">');
     expect(html).toContain('vil verifisere identiteten din</h1>');
 
     // A phone with its own browser (English) opens the QR link: the interaction carries ui_locales.
     const bind = await get(emulator, `${TEST_DEVICE_BASE_URL}/app/${interaction}`, { 'Accept-Language': 'en' });
     expect(bind.status).toBe(303);
-    const screen = await get(emulator, bind.headers.get('location')!, { 'Accept-Language': 'en' });
+    const location = new URL(bind.headers.get('location')!);
+    const confirm = await (await get(emulator, location.href, { 'Accept-Language': 'en' })).text();
+    expect(confirm).toContain('<html lang="nb">');
+    expect(confirm).toContain('<h1>Bekreft denne telefonen på datamaskinen</h1>');
+    expectSwitch(confirm, 'nb', `${location.pathname}${location.search}`);
+
+    // Confirmed on the computer by the code it shows, the phone's app speaks Norwegian too.
+    await confirmPhone(emulator, interaction, browser, confirm);
+    const screen = await get(emulator, location.href, { 'Accept-Language': 'en' });
     const app = await screen.text();
     expect(app).toContain('<html lang="nb">');
     expect(app).toContain('<h1>Velg dokumentet ditt</h1>');
     expect(app).toContain('data-testid="app-step">Steg 1 av 5</p>');
-    const location = new URL(bind.headers.get('location')!);
     expectSwitch(app, 'nb', `${location.pathname}${location.search}&step=document`);
   });
 
@@ -230,6 +244,7 @@ describe('every page in Norwegian', () => {
     const { interaction, browser } = await openPage(emulator, { extra: { ui_locales: 'nb' } });
     const bind = await get(emulator, `${TEST_DEVICE_BASE_URL}/app/${interaction}`);
     const device = new URL(bind.headers.get('location')!).searchParams.get('device')!;
+    await confirmPhone(emulator, interaction, browser, await (await get(emulator, bind.headers.get('location')!)).text());
     const cancelled = await emulator.handle(formPost(`${TEST_DEVICE_BASE_URL}/app/${interaction}`, { outcome: 'cancel', device }));
     expect(cancelled.status).toBe(303);
     const done = await (await get(emulator, cancelled.headers.get('location')!)).text();
@@ -268,6 +283,8 @@ describe('every page in Norwegian', () => {
   it('the status line’s words for the page’s script, in the page’s language', async () => {
     const { html } = await openPage(newEmulator(), { headers: NORWEGIAN });
     expect(html).toContain('data-text-waiting="Venter på telefonen din …"');
+    expect(html).toContain('data-text-confirming="En telefon har åpnet lenken: skriv inn koden den viser."');
+    expect(html).toContain('data-text-locked="Overføringen til telefon er låst."');
     expect(html).toContain('data-text-decided="Ferdig på telefonen. Fortsetter …"');
     expect(html).toContain('data-text-step-4="Telefonen din er på steg 4 av 5: kontroller ansiktet ditt."');
     expect(html).toContain('data-text-failed="Verifiseringen kan ikke lenger fortsette her.');

@@ -1,9 +1,10 @@
 /*
  * The authorization page's script. It only improves the page: without it, the button "I've
  * finished on my phone" does the same. It polls the status URL in `data-status-url` (every 2 s
- * while the page is visible), shows where the app stands in the status line, and follows the
- * page's continue link once the app has decided. It stops on an error (expired, completed), and
- * only waits longer when the emulator is busy (429, 503).
+ * while the page is visible), shows where the app stands in the status line (a phone waiting for
+ * its code to be typed here, the confirmed phone's step), and follows the page's continue link
+ * once the app has decided. It stops on an error (expired, completed) and once the hand-off is
+ * locked, and only waits longer when the emulator is busy (429, 503). It never moves the focus.
  *
  * Its words come from the page, in the page's language (`data-text-*` on the same element); the
  * status endpoint's own `message` is protocol text in English, used only if the page has none.
@@ -53,7 +54,7 @@
         var words = status === 'in_progress' ? text('step-' + result.body.step) : text(status);
         show(words || result.body.message, status);
         if (status === 'decided') window.location.assign(next.href);
-        else later();
+        else if (status !== 'locked') later();
       })
       .catch(function () { later(); });
   }
