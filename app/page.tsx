@@ -1,10 +1,10 @@
 import { preferences } from '@/lib/server/preferences';
-import { DEFAULT_SELECTION } from '@/lib/oidc';
-import { readSelectionLink } from '@/lib/server/selection-form';
+import { selectionProblemCodes } from '@/lib/oidc';
 import { services } from '@/lib/server/services';
 import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { PRESETS } from '@/lib/view/presets';
+import { readSelectionQuery } from '@/lib/view/selection-link';
 import { ModeBadge } from './_components/mode-badge';
 import { Picker } from './_components/picker';
 
@@ -14,15 +14,13 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const { config } = await services();
   const query = await searchParams;
   const signedOut = query.signed_out === '1';
-  // A shared link opens the same request (lib/view/selection-link.ts).
-  const read = readSelectionLink(query);
   const { presenter, locale } = await preferences();
   const t = PAGE_MESSAGES[locale];
   const frameworks = await offeredTrustFrameworks();
-  // A link may name a trust framework the service does not offer: the picker has no choice for it.
-  const link = read.problem || frameworks.values.includes(read.selection.trustFramework)
-    ? read
-    : { selection: DEFAULT_SELECTION, problem: t.home.frameworkNotOffered };
+  // A shared link opens the same request, or only the part of it that could be read, never more
+  // (lib/view/selection-link.ts); a trust framework the service does not offer is one part.
+  const link = readSelectionQuery(query, { presets: PRESETS, trustFrameworks: frameworks.values });
+  const readNothing = selectionProblemCodes(link.selection).includes('nothing_requested');
 
   return (
     <div className="space-y-8">
@@ -47,10 +45,16 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         <p className="max-w-3xl text-lg text-slate-700">
           {t.home.intro}
         </p>
-        {link.problem && (
-          <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="link-problem">
-            {t.home.linkProblem(link.problem)}
-          </p>
+        {link.unread.length > 0 && (
+          <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="link-problem">
+            <p>{readNothing ? t.home.linkUnread : t.home.linkPartlyRead}</p>
+            <ul className="mt-1 list-disc pl-5">
+              {link.unread.map((part) => (
+                <li key={`${part.reason} ${part.field} ${part.value ?? ''}`}>{t.home.unreadPart(part)}</li>
+              ))}
+              {link.moreUnread > 0 && <li>{t.home.moreUnread(link.moreUnread)}</li>}
+            </ul>
+          </div>
         )}
         {frameworks.discoveryError && (
           <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">

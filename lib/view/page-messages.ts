@@ -3,6 +3,25 @@
  * app/result/page.tsx, the mode badge), in each language (lib/i18n).
  */
 import type { Locale } from '@/lib/i18n/locale';
+import type { LinkField, UnreadPart } from './selection-link';
+
+/** What a field of a link to a request holds, as "is not a known …" ends (lib/view/selection-link.ts). */
+const LINK_FIELD_EN: Record<LinkField, string> = {
+  preset: 'preset',
+  trust_framework: 'trust framework',
+  claim: 'claim',
+  essential: 'claim to mark essential',
+  evidence: 'kind of evidence',
+  document_detail: 'document detail',
+};
+const LINK_FIELD_NB: Record<LinkField, string> = {
+  preset: 'et kjent ferdig valg',
+  trust_framework: 'et kjent tillitsrammeverk',
+  claim: 'en kjent opplysning',
+  essential: 'en kjent opplysning å merke som påkrevd',
+  evidence: 'en kjent type dokumentasjon',
+  document_detail: 'en kjent dokumentdetalj',
+};
 
 const en = {
   title: 'Identity verification — relying party',
@@ -25,8 +44,14 @@ const en = {
     heading: 'Verify an identity',
     intro:
       'Choose what to ask for. The person scans their passport or ID card and passes a face check in the mobile identity app; we receive the verified identity as an encrypted, signed ID token, check every part of it, and show what came back. Only what you tick is requested.',
-    linkProblem: (problem: string) => `The link’s request could not be read (${problem}); the default request is shown instead.`,
-    frameworkNotOffered: 'its trust framework is not one the service offers',
+    linkPartlyRead: 'Only part of the link’s request could be read, so only that part is ticked (never more than the link asked for). Not understood:',
+    linkUnread: 'The link’s request could not be read, so nothing is ticked: choose what to ask for. Not understood:',
+    // React escapes the value, and the reader repeats only a short, plain one (REPEATABLE_VALUE)
+    unreadPart: ({ reason, field, value }: UnreadPart) =>
+      reason === 'not_offered'
+        ? `${value === undefined ? 'Its trust framework' : `The trust framework “${value}”`} is not one the service offers.`
+        : `${value === undefined ? 'A value' : `“${value}”`} is not a known ${LINK_FIELD_EN[field]}.`,
+    moreUnread: (count: number) => `And ${count} more.`,
     discoveryError: (error: string) => `The service’s discovery document could not be loaded (${error}); the trust frameworks shown are the specification’s.`,
   },
   result: {
@@ -68,8 +93,13 @@ const nb: PageMessages = {
     heading: 'Verifiser en identitet',
     intro:
       'Velg hva du vil be om. Personen skanner passet eller ID-kortet sitt og består en ansiktskontroll i identitetsappen på mobilen; vi mottar den verifiserte identiteten som et kryptert, signert ID-token, kontrollerer hver del av det og viser hva som kom tilbake. Bare det du krysser av for, blir bedt om.',
-    linkProblem: () => 'Forespørselen i lenken kunne ikke leses, så standardforespørselen vises i stedet.',
-    frameworkNotOffered: 'tillitsrammeverket tilbys ikke av tjenesten',
+    linkPartlyRead: 'Bare en del av forespørselen i lenken kunne leses, så bare den delen er krysset av (aldri mer enn lenken ba om). Ikke forstått:',
+    linkUnread: 'Forespørselen i lenken kunne ikke leses, så ingenting er krysset av: velg hva du vil be om. Ikke forstått:',
+    unreadPart: ({ reason, field, value }) =>
+      reason === 'not_offered'
+        ? `${value === undefined ? 'Tillitsrammeverket i lenken' : `Tillitsrammeverket «${value}»`} tilbys ikke av tjenesten.`
+        : `${value === undefined ? 'En verdi' : `«${value}»`} er ikke ${LINK_FIELD_NB[field]}.`,
+    moreUnread: (count) => `Og ${count} til.`,
     discoveryError: (error) => `Tjenestens discovery-dokument kunne ikke lastes (${error}); tillitsrammeverkene som vises, er spesifikasjonens.`,
   },
   result: {
