@@ -202,8 +202,8 @@ export default defineConfig({
         PORT: '3101',
         HOST: '127.0.0.1',
         APP_URL: PROVIDER_APP,
-        // Low, so e2e/operations.spec.ts can reach it (from an address of its own).
-        IDV_START_LIMIT_PER_ADDRESS: '5',
+        // The provider-mode tests start their verifications from one address, faster than a person would.
+        IDV_START_LIMIT_PER_ADDRESS: '1000',
         IDV_DATA_DIR: '.data/e2e-provider',
         IDV_BASE_URL: `${STRICT_EMULATOR_APP}/emulator`,
         IDV_CLIENT_ID: 'second-rp',

@@ -11,7 +11,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { contentSecurityPolicy, newNonce } from '@/lib/server/content-security-policy';
 import { serverConfig } from '@/lib/server/env';
-import { newBindingCookie, sessionOptions } from '@/lib/server/session';
+import { holdsBinding, newBindingCookie, sessionCookie } from '@/lib/server/session';
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const config = await serverConfig();
@@ -26,7 +26,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   response.headers.set('Content-Security-Policy', policy);
 
   if (request.nextUrl.pathname !== '/') return response;
-  if (request.cookies.has(sessionOptions(config.sessionSecret, config.secureCookies).cookieName)) return response;
+  // A valid binding stays; none, or one expired or unreadable, is replaced by a new one.
+  if (await holdsBinding(request.cookies.get(sessionCookie(config.secureCookies).name)?.value)) return response;
   const cookie = await newBindingCookie();
   response.cookies.set(cookie.name, cookie.value, cookie.options);
   return response;

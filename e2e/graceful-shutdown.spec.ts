@@ -9,6 +9,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createClient } from '@redis/client';
 import { expect, test } from '@playwright/test';
 import { freePort, startAppServer } from '../test/support/app-server';
+import { clientKeys } from '../test/support/client-keys';
 import { startRedisServer } from '../test/support/redis-server';
 
 test('on SIGTERM the server answers every request in flight, with the store still serving them, then exits and leaves no Redis connection behind', async ({ request }) => {
@@ -26,6 +27,7 @@ test('on SIGTERM the server answers every request in flight, with the store stil
   await new Promise<void>((resolve) => service.listen(servicePort, '127.0.0.1', resolve));
   const port = await freePort();
   const app = `http://localhost:${port}`;
+  const keys = clientKeys('shutdown');
   const server = startAppServer(port, {
     APP_URL: app,
     IDV_DATA_DIR: '.data/e2e-shutdown',
@@ -35,6 +37,9 @@ test('on SIGTERM the server answers every request in flight, with the store stil
     IDV_START_LIMIT_PER_ADDRESS: '1000',
     IDV_BASE_URL: `http://127.0.0.1:${servicePort}`,
     IDV_CLIENT_ID: 'shutdown-test',
+    // Provider mode on Redis: the client's keys must be configured (every instance signs with them).
+    IDV_SIGNING_KEY: JSON.stringify(keys.signing),
+    IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryption),
   });
   const clients = async () => {
     const admin = createClient({ url: redis.url });

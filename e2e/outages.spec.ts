@@ -31,8 +31,8 @@ test.beforeAll(async ({ request }) => {
     IDV_START_LIMIT_PER_ADDRESS: '1000',
     EMULATOR_DEVICE_URL: cluster,
   };
-  // The same client keys on both: the first instance generates them into the data folder, the
-  // second reads them there.
+  // The same client keys on both: with REDIS_URL, the first instance stores development keys in
+  // Redis and the second takes them from there (lib/server/shared-dev-keys.ts).
   instances = [startAppServer(one, { ...shared, IDV_DATA_DIR: '.data/e2e-outages' })];
   await expect.poll(() => request.get(`http://127.0.0.1:${one}/readyz`).then((r) => r.status(), () => 0), { timeout: 30_000 }).toBe(200);
   instances.push(startAppServer(two, { ...shared, IDV_DATA_DIR: '.data/e2e-outages' }));

@@ -107,6 +107,23 @@ test('the session cookie is a browser-session cookie: HttpOnly, SameSite=Lax, no
   expect((await context.cookies(APP)).find((cookie) => cookie.name === 'idv_rp_session')?.expires).toBe(-1);
 });
 
+test('every binding cookie’s seal carries its expiry, a day ahead: the one the home page hands out and the one a start without a binding issues', async ({ page, context, request }) => {
+  const expiry = (seal: string) => Number(seal.split('~')[0]!.split('*')[5]);
+  const day = 24 * 3600 * 1000;
+  await page.goto(`${APP}/`);
+  const handedOut = (await context.cookies(APP)).find((cookie) => cookie.name === 'idv_rp_session')!.value;
+  expect(expiry(handedOut) - Date.now()).toBeGreaterThan(day - 120_000);
+  expect(expiry(handedOut) - Date.now()).toBeLessThanOrEqual(day);
+
+  // A start without any cookie (a form posted straight to the route) binds the browser itself.
+  const started = await request.post(`${APP}/auth/start`, { form: { preset: 'age-and-name' }, headers: { origin: APP }, maxRedirects: 0 });
+  expect(started.status()).toBe(303);
+  const issued = /idv_rp_session=([^;]+)/.exec(started.headers()['set-cookie'] ?? '')?.[1];
+  expect(issued).toBeDefined();
+  expect(expiry(decodeURIComponent(issued!)) - Date.now()).toBeGreaterThan(day - 120_000);
+  expect(started.headers()['set-cookie']).not.toMatch(/max-age|expires/i);
+});
+
 test('a tampered session cookie does not lock the browser out', async ({ page, context }) => {
   await context.addCookies([{ name: 'idv_rp_session', value: '*******~2', url: APP }]);
   await startDefaultVerification(page, APP);

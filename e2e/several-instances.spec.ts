@@ -2,9 +2,13 @@
  * Several instances: two production instances of the app in emulator mode share one Redis
  * behind a round-robin balancer (playwright.config.ts), so consecutive requests of one
  * verification, the browser's and the app's own calls to its emulator alike, land on
- * alternate instances.
+ * alternate instances. A third pair, started by this spec on a redis-server of its own, has no
+ * client keys configured at all.
  */
+import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { freePort, startAppServer, startBalancer, type AppServer } from '../test/support/app-server';
+import { startRedisServer, type RedisServer } from '../test/support/redis-server';
 import { decideInEmulatedApp, openPanelSignedIn, signInToPanel } from './flows';
 
 const CLUSTER = 'http://127.0.0.2:3200';
@@ -88,6 +92,64 @@ test('the QA panel’s forms work in a browser on a public origin other than the
   await fault.getByRole('button', { name: 'Disarm' }).click();
   await expect(fault).toHaveAttribute('data-armed', 'false');
   await expect(page.getByTestId('panel-error')).toHaveCount(0);
+});
+
+test.describe('two instances on one Redis with no client keys configured', () => {
+  let redis: RedisServer;
+  let instances: AppServer[] = [];
+  let balancer: { stop(): void } | undefined;
+  let cluster: string;
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(90_000);
+    redis = await startRedisServer();
+    const [balancerPort, one, two] = [await freePort(), await freePort(), await freePort()];
+    cluster = `http://127.0.0.5:${balancerPort}`;
+    const shared = {
+      APP_URL: cluster,
+      EMULATOR_DEVICE_URL: cluster,
+      REDIS_URL: redis.url,
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      IDV_START_LIMIT_PER_ADDRESS: '1000',
+      // Not configured (empty is unset), whatever the environment the tests run in holds.
+      IDV_SIGNING_KEY: '',
+      IDV_ENCRYPTION_KEY: '',
+      IDV_BASE_URL: '',
+    };
+    // Started together, each with a data folder of its own (two machines): they race to store
+    // their development keys, and both must end up using the one pair that won.
+    instances = [one, two].map((port) => startAppServer(port, { ...shared, IDV_DATA_DIR: `.data/e2e-no-keys-${port}` }));
+    for (const instance of instances) {
+      await expect.poll(() => request.get(`http://127.0.0.1:${instance.port}/readyz`).then((r) => r.status(), () => 0), { timeout: 60_000 }).toBe(200);
+    }
+    balancer = await startBalancer('127.0.0.5', balancerPort, [one, two]);
+  });
+
+  test.afterAll(async () => {
+    balancer?.stop();
+    for (const instance of instances) instance.kill('SIGKILL');
+    await redis?.close();
+  });
+
+  test('each says at start-up that it uses the shared development keys from the store, the same ones, stored by one of them', () => {
+    const said = instances.map((instance) =>
+      /using shared development keys from the store for: IDV_SIGNING_KEY \(kid ([^)]+)\), IDV_ENCRYPTION_KEY \(kid ([^)]+)\); stored under idv:dev-client-keys by (this instance|the instance that started first)/.exec(instance.output()),
+    );
+    expect(said[0], instances[0]!.output()).not.toBeNull();
+    expect(said[1], instances[1]!.output()).not.toBeNull();
+    expect(said[1]!.slice(1, 3)).toEqual(said[0]!.slice(1, 3));
+    expect(said.map((line) => line![3]).sort()).toEqual(['the instance that started first', 'this instance']);
+  });
+
+  test('verifications whose requests alternate between them all complete (none ends in invalid_client)', async ({ page }) => {
+    const seen = servedBy(page);
+    // Without shared keys about three in four failed: four in a row completing leaves next to no room for luck.
+    for (let verification = 0; verification < 4; verification += 1) {
+      await verify(page, cluster);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+    }
+    expect(new Set(seen)).toEqual(new Set(instances.map((instance) => String(instance.port))));
+  });
 });
 
 // Last: after a rotation the relying party refetches the JWKS only after its 30 s cool-down.

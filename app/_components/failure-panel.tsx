@@ -3,10 +3,25 @@ import { explainFailure, FAILURE_MESSAGES, type FailureCode } from '@/lib/view/f
 
 /**
  * A failure: its stable code (`data-testid="error-code"`), a sentence, what to try next and, when
- * the failure was recorded, the service's own words or our detail, in `locale` (the code and the
- * service's words as they are).
+ * the failure was recorded, the service's own words or our detail and when the app asks the
+ * service again, in `locale` (the code and the service's words as they are).
  */
-export function FailurePanel({ code, description, detail, eyebrow, locale }: { code: FailureCode; description?: string; detail?: string; eyebrow?: string; locale: Locale }) {
+export function FailurePanel({
+  code,
+  description,
+  detail,
+  eyebrow,
+  retryAfterSeconds,
+  locale,
+}: {
+  code: FailureCode;
+  description?: string;
+  detail?: string;
+  eyebrow?: string;
+  /** after a failure the core backs off from: seconds from the failure until the endpoint is asked again */
+  retryAfterSeconds?: number;
+  locale: Locale;
+}) {
   const t = FAILURE_MESSAGES[locale];
   const explanation = explainFailure(code, locale);
   return (
@@ -32,6 +47,11 @@ export function FailurePanel({ code, description, detail, eyebrow, locale }: { c
           </div>
         )}
       </dl>
+      {retryAfterSeconds !== undefined && (
+        <p className="mt-4 text-slate-700" data-testid="retry-after">
+          {t.retryAfter(retryAfterSeconds)}
+        </p>
+      )}
       <p className="mt-6 text-slate-700"><span className="font-semibold">{t.whatToTry} </span>{explanation.next}</p>
       <div className="mt-6">
         <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800">

@@ -31,7 +31,13 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       {/* The service's error_description and our recorded detail are shown as they were written. */}
-      <FailurePanel code={code} description={own?.description} detail={own?.message} locale={locale} />
+      <FailurePanel
+        code={code}
+        description={own?.description}
+        detail={own?.message}
+        retryAfterSeconds={own?.retryAt === undefined ? undefined : Math.max(1, Math.ceil((own.retryAt - own.createdAt) / 1000))}
+        locale={locale}
+      />
       {/* A failure's trace holds no ID token, so no numbers; masked all the same, as every trace leaves the server. */}
       {own && <ProtocolTrace entries={maskTrace(own.trace, false)} fileName="failed-verification-trace.json" locale={locale} />}
     </div>

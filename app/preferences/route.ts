@@ -24,6 +24,6 @@ export async function POST(request: Request): Promise<Response> {
     for (const { name, value, options } of preferenceCookies(change, config.secureCookies)) response.headers.append('set-cookie', serialize(name, value, options));
     return response;
   } catch (error) {
-    return failureRedirect(error, (await preferences()).locale);
+    return failureRedirect(error, request, (await preferences()).locale);
   }
 }

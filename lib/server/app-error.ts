@@ -23,3 +23,12 @@ export class AppError extends Error {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError || (typeof error === 'object' && error !== null && (error as { brand?: unknown }).brand === 'AppError');
 }
+
+/**
+ * A value from a request as an error message quotes it: a short plain token as it is (`"x"`),
+ * anything else only by its length, so a message (and the failure record that keeps it) never
+ * repeats what a request sent at length or in any shape.
+ */
+export function quoteInput(value: string): string {
+  return /^[A-Za-z0-9_.:-]{1,40}$/.test(value) ? `"${value}"` : `a value of ${value.length} characters`;
+}

@@ -2,6 +2,8 @@ import 'server-only';
 /**
  * The git-ignored data folder: development keys and the session secret, generated once so that
  * the app runs with no configuration and keeps its sessions and registration across restarts.
+ * One machine's: with REDIS_URL the development keys live in the shared store instead, the same
+ * for every instance (shared-dev-keys.ts).
  * A file is written aside and then linked into place, which fails if it exists, so two processes
  * starting together agree on one complete value.
  */

@@ -94,15 +94,40 @@ describe('loadServerConfig', () => {
   });
 
   it('keeps state in memory by default, and in Redis under the default prefix with REDIS_URL', async () => {
-    expect((await load({})).state).toEqual({ store: 'memory' });
+    expect((await load({})).state).toEqual({ store: 'memory', budgetMiB: 64 });
+    expect((await load({ IDV_MEMORY_BUDGET_MIB: '256' })).state).toEqual({ store: 'memory', budgetMiB: 256 });
+    for (const budget of ['3', '4097', '64.5', 'lots']) {
+      await expect(load({ IDV_MEMORY_BUDGET_MIB: budget }), budget).rejects.toThrow(/IDV_MEMORY_BUDGET_MIB: must be a whole number of MiB from 4 to 4096/);
+    }
     expect((await load({})).trustedProxies).toBe(0);
     expect((await load({ TRUST_PROXY: '2' })).trustedProxies).toBe(2);
     expect((await load({})).startLimits).toEqual({ perAddress: 20, overall: 300 });
     expect((await load({ IDV_START_LIMIT_PER_ADDRESS: '5', IDV_START_LIMIT_OVERALL: '50' })).startLimits).toEqual({ perAddress: 5, overall: 50 });
     expect((await load({})).emulatorRateLimits).toEqual({ par: 300, token: 300, interaction: 1200, panel: 60 });
     expect((await load({ EMULATOR_RATE_LIMITS: '{"par":6000}' })).emulatorRateLimits).toEqual({ par: 6000, token: 300, interaction: 1200, panel: 60 });
-    const config = await load({ REDIS_URL: 'rediss://default:pw@cache.example:6380/1', SESSION_SECRET: 's'.repeat(32) });
+    // (With the client keys configured: otherwise they would be fetched from that Redis, shared-dev-keys.test.ts.)
+    const config = await load({ ...providerEnv(), REDIS_URL: 'rediss://default:pw@cache.example:6380/1', SESSION_SECRET: 's'.repeat(32) });
     expect(config.state).toEqual({ store: 'redis', url: 'rediss://default:pw@cache.example:6380/1', prefix: 'idv:' });
+  });
+
+  it('refuses to start in provider mode with REDIS_URL and a client key not configured, naming it, before reaching Redis', async () => {
+    // An unreachable Redis: reaching for it would fail naming REDIS_URL instead.
+    const cluster = { ...providerEnv(), REDIS_URL: 'redis://127.0.0.1:1', SESSION_SECRET: 's'.repeat(32) };
+    await expect(load({ ...cluster, IDV_SIGNING_KEY: undefined, IDV_ENCRYPTION_KEY: undefined })).rejects.toThrow(
+      /^IDV_SIGNING_KEY: is required in provider mode when REDIS_URL is set \(so is IDV_ENCRYPTION_KEY\): every instance must use the keys registered with the service/,
+    );
+    await expect(load({ ...cluster, IDV_ENCRYPTION_KEY: undefined })).rejects.toThrow(/^IDV_ENCRYPTION_KEY: is required in provider mode when REDIS_URL is set: /);
+  });
+
+  it('generates keys into the data folder in provider mode without REDIS_URL (one instance, whose public JWKS the doctor prints to register)', async () => {
+    const config = await load({ ...providerEnv(), IDV_SIGNING_KEY: undefined, IDV_ENCRYPTION_KEY: undefined });
+    expect(config.generated).toEqual(['SESSION_SECRET', 'IDV_SIGNING_KEY', 'IDV_ENCRYPTION_KEY']);
+    expect(config.sharedDevKeys).toBeUndefined();
+    expect(JSON.parse(await readFile(join(cwd, '.data', 'dev-client-keys.json'), 'utf8')).signingKey).toEqual(config.client.signingKey);
+  });
+
+  it('fails naming REDIS_URL when the development keys are to be shared through a Redis it cannot reach', async () => {
+    await expect(load({ REDIS_URL: 'redis://127.0.0.1:1', SESSION_SECRET: 's'.repeat(32) })).rejects.toThrow(/^REDIS_URL: cannot connect to Redis at redis:\/\/127.0.0.1:1/);
   });
 
   it('never repeats a Redis password in a configuration error', async () => {

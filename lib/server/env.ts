@@ -15,11 +15,13 @@ import {
   POPULATION_REGISTER_NAME,
   type ClientConfig,
   type ClientSigningAlgorithm,
+  type GeneratedClientKeys,
   type IdTokenEncryption,
 } from '@/lib/oidc';
 import { checkRateLimits, MIN_PANEL_PASSWORD_LENGTH, parseRegisteredClients, RATE_LIMITS, type PanelAccess, type RateLimits, type RegisteredClient } from '@/lib/emulator';
-import { redisUrlProblem } from '@/lib/store/redis-store';
+import { RedisStore, redisUrlProblem } from '@/lib/store/redis-store';
 import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
+import { loadOrShareDevKeys, SHARED_DEV_KEYS_STORE_KEY, type SharedDevKeys } from './shared-dev-keys';
 
 /** The client_id of the app's own registration with the embedded emulator. */
 export const DEMO_CLIENT_ID = 'demo-relying-party';
@@ -71,12 +73,20 @@ export interface ServerConfig {
   dataDir: string;
   /** what was generated into the data folder rather than configured, for the start-up log */
   generated: string[];
+  /**
+   * Development client keys taken from the shared store rather than configured (emulator mode
+   * with REDIS_URL, shared-dev-keys.ts): the variables they stand in for, the pair as stored
+   * (services.ts renews it while this instance runs), its full key in Redis, and whether this
+   * instance stored it. Undefined otherwise.
+   */
+  sharedDevKeys?: { variables: string[]; keys: GeneratedClientKeys; storeKey: string; createdHere: boolean };
   /** how many proxies in front of the app to trust for X-Forwarded-For (rate limits); TRUST_PROXY */
   trustedProxies: number;
   /** verifications that may start per minute, per client address and overall */
   startLimits: { perAddress: number; overall: number };
   /** where state lives: this process's memory (one instance), or a Redis shared by every instance */
-  state: { store: 'memory' } | { store: 'redis'; url: string; prefix: string };
+  /** where state lives: this process's memory within a budget (IDV_MEMORY_BUDGET_MIB), or Redis */
+  state: { store: 'memory'; budgetMiB: number } | { store: 'redis'; url: string; prefix: string };
   /**
    * Whether request objects carry `ui_locales` (OpenID Connect Core §3.1.2.1), so the service's
    * pages follow the app's language. Spec 2.2 does not list it, so a service that checks the
@@ -224,39 +234,88 @@ async function assertImportable(name: string, jwk: JWK, alg: string): Promise<vo
   }
 }
 
-async function parseClientKeys(env: Env, dataDir: string, generated: string[]): Promise<Pick<ClientConfig, 'signingKey' | 'encryptionKey'>> {
+async function parseSigningKey(raw: string): Promise<ClientConfig['signingKey']> {
+  const jwk = parseJwk('IDV_SIGNING_KEY', raw);
+  const alg = signingAlgorithm(jwk);
+  await assertImportable('IDV_SIGNING_KEY', jwk, alg);
+  return { ...jwk, kid: jwk.kid!, alg };
+}
+
+async function parseEncryptionKey(raw: string): Promise<ClientConfig['encryptionKey']> {
+  const jwk = parseJwk('IDV_ENCRYPTION_KEY', raw);
+  if (jwk.kty !== 'RSA') throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA key (kty "RSA"), got "${jwk.kty}"`);
+  if (jwk.alg !== undefined && !(ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS as readonly string[]).includes(jwk.alg)) {
+    throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA-OAEP-256 (or RSA-OAEP) key, got alg "${jwk.alg}"`);
+  }
+  await assertImportable('IDV_ENCRYPTION_KEY', jwk, 'RSA-OAEP-256');
+  const bits = createPublicKey({ key: jwk as NodeJsonWebKey, format: 'jwk' }).asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < 2048) throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA key of at least 2048 bits (it has ${bits})`);
+  return { ...jwk, kid: jwk.kid! };
+}
+
+/**
+ * The development key pair in the shared store (shared-dev-keys.ts), through a connection of its
+ * own that is closed again: services.ts opens the store the app uses once the configuration is read.
+ */
+async function loadSharedDevKeys(state: { url: string; prefix: string }): Promise<SharedDevKeys> {
+  let store: RedisStore;
+  try {
+    store = await RedisStore.connect(state);
+  } catch (error) {
+    throw new ConfigurationError('REDIS_URL', (error as Error).message);
+  }
+  try {
+    return await loadOrShareDevKeys(store);
+  } catch (error) {
+    throw new ConfigurationError('REDIS_URL', `the shared development keys under '${state.prefix}${SHARED_DEV_KEYS_STORE_KEY}': ${(error as Error).message}`);
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY; what is not configured is a development key:
+ * - with one instance (no REDIS_URL), generated once into the data folder;
+ * - with REDIS_URL in emulator mode, the pair in the shared store, the same on every instance
+ *   (each instance's emulator registers its own configuration's keys, so they must all agree);
+ * - with REDIS_URL in provider mode, none: the service trusts only the keys registered with it,
+ *   and private keys registered with a real service do not belong in Redis.
+ */
+async function parseClientKeys(
+  env: Env,
+  { dataDir, mode, state }: { dataDir: string; mode: ServerConfig['mode']; state: ServerConfig['state'] },
+  generated: string[],
+): Promise<{ keys: Pick<ClientConfig, 'signingKey' | 'encryptionKey'>; shared?: ServerConfig['sharedDevKeys'] }> {
   const rawSigning = value(env, 'IDV_SIGNING_KEY');
   const rawEncryption = value(env, 'IDV_ENCRYPTION_KEY');
-  const devKeys = rawSigning && rawEncryption ? undefined : await loadOrCreateDevKeys(dataDir);
+  const configuredSigning = rawSigning ? await parseSigningKey(rawSigning) : undefined;
+  const configuredEncryption = rawEncryption ? await parseEncryptionKey(rawEncryption) : undefined;
+  const missing = [...(configuredSigning ? [] : ['IDV_SIGNING_KEY']), ...(configuredEncryption ? [] : ['IDV_ENCRYPTION_KEY'])];
 
-  let signingKey: ClientConfig['signingKey'];
-  if (rawSigning) {
-    const jwk = parseJwk('IDV_SIGNING_KEY', rawSigning);
-    const alg = signingAlgorithm(jwk);
-    await assertImportable('IDV_SIGNING_KEY', jwk, alg);
-    signingKey = { ...jwk, kid: jwk.kid!, alg };
-  } else {
-    signingKey = devKeys!.signingKey;
-    generated.push('IDV_SIGNING_KEY');
-  }
-
-  let encryptionKey: ClientConfig['encryptionKey'];
-  if (rawEncryption) {
-    const jwk = parseJwk('IDV_ENCRYPTION_KEY', rawEncryption);
-    if (jwk.kty !== 'RSA') throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA key (kty "RSA"), got "${jwk.kty}"`);
-    if (jwk.alg !== undefined && !(ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS as readonly string[]).includes(jwk.alg)) {
-      throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA-OAEP-256 (or RSA-OAEP) key, got alg "${jwk.alg}"`);
+  let devKeys: GeneratedClientKeys | undefined;
+  let shared: ServerConfig['sharedDevKeys'];
+  if (missing.length > 0 && state.store === 'redis') {
+    if (mode === 'provider') {
+      const also = missing.length > 1 ? ` (so is ${missing[1]})` : '';
+      throw new ConfigurationError(
+        missing[0]!,
+        `is required in provider mode when REDIS_URL is set${also}: every instance must use the keys registered with the service, never development keys of its own. Generate a pair with \`npm run keys\`, register its public JWKS, and give every instance the same private keys`,
+      );
     }
-    await assertImportable('IDV_ENCRYPTION_KEY', jwk, 'RSA-OAEP-256');
-    const bits = createPublicKey({ key: jwk as NodeJsonWebKey, format: 'jwk' }).asymmetricKeyDetails?.modulusLength ?? 0;
-    if (bits < 2048) throw new ConfigurationError('IDV_ENCRYPTION_KEY', `must be an RSA key of at least 2048 bits (it has ${bits})`);
-    if (jwk.kid === signingKey.kid) throw new ConfigurationError('IDV_ENCRYPTION_KEY', 'must have a kid of its own, not the signing key\'s');
-    encryptionKey = { ...jwk, kid: jwk.kid! };
-  } else {
-    encryptionKey = devKeys!.encryptionKey;
-    generated.push('IDV_ENCRYPTION_KEY');
+    const found = await loadSharedDevKeys(state);
+    devKeys = found.keys;
+    shared = { variables: missing, keys: found.keys, storeKey: `${state.prefix}${SHARED_DEV_KEYS_STORE_KEY}`, createdHere: found.createdHere };
+  } else if (missing.length > 0) {
+    devKeys = await loadOrCreateDevKeys(dataDir);
+    generated.push(...missing);
   }
-  return { signingKey, encryptionKey };
+
+  const signingKey = configuredSigning ?? devKeys!.signingKey;
+  const encryptionKey = configuredEncryption ?? devKeys!.encryptionKey;
+  if (configuredEncryption && encryptionKey.kid === signingKey.kid) {
+    throw new ConfigurationError('IDV_ENCRYPTION_KEY', 'must have a kid of its own, not the signing key\'s');
+  }
+  return { keys: { signingKey, encryptionKey }, ...(shared ? { shared } : {}) };
 }
 
 /** A whole number from 1 to 100000, or the default when unset. */
@@ -275,7 +334,14 @@ function parseState(env: Env): ServerConfig['state'] {
   const rawPrefix = value(env, 'IDV_REDIS_PREFIX');
   if (!url) {
     if (rawPrefix) throw new ConfigurationError('IDV_REDIS_PREFIX', 'is used only with REDIS_URL, which is not set');
-    return { store: 'memory' };
+    const rawBudget = value(env, 'IDV_MEMORY_BUDGET_MIB') ?? '64';
+    if (!/^\d{1,4}$/.test(rawBudget) || Number(rawBudget) < 4 || Number(rawBudget) > 4096) {
+      throw new ConfigurationError('IDV_MEMORY_BUDGET_MIB', `must be a whole number of MiB from 4 to 4096, not "${rawBudget.slice(0, 20)}"`);
+    }
+    return { store: 'memory', budgetMiB: Number(rawBudget) };
+  }
+  if (value(env, 'IDV_MEMORY_BUDGET_MIB') !== undefined) {
+    throw new ConfigurationError('IDV_MEMORY_BUDGET_MIB', 'is used only without REDIS_URL (Redis keeps the state, within its own maxmemory)');
   }
   const problem = redisUrlProblem(url);
   if (problem) throw new ConfigurationError('REDIS_URL', problem);
@@ -393,7 +459,8 @@ export function emulatorProductionNotice(config: Pick<ServerConfig, 'mode' | 'pr
 /**
  * Reads and validates the whole configuration. Missing secrets are generated once into the data
  * folder (IDV_DATA_DIR, default `.data`), except the session secret wherever several instances
- * may share cookies (production, Redis).
+ * may share cookies (production, Redis), and the client keys with REDIS_URL: in emulator mode
+ * the development pair in the shared store, the same for every instance; in provider mode none.
  */
 export async function loadServerConfig(env: Env = process.env, cwd = process.cwd()): Promise<ServerConfig> {
   const generated: string[] = [];
@@ -456,7 +523,6 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   }
 
   const trustAnchors = parseTrustAnchors(env);
-  const keys = await parseClientKeys(env, dataDir, generated);
   const rawFlowUrl = value(env, 'IDV_FLOW_URL');
   const emulatorFlow = mode === 'emulator' ? parseEmulatorFlow(env, appUrl) : undefined;
   const emulatorStrict = parseSwitch(env, 'EMULATOR_STRICT', false);
@@ -466,19 +532,28 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const uiLocales = { send: parseSwitch(env, 'IDV_UI_LOCALES', mode === 'emulator' && !emulatorStrict), source: uiLocalesSet ? 'IDV_UI_LOCALES' : 'default' } as const;
   const idTokenEncryption = parseIdTokenEncryptionSetting(env);
   if (rawFlowUrl && mode === 'emulator') throw new ConfigurationError('IDV_FLOW_URL', 'is used only with IDV_BASE_URL (provider mode); the embedded emulator serves its own /auth');
+  const flowUrl = rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? (emulatorFlow?.baseUrl ?? issuer) : undefined;
+  const emulatorPanel = parsePanelAccess(env, production);
+  const populationRegisterName = parseRegisterName(env, 'IDV_POPULATION_REGISTER_NAME');
+  const emulatorPopulationRegisterName = parseRegisterName(env, 'EMULATOR_POPULATION_REGISTER_NAME');
+  const startLimits = { perAddress: parseLimit(env, 'IDV_START_LIMIT_PER_ADDRESS', 20), overall: parseLimit(env, 'IDV_START_LIMIT_OVERALL', 300) };
+  const emulatorRedirectIss = parseSwitch(env, 'EMULATOR_REDIRECT_ISS', true);
+  const emulatorDeviceUrl = parseDeviceUrl(env, appUrl);
+  // Last, once everything else is valid: the keys may be generated, or fetched from Redis.
+  const { keys, shared } = await parseClientKeys(env, { dataDir, mode, state }, generated);
   return {
-    flowUrl: rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? (emulatorFlow?.baseUrl ?? issuer) : undefined,
-    emulatorPanel: parsePanelAccess(env, production),
+    flowUrl,
+    emulatorPanel,
     production,
-    populationRegisterName: parseRegisterName(env, 'IDV_POPULATION_REGISTER_NAME'),
-    emulatorPopulationRegisterName: parseRegisterName(env, 'EMULATOR_POPULATION_REGISTER_NAME'),
+    populationRegisterName,
+    emulatorPopulationRegisterName,
     mode,
     appUrl,
     redirectUri: `${appUrl}/auth/callback`,
     issuer,
     client: { clientId, redirectUri: `${appUrl}/auth/callback`, ...keys },
     sessionSecret,
-    emulatorDeviceUrl: parseDeviceUrl(env, appUrl),
+    emulatorDeviceUrl,
     ...(emulatorFlow ? { emulatorFlow } : {}),
     extraEmulatorClients,
     emulatorRateLimits,
@@ -486,17 +561,15 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     secureCookies: appUrl.startsWith('https:'),
     dataDir,
     generated,
+    ...(shared ? { sharedDevKeys: shared } : {}),
     trustedProxies: Number(rawTrustProxy),
-    startLimits: {
-      perAddress: parseLimit(env, 'IDV_START_LIMIT_PER_ADDRESS', 20),
-      overall: parseLimit(env, 'IDV_START_LIMIT_OVERALL', 300),
-    },
+    startLimits,
     state,
     trustAnchors,
     uiLocales,
     ...(idTokenEncryption ? { idTokenEncryption } : {}),
     emulatorStrict,
-    emulatorRedirectIss: parseSwitch(env, 'EMULATOR_REDIRECT_ISS', true),
+    emulatorRedirectIss,
   };
 }
 

@@ -3,12 +3,27 @@ import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { startRedisServer } from '@/test/support/redis-server';
 import { ConfigurationError } from './env';
-import { readiness } from './health';
+import { PROBE_BYTES, readiness } from './health';
 
 describe('readiness', () => {
   it('is ready with a valid configuration and a store that answers', async () => {
-    const result = await readiness(async () => ({ config: { mode: 'emulator', state: { store: 'memory' } }, store: new MemoryStore() }));
+    const result = await readiness(async () => ({ config: { mode: 'emulator', state: { store: 'memory', budgetMiB: 64 } }, store: new MemoryStore() }));
     expect(result).toEqual({ status: 'ready', checks: { configuration: 'ok', store: 'ok' }, store: 'memory', mode: 'emulator' });
+  });
+
+  it('is not ready while the store refuses new work (the memory store at its budget), ready again once there is room, and leaves nothing behind', async () => {
+    const store = new MemoryStore({ budgetBytes: 1024 * 1024 });
+    const load = async () => ({ config: { mode: 'emulator' as const, state: { store: 'memory' as const, budgetMiB: 1 } }, store });
+    expect((await readiness(load)).status).toBe('ready');
+    expect(store.usedBytes).toBe(0);
+    // Filled to within less than what a result takes.
+    let filled = 0;
+    while (store.usedBytes + 2 * PROBE_BYTES < 1024 * 1024) await store.set(`filler:${filled++}`, 'y'.repeat(16 * 1024), 60);
+    await store.set('filler:last', 'y'.repeat(Math.floor((1024 * 1024 - store.usedBytes) / 2) - 200), 60);
+    expect(await readiness(load)).toEqual({ status: 'not_ready', checks: { configuration: 'ok', store: 'store_full' }, store: 'memory', mode: 'emulator' });
+    await store.delete('filler:last');
+    await store.delete('filler:0');
+    expect((await readiness(load)).status).toBe('ready');
   });
 
   it('is not ready, without details, when the configuration is invalid', async () => {

@@ -2,8 +2,9 @@ import 'server-only';
 /**
  * The health endpoints (README "Run several instances"): `GET /healthz` says the process is alive;
  * `GET /readyz` says whether it can serve verifications: the configuration is valid and the
- * store answers. Their JSON carries no secrets: no URLs, keys or client identifiers.
+ * store answers and takes new work. Their JSON carries no secrets: no URLs, keys or client identifiers.
  */
+import { randomUUID } from 'node:crypto';
 import { isStoreError, type Store } from '@/lib/store/store';
 import { ConfigurationError, type ServerConfig } from './env';
 import { services } from './services';
@@ -11,13 +12,20 @@ import { services } from './services';
 export interface Readiness {
   status: 'ready' | 'not_ready';
   /** which checks passed, or the stable code of the one that failed */
-  checks: { configuration: 'ok' | 'invalid'; store: 'ok' | 'store_unavailable' | 'not_checked' };
+  checks: { configuration: 'ok' | 'invalid'; store: 'ok' | 'store_unavailable' | 'store_full' | 'not_checked' };
   /** where state lives, once known */
   store?: 'memory' | 'redis';
   mode?: 'emulator' | 'provider';
 }
 
-type ReadinessInputs = { config: Pick<ServerConfig, 'mode' | 'state'>; store: Pick<Store, 'ping'> };
+type ReadinessInputs = { config: Pick<ServerConfig, 'mode' | 'state'>; store: Pick<Store, 'ping' | 'set' | 'delete'> };
+
+/**
+ * What the readiness check writes (and deletes at once): as much as a verified result with its
+ * portrait takes, so a store that would refuse the next result is not called ready.
+ */
+export const PROBE_BYTES = 96 * 1024;
+const probe = 'x'.repeat(PROBE_BYTES);
 
 /** Runs the readiness checks on the services (`load`, the process's own by default); never throws. */
 export async function readiness(load: () => Promise<ReadinessInputs> = services): Promise<Readiness> {
@@ -32,9 +40,15 @@ export async function readiness(load: () => Promise<ReadinessInputs> = services)
   const base = { store: config.state.store, mode: config.mode } as const;
   try {
     await store.ping();
+    // A store that answers may still refuse work (the memory store at its budget): write as a
+    // result would, for a few seconds at most.
+    const key = `readiness-probe:${randomUUID()}`;
+    await store.set(key, probe, 5);
+    await store.delete(key);
     return { status: 'ready', checks: { configuration: 'ok', store: 'ok' }, ...base };
   } catch (error) {
     if (!isStoreError(error)) console.error('[idv] readiness: the store check failed unexpectedly', error);
-    return { status: 'not_ready', checks: { configuration: 'ok', store: 'store_unavailable' }, ...base };
+    const code = isStoreError(error) && error.code === 'store_full' ? 'store_full' : 'store_unavailable';
+    return { status: 'not_ready', checks: { configuration: 'ok', store: code }, ...base };
   }
 }

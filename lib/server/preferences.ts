@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { cookies, headers } from 'next/headers';
 import { isLocale, negotiateLocale, type Locale } from '@/lib/i18n/locale';
-import { AppError } from './app-error';
+import { AppError, quoteInput } from './app-error';
 
 export const PRESENTER_COOKIE = 'idv_presenter';
 export const THEME_COOKIE = 'idv_theme';
@@ -45,7 +45,7 @@ export function parsePreferenceForm(form: URLSearchParams): Partial<Preferences>
     if (name === 'presenter' && (value === 'on' || value === 'off')) change.presenter = value === 'on';
     else if (name === 'theme' && (THEMES as readonly (string | null)[]).includes(value)) change.theme = value as Theme;
     else if (name === 'lang' && isLocale(value)) change.locale = value;
-    else throw new AppError('invalid_preference', `"${name}=${value}" is not a preference this app knows`);
+    else throw new AppError('invalid_preference', `${quoteInput(name)} = ${quoteInput(value ?? '')} is not a preference this app knows`);
   }
   return change;
 }

@@ -16,7 +16,7 @@ describe('storeRefusal', () => {
   });
 
   it('is what failureRedirect answers for a store error, whichever store refused', async () => {
-    const response = await failureRedirect(new StoreError('store_unavailable', 'Redis did not answer', 5), 'en');
+    const response = await failureRedirect(new StoreError('store_unavailable', 'Redis did not answer', 5), new Request('http://localhost/auth/start'), 'en');
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('5');
     expect(await response.text()).toContain('<code data-testid="error-code">store_unavailable</code>');

@@ -71,22 +71,23 @@ a { display: inline-block; margin-top: 1rem; padding: .6rem 1.2rem; border-radiu
 }
 
 /**
- * Records the failure and sends the browser to the failure page, which shows its code (the 503
- * and 429 pages in `locale`, the reader's language). A store
- * refusal is answered at once (503); a failure that cannot be recorded (the store refuses, or its
- * trace cannot be presented) still reaches the failure page with its code, without the record's
- * detail and trace.
+ * Records the failure (within the failure records' limits, for a browser with a binding: see
+ * failure-records.ts) and sends the browser to the failure page, which shows its code (the 503
+ * and 429 pages in `locale`, the reader's language). A store refusal is answered at once (503);
+ * a failure that is not recorded (no binding, over the limits, the failure records' store
+ * refuses, or its trace cannot be presented) still reaches the failure page with its code,
+ * without the record's detail and trace.
  */
-export async function failureRedirect(error: unknown, locale: Locale): Promise<Response> {
+export async function failureRedirect(error: unknown, request: Request, locale: Locale): Promise<Response> {
   if (isStoreError(error)) return storeRefusal(error, locale);
   if (isRateLimited(error)) return rateLimitRefusal(error, locale);
   try {
     const { appUrl } = await serverConfig();
     const url = new URL('/error', appUrl);
     try {
-      const failure = await recordFailure(error);
+      const failure = await recordFailure(error, request.headers);
       url.searchParams.set('code', failure.code);
-      url.searchParams.set('id', failure.id);
+      if (failure.id !== undefined) url.searchParams.set('id', failure.id);
     } catch (recordError) {
       // The failure still reaches its page with its code, only without the record's detail.
       if (!isStoreError(recordError)) console.error('[idv] cannot record a failure', recordError);

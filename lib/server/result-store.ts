@@ -11,9 +11,16 @@ import type { Store } from '@/lib/store/store';
 export interface RecordStore<T> {
   get(id: string): Promise<T | undefined>;
   set(id: string, value: T, ttlSeconds: number): Promise<void>;
+  /** `set`, and `owner` owns it (`Store.setOwned`): sign-out deletes what a browser owns at once. */
+  setOwned(owner: string, id: string, value: T, ttlSeconds: number): Promise<void>;
   /** get and delete in one atomic step: of two requests racing on one id, one gets the record */
   take(id: string): Promise<T | undefined>;
   delete(id: string): Promise<void>;
+}
+
+/** The owner a browser's records are kept under (`Store.setOwned`), by its session binding. */
+export function ownerOf(browser: string): string {
+  return `browser:${browser}`;
 }
 
 /** The records of one kind (`result`, `failure`, `flow`), kept under `<kind>:<id>`. */
@@ -22,6 +29,7 @@ export function recordStore<T>(store: Store, kind: string): RecordStore<T> {
   return {
     get: (id) => store.get<T>(key(id)),
     set: (id, value, ttlSeconds) => store.set(key(id), value, ttlSeconds),
+    setOwned: (owner, id, value, ttlSeconds) => store.setOwned(ownerOf(owner), key(id), value, ttlSeconds),
     take: (id) => store.take<T>(key(id)),
     delete: (id) => store.delete(key(id)),
   };

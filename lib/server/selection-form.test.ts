@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SELECTION, type Selection } from '@/lib/oidc';
-import { findPreset, PRESETS } from '@/lib/view/presets';
-import { selectionLink } from '@/lib/view/selection-link';
+import { DEFAULT_SELECTION } from '@/lib/oidc';
+import { findPreset } from '@/lib/view/presets';
 import { OWN_SELECTION_POLICY } from '@/lib/view/assurance';
-import { parseSelectionForm, parseStartForm, readSelectionLink, readStartForm } from './selection-form';
+import { parseSelectionForm, parseStartForm, readStartForm } from './selection-form';
 
 describe('parseSelectionForm', () => {
   it('treats an empty form as the default selection', () => {
@@ -69,38 +68,5 @@ describe('readStartForm (POST /auth/start)', () => {
       code: 'invalid_selection',
       message: 'The start form is too large',
     });
-  });
-});
-
-describe('readSelectionLink (the home page’s query)', () => {
-  it('opens the request a link to the picker holds: the same selection, or the same preset', () => {
-    const selection: Selection = {
-      trustFramework: 'standard_etsi',
-      claims: { given_name: { essential: true }, family_name: { essential: true }, nationalities: { essential: false } },
-      document: { details: ['type', 'issuer_check'] },
-    };
-    // the query as Next.js hands it to the page: repeated names as arrays
-    const params = new URLSearchParams(selectionLink(selection).slice('/?'.length));
-    const query = Object.fromEntries([...new Set(params.keys())].map((name) => [name, params.getAll(name)]));
-    expect(readSelectionLink(query)).toEqual({ selection });
-    expect(readSelectionLink({ preset: 'etsi' })).toEqual({ selection: PRESETS.find((preset) => preset.id === 'etsi')!.selection, preset: 'etsi' });
-    expect(readSelectionLink({})).toEqual({ selection: DEFAULT_SELECTION });
-    expect(readSelectionLink({ signed_out: '1' })).toEqual({ selection: DEFAULT_SELECTION });
-  });
-
-  it('shows a request the service will refuse (the picker says so) and ignores a personal number in a link', () => {
-    expect(readSelectionLink({ trust_framework: 'standard_etsi', claim: 'birthdate' }).selection).toMatchObject({ trustFramework: 'standard_etsi', claims: { birthdate: { essential: false } } });
-    expect(readSelectionLink({ claim: 'name', evidence: 'population_register', personal_number: '14038712345' }).selection.populationRegister).toEqual({});
-  });
-
-  it('falls back to the default with the reason for a link it cannot read', () => {
-    expect(readSelectionLink({ claim: 'shoe_size' })).toEqual({ selection: DEFAULT_SELECTION, problem: 'a value is not a known claim' });
-    expect(readSelectionLink({ preset: 'nope' })).toMatchObject({ selection: DEFAULT_SELECTION, problem: 'a value is not a known preset' });
-    // the link's own words are never repeated on the page
-    expect(readSelectionLink({ claim: 'Your session expired. Call 555 0100' }).problem).toBe('a value is not a known claim');
-  });
-
-  it('ignores what sites add to shared links', () => {
-    expect(readSelectionLink({ preset: 'etsi', utm_source: 'slack', fbclid: 'x' })).toMatchObject({ preset: 'etsi' });
   });
 });

@@ -23,7 +23,7 @@ import { readBoundedText } from '@/lib/oidc/http';
 import { OWN_SELECTION_POLICY, type AssurancePolicy } from '@/lib/view/assurance';
 import { findPreset } from '@/lib/view/presets';
 import { selectionQuery } from '@/lib/view/selection-link';
-import { AppError } from './app-error';
+import { AppError, quoteInput } from './app-error';
 
 /** The picker's form is a few hundred bytes; anything near this is not from it. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -35,7 +35,7 @@ function invalid(message: string): AppError {
 }
 
 function oneOf<T extends string>(values: readonly T[], value: string, field: string): T {
-  if (!(values as readonly string[]).includes(value)) throw invalid(`"${value}" is not a known ${field}`);
+  if (!(values as readonly string[]).includes(value)) throw invalid(`${quoteInput(value)} is not a known ${field}`);
   return value as T;
 }
 
@@ -46,11 +46,11 @@ function oneOf<T extends string>(values: readonly T[], value: string, field: str
 export function parseSelectionForm(form: URLSearchParams, { enforceRules = true }: { enforceRules?: boolean } = {}): Selection {
   const names = [...new Set(form.keys())];
   if (names.length === 0) return DEFAULT_SELECTION;
-  for (const name of names) if (!FIELDS.has(name)) throw invalid(`Unknown form field "${name}"`);
+  for (const name of names) if (!FIELDS.has(name)) throw invalid(`Unknown form field ${quoteInput(name)}`);
   const presetId = form.get('preset');
   if (presetId !== null) {
     const preset = findPreset(presetId);
-    if (!preset) throw invalid(`"${presetId}" is not a known preset`);
+    if (!preset) throw invalid(`${quoteInput(presetId)} is not a known preset`);
     return preset.selection;
   }
 
@@ -100,7 +100,7 @@ export function parseStartForm(form: URLSearchParams): StartForm {
   const presetId = form.get('preset') ?? form.get('policy');
   if (presetId === null) return { selection, policy: OWN_SELECTION_POLICY };
   const preset = findPreset(presetId);
-  if (!preset) throw invalid(`"${presetId}" is not a known preset`);
+  if (!preset) throw invalid(`${quoteInput(presetId)} is not a known preset`);
   // A preset's policy goes only with its own selection: a changed one is judged as one's own
   // (a form sent without JavaScript keeps the server-rendered `policy` field whatever was ticked).
   const same = selectionQuery(selection).toString() === selectionQuery(preset.selection).toString();
@@ -115,39 +115,4 @@ export async function readStartForm(request: Request): Promise<StartForm> {
     throw invalid('The start form must be sent as application/x-www-form-urlencoded');
   }
   return parseStartForm(new URLSearchParams(body));
-}
-
-/** What a link to the home page asks the picker to show (lib/view/selection-link.ts). */
-export interface SelectionLink {
-  selection: Selection;
-  /** the preset the link names, unchanged */
-  preset?: string;
-  /** why the link's request could not be read (the default is shown instead) */
-  problem?: string;
-}
-
-/** Fields of the start form that a link to the home page does not carry. */
-const PAGE_PARAMETERS = new Set(['policy']);
-
-/**
- * The request a link to the home page holds (its query, with the start form's field names). A
- * personal number or "send anyway" in it is ignored: links never carry them.
- */
-export function readSelectionLink(query: Record<string, string | string[] | undefined>): SelectionLink {
-  const form = new URLSearchParams();
-  for (const [name, values] of Object.entries(query)) {
-    // Only the request's own fields: what sites add to shared links (utm_source, fbclid…) is ignored.
-    if (!FIELDS.has(name) || PAGE_PARAMETERS.has(name) || name === 'personal_number' || name === 'send_anyway') continue;
-    for (const value of [values ?? []].flat()) form.append(name, value);
-  }
-  if ([...form.keys()].length === 0) return { selection: DEFAULT_SELECTION };
-  try {
-    const preset = form.get('preset') ?? undefined;
-    if (preset !== undefined && !findPreset(preset)) throw invalid(`"${preset}" is not a known preset`);
-    return { selection: parseSelectionForm(form, { enforceRules: false }), ...(preset !== undefined ? { preset } : {}) };
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    // The page says what was wrong without repeating the link's own words, which anyone can write.
-    return { selection: DEFAULT_SELECTION, problem: error.message.replace(/"[^"]*"/g, 'a value') };
-  }
 }

@@ -12,8 +12,10 @@ import { namespaced, type Store } from '@/lib/store/store';
 import { ConfigurationError, emulatorProductionNotice, serverConfig, type ServerConfig } from './env';
 import { startFlowListener } from './flow-listener';
 import { clientAddress } from './client-address';
+import { createFailureRecorder, type FailureRecorder } from './failure-records';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
 import { recordStore, type RecordStore } from './result-store';
+import { keepSharedDevKeys } from './shared-dev-keys';
 import type { FailureRecord, PendingFlow, VerificationResult } from './state';
 
 interface Services {
@@ -23,7 +25,12 @@ interface Services {
   /** the state layer: memory (one instance) or Redis (several) */
   store: Store;
   results: RecordStore<VerificationResult>;
+  /** failure records, in their own space: a memory budget of their own, or Redis (failure-records.ts) */
   failures: RecordStore<FailureRecord>;
+  /** keeps failure records within their limits */
+  failureRecorder: FailureRecorder;
+  /** every store that holds records a browser owns (sign-out deletes them from each) */
+  ownedStores: Store[];
   /** each pending flow (its secrets, what it asked for, its trace so far), by state, until its callback */
   flows: RecordStore<PendingFlow>;
   /** the id of each browser's newest result, by session binding */
@@ -34,12 +41,23 @@ interface Services {
 
 /** The configured store; an unreachable Redis stops the start-up with a message naming REDIS_URL. */
 async function openStore(state: ServerConfig['state']): Promise<Store> {
-  if (state.store === 'memory') return new MemoryStore();
+  if (state.store === 'memory') return new MemoryStore({ budgetBytes: state.budgetMiB * MIB });
   try {
     return await RedisStore.connect({ url: state.url, prefix: state.prefix });
   } catch (error) {
     throw new ConfigurationError('REDIS_URL', (error as Error).message);
   }
+}
+
+const MIB = 1024 * 1024;
+
+/**
+ * Where failure records live: in memory, a store of their own with an eighth of the budget (so a
+ * flood of them never takes the room of flows and results); on Redis, the shared store, where
+ * their count and size are bounded (failure-records.ts).
+ */
+function failureRecordStore(state: ServerConfig['state'], store: Store): Store {
+  return state.store === 'memory' ? new MemoryStore({ budgetBytes: Math.max(1, state.budgetMiB / 8) * MIB }) : store;
 }
 
 const globalForServices = globalThis as typeof globalThis & { __idvServices?: Promise<Services> };
@@ -89,6 +107,15 @@ async function build(): Promise<Services> {
   if (config.generated.length > 0) {
     console.warn(`[idv] using generated development values from ${config.dataDir} for: ${config.generated.join(', ')}`);
   }
+  if (config.sharedDevKeys) {
+    const { variables, keys, storeKey, createdHere } = config.sharedDevKeys;
+    const kids = variables.map((name) => `${name} (kid ${name === 'IDV_SIGNING_KEY' ? keys.signingKey.kid : keys.encryptionKey.kid})`);
+    console.warn(
+      `[idv] using shared development keys from the store for: ${kids.join(', ')}; stored under ${storeKey} by ${createdHere ? 'this instance' : 'the instance that started first'}. Every instance on this Redis signs with them and its embedded emulator registers them (development only: set IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY for real use)`,
+    );
+    // Renewed while this instance runs, so that one starting later finds the same pair.
+    keepSharedDevKeys(store, keys, storeKey);
+  }
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
   console.info(`[idv] state: ${store.description}`);
   if (emulator) {
@@ -99,6 +126,8 @@ async function build(): Promise<Services> {
     await startFlowListener(emulator, config.emulatorFlow.baseUrl, config.emulatorFlow.listen);
     console.info(`[idv] the embedded emulator's authorization endpoint is advertised on its own origin: ${config.emulatorFlow.baseUrl}/auth`);
   }
+  const failureStore = failureRecordStore(config.state, store);
+  const failures = recordStore<FailureRecord>(failureStore, 'failure');
   const notice = emulatorProductionNotice(config);
   if (notice) console.warn(`[idv] ${notice}`);
   return {
@@ -107,7 +136,9 @@ async function build(): Promise<Services> {
     emulator,
     store,
     results: recordStore<VerificationResult>(store, 'result'),
-    failures: recordStore<FailureRecord>(store, 'failure'),
+    failures,
+    failureRecorder: createFailureRecorder(failures, store),
+    ownedStores: [...new Set([store, failureStore])],
     flows: recordStore<PendingFlow>(store, 'flow'),
     resultOfBrowser: recordStore<string>(store, 'browser-result'),
     startLimiter: createStartLimiter(store, { ...config.startLimits, windowSeconds: 60 }),

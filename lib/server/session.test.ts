@@ -1,6 +1,6 @@
-import { unsealData } from 'iron-session';
+import { sealData, unsealData } from 'iron-session';
 import { describe, expect, it } from 'vitest';
-import { bindingCookie, sessionOptions, type SessionData } from './session';
+import { bindingCookie, openBinding, sealExpiry, SESSION_TTL_SECONDS, sessionCookie, type SessionData } from './session';
 
 const password = 'p'.repeat(32);
 
@@ -10,6 +10,7 @@ describe('the session binding cookie', () => {
     const second = await bindingCookie(password, false);
     const opened = await unsealData<SessionData>(first.value, { password });
     expect(opened.browser).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(opened.browser).toBe(first.browser);
     expect((await unsealData<SessionData>(second.value, { password })).browser).not.toBe(opened.browser);
     expect(await unsealData<SessionData>(first.value, { password: 'q'.repeat(32) })).toEqual({});
   });
@@ -19,9 +20,50 @@ describe('the session binding cookie', () => {
     expect(plain).toMatchObject({ name: 'idv_rp_session', options: { httpOnly: true, sameSite: 'lax', secure: false, path: '/' } });
     const secure = await bindingCookie(password, true);
     expect(secure).toMatchObject({ name: '__Host-idv_rp_session', options: { httpOnly: true, secure: true, path: '/' } });
-    // No Max-Age: the browser drops it when it closes; the seal itself expires after its ttl.
-    expect(secure.options.maxAge).toBeUndefined();
-    expect(sessionOptions(password, true).cookieOptions?.maxAge).toBeUndefined();
+    // No Max-Age: the browser drops it when it closes; the seal itself expires after a day.
+    expect(secure.options).not.toHaveProperty('maxAge');
+    expect(sessionCookie(true).options).not.toHaveProperty('maxAge');
     expect(secure.value.length).toBeLessThan(400);
+  });
+
+  it('carries its expiry in the seal: a day from now', async () => {
+    const before = Date.now();
+    const { value } = await bindingCookie(password, false);
+    const expiry = sealExpiry(value);
+    expect(expiry).toBeGreaterThanOrEqual(before + SESSION_TTL_SECONDS * 1000);
+    expect(expiry).toBeLessThanOrEqual(Date.now() + SESSION_TTL_SECONDS * 1000);
+  });
+});
+
+describe('opening a binding', () => {
+  const browser = 'b'.repeat(43);
+
+  it('opens a binding sealed for a day with the same secret', async () => {
+    const value = await sealData({ browser }, { password, ttl: SESSION_TTL_SECONDS });
+    expect(await openBinding(value, password)).toBe(browser);
+  });
+
+  it('refuses a seal without an expiry (what iron-session seals for a cookie without Max-Age): such a binding would never end', async () => {
+    const permanent = await sealData({ browser }, { password, ttl: 0 });
+    expect(sealExpiry(permanent)).toBeUndefined();
+    expect(await unsealData<SessionData>(permanent, { password })).toEqual({ browser });
+    expect(await openBinding(permanent, password)).toBeUndefined();
+  });
+
+  it('refuses a seal that expires later than a binding may (iron-session’s default of 14 days)', async () => {
+    const long = await sealData({ browser }, { password, ttl: 14 * 24 * 3600 });
+    expect(await openBinding(long, password)).toBeUndefined();
+  });
+
+  it('refuses an expired seal, another secret’s seal, a malformed binding and garbage', async () => {
+    const value = await sealData({ browser }, { password, ttl: SESSION_TTL_SECONDS });
+    expect(await openBinding(value, password, Date.now() + SESSION_TTL_SECONDS * 1000 + 120_000)).toBeUndefined();
+    expect(await openBinding(value, 'q'.repeat(32))).toBeUndefined();
+    expect(await openBinding(await sealData({ browser: 'short' }, { password, ttl: SESSION_TTL_SECONDS }), password)).toBeUndefined();
+    expect(await openBinding(await sealData({ other: browser }, { password, ttl: SESSION_TTL_SECONDS }), password)).toBeUndefined();
+    expect(await openBinding('Fe26.2*1*a*b*c*9999999999999*d*e~2', password)).toBeUndefined();
+    expect(await openBinding('x'.repeat(5000), password)).toBeUndefined();
+    expect(await openBinding(undefined, password)).toBeUndefined();
+    expect(await openBinding('', password)).toBeUndefined();
   });
 });

@@ -1,13 +1,17 @@
 import 'server-only';
 /**
- * The session cookie (iron-session) holds one thing: a random browser binding, set once and never
- * changed. Flow secrets (nonce, PKCE verifier) and the pointer to this browser's result live in
- * the store, bound to it (README "Run several instances"). So no response rewrites
- * anything another response needs: two tabs, or a callback delivered twice, cannot lose each
- * other's flow to the last cookie written, and any instance can serve any request.
+ * The session cookie holds one thing: a random browser binding, sealed by iron-session (`sealData`,
+ * `unsealData`), set once and never changed. Flow secrets (nonce, PKCE verifier) and the pointer to
+ * this browser's result live in the store, bound to it (README "Run several instances"). So no
+ * response rewrites anything another response needs: two tabs, or a callback delivered twice,
+ * cannot lose each other's flow to the last cookie written, and any instance can serve any request.
+ *
+ * Every seal carries its expiry (a day) and a seal without one, or with a longer one, is not a
+ * binding: iron-session's own `getIronSession` seals without an expiry when the cookie has no
+ * `Max-Age` (a browser-session cookie, as this one is), which would make a binding permanent.
  */
 import { cookies } from 'next/headers';
-import { getIronSession, sealData, type IronSession, type SessionOptions } from 'iron-session';
+import { sealData, unsealData } from 'iron-session';
 import { randomToken } from '@/lib/oidc';
 import { serverConfig } from './env';
 
@@ -20,62 +24,95 @@ const COOKIE_NAME = 'idv_rp_session';
 /** A pending authorization outlives the request_uri (600 s) by a little, then goes. */
 export const PENDING_TTL_MS = 15 * 60 * 1000;
 /** The binding lasts a day of use; a flow or result outliving it is simply not found. */
-const SESSION_TTL_SECONDS = 24 * 60 * 60;
+export const SESSION_TTL_SECONDS = 24 * 60 * 60;
+/** The clock skew iron-session allows when it checks a seal's expiry. */
+const SKEW_MS = 60 * 1000;
+const BINDING = /^[A-Za-z0-9_-]{43}$/;
 
-export function sessionOptions(password: string, secure: boolean): SessionOptions {
-  return {
-    // `__Host-`: on https the cookie cannot be set by a sibling subdomain (cookie tossing).
-    cookieName: secure ? `__Host-${COOKIE_NAME}` : COOKIE_NAME,
-    password,
-    ttl: SESSION_TTL_SECONDS,
-    // A browser-session cookie (no Max-Age): it goes when the browser closes; the seal's own
-    // lifetime still ends it after a day of an open browser.
-    cookieOptions: { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: undefined },
-  };
+export interface BindingCookie {
+  name: string;
+  value: string;
+  options: { httpOnly: true; sameSite: 'lax'; secure: boolean; path: '/' };
 }
 
-export async function getSession(): Promise<IronSession<SessionData>> {
-  const config = await serverConfig();
-  const store = await cookies();
-  const options = sessionOptions(config.sessionSecret, config.secureCookies);
+/**
+ * The cookie's name and attributes. `__Host-` on https: the cookie cannot be set by a sibling
+ * subdomain (cookie tossing). No `Max-Age`: a browser-session cookie, gone when the browser
+ * closes; the seal's own expiry ends it after a day of an open browser.
+ */
+export function sessionCookie(secure: boolean): Omit<BindingCookie, 'value'> {
+  return { name: secure ? `__Host-${COOKIE_NAME}` : COOKIE_NAME, options: { httpOnly: true, sameSite: 'lax', secure, path: '/' } };
+}
+
+/**
+ * When a seal expires (ms since the epoch), read from its expiry field (Iron's sixth, `*`
+ * separated, before iron-session's `~2` version suffix); undefined when it has none.
+ */
+export function sealExpiry(seal: string): number | undefined {
+  const field = seal.split('~')[0]!.split('*')[5];
+  return field !== undefined && /^\d{1,15}$/.test(field) ? Number(field) : undefined;
+}
+
+/**
+ * The binding in a cookie value, or undefined when it is none: not sealed with `password`,
+ * expired, or sealed without an expiry or with a longer one than a binding has.
+ */
+export async function openBinding(value: string | undefined, password: string, now = Date.now()): Promise<string | undefined> {
+  if (!value || value.length > 1024) return undefined;
+  const expiry = sealExpiry(value);
+  if (expiry === undefined || expiry > now + SESSION_TTL_SECONDS * 1000 + SKEW_MS || expiry <= now - SKEW_MS) return undefined;
   try {
-    return await getIronSession<SessionData>(store, options);
+    const { browser } = await unsealData<SessionData>(value, { password, ttl: SESSION_TTL_SECONDS });
+    return typeof browser === 'string' && BINDING.test(browser) ? browser : undefined;
   } catch {
-    // A cookie that cannot be unsealed (tampered, or from another secret) must not lock the
-    // browser out: start an empty session, whose next save() or destroy() replaces the cookie.
-    const fresh = { get: () => undefined, set: store.set.bind(store) } as unknown as typeof store;
-    return getIronSession<SessionData>(fresh, options);
+    return undefined;
   }
 }
 
-/** This browser's binding; a request that comes without one gets one (and the cookie that carries it). */
-export async function bindBrowser(session: IronSession<SessionData>): Promise<string> {
-  if (!session.browser) {
-    session.browser = randomToken(32);
-    await session.save();
-  }
-  return session.browser;
+/** A new binding, sealed with `password` for a day, with the session cookie's name and attributes. */
+export async function bindingCookie(password: string, secure: boolean): Promise<BindingCookie & { browser: string }> {
+  const browser = randomToken(32);
+  const value = await sealData({ browser } satisfies SessionData, { password, ttl: SESSION_TTL_SECONDS });
+  return { ...sessionCookie(secure), value, browser };
+}
+
+/** This browser's binding, if its request carries a valid one; never sets a cookie. */
+export async function currentBrowser(): Promise<string | undefined> {
+  const config = await serverConfig();
+  return openBinding((await cookies()).get(sessionCookie(config.secureCookies).name)?.value, config.sessionSecret);
+}
+
+/**
+ * This browser's binding; a request that comes without a valid one gets a new one (and the
+ * cookie that carries it). Only in a route handler, which may set cookies.
+ */
+export async function bindBrowser(): Promise<string> {
+  const existing = await currentBrowser();
+  if (existing) return existing;
+  const config = await serverConfig();
+  const { name, value, options, browser } = await bindingCookie(config.sessionSecret, config.secureCookies);
+  (await cookies()).set(name, value, options);
+  return browser;
+}
+
+/** Sign-out: the cookie goes (the records it bound are deleted by the caller). */
+export async function forgetBrowser(): Promise<void> {
+  const config = await serverConfig();
+  const { name, options } = sessionCookie(config.secureCookies);
+  (await cookies()).set(name, '', { ...options, maxAge: 0 });
 }
 
 /**
  * The Set-Cookie value of a new binding, for proxy.ts: the home page hands one out before any
  * form is posted, so two tabs that start at the same moment start under the same binding.
- * Sealed as iron-session seals, so `getSession` reads it.
  */
 export async function newBindingCookie(): Promise<BindingCookie> {
   const config = await serverConfig();
-  return bindingCookie(config.sessionSecret, config.secureCookies);
+  const { name, value, options } = await bindingCookie(config.sessionSecret, config.secureCookies);
+  return { name, value, options };
 }
 
-export interface BindingCookie {
-  name: string;
-  value: string;
-  options: NonNullable<SessionOptions['cookieOptions']>;
-}
-
-/** A new binding, sealed with `password`, with the session cookie's name and attributes. */
-export async function bindingCookie(password: string, secure: boolean): Promise<BindingCookie> {
-  const options = sessionOptions(password, secure);
-  const value = await sealData({ browser: randomToken(32) } satisfies SessionData, { password, ttl: SESSION_TTL_SECONDS });
-  return { name: options.cookieName, value, options: { ...options.cookieOptions } };
+/** Whether a request's cookie value holds a valid binding (proxy.ts hands out a new one otherwise). */
+export async function holdsBinding(value: string | undefined): Promise<boolean> {
+  return (await openBinding(value, (await serverConfig()).sessionSecret)) !== undefined;
 }

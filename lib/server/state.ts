@@ -71,6 +71,8 @@ export interface FailureRecord {
   message: string;
   /** the service's own error_description, verbatim, when it sent one */
   description?: string;
+  /** when the failed endpoint is asked again, after a failure the core backs off from (ms since the epoch) */
+  retryAt?: number;
   createdAt: number;
   /** the exchanges up to the failure (never identity data: the ID token is only traced once valid) */
   trace: TraceEntryView[];

@@ -21,14 +21,13 @@ import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
 import { preferences } from './preferences';
 import { services } from './services';
-import { bindBrowser, getSession, PENDING_TTL_MS } from './session';
-import type { RecordStore } from './result-store';
+import { bindBrowser, currentBrowser, forgetBrowser, PENDING_TTL_MS } from './session';
+import { ownerOf, type RecordStore } from './result-store';
 import type { FailureRecord, PendingFlow, StoredIdToken, VerificationResult } from './state';
 import type { FailureCode } from '@/lib/view/failure-explanations';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
 export const RESULT_TTL_SECONDS = 15 * 60;
-const FAILURE_TTL_SECONDS = 15 * 60;
 
 /**
  * The certificate in the `x5c[0]` of the JWKS entry that verified the signature, if it has one
@@ -61,14 +60,23 @@ class TracedFailure extends Error {
 }
 
 /**
- * Starts the flow and returns the authorization URL to redirect the browser to. Counted against
- * the start rate limits first (the request's headers give the client address).
- * @throws RateLimited over a limit, StoreError when the store refuses, TracedFailure from the core
+ * Counts a start against the start rate limits (the request's headers give the client address),
+ * before its form is read: a start that turns out invalid counts too.
+ * @throws RateLimited over a limit, StoreError when the store cannot count
  */
-export async function beginVerification({ selection, policy }: { selection: Selection; policy: AssurancePolicy }, headers: Headers): Promise<string> {
-  const { relyingParty, flows, startLimiter, config } = await services();
+export async function countStart(headers: Headers): Promise<void> {
+  const { startLimiter, config } = await services();
   await startLimiter.consume(clientAddress(headers, config.trustedProxies));
-  const browser = await bindBrowser(await getSession());
+}
+
+/**
+ * Starts the flow and returns the authorization URL to redirect the browser to (counted by
+ * `countStart` before).
+ * @throws StoreError when the store refuses, TracedFailure from the core
+ */
+export async function beginVerification({ selection, policy }: { selection: Selection; policy: AssurancePolicy }): Promise<string> {
+  const { relyingParty, flows, config } = await services();
+  const browser = await bindBrowser();
   const trace = new ProtocolTrace();
   // The service's pages in the person's language, ours first and English as the second choice,
   // where IDV_UI_LOCALES allows: spec 2.2 does not list ui_locales.
@@ -79,7 +87,7 @@ export async function beginVerification({ selection, policy }: { selection: Sele
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
   // Everything waits server-side, bound to this browser, as long as the flow may.
-  await flows.set(state, { browser, issuer, selection, policy, nonce, codeVerifier, createdAt, trace: trace.events }, PENDING_TTL_MS / 1000);
+  await flows.setOwned(browser, state, { browser, issuer, selection, policy, nonce, codeVerifier, createdAt, trace: trace.events }, PENDING_TTL_MS / 1000);
   return started.authorizationUrl;
 }
 
@@ -105,7 +113,7 @@ async function takeOwnFlow(
 /** Completes the flow for a callback; the pending authorization is consumed whatever happens. */
 export async function finishVerification(params: URLSearchParams): Promise<VerificationResult> {
   const { relyingParty, results, resultOfBrowser, config, flows } = await services();
-  const { browser } = await getSession();
+  const browser = await currentBrowser();
   // Only a flow this browser started continues; a forged callback finds nothing and starts an
   // empty trace.
   const pending = await takeOwnFlow(flows, browser, params.get('state'));
@@ -131,32 +139,36 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
     signingCertificate,
     signingCertificateCheck,
   };
-  await results.set(result.id, result, RESULT_TTL_SECONDS);
+  // Owned by the browser, with everything else it owns: sign-out deletes them all at once, also
+  // a result two callbacks racing left behind.
+  await results.setOwned(browser!, result.id, result, RESULT_TTL_SECONDS);
   // The browser sees its newest result; the one it replaces goes at once.
   const previous = await resultOfBrowser.get(browser!);
-  await resultOfBrowser.set(browser!, result.id, RESULT_TTL_SECONDS);
+  await resultOfBrowser.setOwned(browser!, browser!, result.id, RESULT_TTL_SECONDS);
   if (previous && previous !== result.id) await results.delete(previous);
   return result;
 }
 
 /** The result of this browser's last verification, if it is still kept. */
 export async function currentResult(): Promise<VerificationResult | undefined> {
-  const { browser } = await getSession();
+  const browser = await currentBrowser();
   if (!browser) return undefined;
   const { results, resultOfBrowser } = await services();
   const id = await resultOfBrowser.get(browser);
   return id === undefined ? undefined : results.get(id);
 }
 
-/** Sign-out: deletes the stored result and the whole session. */
+/**
+ * Sign-out: deletes everything this browser owns (its results, pending flows and failure
+ * records: `Store.deleteOwned`, atomic on Redis), and the session cookie.
+ */
 export async function signOut(): Promise<void> {
-  const session = await getSession();
-  if (session.browser) {
-    const { results, resultOfBrowser } = await services();
-    const id = await resultOfBrowser.take(session.browser);
-    if (id !== undefined) await results.delete(id);
+  const browser = await currentBrowser();
+  if (browser) {
+    const { ownedStores } = await services();
+    for (const store of ownedStores) await store.deleteOwned(ownerOf(browser));
   }
-  session.destroy();
+  await forgetBrowser();
 }
 
 /** The code the failure page shows for what was thrown. */
@@ -165,30 +177,45 @@ export function failureCodeOf(thrown: unknown): FailureCode {
   return isIdvError(error) || isAppError(error) ? error.code : 'internal_error';
 }
 
+/** When the endpoint that failed is asked again, if the core backs off from it (`cause.retryAfterMs`). */
+function retryAt(error: unknown): Pick<FailureRecord, 'retryAt'> {
+  const after = isIdvError(error) ? error.cause.retryAfterMs : undefined;
+  return typeof after === 'number' && Number.isFinite(after) && after >= 0 ? { retryAt: Date.now() + after } : {};
+}
+
+/** A failure as the failure page's link carries it: its code, and its record's id when one was kept. */
+export interface RecordedFailure {
+  code: FailureCode;
+  id?: string;
+}
+
 /**
  * Records a failure for the failure page, bound to this browser (its detail and trace name our
- * client and the request); never includes identity data.
+ * client and the request); never includes identity data. Kept only within the failure records'
+ * limits (failure-records.ts): a request without a binding, or over them, gets its code only.
  */
-export async function recordFailure(thrown: unknown): Promise<FailureRecord> {
-  const { failures } = await services();
-  const { browser } = await getSession();
+export async function recordFailure(thrown: unknown, headers: Headers): Promise<RecordedFailure> {
+  const { failureRecorder, config } = await services();
+  const browser = await currentBrowser();
   const error = thrown instanceof TracedFailure ? thrown.error : thrown;
+  const known = isIdvError(error) || isAppError(error);
+  if (!known) console.error('[idv] unexpected failure', error);
+  const code: FailureCode = known ? error.code : 'internal_error';
+  if (browser === undefined) return { code };
   // A failure's trace never holds an ID token (it is only traced once valid): no certificate to read.
   const trace = thrown instanceof TracedFailure ? presentTrace(thrown.trace.events) : [];
-  const record: FailureRecord = isIdvError(error) || isAppError(error)
-    ? {
-        id: randomToken(24),
-        ...(browser ? { browser } : {}),
-        code: error.code,
-        message: error.message,
-        ...(isIdvError(error) && typeof error.cause.description === 'string' ? { description: error.cause.description } : {}),
-        createdAt: Date.now(),
-        trace,
-      }
-    : { id: randomToken(24), ...(browser ? { browser } : {}), code: 'internal_error', message: 'Something went wrong on our side.', createdAt: Date.now(), trace };
-  if (!isIdvError(error) && !isAppError(error)) console.error('[idv] unexpected failure', error);
-  await failures.set(record.id, record, FAILURE_TTL_SECONDS);
-  return record;
+  const record: FailureRecord = {
+    id: randomToken(24),
+    browser,
+    code,
+    message: known ? error.message : 'Something went wrong on our side.',
+    ...(isIdvError(error) && typeof error.cause.description === 'string' ? { description: error.cause.description } : {}),
+    ...retryAt(error),
+    createdAt: Date.now(),
+    trace,
+  };
+  const kept = await failureRecorder.keep(record, clientAddress(headers, config.trustedProxies));
+  return kept ? { code, id: record.id } : { code };
 }
 
 /**
@@ -198,6 +225,6 @@ export async function recordFailure(thrown: unknown): Promise<FailureRecord> {
 export async function getFailure(id: string): Promise<{ own: true; record: FailureRecord } | { own: false; code: FailureCode } | undefined> {
   const record = await (await services()).failures.get(id);
   if (!record) return undefined;
-  const { browser } = await getSession();
+  const browser = await currentBrowser();
   return record.browser !== undefined && record.browser === browser ? { own: true, record } : { own: false, code: record.code };
 }

@@ -94,6 +94,8 @@ const en = {
   serviceSaid: 'The service said',
   /** before our own detail of a recorded failure */
   detail: 'Detail',
+  /** when the service's endpoint failed: when the app asks it again (seconds after the failure) */
+  retryAfter: (seconds: number) => `The app asks the service again ${seconds === 1 ? 'a second' : `${seconds} seconds`} after this failure; until then, verifications fail at once with this code, and stored keys or metadata are used where they still may be.`,
   whatToTry: 'What to try:',
   backToStart: 'Back to the start',
   notFound: {
@@ -167,6 +169,7 @@ const nb: FailureMessages = {
   errorCode: 'Feilkode',
   serviceSaid: 'Tjenesten svarte',
   detail: 'Detaljer',
+  retryAfter: (seconds) => `Appen spør tjenesten igjen ${seconds === 1 ? 'ett sekund' : `${seconds} sekunder`} etter denne feilen; inntil da feiler verifiseringer med en gang med denne koden, og lagrede nøkler eller metadata brukes der de fortsatt kan.`,
   whatToTry: 'Dette kan du prøve:',
   backToStart: 'Tilbake til start',
   notFound: {

@@ -8,6 +8,6 @@ export async function GET(request: Request): Promise<Response> {
     await finishVerification(new URL(request.url).searchParams);
     return redirectToPage('/result');
   } catch (error) {
-    return failureRedirect(error, (await preferences()).locale);
+    return failureRedirect(error, request, (await preferences()).locale);
   }
 }

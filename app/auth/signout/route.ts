@@ -10,6 +10,6 @@ export async function POST(request: Request): Promise<Response> {
     await signOut();
     return redirectToPage('/?signed_out=1');
   } catch (error) {
-    return failureRedirect(error, (await preferences()).locale);
+    return failureRedirect(error, request, (await preferences()).locale);
   }
 }

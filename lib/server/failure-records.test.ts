@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStore } from '@/lib/store/memory-store';
+import { RedisStore } from '@/lib/store/redis-store';
+import { startRedisServer, type RedisServer } from '@/test/support/redis-server';
+import { boundedRecord, createFailureRecorder, MAX_DESCRIPTION_CHARACTERS, MAX_MESSAGE_CHARACTERS, MAX_RECORD_BYTES } from './failure-records';
+import { recordStore } from './result-store';
+import type { FailureRecord } from './state';
+import type { TraceEntryView } from '@/lib/view/trace-view';
+
+let next = 0;
+function failure(overrides: Partial<FailureRecord> = {}): FailureRecord {
+  return { id: `f${next++}`, browser: 'b'.repeat(43), code: 'invalid_selection', message: 'The selection is not valid', createdAt: Date.now(), trace: [], ...overrides };
+}
+
+describe('a failure record as it is kept', () => {
+  it('clips our message and the service’s description, and keeps a short record whole', () => {
+    const short = failure({ description: 'the client is unknown' });
+    expect(boundedRecord(short)).toEqual(short);
+    const long = boundedRecord(failure({ message: `"${'x'.repeat(16_000)}" is not a known claim`, description: 'd'.repeat(5000) }));
+    expect(long.message).toHaveLength(MAX_MESSAGE_CHARACTERS);
+    expect(long.message.endsWith('…')).toBe(true);
+    expect(long.description).toHaveLength(MAX_DESCRIPTION_CHARACTERS);
+  });
+
+  it('drops a trace that would make it larger than its bound, keeping the code and the message', () => {
+    const entry = { step: 'par', title: 'PAR', detail: 'z'.repeat(4000) } as unknown as TraceEntryView;
+    const kept = boundedRecord(failure({ trace: [entry, entry] }));
+    expect(kept.trace).toHaveLength(2);
+    const dropped = boundedRecord(failure({ trace: Array.from({ length: 10 }, () => entry) }));
+    expect(dropped.trace).toEqual([]);
+    expect(dropped.code).toBe('invalid_selection');
+    expect(JSON.stringify(dropped).length).toBeLessThanOrEqual(MAX_RECORD_BYTES);
+  });
+});
+
+describe('keeping failure records', () => {
+  it('keeps nothing for a request without a browser binding: no one could ever read it', async () => {
+    const store = new MemoryStore();
+    const recorder = createFailureRecorder(recordStore<FailureRecord>(store, 'failure'), store);
+    const unbound = failure({ browser: undefined });
+    expect(await recorder.keep(unbound, '192.0.2.1')).toBe(false);
+    expect(store.usedBytes).toBe(0);
+  });
+
+  it('keeps a bound record, bounded, for the failure page', async () => {
+    const store = new MemoryStore();
+    const records = recordStore<FailureRecord>(store, 'failure');
+    const recorder = createFailureRecorder(records, store);
+    const record = failure({ message: `"${'x'.repeat(16_000)}" is not a known claim` });
+    expect(await recorder.keep(record, '192.0.2.1')).toBe(true);
+    expect((await records.get(record.id))?.message).toHaveLength(MAX_MESSAGE_CHARACTERS);
+  });
+
+  it('keeps at most perAddress records per address and overall for everyone in a window', async () => {
+    const store = new MemoryStore();
+    const records = recordStore<FailureRecord>(store, 'failure');
+    const recorder = createFailureRecorder(records, store, { perAddress: 3, overall: 5, windowSeconds: 60 });
+    const kept = [];
+    for (let i = 0; i < 4; i++) kept.push(await recorder.keep(failure(), '192.0.2.1'));
+    expect(kept).toEqual([true, true, true, false]);
+    // Another address still has its own, until the overall limit.
+    expect(await recorder.keep(failure(), '192.0.2.2')).toBe(true);
+    expect(await recorder.keep(failure(), '192.0.2.3')).toBe(true);
+    const refused = failure();
+    expect(await recorder.keep(refused, '192.0.2.4')).toBe(false);
+    expect(await records.get(refused.id)).toBeUndefined();
+  });
+
+  describe('on Redis', () => {
+    let server: RedisServer;
+    beforeAll(async () => {
+      server = await startRedisServer();
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+
+    it('counts the limits across instances', async () => {
+      const [one, two] = await Promise.all([
+        RedisStore.connect({ url: server.url, prefix: 'failures:' }),
+        RedisStore.connect({ url: server.url, prefix: 'failures:' }),
+      ]);
+      try {
+        const limits = { perAddress: 2, overall: 10, windowSeconds: 60 };
+        const first = createFailureRecorder(recordStore<FailureRecord>(one, 'failure'), one, limits);
+        const second = createFailureRecorder(recordStore<FailureRecord>(two, 'failure'), two, limits);
+        expect(await first.keep(failure(), '198.51.100.7')).toBe(true);
+        expect(await second.keep(failure(), '198.51.100.7')).toBe(true);
+        const third = failure();
+        expect(await first.keep(third, '198.51.100.7')).toBe(false);
+        expect(await recordStore<FailureRecord>(two, 'failure').get(third.id)).toBeUndefined();
+      } finally {
+        await Promise.all([one.close(), two.close()]);
+      }
+    });
+  });
+});
