@@ -43,6 +43,11 @@ const config = {
   // Deleted after a successful run; `--tempDirName .stryker-tmp` puts them back in (git-ignored).
   tempDirName: join(tmpdir(), `idv-rp-stryker-${basename(process.cwd())}`),
   cleanTempDir: true,
+  // Results are kept in reports/mutation/incremental.json: a rerun tests only the mutants whose
+  // code or covering tests changed (a full run of every mutant takes hours on two cores).
+  // `--force` tests every mutant again.
+  incremental: true,
+  incrementalFile: 'reports/mutation/incremental.json',
 };
 
 export default config;
