@@ -40,9 +40,16 @@ describe('validateAuthorizationResponse (4.2, RFC 9207)', () => {
     );
   });
 
-  it('refuses a response that repeats a parameter', () => {
-    expect(check(`code=abc&code=def&state=${STATE}`)).toThrow(expect.objectContaining({ code: 'invalid_response' }));
-    expect(check(`code=abc&state=${STATE}&state=${STATE}`)).toThrow(expect.objectContaining({ code: 'invalid_response' }));
+  it('refuses a response that repeats any of iss, state, code or error, naming it: which value would we trust?', () => {
+    const iss = `iss=${encodeURIComponent(ISSUER)}`;
+    for (const [name, query] of [
+      ['code', `code=abc&code=def&state=${STATE}`],
+      ['state', `code=abc&state=${STATE}&state=${STATE}`],
+      ['iss', `code=abc&state=${STATE}&${iss}&${iss}`],
+      ['error', `error=access_denied&error=server_error&state=${STATE}`],
+    ] as const) {
+      expect(check(query), name).toThrow(expect.objectContaining({ code: 'invalid_response', cause: { claim: name } }));
+    }
   });
 
   it('refuses a response with neither code nor error', () => {

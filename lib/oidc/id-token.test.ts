@@ -119,7 +119,15 @@ describe('processIdToken', () => {
     ['expired', { exp: nowSeconds - 120 }, 'id_token_expired'],
     ['iat in the future', { iat: nowSeconds + 600 }, 'id_token_issued_in_future'],
     ['no sub', { sub: undefined }, 'id_token_subject_missing'],
+    ['an empty sub', { sub: '' }, 'id_token_subject_missing'],
+    ['a sub that is not a string', { sub: 42 }, 'id_token_subject_missing'],
+    ['a one-element audience array of another client', { aud: ['another-client'] }, 'id_token_audience_mismatch'],
+    ['an empty audience array', { aud: [] }, 'id_token_audience_mismatch'],
     ['no exp', { exp: undefined }, 'id_token_malformed'],
+    ['an exp as a string', { exp: String(nowSeconds + 3600) }, 'id_token_malformed'],
+    ['no iat', { iat: undefined }, 'id_token_malformed'],
+    ['exp exactly at the tolerance’s edge (30 s ago)', { exp: nowSeconds - 30 }, 'id_token_expired'],
+    ['iat one second past the tolerance (31 s ahead)', { iat: nowSeconds + 31 }, 'id_token_issued_in_future'],
   ])('rejects a token with %s', async (_name, overrides, code) => {
     expect((await rejection(await encrypt(await sign(claims(overrides))))).code).toBe(code);
   });
@@ -127,6 +135,46 @@ describe('processIdToken', () => {
   it('accepts a one-element audience array and clock skew within the tolerance', async () => {
     const token = await encrypt(await sign(claims({ aud: [CLIENT_ID], iat: nowSeconds + 20, exp: nowSeconds - 10 })));
     await expect(processIdToken(token, expectations())).resolves.toBeDefined();
+  });
+
+  it('accepts clock skew up to the tolerance’s edge: exp 29 s ago, iat 30 s ahead', async () => {
+    const token = await encrypt(await sign(claims({ iat: nowSeconds + 30, exp: nowSeconds - 29 })));
+    await expect(processIdToken(token, expectations())).resolves.toBeDefined();
+  });
+
+  it.each([
+    ['no kid', {}],
+    ['an empty kid', { kid: '' }],
+  ])('rejects a JWS with %s before looking for a key', async (_name, kid) => {
+    let fetches = 0;
+    const jwks = new JwksCache({ fetch: async (...args) => (fetches++, jwksFetch(() => [{ ...servicePublicJwk, kid: '' }])(...args)), now: () => NOW });
+    const jws = await new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', typ: 'JWT', ...kid }).sign(serviceKey);
+    const error = await rejection(await encrypt(jws), jwks);
+    expect(error).toMatchObject({ code: 'id_token_key_not_found', cause: { claim: 'kid' } });
+    expect(fetches).toBe(0);
+  });
+
+  it('rejects a decrypted payload that is not a compact JWS', async () => {
+    for (const inner of ['not a jws', 'a.b', 'a.b.c.d']) {
+      expect((await rejection(await encrypt(inner))).code).toBe('id_token_malformed');
+    }
+  });
+
+  it.each([
+    ['not JSON', 'not json'],
+    ['a JSON array', '[1, 2]'],
+    ['JSON null', 'null'],
+    ['a JSON string', '"claims"'],
+  ])('rejects a signed payload that is %s', async (_name, payload) => {
+    const jws = await new CompactSign(new TextEncoder().encode(payload)).setProtectedHeader({ alg: 'ES256', kid: 'service-key-1' }).sign(serviceKey);
+    const error = await rejection(await encrypt(jws));
+    expect(error.code).toBe('id_token_malformed');
+    expect(error.message).toMatch(/payload is not (JSON|a JSON object)/);
+  });
+
+  it.each(['a.b.c.d', 'a.b.c.d.e.f'])('rejects a token of another number of parts than a compact JWE’s five (%s)', async (token) => {
+    const error = await rejection(token);
+    expect(error).toMatchObject({ code: 'id_token_malformed', message: 'The ID token is not a compact JWE' });
   });
 
   it.each([Number.NaN, Number(undefined), -1, 61, Number.POSITIVE_INFINITY])('refuses a clock tolerance of %s rather than weaken the time checks', async (tolerance) => {

@@ -302,13 +302,19 @@ describe('client authentication (spec 2.1, part 5), at PAR and at the token endp
     expect((await replay.json()).error_description).toMatch(/already been used/);
   });
 
-  it('forgets a used assertion only once it has expired', async () => {
+  it('forgets a used assertion only once it has expired, clock skew included', async () => {
     let clock = Date.now();
     const emulator = newEmulator(() => clock);
     const assertion = await signAsClient(client, clientAssertionClaims(client, { now: clock }));
+    const { exp } = JSON.parse(Buffer.from(assertion.split('.')[1]!, 'base64url').toString()) as { exp: number };
     expect((await emulator.handle(await endpointRequest('par', authWith(assertion)))).status).toBe(201);
     clock += 20_000;
     expect((await emulator.handle(await endpointRequest('par', authWith(assertion)))).status).toBe(401);
+    // The last second the assertion is still accepted (exp plus the 30 s of skew): still remembered.
+    clock = (exp + 29) * 1000;
+    const lastSecond = await emulator.handle(await endpointRequest('par', authWith(assertion)));
+    expect(lastSecond.status).toBe(401);
+    expect((await lastSecond.json()).error_description).toMatch(/already been used/);
     clock += 120_000;
     const late = await emulator.handle(await endpointRequest('par', authWith(assertion)));
     expect(late.status).toBe(401);
