@@ -36,8 +36,9 @@ function references(file: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(/[A-Za-z0-9_.[\]/-]*[A-Za-z0-9_\]]\.(?:ts|tsx|mjs|md|css)\b/g)) {
     const reference = match[0];
-    // (A path that climbs with `..` is a traversal attempt in a test, not a reference.)
-    if (NOT_OURS.has(reference) || isPattern(reference, text, match.index) || /node_modules\/|^dist\/|\.\.\//.test(reference)) continue;
+    // (A path that climbs with `..` is a traversal attempt in a test, not a reference; an absolute
+    // one names a file on a machine or in a container, such as the image's /app/scripts/start.mjs.)
+    if (NOT_OURS.has(reference) || isPattern(reference, text, match.index) || /node_modules\/|^dist\/|\.\.\/|^\//.test(reference)) continue;
     found.push(reference);
   }
   return found;
