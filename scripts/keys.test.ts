@@ -31,6 +31,21 @@ describe('npm run keys', () => {
     expect(run.stdout).toMatch(/^IDV_ENCRYPTION_KEY='\{"/m);
   }, 30_000);
 
+  it('prints, with --env-file, lines an env file holds as they are: the JSON unquoted, everything else a comment', () => {
+    const run = runKeys('--env-file');
+    expect(run.status).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    // Docker's and Podman's --env-file take the rest of the line as the value, quotes included.
+    expect(lines.filter((line) => !line.startsWith('#')).map((line) => line.slice(0, line.indexOf('=')))).toEqual(['IDV_SIGNING_KEY', 'IDV_ENCRYPTION_KEY']);
+    const value = (name: string) => JSON.parse(lines.find((line) => line.startsWith(`${name}=`))!.slice(name.length + 1)) as Record<string, unknown>;
+    expect(value('IDV_SIGNING_KEY')).toMatchObject({ alg: 'ES256', d: expect.any(String) });
+    expect(value('IDV_ENCRYPTION_KEY')).toMatchObject({ alg: 'RSA-OAEP-256', d: expect.any(String) });
+    const jwks = JSON.parse(lines.find((line) => line.startsWith('# public JWKS: '))!.slice('# public JWKS: '.length)) as { keys: Record<string, unknown>[] };
+    expect(jwks.keys.map((key) => key.kid)).toEqual([value('IDV_SIGNING_KEY').kid, value('IDV_ENCRYPTION_KEY').kid]);
+    expect(JSON.stringify(jwks)).not.toMatch(/"d":/);
+    expect(() => parseKeysArguments(['--json', '--env-file'])).toThrow('choose one');
+  }, 30_000);
+
   it('refuses an unknown algorithm or argument with exit code 2', () => {
     const run = runKeys('--alg', 'RS256');
     expect(run.status).toBe(2);
