@@ -83,4 +83,31 @@ describe('verifyClientJwt: the header (spec 2.1, 2.2)', () => {
     expect(refused.status).toBe(400);
     expect(refused.description).toBe(`request object: request header alg 'PS256' does not match the alg 'ES256' registered for kid '${client.signingKey.kid}'`);
   });
+
+  it.each([
+    ['no kid', { kid: undefined }],
+    ['an empty kid', { kid: '' }],
+    ['a kid that is a number', { kid: 42 }],
+  ])('refuses a header with %s, saying so', async (_name, header: Record<string, unknown>) => {
+    // (exactly alg, kid and typ: an absent kid is named by the members' check first)
+    const request = await signAsClient(client, requestObjectClaims(client, { codeChallenge }), header);
+    const refused = await pushAsClient(newEmulator(), request);
+    expect(refused.status).toBe(400);
+    expect(refused.description).toMatch('kid' in header && header.kid !== undefined ? /request header kid must be a non-empty string$/ : /header must have exactly alg, kid and typ: missing 'kid'/);
+  });
+});
+
+describe('verifyClientJwt: the compact serialisation (RFC 7515 §7.1)', () => {
+  it.each([
+    ['base64 padding', (part: string) => `${part}=`],
+    ['a standard-alphabet character', (part: string) => `${part.slice(0, -1)}+`],
+    ['a space', (part: string) => ` ${part}`],
+  ])('refuses a part with %s, which base64url does not have', async (_name, spoil) => {
+    const [header, payload, signature] = (await signAsClient(client, requestObjectClaims(client, { codeChallenge }))).split('.') as [string, string, string];
+    for (const request of [`${spoil(header)}.${payload}.${signature}`, `${header}.${payload}.${spoil(signature)}`]) {
+      const refused = await pushAsClient(newEmulator(), request);
+      expect(refused.status).toBe(400);
+      expect(refused.description).toBe('request object: request is not a compact JWS (three base64url parts separated by dots)');
+    }
+  });
 });

@@ -165,6 +165,8 @@ describe('POST /par (spec 4.1, 2.4)', () => {
       { name: 'an expired request object', claims: { exp: nowSeconds() - 60 }, description: /has expired/ },
       { name: 'exp more than an hour ahead', claims: { exp: nowSeconds() + 3700 }, description: /more than 3600 seconds in the future/ },
       { name: 'nbf in the future', claims: { nbf: nowSeconds() + 120 }, description: /not valid yet/ },
+      { name: 'exp exactly at the edge of the 30 s clock skew', claims: { exp: nowSeconds() - 30 }, description: /has expired/ },
+      { name: 'nbf as a string', claims: { nbf: String(nowSeconds()) }, description: /claim 'nbf' must be a number/ },
       { name: "response_type 'code id_token'", claims: { response_type: 'code id_token' }, description: /'response_type' must be 'code'/ },
       { name: 'an unregistered redirect_uri', claims: { redirect_uri: 'https://attacker.example/cb' }, description: /'redirect_uri' 'https:\/\/attacker.example\/cb' is not registered/ },
       { name: 'a redirect_uri differing by a trailing slash', claims: { redirect_uri: 'http://localhost:3000/auth/callback/' }, description: /is not registered/ },
@@ -191,6 +193,8 @@ describe('POST /par (spec 4.1, 2.4)', () => {
       { name: 'a record from another source', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ source: { name: 'Skatteetaten' } })] })), description: /record.source.name: must be 'Folkeregisteret'/ },
       { name: 'a record of another type', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ type: { value: 'bank_account' } })] })), description: /record.type.value: must be 'population_register'/ },
       { name: 'a 10-digit record.personal_number', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: '1403872642' })] })), description: /record.personal_number: must be an 11-digit Norwegian national number/ },
+      { name: 'a 12-digit record.personal_number', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: '140387264211' })] })), description: /record.personal_number: must be an 11-digit Norwegian national number/ },
+      { name: 'a record.personal_number with a letter before its 11 digits', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: 'x14038726421' })] })), description: /record.personal_number: must be an 11-digit Norwegian national number/ },
       { name: 'two document evidence elements', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [documentEvidence({}), documentEvidence({})] })), description: /evidence\[1\]: requests 'document' evidence twice/ },
       { name: 'a claim requested with a non-boolean essential', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' } }, { birthdate: { essential: 'yes' } })), description: /claims.birthdate.essential: must be a boolean/ },
       { name: 'a claim requested as a string', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' } }, { birthdate: 'please' })), description: /claims.birthdate: must be an object/ },
@@ -213,6 +217,11 @@ describe('POST /par (spec 4.1, 2.4)', () => {
       const body = await response.json();
       expect(body.error).toBe(error);
       expect(body.error_description).toMatch(description);
+    });
+
+    it('accepts what lies just inside its bounds: nbf 30 s ahead (the clock skew), a state and a nonce of 512 characters', async () => {
+      expect((await pushWith({ nbf: nowSeconds() + 30 })).status).toBe(201);
+      expect((await pushWith({ state: 's'.repeat(512), nonce: 'n'.repeat(512) })).status).toBe(201);
     });
 
     it('accepts standard_etsi when given_name and family_name are requested', async () => {
