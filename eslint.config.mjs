@@ -4,8 +4,8 @@ import nextTs from 'eslint-config-next/typescript';
 
 /** Test support (test/support) is for tests only: product code never imports it. */
 const testSupport = { group: ['@/test/*', '**/test/support/*'], message: 'test/ is for tests; product code never imports it.' };
-/** README "Architecture": the core, the emulator and the store are framework-free and never read the environment. */
-const frameworks = { group: ['next', 'next/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc, lib/emulator and lib/store are framework-free.' };
+/** README "Architecture": the core, the emulator, the store, the languages and the domain of a verification are framework-free and never read the environment. */
+const frameworks = { group: ['next', 'next/*', 'react', 'react/*', 'react-dom', 'react-dom/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc, lib/emulator, lib/store, lib/i18n and lib/verification are framework-free.' };
 
 /** Folders of lib/emulator, from the base up (README "Architecture" says the same rules). */
 const emulator = (folder) => `./lib/emulator/${folder}`;
@@ -50,12 +50,14 @@ export default defineConfig([
         {
           zones: [
             // lib/oidc is copied alone into other products; the emulator must not share its guesses.
-            { target: './lib/oidc', from: ['./lib/emulator', './lib/server', './lib/view', './app', './test'] },
-            { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/view', './app'] },
+            { target: './lib/oidc', from: ['./lib/emulator', './lib/server', './lib/verification', './lib/view', './app', './test'] },
+            { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/verification', './lib/view', './app'] },
             // the state layer serves the app and the emulator alike
-            { target: './lib/store', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/view', './app'] },
+            { target: './lib/store', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/verification', './lib/view', './app'] },
             // languages and their formatting serve the app and the emulator alike, knowing neither
-            { target: './lib/i18n', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/view', './lib/store', './app'] },
+            { target: './lib/i18n', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/verification', './lib/view', './lib/store', './app'] },
+            // the domain of a verification: free of React, Next, the server glue and the words of pages
+            { target: './lib/verification', from: ['./lib/emulator', './lib/server', './lib/view', './app'] },
             // view models are pure: they never reach the server glue or the pages
             { target: './lib/view', from: ['./lib/server', './app'] },
             { target: './lib/server', from: './app' },
@@ -66,14 +68,14 @@ export default defineConfig([
     },
   },
   {
-    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts', 'lib/i18n/**/*.ts'],
+    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts', 'lib/i18n/**/*.ts', 'lib/verification/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [frameworks] }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only lib/server/env.ts reads process.env.' }],
     },
   },
   {
-    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts', 'lib/i18n/**/*.ts'],
+    files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts', 'lib/i18n/**/*.ts', 'lib/verification/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [frameworks, testSupport] }] },
   },

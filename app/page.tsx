@@ -3,8 +3,8 @@ import { selectionProblemCodes } from '@/lib/oidc';
 import { services } from '@/lib/server/services';
 import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
-import { PRESETS } from '@/lib/view/presets';
-import { readSelectionQuery } from '@/lib/view/selection-link';
+import { PRESETS } from '@/lib/verification/presets';
+import { readSelectionQuery } from '@/lib/verification/selection';
 import { ModeBadge } from './_components/mode-badge';
 import { Picker } from './_components/picker';
 
@@ -18,7 +18,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const t = PAGE_MESSAGES[locale];
   const frameworks = await offeredTrustFrameworks();
   // A shared link opens the same request, or only the part of it that could be read, never more
-  // (lib/view/selection-link.ts); a trust framework the service does not offer is one part.
+  // (lib/verification/selection.ts); a trust framework the service does not offer is one part.
   const link = readSelectionQuery(query, { presets: PRESETS, trustFrameworks: frameworks.values });
   const readNothing = selectionProblemCodes(link.selection).includes('nothing_requested');
 

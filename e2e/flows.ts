@@ -37,7 +37,7 @@ export type StartFields = Record<string, string | string[]>;
 
 /**
  * From an app's home page: post the start form with these fields, as a same-origin form would
- * (see lib/server/selection-form.ts for the field names).
+ * (see lib/verification/selection.ts for the field names).
  */
 export async function startVerification(page: Page, appUrl: string, fields: StartFields): Promise<void> {
   await page.goto(`${appUrl}/`);

@@ -4,11 +4,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { buildClaimsRequest, selectionProblemCodes } from '@/lib/oidc/claims-request';
 import { requestObjectClaims } from '@/lib/oidc/request-object';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
-import type { Preset } from '@/lib/view/presets';
+import type { Preset } from '@/lib/verification/presets';
 import type { Locale } from '@/lib/i18n/locale';
 import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from '@/lib/view/labels';
 import { PICKER_MESSAGES } from '@/lib/view/picker-messages';
-import { selectionLink } from '@/lib/view/selection-link';
+import { EVIDENCE, FIELD, SEND_ANYWAY_VALUE, selectionLink } from '@/lib/verification/selection';
 
 interface PickerProps {
   trustFrameworks: string[];
@@ -113,7 +113,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
               <button
                 key={preset.id}
                 type="submit"
-                name="preset"
+                name={FIELD.preset}
                 value={preset.id}
                 onClick={(event) => {
                   event.preventDefault();
@@ -136,7 +136,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
           {activePreset !== undefined && (
             <p className="mt-3 text-sm text-slate-600" data-testid="preset-policy">
               {/* The preset's policy goes with its selection, until the selection is changed. */}
-              <input type="hidden" name="policy" value={activePreset} />
+              <input type="hidden" name={FIELD.policy} value={activePreset} />
               {t.judgedBy[0]} <strong className="text-slate-900">{policyNameOf(presets.find((preset) => preset.id === activePreset), locale)}</strong>
               {t.judgedBy[1]}
             </p>
@@ -150,7 +150,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
               <label key={framework} className="flex items-center gap-2 text-slate-800">
                 <input
                   type="radio"
-                  name="trust_framework"
+                  name={FIELD.trustFramework}
                   value={framework}
                   checked={selection.trustFramework === framework}
                   onChange={() => update((draft) => ({ ...draft, trustFramework: framework }))}
@@ -170,13 +170,13 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
               return (
                 <li key={name} className="flex flex-wrap items-center justify-between gap-3 py-2">
                   <label className="flex items-center gap-2 text-slate-800">
-                    <input type="checkbox" name="claim" value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={box} />
+                    <input type="checkbox" name={FIELD.claim} value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={box} />
                     {CLAIM_LABELS[locale][name]} <code className="font-mono text-xs text-slate-500">{name}</code>
                   </label>
                   <label className={`flex items-center gap-2 text-sm ${requested ? 'text-slate-700' : 'text-slate-400'}`}>
                     <input
                       type="checkbox"
-                      name="essential"
+                      name={FIELD.essential}
                       value={name}
                       checked={!!requested?.essential}
                       disabled={!requested}
@@ -194,7 +194,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
           <legend className="px-1 text-sm font-semibold text-slate-900">{t.evidence}</legend>
           <label className="flex items-center gap-2 font-medium text-slate-900">
-            <input type="checkbox" name="evidence" value="document" checked={!!selection.document} onChange={(e) => toggleDocument(e.target.checked)} className={box} />
+            <input type="checkbox" name={FIELD.evidence} value={EVIDENCE.document} checked={!!selection.document} onChange={(e) => toggleDocument(e.target.checked)} className={box} />
             {t.document}
           </label>
           <div className="mt-2 grid gap-x-6 gap-y-1.5 pl-6 sm:grid-cols-2">
@@ -202,7 +202,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
               <label key={detail} className={`flex items-center gap-2 text-sm ${selection.document ? 'text-slate-800' : 'text-slate-400'}`}>
                 <input
                   type="checkbox"
-                  name="document_detail"
+                  name={FIELD.documentDetail}
                   value={detail}
                   checked={selection.document?.details.includes(detail) ?? false}
                   disabled={!selection.document}
@@ -214,7 +214,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             ))}
           </div>
           <label className="mt-4 flex items-center gap-2 font-medium text-slate-900">
-            <input type="checkbox" name="evidence" value="population_register" checked={!!selection.populationRegister} onChange={(e) => toggleRegister(e.target.checked)} className={box} />
+            <input type="checkbox" name={FIELD.evidence} value={EVIDENCE.populationRegister} checked={!!selection.populationRegister} onChange={(e) => toggleRegister(e.target.checked)} className={box} />
             <span>
               {t.populationRegister} (<span data-testid="population-register-name">{populationRegisterName}</span>)
             </span>
@@ -225,7 +225,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             </label>
             <input
               id="personal-number"
-              name="personal_number"
+              name={FIELD.personalNumber}
               inputMode="numeric"
               autoComplete="off"
               maxLength={11}
@@ -255,7 +255,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                 ))}
               </ul>
               <label className="mt-3 flex items-center gap-2 font-medium">
-                <input type="checkbox" name="send_anyway" value="1" checked={sendAnyway} onChange={(e) => setSendAnyway(e.target.checked)} className={box} />
+                <input type="checkbox" name={FIELD.sendAnyway} value={SEND_ANYWAY_VALUE} checked={sendAnyway} onChange={(e) => setSendAnyway(e.target.checked)} className={box} />
                 {t.sendAnyway}
               </label>
             </div>

@@ -1,6 +1,6 @@
 import { serialize } from 'cookie';
 import { readBoundedText } from '@/lib/oidc/http';
-import { AppError } from '@/lib/server/app-error';
+import { AppError } from '@/lib/verification/failures';
 import { serverConfig } from '@/lib/server/env';
 import { requireSameOrigin } from '@/lib/server/origin';
 import { parsePreferenceForm, preferenceCookies, preferences, returnPath } from '@/lib/server/preferences';

@@ -9,8 +9,7 @@ import 'reflect-metadata';
 import { createPublicKey } from 'node:crypto';
 import { BasicConstraintsExtension, X509Certificate } from '@peculiar/x509';
 import { calculateJwkThumbprint, type JWK } from 'jose';
-import type { ChainValidation, SigningCertificateCheck } from '@/lib/view/result-view';
-import type { CertificateSummary } from '@/lib/view/trace-view';
+import type { CertificateSummary, ChainValidation, SigningCertificateCheck } from '@/lib/verification/signing-certificate';
 
 /**
  * Parsed certificates by their base64 DER: a service signs with one key for months, so each

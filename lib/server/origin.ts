@@ -5,7 +5,7 @@ import 'server-only';
  * our flow) is refused.
  * A request with neither comes from a script, not a browser, and cannot ride a user's cookies.
  */
-import { AppError } from './app-error';
+import { AppError } from '@/lib/verification/failures';
 import { serverConfig } from './env';
 
 /** Whether a request may change state for this app: no foreign `Origin`, no cross-site `Sec-Fetch-Site`. */

@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { cookies, headers } from 'next/headers';
 import { isLocale, negotiateLocale, type Locale } from '@/lib/i18n/locale';
-import { AppError, quoteInput } from './app-error';
+import { AppError, quoteInput } from '@/lib/verification/failures';
 
 export const PRESENTER_COOKIE = 'idv_presenter';
 export const THEME_COOKIE = 'idv_theme';

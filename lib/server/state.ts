@@ -5,10 +5,10 @@
  * the flow glue and the pages import them without importing each other.
  */
 import type { Selection, TraceEvent, ValidatedIdToken, VerifiedClaims } from '@/lib/oidc';
-import type { AssurancePolicy } from '@/lib/view/assurance';
-import type { FailureCode } from '@/lib/view/failure-explanations';
-import type { SigningCertificateCheck } from '@/lib/view/result-view';
-import type { CertificateSummary, TraceEntryView } from '@/lib/view/trace-view';
+import type { AssurancePolicy } from '@/lib/verification/policy';
+import type { FailureCode } from '@/lib/verification/failures';
+import type { CertificateSummary, SigningCertificateCheck } from '@/lib/verification/signing-certificate';
+import type { TraceEntryView } from '@/lib/view/trace-view';
 
 export interface StoredIdToken {
   jweHeader: ValidatedIdToken['jweHeader'];

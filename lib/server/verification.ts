@@ -14,9 +14,9 @@ import {
   type ValidatedIdToken,
   type Selection,
 } from '@/lib/oidc';
-import type { AssurancePolicy } from '@/lib/view/assurance';
+import type { AssurancePolicy } from '@/lib/verification/policy';
 import { presentTrace } from '@/lib/view/trace-view';
-import { isAppError } from './app-error';
+import { isAppError } from '@/lib/verification/failures';
 import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
 import { preferences } from './preferences';
@@ -24,7 +24,7 @@ import { services } from './services';
 import { bindBrowser, currentBrowser, forgetBrowser, PENDING_TTL_MS } from './session';
 import { ownerOf, type RecordStore } from './result-store';
 import type { FailureRecord, PendingFlow, StoredIdToken, VerificationResult } from './state';
-import type { FailureCode } from '@/lib/view/failure-explanations';
+import type { FailureCode } from '@/lib/verification/failures';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
 export const RESULT_TTL_SECONDS = 15 * 60;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DOCUMENT_DETAILS, type Selection, type VerifiedClaims } from '@/lib/oidc';
-import { assess, basePolicy, OWN_SELECTION_POLICY, policyName, type AssessmentInput, type RuleResult } from './assurance';
+import { basePolicy, OWN_SELECTION_POLICY, policyName } from '@/lib/verification/policy';
+import { PRESETS } from '@/lib/verification/presets';
+import { assess, type AssessmentInput, type RuleResult } from './assurance';
 import { ASSURANCE_MESSAGES } from './assurance-messages';
-import { PRESETS } from './presets';
 
 const DOCUMENT_SELECTION: Selection = {
   trustFramework: 'standard',

@@ -6,15 +6,13 @@
  * are. A server catalog: the error boundaries, client components, have their own
  * (boundary-messages.ts), so that these words never travel to the browser.
  *
- * Every code a failure can carry is defined here, beside the catalog that must explain it: tsc
- * then proves that both languages explain every code.
+ * Every code a failure can carry (lib/verification/failures.ts) has an entry in each language:
+ * tsc proves it.
  */
 import type { Locale } from '@/lib/i18n/locale';
-import type { IdvErrorCode } from '@/lib/oidc';
-import type { StoreErrorCode } from '@/lib/store/store';
+import type { FailureCode } from '@/lib/verification/failures';
 
-/** Every code a failure can carry: the core's, the state layer's, and the app's own. */
-export type FailureCode = IdvErrorCode | StoreErrorCode | 'invalid_selection' | 'invalid_preference' | 'forbidden_origin' | 'rate_limited' | 'internal_error';
+export type { FailureCode } from '@/lib/verification/failures';
 
 export interface Explanation {
   title: string;

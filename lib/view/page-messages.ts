@@ -3,9 +3,9 @@
  * app/result/page.tsx, the mode badge), in each language (lib/i18n).
  */
 import type { Locale } from '@/lib/i18n/locale';
-import type { LinkField, UnreadPart } from './selection-link';
+import type { LinkField, UnreadPart } from '@/lib/verification/selection';
 
-/** What a field of a link to a request holds, as "is not a known …" ends (lib/view/selection-link.ts). */
+/** What a field of a link to a request holds, as "is not a known …" ends (lib/verification/selection.ts). */
 const LINK_FIELD_EN: Record<LinkField, string> = {
   preset: 'preset',
   trust_framework: 'trust framework',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, type Selection, type VerifiedClaims } from '@/lib/oidc';
-import { ageOn, buildChecks, buildResultView, buildVerificationView, formatNumericDate, keptUntilText, type SigningCertificateCheck } from './result-view';
+import type { SigningCertificateCheck } from '@/lib/verification/signing-certificate';
+import { ageOn, buildChecks, buildResultView, buildVerificationView, formatNumericDate, keptUntilText } from './result-view';
 
 const verified: VerifiedClaims = {
   trustFramework: 'standard',

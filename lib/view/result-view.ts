@@ -7,6 +7,7 @@ import type { DocumentDetail, Selection } from '@/lib/oidc/types';
 import type { DocumentDetails, EvidenceExtras, VerifiedClaims } from '@/lib/oidc/verified-claims';
 import { countryName, formatDate, formatDateTime, formatTime, formatYears } from '@/lib/i18n/format';
 import type { Locale } from '@/lib/i18n/locale';
+import type { SigningCertificateCheck } from '@/lib/verification/signing-certificate';
 import { RESULT_MESSAGES } from './result-messages';
 
 export type Field =
@@ -217,22 +218,6 @@ export interface Check {
   label: string;
   detail: string;
   outcome: CheckOutcome;
-}
-
-/** The chain of the signing certificate, validated up to IDV_TRUST_ANCHOR when one is configured. */
-export type ChainValidation =
-  | { state: 'validated'; /** the subject of the trust anchor the chain ends at */ anchor: string }
-  | { state: 'not_valid'; reason: string }
-  | { state: 'not_validated' };
-
-/**
- * What was checked of the signing key's certificate (`x5c` of its JWKS entry, spec 2.7) when the
- * result was made. `key`: x5c[0]'s public key compared with the JWK that verified the signature
- * (`no_certificate`: the entry has no x5c; `unreadable`: x5c[0] or its key cannot be read).
- */
-export interface SigningCertificateCheck {
-  key: 'matches' | 'differs' | 'no_certificate' | 'unreadable';
-  chain: ChainValidation;
 }
 
 export interface VerificationInput {

@@ -14,18 +14,10 @@
  */
 import type { Locale } from '@/lib/i18n/locale';
 import type { TraceEvent, TraceStep } from '@/lib/oidc/trace';
+import type { CertificateSummary } from '@/lib/verification/signing-certificate';
 import { maskValuesInJson, personalValues, replaceInJson } from './masking';
 import { hideIdentityInJson } from './presenter';
 import { TRACE_MESSAGES, type TraceMessages } from './trace-messages';
-
-export interface CertificateSummary {
-  subject: string;
-  issuer: string;
-  serialNumber: string;
-  notBefore: string;
-  notAfter: string;
-  sha256Fingerprint: string;
-}
 
 export interface TraceSection {
   label: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IdvError } from '@/lib/oidc';
-import { AppError, isAppError, quoteInput } from './app-error';
+import { AppError, isAppError, quoteInput } from './failures';
 
 describe('isAppError', () => {
   it('recognises an AppError, also one from another copy of this module (by its brand), and nothing else', () => {

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLAIM_NAMES, DEFAULT_SELECTION, DOCUMENT_DETAILS, TRUST_FRAMEWORKS, type Selection } from '@/lib/oidc';
-import { PAGE_MESSAGES } from './page-messages';
 import { PRESETS } from './presets';
-import { MAX_UNREAD_NAMED, readSelectionQuery, selectionLink, selectionQuery } from './selection-link';
+import { MAX_UNREAD_NAMED, readSelectionQuery, selectionLink, selectionQuery } from './selection';
 
 describe('selectionLink', () => {
   it('is the bare home page for the default selection, and ?preset= for an unchanged preset', () => {
@@ -161,28 +160,5 @@ describe('readSelectionQuery (the home page’s query)', () => {
   it('reads every claim and document detail there is, and only those', () => {
     const everything = `/?${CLAIM_NAMES.map((name) => `claim=${name}`).join('&')}&evidence=document&${DOCUMENT_DETAILS.map((detail) => `document_detail=${detail}`).join('&')}`;
     expect(read(everything)).toMatchObject({ selection: { claims: Object.fromEntries(CLAIM_NAMES.map((name) => [name, { essential: false }])), document: { details: [...DOCUMENT_DETAILS] } }, unread: [] });
-  });
-});
-
-describe('the home page’s words for what a link left out', () => {
-  it('says which part was not understood, in English and in bokmål', () => {
-    const [part] = read('/?claim=birthdate&claim=x').unread;
-    expect(PAGE_MESSAGES.en.home.unreadPart(part!)).toBe('“x” is not a known claim.');
-    expect(PAGE_MESSAGES.nb.home.unreadPart(part!)).toBe('«x» er ikke en kjent opplysning.');
-    expect(PAGE_MESSAGES.en.home.unreadPart({ reason: 'unknown', field: 'claim' })).toBe('A value is not a known claim.');
-    expect(PAGE_MESSAGES.nb.home.unreadPart({ reason: 'unknown', field: 'document_detail' })).toBe('En verdi er ikke en kjent dokumentdetalj.');
-    expect(PAGE_MESSAGES.en.home.unreadPart({ reason: 'not_offered', field: 'trust_framework', value: 'eidas' })).toBe('The trust framework “eidas” is not one the service offers.');
-    expect(PAGE_MESSAGES.nb.home.unreadPart({ reason: 'not_offered', field: 'trust_framework', value: 'eidas' })).toBe('Tillitsrammeverket «eidas» tilbys ikke av tjenesten.');
-    expect(PAGE_MESSAGES.en.home.moreUnread(3)).toBe('And 3 more.');
-    expect(PAGE_MESSAGES.nb.home.moreUnread(3)).toBe('Og 3 til.');
-  });
-
-  it('says that only the readable part is ticked, or nothing, never that the default is shown', () => {
-    for (const locale of ['en', 'nb'] as const) {
-      const { linkPartlyRead, linkUnread } = PAGE_MESSAGES[locale].home;
-      expect(`${linkPartlyRead} ${linkUnread}`).not.toMatch(/default|standardforespørsel/i);
-    }
-    expect(PAGE_MESSAGES.en.home.linkPartlyRead).toContain('only that part is ticked');
-    expect(PAGE_MESSAGES.nb.home.linkUnread).toContain('ingenting er krysset av');
   });
 });

@@ -4,7 +4,7 @@
 import { DEFAULT_SELECTION } from '@/lib/oidc/claims-request';
 import { DOCUMENT_DETAILS, type Selection } from '@/lib/oidc/types';
 import type { Locale } from '@/lib/i18n/locale';
-import { basePolicy, type AssurancePolicy } from './assurance';
+import { basePolicy, type AssurancePolicy } from './policy';
 
 export interface Preset {
   id: string;
@@ -13,7 +13,7 @@ export interface Preset {
   /** a persona of the embedded emulator that fits the preset */
   persona: string;
   selection: Selection;
-  /** the rules its result is judged by (lib/view/assurance.ts) */
+  /** the rules its result is judged by (policy.ts) */
   policy: AssurancePolicy;
 }
 

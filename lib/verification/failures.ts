@@ -1,9 +1,15 @@
 /**
- * Refusals of the app itself, not of the protocol: a start form that is not a valid selection, a
- * state-changing request from another site. The core's `IdvError` carries only the codes the core
- * raises; these reach the failure page the same way, with codes of their own.
+ * The codes a failed verification can end with, and the app's own refusals. The core's
+ * `IdvError` carries only the codes the core raises (lib/oidc/errors.ts); the state layer's
+ * `StoreError` its own; the app refuses a start form that is not a valid selection, a
+ * state-changing request from another site, and a start over the rate limits. Every code reaches
+ * the failure page the same way, and each language explains each one (lib/view/failure-messages.ts).
  */
-import type { FailureCode } from '@/lib/view/failure-explanations';
+import type { IdvErrorCode } from '@/lib/oidc';
+import type { StoreErrorCode } from '@/lib/store/store';
+
+/** Every code a failure can carry: the core's, the state layer's, and the app's own. */
+export type FailureCode = IdvErrorCode | StoreErrorCode | 'invalid_selection' | 'invalid_preference' | 'forbidden_origin' | 'rate_limited' | 'internal_error';
 
 export type AppErrorCode = Extract<FailureCode, 'invalid_selection' | 'invalid_preference' | 'forbidden_origin'>;
 

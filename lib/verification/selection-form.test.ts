@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SELECTION } from '@/lib/oidc';
+import { OWN_SELECTION_POLICY } from './policy';
+import { findPreset } from './presets';
+import { parseSelectionForm, parseStartForm } from './selection';
+
+describe('parseSelectionForm', () => {
+  it('treats an empty form as the default selection', () => {
+    expect(parseSelectionForm(new URLSearchParams())).toBe(DEFAULT_SELECTION);
+  });
+
+  it('reads claims, essential flags, evidence and document details', () => {
+    const form = new URLSearchParams('trust_framework=standard&claim=given_name&claim=birthdate&essential=birthdate&evidence=document&document_detail=type&evidence=population_register&personal_number=14038712345');
+    expect(parseSelectionForm(form)).toEqual({
+      trustFramework: 'standard',
+      claims: { given_name: { essential: false }, birthdate: { essential: true } },
+      document: { details: ['type'] },
+      populationRegister: { personalNumber: '14038712345' },
+    });
+  });
+
+  it('uses a preset’s selection when a preset button was pressed', () => {
+    expect(parseSelectionForm(new URLSearchParams('claim=name&preset=etsi')).trustFramework).toBe('standard_etsi');
+    expect(() => parseSelectionForm(new URLSearchParams('preset=nope'))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
+  });
+
+  it.each([
+    ['an unknown claim', 'claim=shoe_size'],
+    ['an unknown field', 'claim=name&colour=blue'],
+    ['an unknown document detail', 'claim=name&evidence=document&document_detail=height'],
+    ['a trust framework with odd characters', 'trust_framework=%3Cscript%3E&claim=name'],
+    ['ETSI without names', 'trust_framework=standard_etsi&claim=birthdate'],
+  ])('refuses %s with invalid_selection', (_name, body) => {
+    expect(() => parseSelectionForm(new URLSearchParams(body))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
+  });
+
+  it('gives a preset’s result its policy, and a selection of one’s own the base rules', () => {
+    expect(parseStartForm(new URLSearchParams('preset=age-and-name')).policy.rules).toContainEqual({ rule: 'minimum_age', years: 18 });
+    expect(parseStartForm(new URLSearchParams('claim=name')).policy).toBe(OWN_SELECTION_POLICY);
+    expect(parseStartForm(new URLSearchParams()).policy).toBe(OWN_SELECTION_POLICY);
+    expect(() => parseStartForm(new URLSearchParams('claim=name&policy=lenient'))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
+    // the preset's own selection keeps its policy; a changed one is judged as one's own
+    const ageFields = 'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
+    expect(parseStartForm(new URLSearchParams(`${ageFields}&policy=age-and-name`)).policy).toBe(findPreset('age-and-name')!.policy);
+    expect(parseStartForm(new URLSearchParams('trust_framework=standard&claim=given_name&policy=full-kyc')).policy).toBe(OWN_SELECTION_POLICY);
+  });
+
+  it('sends a selection that breaks the service’s rules when QA asks for it', () => {
+    const selection = parseSelectionForm(new URLSearchParams('trust_framework=standard_etsi&claim=birthdate&send_anyway=1'));
+    expect(selection.trustFramework).toBe('standard_etsi');
+  });
+});
