@@ -1,9 +1,9 @@
 'use client';
 
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { Locale } from '@/lib/i18n/locale';
 import { TRACE_MESSAGES } from '@/lib/view/trace-messages';
-import { localizeTrace, type TraceEntryView } from '@/lib/view/trace-view';
+import type { TraceEntryView } from '@/lib/view/trace-view';
 
 /** The tone of an exchange's status badge (the `.trace-status` rules of app/globals.css). */
 function statusTone(entry: TraceEntryView): 'failed' | 'cache' | 'redirect' | 'ok' {
@@ -41,8 +41,8 @@ function CopyButton({ text, label, locale }: { text: string | (() => Promise<str
  * there when the first exchange is opened (or copied, or downloaded), and without JavaScript the
  * trace is a link to it.
  *
- * Titles and labels are shown in `locale` (localizeTrace); what Copy and Download export is the
- * trace as recorded and served, its labels in English, the same JSON whatever the reader's language.
+ * Titles and labels come in the reader's language (lib/view/trace-view.ts), and Copy and
+ * Download export exactly what is shown.
  */
 export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entries: TraceEntryView[]; fileName: string; detailUrl?: string; locale: Locale }) {
   const t = TRACE_MESSAGES[locale];
@@ -80,8 +80,8 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
     link.click();
     URL.revokeObjectURL(url);
   };
-  const shown = useMemo(() => localizeTrace(entries, locale), [entries, locale]);
-  const shownLoaded = useMemo(() => (loaded ? localizeTrace(loaded, locale) : undefined), [loaded, locale]);
+  const shown = entries;
+  const shownLoaded = loaded;
   const sectionsOf = (entry: TraceEntryView) => shownLoaded?.find((full) => full.index === entry.index)?.sections;
   return (
     <section aria-labelledby="trace-heading" className="card">

@@ -5,7 +5,8 @@ import { isStoreError } from '@/lib/store/store';
 import { FAILURE_MESSAGES, knownFailureCode, type FailureCode } from '@/lib/view/failure-explanations';
 import { FailurePanel } from '../_components/failure-panel';
 import { ProtocolTrace } from '../_components/protocol-trace';
-import { maskTrace } from '@/lib/view/trace-view';
+import { disclosureFor, discloseTrace } from '@/lib/view/disclosure';
+import { presentTrace } from '@/lib/view/trace-view';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
@@ -14,7 +15,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function FailurePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
-  const { locale } = await preferences();
+  const { locale, presenter } = await preferences();
   // An unreachable store only loses the record's detail: the query's code still says what failed.
   const failure =
     typeof params.id === 'string'
@@ -38,8 +39,14 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
         retryAfterSeconds={own?.retryAt === undefined ? undefined : Math.max(1, Math.ceil((own.retryAt - own.createdAt) / 1000))}
         locale={locale}
       />
-      {/* A failure's trace holds no ID token, so no numbers; masked all the same, as every trace leaves the server. */}
-      {own && <ProtocolTrace entries={maskTrace(own.trace, false)} fileName="failed-verification-trace.json" locale={locale} />}
+      {/* A failure's trace holds no ID token, so no numbers; disclosed all the same, as every trace leaves the server. */}
+      {own && (
+        <ProtocolTrace
+          entries={discloseTrace(presentTrace(own.trace, { locale }), disclosureFor({ presenter, query: {} }))}
+          fileName="failed-verification-trace.json"
+          locale={locale}
+        />
+      )}
     </div>
   );
 }

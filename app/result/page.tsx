@@ -6,8 +6,9 @@ import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
 import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
 import { assess } from '@/lib/view/assurance';
-import { presenterReplacements, presentResultView, presentSubject, replaceInText } from '@/lib/view/presenter';
-import { maskResultView, REVEAL_PARAMETER, REVEAL_VALUE, wantsNumbersRevealed } from '@/lib/view/masking';
+import { discloseChecks, disclosureFor, discloseResultView, discloseVerification } from '@/lib/view/disclosure';
+import { REVEAL_PARAMETER, REVEAL_VALUE } from '@/lib/view/masking';
+import { presentTrace } from '@/lib/view/trace-view';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { buildChecks, buildResultView, buildVerificationView, keptUntilText } from '@/lib/view/result-view';
 import { FailurePanel } from '../_components/failure-panel';
@@ -23,7 +24,7 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function ResultPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const numbersRevealed = wantsNumbersRevealed(await searchParams);
+  const query = await searchParams;
   const { presenter, locale } = await preferences();
   const t = PAGE_MESSAGES[locale].result;
   let result;
@@ -50,19 +51,16 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
   }
 
   const today = new Date().toISOString().slice(0, 10);
-  // Masked on the server: unless revealed, the page and its React payload never hold the whole numbers.
-  const built = buildResultView(result.verifiedClaims, result.selection, today, locale);
-  // Presenter mode hides more, and the numbers whatever the reveal switch says (lib/view/presenter.ts).
-  const revealed = numbersRevealed && !presenter;
-  const view = presenter ? presentResultView(built) : revealed ? built : maskResultView(built);
+  // Disclosed on the server: the page and its React payload hold only what may be shown.
+  const disclosure = disclosureFor({ presenter, query });
+  const revealed = disclosure.numbersRevealed;
+  const identityOfResult = { verifiedClaims: result.verifiedClaims, subject: result.idToken.claims.sub };
+  const view = discloseResultView(buildResultView(result.verifiedClaims, result.selection, today, locale), disclosure);
   const { document, populationRegister, trustFramework } = view;
   // The portrait is served on its own (/result/portrait): as a data: URI the page would carry it twice.
   const identity = view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
-  const shown = buildVerificationView(result, locale);
-  const verification =
-    presenter && shown.subject.state === 'value' ? { ...shown, subject: { ...shown.subject, text: presentSubject(shown.subject.text) } } : shown;
-  const replacements = presenter ? presenterReplacements(result.verifiedClaims, result.idToken.claims.sub) : undefined;
-  const checks = buildChecks(result, locale).map((check) => (replacements ? { ...check, detail: replaceInText(check.detail, replacements) } : check));
+  const verification = discloseVerification(buildVerificationView(result, locale), disclosure);
+  const checks = discloseChecks(buildChecks(result, locale), disclosure, identityOfResult);
   const assessment = assess(
     { selection: result.selection, verifiedClaims: result.verifiedClaims, idTokenClaims: result.idToken.claims, signingCertificateCheck: result.signingCertificateCheck, today },
     result.policy ?? OWN_SELECTION_POLICY,
@@ -108,7 +106,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}
       <ProtocolTrace
         key={traceUrl}
-        entries={result.trace.map((entry) => ({ ...entry, sections: [] }))}
+        entries={presentTrace(result.trace, { locale }).map((entry) => ({ ...entry, sections: [] }))}
         detailUrl={traceUrl}
         fileName="verification-trace.json"
         locale={locale}

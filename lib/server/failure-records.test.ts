@@ -4,12 +4,12 @@ import { RedisStore } from '@/lib/store/redis-store';
 import { startRedisServer, type RedisServer } from '@/test/support/redis-server';
 import { boundedRecord, createFailureRecorder, MAX_DESCRIPTION_CHARACTERS, MAX_MESSAGE_CHARACTERS, MAX_RECORD_BYTES } from './failure-records';
 import { recordStore } from './result-store';
-import type { FailureRecord } from './state';
-import type { TraceEntryView } from '@/lib/view/trace-view';
+import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
+import type { RecordedEvent } from '@/lib/verification/trace';
 
 let next = 0;
 function failure(overrides: Partial<FailureRecord> = {}): FailureRecord {
-  return { id: `f${next++}`, browser: 'b'.repeat(43), code: 'invalid_selection', message: 'The selection is not valid', createdAt: Date.now(), trace: [], ...overrides };
+  return { format: STORED_FORMAT, id: `f${next++}`, browser: 'b'.repeat(43), code: 'invalid_selection', message: 'The selection is not valid', createdAt: Date.now(), trace: [], ...overrides };
 }
 
 describe('a failure record as it is kept', () => {
@@ -23,7 +23,7 @@ describe('a failure record as it is kept', () => {
   });
 
   it('drops a trace that would make it larger than its bound, keeping the code and the message', () => {
-    const entry = { step: 'par', title: 'PAR', detail: 'z'.repeat(4000) } as unknown as TraceEntryView;
+    const entry: RecordedEvent = { type: 'note', step: 'par', at: 0, detail: { text: 'z'.repeat(4000) } };
     const kept = boundedRecord(failure({ trace: [entry, entry] }));
     expect(kept.trace).toHaveLength(2);
     const dropped = boundedRecord(failure({ trace: Array.from({ length: 10 }, () => entry) }));

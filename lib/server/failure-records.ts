@@ -12,7 +12,7 @@ import 'server-only';
  */
 import { isLimitReached, serialise, type Limiter, type Store } from '@/lib/store/store';
 import type { RecordStore } from './result-store';
-import type { FailureRecord } from './state';
+import type { FailureRecord } from '@/lib/verification/stored';
 
 /** A failure page is read within minutes; its record goes after 15. */
 export const FAILURE_TTL_SECONDS = 15 * 60;

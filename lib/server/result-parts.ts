@@ -6,12 +6,10 @@ import 'server-only';
  * browser's own result, like the page: another browser gets 404. Personal data: never cached by
  * anything shared, never embedded by another site.
  */
-import { DEFAULT_LOCALE } from '@/lib/i18n/locale';
 import { isStoreError } from '@/lib/store/store';
-import { wantsNumbersRevealed } from '@/lib/view/masking';
-import { buildResultView } from '@/lib/view/result-view';
-import { presenterReplacements } from '@/lib/view/presenter';
-import { maskTrace } from '@/lib/view/trace-view';
+import { portraitOf } from '@/lib/verification/verified-identity';
+import { disclosureFor, discloseTrace, portraitDisclosure } from '@/lib/view/disclosure';
+import { presentTrace } from '@/lib/view/trace-view';
 import { preferences } from './preferences';
 import { currentResult } from './verification';
 
@@ -61,34 +59,31 @@ async function unrecognisable(bytes: Buffer): Promise<Buffer | undefined> {
  * GET /result/portrait: the verified portrait's bytes (JPEG or PNG, as the ID token carried
  * them); in presenter mode a few pixels of it, blurred.
  */
-export async function portraitResponse(): Promise<Response> {
+export async function portraitResponse(query: URLSearchParams): Promise<Response> {
   const { result, refusal } = await resultOrRefusal();
   if (refusal) return refusal;
   if (!result) return notFound('portrait');
-  // Only the portrait is read, which no language changes.
-  const { portrait } = buildResultView(result.verifiedClaims, result.selection, new Date().toISOString().slice(0, 10), DEFAULT_LOCALE).identity;
-  // The view only ever holds a data:image/jpeg or data:image/png base64 URI (verified-claims.ts).
-  const match = portrait.state === 'value' ? /^data:(image\/(?:jpeg|png));base64,([A-Za-z0-9+/=]+)$/.exec(portrait.src) : null;
-  if (!match) return notFound('portrait');
-  const bytes = Buffer.from(match[2]!, 'base64');
-  if ((await preferences()).presenter) {
+  const portrait = portraitOf(result.verifiedClaims, result.selection);
+  if (!portrait) return notFound('portrait');
+  if (portraitDisclosure(disclosureFor({ presenter: (await preferences()).presenter, query })) === 'blurred') {
     // An image that does not decode is not shown at all while presenting.
-    const blurred = await unrecognisable(bytes);
+    const blurred = await unrecognisable(Buffer.from(portrait.bytes));
     return blurred ? new Response(new Uint8Array(blurred), { headers: { ...PRIVATE_HEADERS, 'content-type': 'image/jpeg' } }) : notFound('portrait');
   }
-  return new Response(bytes, { headers: { ...PRIVATE_HEADERS, 'content-type': match[1]! } });
+  return new Response(new Uint8Array(portrait.bytes), { headers: { ...PRIVATE_HEADERS, 'content-type': portrait.contentType } });
 }
 
 /**
- * GET /result/trace: every exchange of the verification with its detail, as JSON; national
- * identity and document numbers masked as on the page unless `?reveal=numbers`; in presenter mode
- * names, dates of birth and the subject hidden as well, and the numbers whatever the query says.
+ * GET /result/trace: every exchange of the verification with its detail, as JSON, in the
+ * reader's language; what it discloses as the page does (lib/view/disclosure.ts).
  */
 export async function traceResponse(query: URLSearchParams): Promise<Response> {
   const { result, refusal } = await resultOrRefusal();
   if (refusal) return refusal;
   if (!result) return notFound('trace');
-  const { presenter } = await preferences();
-  const trace = maskTrace(result.trace, wantsNumbersRevealed(query), presenter ? presenterReplacements(result.verifiedClaims, result.idToken.claims.sub) : undefined);
+  const { presenter, locale } = await preferences();
+  const disclosure = disclosureFor({ presenter, query });
+  const presented = presentTrace(result.trace, { locale, certificate: result.signingCertificate });
+  const trace = discloseTrace(presented, disclosure, { verifiedClaims: result.verifiedClaims, subject: result.idToken.claims.sub });
   return new Response(JSON.stringify(trace, null, 2), { headers: { ...PRIVATE_HEADERS, 'content-type': 'application/json; charset=utf-8' } });
 }

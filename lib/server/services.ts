@@ -16,7 +16,7 @@ import { createFailureRecorder, type FailureRecorder } from './failure-records';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
 import { recordStore, type RecordStore } from './result-store';
 import { keepSharedDevKeys } from './shared-dev-keys';
-import type { FailureRecord, PendingFlow, VerificationResult } from './state';
+import type { FailureRecord, PendingFlow, VerificationResult } from '@/lib/verification/stored';
 
 interface Services {
   config: ServerConfig;

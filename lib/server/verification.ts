@@ -15,7 +15,6 @@ import {
   type Selection,
 } from '@/lib/oidc';
 import type { AssurancePolicy } from '@/lib/verification/policy';
-import { presentTrace } from '@/lib/view/trace-view';
 import { isAppError } from '@/lib/verification/failures';
 import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
@@ -23,7 +22,8 @@ import { preferences } from './preferences';
 import { services } from './services';
 import { bindBrowser, currentBrowser, forgetBrowser, PENDING_TTL_MS } from './session';
 import { ownerOf, type RecordStore } from './result-store';
-import type { FailureRecord, PendingFlow, StoredIdToken, VerificationResult } from './state';
+import { STORED_FORMAT, type FailureRecord, type PendingFlow, type StoredIdToken, type VerificationResult } from '@/lib/verification/stored';
+import { recordTrace } from '@/lib/verification/trace';
 import type { FailureCode } from '@/lib/verification/failures';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
@@ -124,6 +124,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
   const now = Date.now();
   const { signingCertificate, signingCertificateCheck } = await signingCertificateOf(completed.idToken.signingKey, config.trustAnchors, new Date(now));
   const result: VerificationResult = {
+    format: STORED_FORMAT,
     id: randomToken(24),
     createdAt: now,
     expiresAt: now + RESULT_TTL_SECONDS * 1000,
@@ -135,7 +136,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
     verifiedClaims: completed.verifiedClaims,
     idToken: storedIdToken(completed.idToken),
     tokenExpiresIn: completed.token.expiresIn,
-    trace: presentTrace(trace.events, () => signingCertificate),
+    trace: recordTrace(trace.events),
     signingCertificate,
     signingCertificateCheck,
   };
@@ -155,7 +156,9 @@ export async function currentResult(): Promise<VerificationResult | undefined> {
   if (!browser) return undefined;
   const { results, resultOfBrowser } = await services();
   const id = await resultOfBrowser.get(browser);
-  return id === undefined ? undefined : results.get(id);
+  const result = id === undefined ? undefined : await results.get(id);
+  // One kept by another version of the app reads as expired (STORED_FORMAT).
+  return result?.format === STORED_FORMAT ? result : undefined;
 }
 
 /**
@@ -202,9 +205,9 @@ export async function recordFailure(thrown: unknown, headers: Headers): Promise<
   if (!known) console.error('[idv] unexpected failure', error);
   const code: FailureCode = known ? error.code : 'internal_error';
   if (browser === undefined) return { code };
-  // A failure's trace never holds an ID token (it is only traced once valid): no certificate to read.
-  const trace = thrown instanceof TracedFailure ? presentTrace(thrown.trace.events) : [];
+  const trace = thrown instanceof TracedFailure ? recordTrace(thrown.trace.events) : [];
   const record: FailureRecord = {
+    format: STORED_FORMAT,
     id: randomToken(24),
     browser,
     code,
@@ -226,5 +229,7 @@ export async function getFailure(id: string): Promise<{ own: true; record: Failu
   const record = await (await services()).failures.get(id);
   if (!record) return undefined;
   const browser = await currentBrowser();
-  return record.browser !== undefined && record.browser === browser ? { own: true, record } : { own: false, code: record.code };
+  // One kept by another version of the app shows its code alone (STORED_FORMAT).
+  const own = record.browser !== undefined && record.browser === browser && record.format === STORED_FORMAT;
+  return own ? { own: true, record } : { own: false, code: record.code };
 }

@@ -18,7 +18,7 @@ import type { Locale } from '@/lib/i18n/locale';
 import { policyName, type AssurancePolicy, type PolicyRule } from '@/lib/verification/policy';
 import { ASSURANCE_MESSAGES } from './assurance-messages';
 import type { SigningCertificateCheck } from '@/lib/verification/signing-certificate';
-import { ageOn, mergeVerifiedClaims } from './result-view';
+import { ageOn, mergeVerifiedClaims } from '@/lib/verification/verified-identity';
 
 export type RuleOutcome = 'met' | 'warning' | 'failed' | 'not_applicable';
 

@@ -1,12 +1,12 @@
 /**
- * One masking rule for the whole app (result cards, protocol trace, Copy and Download): a
+ * One masking rule for the whole app (applied by the disclosure rule, disclosure.ts) (result cards, protocol trace, Copy and Download): a
  * national identity number or a document number shows only its last four characters, everywhere
  * the same, until the person reveals them all at once (the result page's one switch,
  * `?reveal=numbers`). Masking happens on the server, so a masked page, its React payload and the
  * trace it loads never carry the whole number.
  *
  * Protocol secrets (authorization code, PKCE verifier, state, nonce, signatures) are masked
- * separately and never revealed: trace-view.ts `maskSecret`.
+ * before anything is stored, and never revealed: lib/verification/trace.ts `maskSecret`.
  */
 import type { Field, ResultView } from './result-view';
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, type VerifiedClaims } from '@/lib/oidc';
 import { replaceInJson } from './masking';
-import { HIDDEN_DATE, initials, presenterReplacements, presentResultView, replaceInText } from './presenter';
+import { HIDDEN_DATE, initials, presentResultView, replaceInText } from './presenter';
 import { buildResultView } from './result-view';
-import { maskTrace, type TraceEntryView } from './trace-view';
+import { discloseTrace } from './disclosure';
+import type { TraceEntryView } from './trace-view';
 
 const verified: VerifiedClaims = {
   trustFramework: 'standard',
@@ -29,13 +30,13 @@ describe('presenter mode', () => {
   it('hides names, birthdate and subject in the trace, and its numbers even when revealed', () => {
     const payload = JSON.stringify({ sub: 'subject-abc-123', verified_claims: { claims: verified.claims, evidence: [{ document_details: { personal_number: { value: '14038712345' } } }] } }, null, 2);
     const trace: TraceEntryView[] = [{ index: 1, step: 'id_token', title: 'ID token', at: '2026-11-23T10:00:00.000Z', sections: [{ label: 'payload', content: payload, personal: ['14038712345'] }] }];
-    const [entry] = maskTrace(trace, true, presenterReplacements([verified], 'subject-abc-123'));
+    const [entry] = discloseTrace(trace, { numbersRevealed: true, presenter: true }, { verifiedClaims: [verified], subject: 'subject-abc-123' });
     const content = entry!.sections[0]!.content;
     for (const hidden of ['Ingrid', 'Solberg Haugen', '1987-03-14', 'subject-abc-123', '14038712345']) expect(content).not.toContain(hidden);
     expect(content).toContain('"name": "I. S. H."');
     expect(content).toContain('"given_name": "I."');
     expect(content).toContain('•••••••2345');
-    expect(maskTrace(trace, true)[0]!.sections[0]!.content).toContain('14038712345');
+    expect(discloseTrace(trace, { numbersRevealed: true, presenter: false })[0]!.sections[0]!.content).toContain('14038712345');
   });
 
   it('replaces the longer value first, so a full name is not half-replaced by its given name', () => {
@@ -57,7 +58,7 @@ describe('presenter mode', () => {
       },
     };
     const trace: TraceEntryView[] = [{ index: 1, step: 'id_token', title: 'ID token', at: '2026-11-23T10:00:00.000Z', sections: [{ label: 'payload', content: JSON.stringify(payload, null, 2) }] }];
-    const content = maskTrace(trace, false, presenterReplacements([], 'subject-abc-123'))[0]!.sections[0]!.content;
+    const content = discloseTrace(trace, { numbersRevealed: false, presenter: true }, { verifiedClaims: [], subject: 'subject-abc-123' })[0]!.sections[0]!.content;
     for (const hidden of ['Ingrid', 'Haugen', '1987-3-14', 'Bergen', 'Marie', 'subject-abc-123']) expect(content).not.toContain(hidden);
     expect(JSON.parse(content)).toMatchObject({ name: 'I. S. H.', verified_claims: { claims: { given_name: 'I.', birthdate: HIDDEN_DATE, middle_name: 'M.' } } });
     expect(content).toContain('"name": "Politiet"');

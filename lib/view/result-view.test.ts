@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, type Selection, type VerifiedClaims } from '@/lib/oidc';
 import type { SigningCertificateCheck } from '@/lib/verification/signing-certificate';
-import { ageOn, buildChecks, buildResultView, buildVerificationView, formatNumericDate, keptUntilText } from './result-view';
+import { ageOn } from '@/lib/verification/verified-identity';
+import { buildChecks, buildResultView, buildVerificationView, formatNumericDate, keptUntilText } from './result-view';
 
 const verified: VerifiedClaims = {
   trustFramework: 'standard',

@@ -8,6 +8,7 @@ import type { DocumentDetails, EvidenceExtras, VerifiedClaims } from '@/lib/oidc
 import { countryName, formatDate, formatDateTime, formatTime, formatYears } from '@/lib/i18n/format';
 import type { Locale } from '@/lib/i18n/locale';
 import type { SigningCertificateCheck } from '@/lib/verification/signing-certificate';
+import { ageOn, mergeVerifiedClaims } from '@/lib/verification/verified-identity';
 import { RESULT_MESSAGES } from './result-messages';
 
 export type Field =
@@ -19,13 +20,6 @@ function field(requested: boolean, value: string | undefined, hint?: string): Fi
   if (!requested) return { state: 'not_requested' };
   if (value === undefined) return { state: 'not_provided' };
   return hint === undefined ? { state: 'value', text: value } : { state: 'value', text: value, hint };
-}
-
-/** Whole years between an ISO birthdate and `today` (both YYYY-MM-DD). */
-export function ageOn(birthdate: string, today: string): number {
-  const [by, bm, bd] = birthdate.split('-').map(Number) as [number, number, number];
-  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
-  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
 }
 
 /** A word of a table (genders, document types) for a value, or the value as the provider sent it. */
@@ -163,22 +157,6 @@ function extrasLines({ checkDetails = [], attachments = [] }: EvidenceExtras, lo
       ),
     ),
   ];
-}
-
-/**
- * One view of `verified_claims` that OIDC4IDA lets a provider send as an array of elements: the
- * trust framework, time and assurance level of the first, each claim from the first element
- * that has it, and the evidence of all (the first of each type is shown).
- */
-export function mergeVerifiedClaims(list: readonly VerifiedClaims[]): VerifiedClaims | undefined {
-  if (list.length <= 1) return list[0];
-  const claims: VerifiedClaims['claims'] = {};
-  for (const element of list) {
-    for (const [name, value] of Object.entries(element.claims) as [keyof VerifiedClaims['claims'], never][]) {
-      if (claims[name] === undefined) claims[name] = value;
-    }
-  }
-  return { ...list[0]!, claims, evidence: list.flatMap((element) => element.evidence) };
 }
 
 /** @param today YYYY-MM-DD, the day against which age and expiry are judged */

@@ -5,9 +5,9 @@
  * the trace's own words only. What an exchange carries (JSON, HTTP methods, URLs, parameter,
  * claim and header names) is never translated; only the words around it are.
  *
- * The trace is stored in English (`presentTrace` writes `en`'s titles and labels) and shown in
- * the reader's language (`localizeTrace` reads them back), so a change of language applies to a
- * trace already recorded.
+ * A kept trace holds no words (lib/verification/trace.ts): it is worded when it is read
+ * (`presentTrace`), so a change of language applies to a trace already kept, and so do its
+ * copies and its download.
  */
 import type { Locale } from '@/lib/i18n/locale';
 import type { TraceStep } from '@/lib/oidc/trace';
@@ -43,6 +43,15 @@ const en = {
     signingCertificate: 'Signing certificate (x5c[0])',
     detail: 'Detail',
   },
+  /** A length, as a masked secret, a shortened portrait or certificate shows it. */
+  characters: (count: number) => `${count} characters`,
+  /** A form field that holds a signed JWT, decoded in the sections below. */
+  signedJwtBelow: '(signed JWT, decoded below)',
+  /** The ID token of a token response: its header is shown in a section of its own. */
+  idTokenSummary: (jwe: boolean, length: number) => `(${jwe ? 'JWE' : 'token'}, ${length} characters; header below)`,
+  notDecodable: '(not decodable)',
+  /** JSON a peer sent nested too deeply to print. */
+  notDisplayable: '(not displayable: nested too deeply)',
   heading: 'Protocol trace',
   intro: 'Every exchange in order. Codes, verifiers and signatures are partly masked; private keys are never shown.',
   copy: 'Copy',
@@ -98,6 +107,11 @@ const nb: TraceMessages = {
     signingCertificate: 'Signeringssertifikat (x5c[0])',
     detail: 'Detaljer',
   },
+  characters: (count) => `${count} tegn`,
+  signedJwtBelow: '(signert JWT, dekodet nedenfor)',
+  idTokenSummary: (jwe, length) => `(${jwe ? 'JWE' : 'token'}, ${length} tegn; header nedenfor)`,
+  notDecodable: '(kan ikke dekodes)',
+  notDisplayable: '(kan ikke vises: nøstet for dypt)',
   heading: 'Protokollspor',
   intro: 'Alle utvekslinger i rekkefølge. Koder, verifikatorer og signaturer er delvis maskert; private nøkler vises aldri.',
   copy: 'Kopier',

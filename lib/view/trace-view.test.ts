@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/lib/oidc/trace';
+import type { Locale } from '@/lib/i18n/locale';
+import type { CertificateSummary } from '@/lib/verification/signing-certificate';
+import { maskSecret, recordTrace } from '@/lib/verification/trace';
+import { discloseTrace } from './disclosure';
 import { maskPersonal } from './masking';
 import { TRACE_MESSAGES } from './trace-messages';
-import { localizeTrace, maskSecret, maskTrace, presentTrace, shortenPortraits, type TraceEntryView } from './trace-view';
+import { describeSecret, presentTrace, shortenPortraits, type TraceEntryView } from './trace-view';
+
+/** A flow's events as the core records them, kept (lib/verification/trace.ts), then read in `locale`. */
+const present = (events: TraceEvent[], { locale = 'en', certificate }: { locale?: Locale; certificate?: CertificateSummary } = {}) =>
+  presentTrace(recordTrace(events), { locale, certificate });
+/** The trace as it leaves the server, its numbers masked unless `reveal`. */
+const maskTrace = (entries: TraceEntryView[], reveal: boolean) => discloseTrace(entries, { numbersRevealed: reveal, presenter: false });
+const worded = (secret: string) => describeSecret(maskSecret(secret));
 
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const assertion = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', sub: 'c', aud: 'https://idv.example', exp: 1 })}.${'s'.repeat(86)}`;
@@ -12,22 +23,22 @@ describe('presentTrace', () => {
     const state = 's'.repeat(43);
     const nonce = 'n'.repeat(43);
     const request = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', state, nonce, code_challenge: 'x'.repeat(43) })}.${'g'.repeat(86)}`;
-    const [entry] = presentTrace([
+    const [entry] = present([
       { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', requestForm: { client_id: 'c', request }, status: 201, responseBody: '{}', startedAt: 0, durationMs: 1 },
     ]);
     const text = JSON.stringify(entry);
     expect(text).not.toContain(state);
     expect(text).not.toContain(nonce);
     const payload = entry!.sections.find((section) => section.label === 'Request object: payload')!.content;
-    expect(payload).toContain(`"state": "${maskSecret(state)}"`);
-    expect(payload).toContain(`"nonce": "${maskSecret(nonce)}"`);
+    expect(payload).toContain(`"state": "${worded(state)}"`);
+    expect(payload).toContain(`"nonce": "${worded(nonce)}"`);
     expect(payload).toContain('x'.repeat(43)); // not a secret: a hash of the verifier
   });
 
   it('masks the personal number a register lookup asks for in the request object, unless revealed', () => {
     const claims = { id_token: { verified_claims: { verification: { evidence: [{ type: { value: 'electronic_record' }, record: { personal_number: '14038726421' } }] } } } };
     const request = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', claims })}.${'g'.repeat(86)}`;
-    const stored = presentTrace([
+    const stored = present([
       { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', requestForm: { client_id: 'c', request }, status: 201, responseBody: '{}', startedAt: 0, durationMs: 1 },
     ]);
     const payloadOf = (entries: ReturnType<typeof maskTrace>) => entries[0]!.sections.find((section) => section.label === 'Request object: payload')!.content;
@@ -44,7 +55,7 @@ describe('presentTrace', () => {
         claims: { name: 'Ingrid' },
       },
     };
-    const stored = presentTrace([{ type: 'note', step: 'id_token', at: 0, detail: { jweHeader: {}, jwsHeader: {}, payload } }]);
+    const stored = present([{ type: 'note', step: 'id_token', at: 0, detail: { jweHeader: {}, jwsHeader: {}, payload } }]);
     expect(JSON.stringify(stored)).not.toContain(nonce);
 
     const payloadOf = (entries: ReturnType<typeof maskTrace>) => entries[0]!.sections.find((section) => section.label === 'Signed ID token: payload')!;
@@ -76,7 +87,7 @@ describe('presentTrace', () => {
         durationMs: 12,
       },
     ];
-    const [entry] = presentTrace(events);
+    const [entry] = present(events);
     const text = JSON.stringify(entry);
     expect(text).not.toContain('abcdefghijklmnopqrstuvwxyz');
     expect(text).not.toContain('v'.repeat(43));
@@ -97,41 +108,41 @@ describe('presentTrace', () => {
     const events: TraceEvent[] = [
       { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', status: 400, responseBody: `{"error":"invalid_request","x":${nested}}`, startedAt: 0, durationMs: 1 },
     ];
-    const [entry] = presentTrace(events);
+    const [entry] = present(events);
     expect(entry?.sections).toEqual([{ label: 'Response body', content: '(not displayable: nested too deeply)' }]);
   });
 
   it('masks the code and state of the callback', () => {
-    const [entry] = presentTrace([{ type: 'note', step: 'callback', at: 0, detail: { parameters: { code: 'c'.repeat(40), state: 't'.repeat(43), iss: 'https://idv.example' } } }]);
+    const [entry] = present([{ type: 'note', step: 'callback', at: 0, detail: { parameters: { code: 'c'.repeat(40), state: 't'.repeat(43), iss: 'https://idv.example' } } }]);
     expect(entry?.sections[0]?.content).not.toContain('c'.repeat(40));
     expect(entry?.sections[0]?.content).toContain('https://idv.example');
   });
 
   it('shortens the portrait and describes the signing certificate', () => {
     const picture = `data:image/jpeg;base64,${'A'.repeat(5000)}`;
-    const [entry] = presentTrace(
+    const [entry] = present(
       [{ type: 'note', step: 'id_token', at: 0, detail: { jweHeader: {}, jwsHeader: { kid: 'k' }, payload: { verified_claims: { claims: { picture } } }, signingKey: { x5c: ['MIIB'] } } }],
-      (x5c) => (x5c === 'MIIB' ? { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: 'k', notBefore: '', notAfter: '', sha256Fingerprint: '' } : undefined),
+      { certificate: { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: 'k', notBefore: '', notAfter: '', sha256Fingerprint: '' } },
     );
     expect(JSON.stringify(entry)).not.toContain('A'.repeat(100));
     expect(entry?.sections.at(-1)).toMatchObject({ label: 'Signing certificate (x5c[0])', content: expect.stringContaining('CN=Signer') });
   });
 });
 
-describe('maskSecret and shortenPortraits', () => {
-  it('keeps a recognisable prefix only', () => {
-    expect(maskSecret('0123456789abcdef')).toBe('012345…•••• (16 characters)');
-    expect(maskSecret('short')).toBe('•••••');
+describe('a masked secret and a shortened portrait', () => {
+  it('keep a recognisable prefix only, their length in the reader’s words', () => {
+    expect(worded('0123456789abcdef')).toBe('012345…•••• (16 characters)');
+    expect(worded('short')).toBe('•••••');
+    expect(describeSecret(maskSecret('0123456789abcdef'), TRACE_MESSAGES.nb)).toBe('012345…•••• (16 tegn)');
     expect(shortenPortraits({ a: ['data:image/png;base64,' + 'x'.repeat(100)] })).toEqual({ a: [expect.stringMatching(/… \(122 characters\)$/)] });
   });
 });
 
-describe('localizeTrace', () => {
+describe('a trace read in the reader’s language', () => {
   const request = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', state: 's'.repeat(43) })}.${'g'.repeat(86)}`;
   const fnr = '01017012345';
-  /** One flow's trace, every kind of step and section, as presentTrace records it. */
-  const recorded = presentTrace(
-    [
+  /** One flow's trace, every kind of step and section, as the core records it. */
+  const events: TraceEvent[] = [
       { type: 'note', step: 'discovery', at: 0, fromCache: true, url: 'https://idv.example/.well-known/openid-configuration' },
       { type: 'note', step: 'discovery', at: 0, detail: { endpoints: { pushed_authorization_request_endpoint: 'assumed' } } },
       { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', requestForm: { client_id: 'c', request }, status: 201, responseBody: '{"request_uri":"urn:x"}', startedAt: 0, durationMs: 3 },
@@ -155,14 +166,14 @@ describe('localizeTrace', () => {
         at: 5,
         detail: { jweHeader: { alg: 'RSA-OAEP-256' }, jwsHeader: { kid: 'k' }, payload: { verified_claims: { verification: { evidence: [{ personal_number: { value: fnr } }] } } }, signingKey: { x5c: ['MIIB'] } },
       },
-    ],
-    () => ({ subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: '1', notBefore: '', notAfter: '', sha256Fingerprint: '' }),
-  );
+    ];
+  const certificate = { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: '1', notBefore: '', notAfter: '', sha256Fingerprint: '' };
+  const english = present(events, { certificate });
+  const norwegian = present(events, { locale: 'nb', certificate });
   const labels = (entries: TraceEntryView[]) => entries.map((entry) => [entry.title, entry.sections.map((section) => section.label)]);
 
-  it('leaves the English trace exactly as recorded', () => {
-    expect(localizeTrace(recorded, 'en')).toEqual(recorded);
-    expect(labels(recorded)).toEqual([
+  it('names every step and section in English', () => {
+    expect(labels(english)).toEqual([
       ['Discovery (from cache)', []],
       ['Endpoints: some not in the discovery document', ['Detail']],
       ['Pushed authorization request', ['Form parameters sent', 'Request object: header', 'Request object: payload', 'Response body']],
@@ -175,7 +186,7 @@ describe('localizeTrace', () => {
   });
 
   it('gives every step its Norwegian title and every section its Norwegian label', () => {
-    expect(labels(localizeTrace(recorded, 'nb'))).toEqual([
+    expect(labels(norwegian)).toEqual([
       ['Discovery (fra cache)', []],
       ['Endepunkter: noen står ikke i discovery-dokumentet', ['Detaljer']],
       ['Pushed authorization request (PAR)', ['Skjemaparametere sendt', 'Forespørselsobjekt: header', 'Forespørselsobjekt: payload (nyttelast)', 'Svarinnhold']],
@@ -187,36 +198,23 @@ describe('localizeTrace', () => {
     ]);
   });
 
-  it('translates nothing an exchange carries: contents, methods, URLs, statuses, errors', () => {
-    const withoutWords = (entries: TraceEntryView[]) =>
-      entries.map((entry) => ({ ...entry, title: '', sections: entry.sections.map((section) => ({ ...section, label: '' })) }));
-    const norwegian = localizeTrace(recorded, 'nb');
-    expect(withoutWords(norwegian)).toEqual(withoutWords(recorded));
+  it('words what it adds in the reader’s language, and translates nothing an exchange carries', () => {
+    const withoutWords = (entries: TraceEntryView[]) => entries.map((entry) => ({ ...entry, title: '', sections: [] }));
+    expect(withoutWords(norwegian)).toEqual(withoutWords(english));
     expect(norwegian[2]).toMatchObject({ method: 'POST', url: 'https://idv.example/par', status: 201 });
     expect(norwegian[6]).toMatchObject({ method: 'GET', error: 'timeout after 5000 ms' });
-    expect(norwegian[2]!.sections[0]!.content).toContain('"request": "(signed JWT, decoded below)"');
+    expect(english[2]!.sections[0]!.content).toContain('"request": "(signed JWT, decoded below)"');
+    expect(norwegian[2]!.sections[0]!.content).toContain('"request": "(signert JWT, dekodet nedenfor)"');
+    expect(norwegian[2]!.sections[2]!.content).toContain('(43 tegn)');
+    // the exchanges' own content is the same in both: headers, the certificate
+    expect(norwegian[2]!.sections[1]!.content).toBe(english[2]!.sections[1]!.content);
+    expect(norwegian[7]!.sections[3]!.content).toBe(english[7]!.sections[3]!.content);
   });
 
-  it('keeps the numbers to mask, so a localized trace leaves the server masked as an English one does', () => {
+  it('lists the numbers to mask in any language, so a Norwegian trace leaves the server masked as an English one does', () => {
     const payload = (entries: TraceEntryView[]) => entries[7]!.sections[2]!;
-    expect(payload(maskTrace(localizeTrace(recorded, 'nb'), false)).content).toContain(`"value": "${maskPersonal(fnr)}"`);
-    expect(payload(maskTrace(localizeTrace(recorded, 'nb'), false)).content).not.toContain(fnr);
-    expect(localizeTrace(maskTrace(recorded, false), 'nb')).toEqual(maskTrace(localizeTrace(recorded, 'nb'), false));
-  });
-
-  it('knows every title and label it records, in every language', () => {
-    for (const [key, label] of Object.entries(TRACE_MESSAGES.en.sections)) {
-      const [entry] = localizeTrace([{ index: 1, step: 'token', title: 'Token request', at: '', sections: [{ label, content: '{}' }] }], 'nb');
-      expect(entry!.sections[0]!.label).toBe(TRACE_MESSAGES.nb.sections[key as keyof typeof TRACE_MESSAGES.nb.sections]);
-    }
-    for (const [step, title] of Object.entries(TRACE_MESSAGES.en.steps)) {
-      const [entry] = localizeTrace([{ index: 1, step: step as TraceEntryView['step'], title, at: '', sections: [] }], 'nb');
-      expect(entry!.title).toBe(TRACE_MESSAGES.nb.steps[step as TraceEntryView['step']]);
-    }
-  });
-
-  it('keeps a title or label it did not write as it is', () => {
-    const [entry] = localizeTrace([{ index: 1, step: 'id_token', title: 'ID token', at: '', sections: [{ label: 'payload', content: '{}' }] }], 'nb');
-    expect(entry).toMatchObject({ title: 'ID token', sections: [{ label: 'payload' }] });
+    expect(payload(maskTrace(norwegian, false)).content).toContain(`"value": "${maskPersonal(fnr)}"`);
+    expect(payload(maskTrace(norwegian, false)).content).not.toContain(fnr);
+    expect(payload(maskTrace(norwegian, true)).content).toContain(fnr);
   });
 });

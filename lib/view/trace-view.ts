@@ -1,22 +1,17 @@
 /**
- * Turns a recorded protocol trace (lib/oidc/trace.ts) into what the trace panel shows: each
- * exchange with its JWTs decoded (header and payload) and its secrets masked — authorization
- * codes, PKCE verifiers, `state` and `nonce` (as form fields, callback parameters and claims of a
- * decoded JWT alike), signatures — partly, and for good; private keys are never in a trace at
- * all. National identity and document numbers in the ID token are kept in the stored trace but
- * masked on the way out (`maskTrace`), the same way as on the result cards, unless the person
- * revealed them (masking.ts). The portrait inside an ID token is shortened. Pure: certificates
- * are described by the caller.
- *
- * The trace is recorded (and stored, served and downloaded) with English titles and labels; it is
- * shown in the reader's language by `localizeTrace`, so that a change of language applies to a
- * trace already recorded (trace-messages.ts).
+ * The protocol trace as the trace panel, Copy and Download show it, made when it is read from a
+ * kept trace (lib/verification/trace.ts: the facts, secrets already masked for good): each
+ * exchange's title and its sections' labels in the reader's language, JWTs shown as their decoded
+ * header and payload, masked secrets worded ("3f9a1c…•••• (43 characters)"), the portrait inside
+ * an ID token and the certificates of a JWKS shortened, and the signing certificate described.
+ * National identity and document numbers are listed per section (`personal`) for the disclosure
+ * rule (disclosure.ts), which masks them, or reveals them, on the way out. Pure.
  */
 import type { Locale } from '@/lib/i18n/locale';
-import type { TraceEvent, TraceStep } from '@/lib/oidc/trace';
+import type { TraceStep } from '@/lib/oidc/trace';
 import type { CertificateSummary } from '@/lib/verification/signing-certificate';
-import { maskValuesInJson, personalValues, replaceInJson } from './masking';
-import { hideIdentityInJson } from './presenter';
+import { isDecodedJwt, isMaskedSecret, type MaskedSecret, type RecordedEvent, type RecordedExchange, type RecordedNote } from '@/lib/verification/trace';
+import { personalValues } from './masking';
 import { TRACE_MESSAGES, type TraceMessages } from './trace-messages';
 
 export interface TraceSection {
@@ -24,8 +19,8 @@ export interface TraceSection {
   /** pretty JSON or plain text */
   content: string;
   /**
-   * The national identity and document numbers `content` holds in full: stored, never sent
-   * (`maskTrace` masks them, or reveals them, and drops this list).
+   * The national identity and document numbers `content` holds in full, for the disclosure rule
+   * (disclosure.ts), which masks them or reveals them and drops this list: never sent.
    */
   personal?: string[];
 }
@@ -45,172 +40,128 @@ export interface TraceEntryView {
   sections: TraceSection[];
 }
 
-/** The words a trace is recorded with. */
-const RECORDED = TRACE_MESSAGES.en;
-const LABELS = RECORDED.sections;
-
-/** Shows enough of a secret to recognise it, never enough to use it. */
-export function maskSecret(value: string): string {
-  if (value.length <= 8) return '•'.repeat(value.length);
-  return `${value.slice(0, 6)}…${'•'.repeat(4)} (${value.length} characters)`;
+/** A masked secret in words: its first characters and its length, never enough to use it. */
+export function describeSecret({ masked, length }: MaskedSecret, messages: TraceMessages = TRACE_MESSAGES.en): string {
+  return masked === '' ? '•'.repeat(length) : `${masked}…${'•'.repeat(4)} (${messages.characters(length)})`;
 }
 
 /**
- * A value as indented JSON. What a peer sent may be nested too deeply for JSON.stringify (a
- * RangeError); it is then shown as not displayable, so the trace (and the failure it belongs to)
- * is still recorded.
+ * A value as indented JSON, its masked secrets in words. What a peer sent may be nested too
+ * deeply for JSON.stringify (a RangeError); it is then shown as not displayable, so the trace
+ * (and the failure it belongs to) is still shown.
  */
-function json(value: unknown): string {
+function json(value: unknown, messages: TraceMessages): string {
   try {
-    return JSON.stringify(value, null, 2);
+    return JSON.stringify(value, (_key, item: unknown) => (isMaskedSecret(item) ? describeSecret(item, messages) : item), 2);
   } catch {
-    return '(not displayable: nested too deeply)';
+    return messages.notDisplayable;
   }
-}
-
-function decodePart(part: string): unknown {
-  try {
-    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A compact JWS shown as its decoded header and payload, with the signature masked. */
-function decodedJws(token: string): { header: unknown; payload: unknown; signature: string } | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
-  const [header, payload, signature] = parts as [string, string, string];
-  const decoded = { header: decodePart(header), payload: decodePart(payload), signature: maskSecret(signature) };
-  return decoded.header === undefined || decoded.payload === undefined ? undefined : decoded;
 }
 
 /** The portrait inside an ID token is shortened in the trace. */
-export function shortenPortraits(value: unknown): unknown {
+export function shortenPortraits(value: unknown, messages: TraceMessages = TRACE_MESSAGES.en): unknown {
   if (typeof value === 'string' && value.startsWith('data:image/') && value.length > 80) {
-    return `${value.slice(0, 48)}… (${value.length} characters)`;
+    return `${value.slice(0, 48)}… (${messages.characters(value.length)})`;
   }
-  if (Array.isArray(value)) return value.map(shortenPortraits);
+  if (Array.isArray(value)) return value.map((item) => shortenPortraits(item, messages));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortenPortraits(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortenPortraits(v, messages)]));
   }
   return value;
 }
 
 /** Certificates in a JWKS are long; their start is enough to recognise them. */
-function shortenCertificates(body: unknown): unknown {
+function shortenCertificates(body: unknown, messages: TraceMessages): unknown {
   if (!body || typeof body !== 'object' || !Array.isArray((body as { keys?: unknown }).keys)) return body;
   return {
     ...body,
     keys: (body as { keys: unknown[] }).keys.map((key) =>
       key && typeof key === 'object' && Array.isArray((key as { x5c?: unknown }).x5c)
-        ? { ...key, x5c: (key as { x5c: unknown[] }).x5c.map((c) => (typeof c === 'string' ? `${c.slice(0, 32)}… (${c.length} characters)` : c)) }
+        ? { ...key, x5c: (key as { x5c: unknown[] }).x5c.map((c) => (typeof c === 'string' ? `${c.slice(0, 32)}… (${messages.characters(c.length)})` : c)) }
         : key,
     ),
   };
 }
 
-/** Protocol secrets: masked wherever they appear, as form fields, callback parameters or JWT claims. */
-const MASKED_PARAMETERS = new Set(['code', 'code_verifier', 'state', 'nonce']);
-
-/** A decoded JWT payload (or any JSON object) with its protocol secrets masked. */
-function maskSecretClaims(payload: unknown): unknown {
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return payload;
-  return Object.fromEntries(
-    Object.entries(payload).map(([name, value]) => [name, MASKED_PARAMETERS.has(name) && typeof value === 'string' ? maskSecret(value) : value]),
-  );
+/** A section, with the numbers it holds listed for the disclosure rule. */
+function section(label: string, value: unknown, content: string): TraceSection {
+  const personal = [...personalValues(value)];
+  return personal.length > 0 ? { label, content, personal } : { label, content };
 }
 
-function formSections(form: Record<string, string>): TraceSection[] {
-  const shown: Record<string, string> = {};
+function formSections(form: RecordedExchange['requestForm'] & object, messages: TraceMessages): TraceSection[] {
+  const labels = messages.sections;
+  const shown: Record<string, unknown> = {};
   const sections: TraceSection[] = [];
   for (const [name, value] of Object.entries(form)) {
-    if (name === 'client_assertion' || name === 'request') {
-      const decoded = decodedJws(value);
-      shown[name] = decoded ? '(signed JWT, decoded below)' : maskSecret(value);
-      if (decoded) {
-        const request = name === 'request';
-        sections.push({ label: request ? LABELS.requestObjectHeader : LABELS.clientAssertionHeader, content: json(decoded.header) });
-        // A register lookup's personal number (the claims request) is masked like the token's.
-        const personal = [...personalValues(decoded.payload)];
-        sections.push({ label: request ? LABELS.requestObjectPayload : LABELS.clientAssertionPayload, content: json(maskSecretClaims(decoded.payload)), ...(personal.length > 0 ? { personal } : {}) });
-      }
+    if (typeof value !== 'string' && isDecodedJwt(value)) {
+      shown[name] = messages.signedJwtBelow;
+      const request = name === 'request';
+      sections.push({ label: request ? labels.requestObjectHeader : labels.clientAssertionHeader, content: json(value.header, messages) });
+      // A register lookup's personal number (the claims request) is masked like the token's.
+      sections.push(section(request ? labels.requestObjectPayload : labels.clientAssertionPayload, value.payload, json(value.payload, messages)));
     } else {
-      shown[name] = MASKED_PARAMETERS.has(name) ? maskSecret(value) : value;
+      shown[name] = value;
     }
   }
-  return [{ label: LABELS.formParameters, content: json(shown) }, ...sections];
+  return [{ label: labels.formParameters, content: json(shown, messages) }, ...sections];
 }
 
-function responseSections(step: TraceStep, body: string | undefined): TraceSection[] {
-  if (!body) return [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return [{ label: LABELS.responseBody, content: body.slice(0, 2000) }];
-  }
-  if (step === 'token' && parsed && typeof parsed === 'object' && typeof (parsed as { id_token?: unknown }).id_token === 'string') {
-    const idToken = (parsed as { id_token: string }).id_token;
-    const parts = idToken.split('.');
+function responseSections(exchange: RecordedExchange, messages: TraceMessages): TraceSection[] {
+  const labels = messages.sections;
+  const { response, idToken } = exchange;
+  if (!response) return [];
+  if ('text' in response) return [{ label: labels.responseBody, content: response.text }];
+  if (idToken) {
+    const body = { ...(response.json as object), id_token: messages.idTokenSummary(idToken.parts === 5, idToken.length) };
     return [
-      { label: LABELS.responseBody, content: json({ ...parsed, id_token: `(${parts.length === 5 ? 'JWE' : 'token'}, ${idToken.length} characters; header below)` }) },
-      { label: LABELS.idTokenJweHeader, content: json(decodePart(parts[0] ?? '') ?? '(not decodable)') },
+      { label: labels.responseBody, content: json(body, messages) },
+      { label: labels.idTokenJweHeader, content: json(idToken.header ?? messages.notDecodable, messages) },
     ];
   }
-  return [{ label: LABELS.responseBody, content: json(step === 'jwks' ? shortenCertificates(parsed) : parsed) }];
+  return [{ label: labels.responseBody, content: json(exchange.step === 'jwks' ? shortenCertificates(response.json, messages) : response.json, messages) }];
 }
 
-function noteSections(step: TraceStep, detail: Record<string, unknown> | undefined, describe: (x5c: string) => CertificateSummary | undefined): TraceSection[] {
+function noteSections(note: RecordedNote, certificate: CertificateSummary | undefined, messages: TraceMessages): TraceSection[] {
+  const labels = messages.sections;
+  const { detail } = note;
   if (!detail) return [];
-  if (step === 'callback') {
-    const parameters = (detail.parameters ?? {}) as Record<string, string>;
-    const shown = Object.fromEntries(Object.entries(parameters).map(([k, v]) => [k, MASKED_PARAMETERS.has(k) ? maskSecret(v) : v]));
-    return [{ label: LABELS.queryParameters, content: json(shown) }];
-  }
-  if (step === 'id_token') {
-    const personal = [...personalValues(detail.payload)];
+  if (note.step === 'callback' && detail.parameters) return [{ label: labels.queryParameters, content: json(detail.parameters, messages) }];
+  if (note.step === 'id_token') {
     const sections: TraceSection[] = [
-      { label: LABELS.jweHeader, content: json(detail.jweHeader) },
-      { label: LABELS.signedIdTokenHeader, content: json(detail.jwsHeader) },
-      {
-        label: LABELS.signedIdTokenPayload,
-        content: json(shortenPortraits(maskSecretClaims(detail.payload))),
-        ...(personal.length > 0 ? { personal } : {}),
-      },
+      { label: labels.jweHeader, content: json(detail.jweHeader, messages) },
+      { label: labels.signedIdTokenHeader, content: json(detail.jwsHeader, messages) },
+      section(labels.signedIdTokenPayload, detail.payload, json(shortenPortraits(detail.payload, messages), messages)),
     ];
-    const x5c = (detail.signingKey as { x5c?: unknown } | undefined)?.x5c;
-    const certificate = Array.isArray(x5c) && typeof x5c[0] === 'string' ? describe(x5c[0]) : undefined;
-    if (certificate) sections.push({ label: LABELS.signingCertificate, content: json(certificate) });
+    if (certificate) sections.push({ label: labels.signingCertificate, content: json(certificate, messages) });
     return sections;
   }
-  return [{ label: LABELS.detail, content: json(detail) }];
+  return [{ label: labels.detail, content: json(detail, messages) }];
 }
 
-/**
- * @param describeCertificate reads a base64 DER certificate (the caller has an X.509 parser)
- */
-export function presentTrace(
-  events: readonly TraceEvent[],
-  describeCertificate: (x5c: string) => CertificateSummary | undefined = () => undefined,
-): TraceEntryView[] {
+/** What the trace is read with: the reader's language, and the signing certificate of a result. */
+export interface TraceReading {
+  locale: Locale;
+  /** the certificate of the key that verified the ID token (the result's `signingCertificate`) */
+  certificate?: CertificateSummary | undefined;
+}
+
+/** A kept trace as the trace panel shows it, in `locale`; its numbers still to be disclosed (disclosure.ts). */
+export function presentTrace(events: readonly RecordedEvent[], { locale, certificate }: TraceReading): TraceEntryView[] {
+  const messages = TRACE_MESSAGES[locale];
   return events.map((event, index) => {
     if (event.type === 'http') {
-      const sections = [
-        ...(event.requestForm ? formSections(event.requestForm) : []),
-        ...responseSections(event.step, event.responseBody),
-      ];
       return {
         index: index + 1,
         step: event.step,
-        title: RECORDED.steps[event.step],
+        title: messages.steps[event.step],
         method: event.method,
         url: event.url,
         ...(event.status !== undefined ? { status: event.status } : {}),
         at: new Date(event.startedAt).toISOString(),
         durationMs: event.durationMs,
         ...(event.error ? { error: event.error } : {}),
-        sections,
+        sections: [...(event.requestForm ? formSections(event.requestForm, messages) : []), ...responseSections(event, messages)],
       };
     }
     const redirect = event.step === 'authorization_redirect' && event.url;
@@ -218,66 +169,16 @@ export function presentTrace(
       index: index + 1,
       step: event.step,
       title: event.fromCache
-        ? RECORDED.fromCache(RECORDED.steps[event.step])
+        ? messages.fromCache(messages.steps[event.step])
         : event.step === 'discovery' && event.detail?.endpoints
-          ? RECORDED.endpointsNotDiscovered
-          : RECORDED.steps[event.step],
+          ? messages.endpointsNotDiscovered
+          : messages.steps[event.step],
       ...(event.url ? { url: event.url } : {}),
       ...(redirect ? { method: 'GET', status: 303 } : {}),
       ...(event.step === 'callback' ? { method: 'GET' } : {}),
       at: new Date(event.at).toISOString(),
       ...(event.fromCache ? { fromCache: true } : {}),
-      sections: noteSections(event.step, event.detail, describeCertificate),
+      sections: noteSections(event, certificate, messages),
     };
   });
-}
-
-/**
- * The trace as it leaves the server: each section's national identity and document numbers
- * masked (last four characters, as on the result cards) unless `reveal`, and the list of them
- * dropped either way. `presenter`: presenter mode's replacements (presenter.ts) as well, the
- * numbers masked whatever `reveal` says.
- */
-export function maskTrace(entries: readonly TraceEntryView[], reveal: boolean, presenter?: ReadonlyMap<string, string>): TraceEntryView[] {
-  const masking = !reveal || presenter !== undefined;
-  return entries.map((entry) => ({
-    ...entry,
-    sections: entry.sections.map(({ personal, ...section }) => {
-      let content = personal && masking ? maskValuesInJson(section.content, personal) : section.content;
-      if (presenter) content = replaceInJson(hideIdentityInJson(content), presenter);
-      return content === section.content ? section : { ...section, content };
-    }),
-  }));
-}
-
-type SectionKey = keyof TraceMessages['sections'];
-/** Each recorded section label, and the message it was written from. */
-const SECTION_KEYS: ReadonlyMap<string, SectionKey> = new Map(Object.entries(LABELS).map(([key, label]) => [label, key as SectionKey]));
-
-/** A recorded title in `messages`' language; one this module did not write is kept as it is. */
-function localizedTitle(entry: TraceEntryView, messages: TraceMessages): string {
-  const recorded = RECORDED.steps[entry.step] as string | undefined;
-  if (recorded === undefined) return entry.title;
-  if (entry.title === recorded) return messages.steps[entry.step];
-  if (entry.title === RECORDED.fromCache(recorded)) return messages.fromCache(messages.steps[entry.step]);
-  if (entry.title === RECORDED.endpointsNotDiscovered) return messages.endpointsNotDiscovered;
-  return entry.title;
-}
-
-/**
- * A trace (as recorded: with English titles and labels) as a reader of `locale` sees it: each
- * step's title and each section's label in their language. What the exchanges carry (contents,
- * methods, URLs, statuses, errors) is unchanged, and so is a title or label this module did not
- * write. In English it reads as recorded.
- */
-export function localizeTrace(entries: readonly TraceEntryView[], locale: Locale): TraceEntryView[] {
-  const messages = TRACE_MESSAGES[locale];
-  return entries.map((entry) => ({
-    ...entry,
-    title: localizedTitle(entry, messages),
-    sections: entry.sections.map((section) => {
-      const key = SECTION_KEYS.get(section.label);
-      return key ? { ...section, label: messages.sections[key] } : section;
-    }),
-  }));
 }

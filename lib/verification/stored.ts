@@ -1,14 +1,22 @@
 /**
  * The stored shapes: what the app keeps server-side between requests (README "Run several
- * instances"): a pending flow until its callback, a verified result until the user
- * signs out or it expires, a failure record for the failure page. Types only, so the stores,
- * the flow glue and the pages import them without importing each other.
+ * instances"): a pending flow until its callback, a verified result until the user signs out or
+ * it expires, a failure record for the failure page. Data, never text for a page: every label,
+ * language, masking and presenter-mode decision is made when they are read. Types only, so the
+ * stores, the flow glue and the pages import them without importing each other.
  */
 import type { Selection, TraceEvent, ValidatedIdToken, VerifiedClaims } from '@/lib/oidc';
-import type { AssurancePolicy } from '@/lib/verification/policy';
-import type { FailureCode } from '@/lib/verification/failures';
-import type { CertificateSummary, SigningCertificateCheck } from '@/lib/verification/signing-certificate';
-import type { TraceEntryView } from '@/lib/view/trace-view';
+import type { FailureCode } from './failures';
+import type { AssurancePolicy } from './policy';
+import type { CertificateSummary, SigningCertificateCheck } from './signing-certificate';
+import type { RecordedEvent } from './trace';
+
+/**
+ * The shape of results and failure records this version writes and reads. One kept by an
+ * instance of another version (during a rolling upgrade, several instances sharing Redis) is
+ * read as absent: a result as expired, a failure by its code alone.
+ */
+export const STORED_FORMAT = 2;
 
 export interface StoredIdToken {
   jweHeader: ValidatedIdToken['jweHeader'];
@@ -17,6 +25,7 @@ export interface StoredIdToken {
 }
 
 export interface VerificationResult {
+  format: typeof STORED_FORMAT;
   id: string;
   createdAt: number;
   expiresAt: number;
@@ -34,8 +43,8 @@ export interface VerificationResult {
    */
   idToken: StoredIdToken;
   tokenExpiresIn: number | undefined;
-  /** every exchange of the flow, decoded and with secrets masked */
-  trace: TraceEntryView[];
+  /** every exchange of the flow, its secrets masked, its JWTs decoded */
+  trace: RecordedEvent[];
   /** the certificate of the key that verified the signature (`x5c[0]` of its JWKS entry) */
   signingCertificate: CertificateSummary | undefined;
   /**
@@ -64,6 +73,7 @@ export interface PendingFlow {
 }
 
 export interface FailureRecord {
+  format: typeof STORED_FORMAT;
   id: string;
   /** the session binding of the browser whose failure it is; only that browser sees the detail */
   browser?: string;
@@ -75,5 +85,5 @@ export interface FailureRecord {
   retryAt?: number;
   createdAt: number;
   /** the exchanges up to the failure (never identity data: the ID token is only traced once valid) */
-  trace: TraceEntryView[];
+  trace: RecordedEvent[];
 }
