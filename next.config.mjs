@@ -25,6 +25,10 @@ const nextConfig = {
     // The embedded emulator sends its own headers (a strict CSP per page); Next.js would replace them.
     return [{ source: '/:path((?!emulator(?:/|$)).*)', headers: securityHeaders }];
   },
+  async redirects() {
+    // The failure page was /error until it was named apart from Next's error.tsx; links to it still work.
+    return [{ source: '/error', destination: '/failure', permanent: true }];
+  },
 };
 
 export default nextConfig;

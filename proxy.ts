@@ -2,6 +2,7 @@
  * Runs before every page:
  * - a Content-Security-Policy with a fresh nonce (lib/server/content-security-policy.ts), on the
  *   response and on the request, where Next.js reads it to put the nonce on its own scripts;
+ * - on the failure page of a refusal, the refusal's status and `Retry-After`;
  * - on the home page, the browser's session binding, handed out before any form is posted (see
  *   lib/server/session.ts): two tabs that then start verifications at the same moment both carry
  *   the same binding, so both complete.
@@ -12,6 +13,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { contentSecurityPolicy, newNonce } from '@/lib/server/content-security-policy';
 import { serverConfig } from '@/lib/server/env';
 import { holdsBinding, newBindingCookie, sessionCookie } from '@/lib/server/session';
+import { FAILURE_PAGE, readFailureLink, refusalStatus } from '@/lib/verification/failures';
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const config = await serverConfig();
@@ -22,7 +24,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('Content-Security-Policy', policy);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  const response = refusalPage(request, requestHeaders) ?? NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('Content-Security-Policy', policy);
 
   if (request.nextUrl.pathname !== '/') return response;
@@ -30,6 +32,22 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   if (await holdsBinding(request.cookies.get(sessionCookie(config.secureCookies).name)?.value)) return response;
   const cookie = await newBindingCookie();
   response.cookies.set(cookie.name, cookie.value, cookie.options);
+  return response;
+}
+
+/**
+ * The failure page of a refusal (lib/server/failures.ts), served with the refusal's status, 429 or
+ * 503, and its `Retry-After`: the page every failure has, and the status a client and a load
+ * balancer read.
+ */
+function refusalPage(request: NextRequest, requestHeaders: Headers): NextResponse | undefined {
+  if (request.nextUrl.pathname !== FAILURE_PAGE) return undefined;
+  const { code, retryAfterSeconds } = readFailureLink(request.nextUrl.searchParams);
+  const status = refusalStatus(code);
+  if (status === undefined) return undefined;
+  // The page as it is, with the refusal's status (a rewrite to itself would be proxied as another origin's).
+  const response = NextResponse.next({ status, request: { headers: requestHeaders } });
+  if (retryAfterSeconds !== undefined) response.headers.set('retry-after', String(retryAfterSeconds));
   return response;
 }
 

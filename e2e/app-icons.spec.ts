@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 
 test('every page links the favicon, the SVG icon, the Apple touch icon and the manifest, and each is served', async ({ page, request }) => {
-  for (const path of ['/', '/result', '/error?code=access_denied']) {
+  for (const path of ['/', '/result', '/failure?code=access_denied']) {
     await page.goto(path);
     const links = await page.locator('head link[rel~="icon"], head link[rel="apple-touch-icon"], head link[rel="manifest"]').evaluateAll((elements) =>
       elements.map((element) => `${element.getAttribute('rel')} ${element.getAttribute('href')}`),

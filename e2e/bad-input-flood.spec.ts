@@ -67,7 +67,7 @@ test('a flood of bad input (16,000-character claims, forged callbacks, unknown s
       codes.set(key, (codes.get(key) ?? 0) + 1);
     });
     // Every request got its failure page's code; none a 503; only a bounded number got a record.
-    expect([...codes.keys()].every((key) => key.startsWith('303 /error '))).toBe(true);
+    expect([...codes.keys()].every((key) => key.startsWith('303 /failure '))).toBe(true);
     const recorded = [...codes].filter(([key]) => key.endsWith(' with-record')).reduce((sum, [, count]) => sum + count, 0);
     expect(recorded).toBeGreaterThan(0);
     expect(recorded).toBeLessThanOrEqual(30);
@@ -104,7 +104,7 @@ test('a recorded failure keeps no request input: the failure page of a 16,000-ch
       document.body.append(form);
       form.submit();
     }, marker);
-    await expect(page).toHaveURL(/\/error\?code=invalid_selection&id=/);
+    await expect(page).toHaveURL(/\/failure\?code=invalid_selection&id=/);
     await expect(page.getByTestId('error-code')).toHaveText('invalid_selection');
     await expect(page.locator('main')).toContainText('a value of 16000 characters is not a known claim');
     expect(await page.content()).not.toContain('leakq');
@@ -113,7 +113,7 @@ test('a recorded failure keeps no request input: the failure page of a 16,000-ch
   }
 });
 
-test('starts over the per-address limit get 429 with Retry-After and the failure page, and with no trusted proxy (TRUST_PROXY=0) the limit holds whatever X-Forwarded-For a client sends', async ({ request, page }) => {
+test('starts over the per-address limit reach the failure page, served with 429 and Retry-After, and with no trusted proxy (TRUST_PROXY=0) the limit holds whatever X-Forwarded-For a client sends', async ({ request, page }) => {
   const port = await freePort();
   const app = `http://localhost:${port}`;
   const server = appServer(port, 'forwarded-for', { IDV_START_LIMIT_PER_ADDRESS: '3' });
@@ -129,11 +129,16 @@ test('starts over the per-address limit get 429 with Retry-After and the failure
         }),
       );
     }
-    expect(responses.map((response) => response.status())).toEqual([303, 303, 303, 429, 429]);
-    const refused = responses[4]!;
-    expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
-    await page.setContent(await refused.text());
+    // The refused starts are sent to the failure page, which answers 429 with Retry-After.
+    expect(responses.map((response) => response.status())).toEqual([303, 303, 303, 303, 303]);
+    const locations = responses.map((response) => new URL(response.headers().location!, app));
+    expect(locations.map((location) => location.pathname)).toEqual(['/emulator/auth', '/emulator/auth', '/emulator/auth', '/failure', '/failure']);
+    expect(locations[4]!.searchParams.get('code')).toBe('rate_limited');
+    const refused = await page.goto(locations[4]!.href);
+    expect(refused!.status()).toBe(429);
+    expect(Number(refused!.headers()['retry-after'])).toBeGreaterThan(0);
     await expect(page.getByTestId('error-code')).toHaveText('rate_limited');
+    await expect(page.getByTestId('retry-after')).toContainText('Try again in');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Too many verifications');
   } finally {
     server.kill('SIGKILL');

@@ -83,7 +83,7 @@ test('the trace lists every step of the flow, with the signing certificate', asy
   expect((await download).suggestedFilename()).toBe('verification-trace.json');
 });
 
-test('in Norwegian (idv_lang=nb), the trace’s titles, labels and buttons are in bokmål; what it carries and its download stay as recorded', async ({ page, context }) => {
+test('in Norwegian (idv_lang=nb), the trace’s titles, labels, buttons and download are in bokmål; what the exchanges carry is untouched', async ({ page, context }) => {
   await context.addCookies([{ name: 'idv_lang', value: 'nb', url: APP }]);
   await page.goto(`${APP}/`);
   await page.getByRole('button', { name: 'Start verifisering' }).click();
@@ -108,13 +108,14 @@ test('in Norwegian (idv_lang=nb), the trace’s titles, labels and buttons are i
   await expect(page.getByRole('button', { name: 'Kopier «Signert ID-token: payload (nyttelast)»' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Kopier hele sporet som JSON' })).toBeVisible();
 
-  // The download is the trace as recorded, whatever the reader's language: its labels in English.
+  // The download is what the page shows: in the reader's language, what the exchanges carry untouched.
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Last ned JSON' }).click();
-  const downloaded = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { step: string; title: string; sections: { label: string }[] }[];
+  const downloaded = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { step: string; title: string; sections: { label: string; content: string }[] }[];
   const par = downloaded.find((entry) => entry.step === 'par')!;
-  expect(par.title).toBe('Pushed authorization request');
-  expect(par.sections.map((section) => section.label)).toContain('Request object: payload');
+  expect(par.title).toBe('Pushed authorization request (PAR)');
+  expect(par.sections.map((section) => section.label)).toContain('Forespørselsobjekt: payload (nyttelast)');
+  expect(par.sections.find((section) => section.label === 'Skjemaparametere sendt')!.content).toContain('"request": "(signert JWT, dekodet nedenfor)"');
 });
 
 test('the failure page shows the trace up to the failure', async ({ page }) => {

@@ -65,7 +65,7 @@ test('on SIGTERM the server answers every request in flight, with the store stil
     );
     // Each got its whole answer: the failure page of an unavailable service, recorded in Redis
     // (the `id`) while the server was already shutting down.
-    for (const answer of answers) expect(answer).toMatch(new RegExp(`^303 ${app}/error\\?code=[a-z_]+&id=[A-Za-z0-9_-]+$`));
+    for (const answer of answers) expect(answer).toMatch(new RegExp(`^303 ${app}/failure\\?code=[a-z_]+&id=[A-Za-z0-9_-]+$`));
 
     expect(await server.exited).toBe(143);
     expect(server.output()).toContain('[idv] SIGTERM: finishing the requests in flight, then closing the store');

@@ -66,7 +66,7 @@ test('pages carry the security headers', async ({ request }) => {
 });
 
 test('every page’s scripts run only with the nonce of its response’s Content-Security-Policy, and an injected script does not run', async ({ page, request }) => {
-  for (const path of ['/', '/result', '/error?code=access_denied', '/no-such-page']) {
+  for (const path of ['/', '/result', '/failure?code=access_denied', '/no-such-page']) {
     const first = await request.get(`${APP}${path}`);
     const second = await request.get(`${APP}${path}`);
     const policy = first.headers()['content-security-policy'] ?? '';
@@ -154,7 +154,7 @@ test('no page, nor its React Server Components payload, carries a private key me
     for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) if (typeof jwk[member] === 'string') secrets.push(jwk[member] as string);
   }
   expect(secrets.length).toBeGreaterThan(6);
-  for (const path of ['/', '/result', '/result/trace', '/error?code=access_denied', '/emulator', '/emulator/.well-known/openid-configuration', '/emulator/jwks']) {
+  for (const path of ['/', '/result', '/result/trace', '/failure?code=access_denied', '/emulator', '/emulator/.well-known/openid-configuration', '/emulator/jwks']) {
     for (const rsc of [false, true]) {
       const response = await page.request.get(`${APP}${path}`, { headers: rsc ? { RSC: '1' } : {} });
       const body = await response.text();
@@ -173,7 +173,7 @@ test('no page, nor its React Server Components payload, carries a private key me
 test('a failure page link shows the detail and the trace only to the browser whose failure it is', async ({ page, browser }) => {
   await startDefaultVerification(page, APP);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
-  await expect(page).toHaveURL(/\/error\?code=access_denied&id=/);
+  await expect(page).toHaveURL(/\/failure\?code=access_denied&id=/);
   await expect(page.getByTestId('trace')).toBeVisible();
   const link = page.url();
 
@@ -184,4 +184,11 @@ test('a failure page link shows the detail and the trace only to the browser who
   await expect(other.getByTestId('trace')).toHaveCount(0);
   expect(await other.content()).not.toContain('demo-relying-party');
   await stranger.close();
+});
+
+test('a link to the failure page under its old name, /error, lands on the failure page with its query', async ({ page }) => {
+  const response = await page.goto(`${APP}/error?code=access_denied`);
+  expect(response!.status()).toBe(200);
+  await expect(page).toHaveURL(`${APP}/failure?code=access_denied`);
+  await expect(page.getByTestId('error-code')).toHaveText('access_denied');
 });

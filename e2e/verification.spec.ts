@@ -28,7 +28,7 @@ test('cancelling in the identity app ends on the failure page with access_denied
   await startDefaultVerification(page, APP);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
 
-  await expect(page).toHaveURL(/\/error\?/);
+  await expect(page).toHaveURL(/\/failure\?/);
   await expect(page.getByTestId('error-code')).toHaveText('access_denied');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verification cancelled');
 });

@@ -12,6 +12,7 @@ export function FailurePanel({
   detail,
   eyebrow,
   retryAfterSeconds,
+  refusedForSeconds,
   locale,
 }: {
   code: FailureCode;
@@ -20,6 +21,8 @@ export function FailurePanel({
   eyebrow?: string;
   /** after a failure the core backs off from: seconds from the failure until the endpoint is asked again */
   retryAfterSeconds?: number;
+  /** a refusal's wait (`Retry-After`): the request was turned away before any work */
+  refusedForSeconds?: number;
   locale: Locale;
 }) {
   const t = FAILURE_MESSAGES[locale];
@@ -50,6 +53,11 @@ export function FailurePanel({
       {retryAfterSeconds !== undefined && (
         <p className="mt-4 text-slate-700" data-testid="retry-after">
           {t.retryAfter(retryAfterSeconds)}
+        </p>
+      )}
+      {refusedForSeconds !== undefined && (
+        <p className="mt-4 text-slate-700" data-testid="retry-after">
+          {t.tryAgainIn(refusedForSeconds)}
         </p>
       )}
       <p className="mt-6 text-slate-700"><span className="font-semibold">{t.whatToTry} </span>{explanation.next}</p>

@@ -3,8 +3,9 @@ import { readBoundedText } from '@/lib/oidc/http';
 import { AppError } from '@/lib/verification/failures';
 import { serverConfig } from '@/lib/server/env';
 import { requireSameOrigin } from '@/lib/server/origin';
-import { parsePreferenceForm, preferenceCookies, preferences, returnPath } from '@/lib/server/preferences';
-import { failureRedirect, redirectToPage } from '@/lib/server/responses';
+import { parsePreferenceForm, preferenceCookies, returnPath } from '@/lib/server/preferences';
+import { failureRedirect } from '@/lib/server/failures';
+import { redirectToPage } from '@/lib/server/responses';
 
 /** The switches' form is a few bytes. */
 const MAX_FORM_BYTES = 1024;
@@ -24,6 +25,6 @@ export async function POST(request: Request): Promise<Response> {
     for (const { name, value, options } of preferenceCookies(change, config.secureCookies)) response.headers.append('set-cookie', serialize(name, value, options));
     return response;
   } catch (error) {
-    return failureRedirect(error, request, (await preferences()).locale);
+    return failureRedirect(error, request);
   }
 }

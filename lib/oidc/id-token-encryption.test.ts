@@ -101,6 +101,12 @@ describe('acceptedIdTokenEncryption', () => {
       expect(() => acceptedIdTokenEncryption({}, [combination as IdTokenEncryption])).toThrow(/is not accepted/);
     }
   });
+
+  it('refuses a list from plain JavaScript holding something that is not a combination, with the same RangeError', () => {
+    for (const combination of [null, undefined, 'RSA-OAEP-256/A256GCM']) {
+      expect(() => checkIdTokenEncryption([combination as unknown as IdTokenEncryption])).toThrow(RangeError);
+    }
+  });
 });
 
 describe('parseIdTokenEncryption', () => {
@@ -117,6 +123,10 @@ describe('parseIdTokenEncryption', () => {
     expect(() => parseIdTokenEncryption('RSA-OAEP-256')).toThrow(/"RSA-OAEP-256" is not an alg\/enc combination/);
     expect(() => parseIdTokenEncryption('RSA-OAEP-256/A256GCM/x')).toThrow(/not an alg\/enc combination/);
     expect(() => parseIdTokenEncryption('RSA1_5/A128CBC-HS256')).toThrow(/RSA1_5 \/ A128CBC-HS256 is not accepted/);
+  });
+
+  it('quotes at most 40 characters of what it cannot read', () => {
+    expect(() => parseIdTokenEncryption('x'.repeat(500))).toThrow(`"${'x'.repeat(40)}" is not an alg/enc combination`);
   });
 });
 

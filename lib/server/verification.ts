@@ -6,7 +6,6 @@ import 'server-only';
  */
 import {
   completeAuthorization,
-  isIdvError,
   ProtocolTrace,
   randomToken,
   startAuthorization,
@@ -15,16 +14,15 @@ import {
   type Selection,
 } from '@/lib/oidc';
 import type { AssurancePolicy } from '@/lib/verification/policy';
-import { isAppError } from '@/lib/verification/failures';
 import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
+import { traced } from './failures';
 import { preferences } from './preferences';
 import { services } from './services';
 import { bindBrowser, currentBrowser, forgetBrowser, PENDING_TTL_MS } from './session';
 import { ownerOf, type RecordStore } from './result-store';
-import { STORED_FORMAT, type FailureRecord, type PendingFlow, type StoredIdToken, type VerificationResult } from '@/lib/verification/stored';
+import { STORED_FORMAT, type PendingFlow, type StoredIdToken, type VerificationResult } from '@/lib/verification/stored';
 import { recordTrace } from '@/lib/verification/trace';
-import type { FailureCode } from '@/lib/verification/failures';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
 export const RESULT_TTL_SECONDS = 15 * 60;
@@ -52,13 +50,6 @@ export function storedIdToken({ jweHeader, jwsHeader, claims }: ValidatedIdToken
   return { jweHeader, jwsHeader, claims: rest };
 }
 
-/** Thrown work keeps its trace, so the failure page can show the exchanges up to the failure. */
-class TracedFailure extends Error {
-  constructor(readonly error: unknown, readonly trace: ProtocolTrace) {
-    super('traced failure');
-  }
-}
-
 /**
  * Counts a start against the start rate limits (the request's headers give the client address),
  * before its form is read: a start that turns out invalid counts too.
@@ -72,7 +63,7 @@ export async function countStart(headers: Headers): Promise<void> {
 /**
  * Starts the flow and returns the authorization URL to redirect the browser to (counted by
  * `countStart` before).
- * @throws StoreError when the store refuses, TracedFailure from the core
+ * @throws StoreError when the store refuses, the core's failure with its trace (failures.ts `traced`)
  */
 export async function beginVerification({ selection, policy }: { selection: Selection; policy: AssurancePolicy }): Promise<string> {
   const { relyingParty, flows, config } = await services();
@@ -83,7 +74,7 @@ export async function beginVerification({ selection, policy }: { selection: Sele
   const { locale } = await preferences();
   const uiLocales = config.uiLocales.send ? { uiLocales: locale === 'en' ? 'en' : `${locale} en` } : {};
   const started = await startAuthorization(relyingParty, selection, { trace, ...uiLocales }).catch((error: unknown) => {
-    throw new TracedFailure(error, trace);
+    throw traced(error, trace);
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
   // Everything waits server-side, bound to this browser, as long as the flow may.
@@ -119,7 +110,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
   const pending = await takeOwnFlow(flows, browser, params.get('state'));
   const trace = new ProtocolTrace(pending?.trace ?? []);
   const completed = await completeAuthorization(relyingParty, params, pending, { trace }).catch((error: unknown) => {
-    throw new TracedFailure(error, trace);
+    throw traced(error, trace);
   });
   const now = Date.now();
   const { signingCertificate, signingCertificateCheck } = await signingCertificateOf(completed.idToken.signingKey, config.trustAnchors, new Date(now));
@@ -172,64 +163,4 @@ export async function signOut(): Promise<void> {
     for (const store of ownedStores) await store.deleteOwned(ownerOf(browser));
   }
   await forgetBrowser();
-}
-
-/** The code the failure page shows for what was thrown. */
-export function failureCodeOf(thrown: unknown): FailureCode {
-  const error = thrown instanceof TracedFailure ? thrown.error : thrown;
-  return isIdvError(error) || isAppError(error) ? error.code : 'internal_error';
-}
-
-/** When the endpoint that failed is asked again, if the core backs off from it (`cause.retryAfterMs`). */
-function retryAt(error: unknown): Pick<FailureRecord, 'retryAt'> {
-  const after = isIdvError(error) ? error.cause.retryAfterMs : undefined;
-  return typeof after === 'number' && Number.isFinite(after) && after >= 0 ? { retryAt: Date.now() + after } : {};
-}
-
-/** A failure as the failure page's link carries it: its code, and its record's id when one was kept. */
-export interface RecordedFailure {
-  code: FailureCode;
-  id?: string;
-}
-
-/**
- * Records a failure for the failure page, bound to this browser (its detail and trace name our
- * client and the request); never includes identity data. Kept only within the failure records'
- * limits (failure-records.ts): a request without a binding, or over them, gets its code only.
- */
-export async function recordFailure(thrown: unknown, headers: Headers): Promise<RecordedFailure> {
-  const { failureRecorder, config } = await services();
-  const browser = await currentBrowser();
-  const error = thrown instanceof TracedFailure ? thrown.error : thrown;
-  const known = isIdvError(error) || isAppError(error);
-  if (!known) console.error('[idv] unexpected failure', error);
-  const code: FailureCode = known ? error.code : 'internal_error';
-  if (browser === undefined) return { code };
-  const trace = thrown instanceof TracedFailure ? recordTrace(thrown.trace.events) : [];
-  const record: FailureRecord = {
-    format: STORED_FORMAT,
-    id: randomToken(24),
-    browser,
-    code,
-    message: known ? error.message : 'Something went wrong on our side.',
-    ...(isIdvError(error) && typeof error.cause.description === 'string' ? { description: error.cause.description } : {}),
-    ...retryAt(error),
-    createdAt: Date.now(),
-    trace,
-  };
-  const kept = await failureRecorder.keep(record, clientAddress(headers, config.trustedProxies));
-  return kept ? { code, id: record.id } : { code };
-}
-
-/**
- * A recorded failure as this browser may see it: whole when it is this browser's own, else only
- * its code (the link alone must not show another browser's request, client and trace).
- */
-export async function getFailure(id: string): Promise<{ own: true; record: FailureRecord } | { own: false; code: FailureCode } | undefined> {
-  const record = await (await services()).failures.get(id);
-  if (!record) return undefined;
-  const browser = await currentBrowser();
-  // One kept by another version of the app shows its code alone (STORED_FORMAT).
-  const own = record.browser !== undefined && record.browser === browser && record.format === STORED_FORMAT;
-  return own ? { own: true, record } : { own: false, code: record.code };
 }

@@ -14,8 +14,4 @@ export function explainFailure(code: FailureCode, locale: Locale): Explanation {
   return FAILURE_MESSAGES[locale].codes[code];
 }
 
-/** The code as a known failure code, or undefined (a query parameter may say anything). */
-export function knownFailureCode(value: unknown): FailureCode | undefined {
-  return typeof value === 'string' && Object.hasOwn(FAILURE_MESSAGES.en.codes, value) ? (value as FailureCode) : undefined;
-}
 

@@ -1,6 +1,6 @@
 /**
  * The words of the failure pages (lib/view/failure-explanations.ts, app/_components/failure-panel.tsx,
- * app/error/page.tsx, app/not-found.tsx and the refusal page of lib/server/responses.ts), in each
+ * app/failure/page.tsx and app/not-found.tsx), in each
  * language (lib/i18n). Codes (`access_denied`), variables (IDV_BASE_URL), commands
  * (`npm run keys`) and the service's own words are never translated; only the words around them
  * are. A server catalog: the error boundaries, client components, have their own
@@ -83,7 +83,7 @@ const codes: Record<FailureCode, Explanation> = {
 const en = {
   /** each failure code's title, sentence and what to try next */
   codes,
-  /** the failure page's title (app/error/page.tsx) and the panel's eyebrow */
+  /** the failure page's title (app/failure/page.tsx) and the panel's eyebrow */
   failed: 'Verification failed',
   /** the eyebrow of a start refused before any work (lib/server/responses.ts) */
   notStarted: 'Verification not started',
@@ -93,6 +93,8 @@ const en = {
   /** before our own detail of a recorded failure */
   detail: 'Detail',
   /** when the service's endpoint failed: when the app asks it again (seconds after the failure) */
+  /** A refusal's wait (`Retry-After`). */
+  tryAgainIn: (seconds: number) => `Try again in ${seconds === 1 ? 'a second' : `${seconds} seconds`}.`,
   retryAfter: (seconds: number) => `The app asks the service again ${seconds === 1 ? 'a second' : `${seconds} seconds`} after this failure; until then, verifications fail at once with this code, and stored keys or metadata are used where they still may be.`,
   whatToTry: 'What to try:',
   backToStart: 'Back to the start',
@@ -167,6 +169,7 @@ const nb: FailureMessages = {
   errorCode: 'Feilkode',
   serviceSaid: 'Tjenesten svarte',
   detail: 'Detaljer',
+  tryAgainIn: (seconds) => `Prøv igjen om ${seconds === 1 ? 'ett sekund' : `${seconds} sekunder`}.`,
   retryAfter: (seconds) => `Appen spør tjenesten igjen ${seconds === 1 ? 'ett sekund' : `${seconds} sekunder`} etter denne feilen; inntil da feiler verifiseringer med en gang med denne koden, og lagrede nøkler eller metadata brukes der de fortsatt kan.`,
   whatToTry: 'Dette kan du prøve:',
   backToStart: 'Tilbake til start',

@@ -1,6 +1,6 @@
-import { failureRedirect, redirectToPage } from '@/lib/server/responses';
+import { failureRedirect } from '@/lib/server/failures';
+import { redirectToPage } from '@/lib/server/responses';
 import { finishVerification } from '@/lib/server/verification';
-import { preferences } from '@/lib/server/preferences';
 
 /** GET /auth/callback: check the response, exchange the code, validate the ID token, 303 to /result. */
 export async function GET(request: Request): Promise<Response> {
@@ -8,6 +8,6 @@ export async function GET(request: Request): Promise<Response> {
     await finishVerification(new URL(request.url).searchParams);
     return redirectToPage('/result');
   } catch (error) {
-    return failureRedirect(error, request, (await preferences()).locale);
+    return failureRedirect(error, request);
   }
 }

@@ -1,7 +1,7 @@
 import { requireSameOrigin } from '@/lib/server/origin';
-import { failureRedirect, redirectToPage } from '@/lib/server/responses';
+import { failureRedirect } from '@/lib/server/failures';
+import { redirectToPage } from '@/lib/server/responses';
 import { signOut } from '@/lib/server/verification';
-import { preferences } from '@/lib/server/preferences';
 
 /** POST /auth/signout: deletes the stored result and the session, then 303 home. */
 export async function POST(request: Request): Promise<Response> {
@@ -10,6 +10,6 @@ export async function POST(request: Request): Promise<Response> {
     await signOut();
     return redirectToPage('/?signed_out=1');
   } catch (error) {
-    return failureRedirect(error, request, (await preferences()).locale);
+    return failureRedirect(error, request);
   }
 }

@@ -1,8 +1,8 @@
 import { requireSameOrigin } from '@/lib/server/origin';
-import { failureRedirect, redirect303 } from '@/lib/server/responses';
+import { failureRedirect } from '@/lib/server/failures';
+import { redirect303 } from '@/lib/server/responses';
 import { readStartForm } from '@/lib/server/selection-form';
 import { beginVerification, countStart } from '@/lib/server/verification';
-import { preferences } from '@/lib/server/preferences';
 
 /** POST /auth/start: PAR, then 303 to the authorization endpoint (README "How it works"). */
 export async function POST(request: Request): Promise<Response> {
@@ -12,6 +12,6 @@ export async function POST(request: Request): Promise<Response> {
     await countStart(request.headers);
     return redirect303(await beginVerification(await readStartForm(request)));
   } catch (error) {
-    return failureRedirect(error, request, (await preferences()).locale);
+    return failureRedirect(error, request);
   }
 }

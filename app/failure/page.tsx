@@ -1,33 +1,39 @@
 import type { Metadata } from 'next';
+import { getFailure } from '@/lib/server/failures';
 import { preferences } from '@/lib/server/preferences';
-import { getFailure } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
-import { FAILURE_MESSAGES, knownFailureCode, type FailureCode } from '@/lib/view/failure-explanations';
+import { readFailureLink, refusalStatus, type FailureCode } from '@/lib/verification/failures';
+import { disclosureFor, discloseTrace } from '@/lib/view/disclosure';
+import { FAILURE_MESSAGES } from '@/lib/view/failure-explanations';
+import { presentTrace } from '@/lib/view/trace-view';
 import { FailurePanel } from '../_components/failure-panel';
 import { ProtocolTrace } from '../_components/protocol-trace';
-import { disclosureFor, discloseTrace } from '@/lib/view/disclosure';
-import { presentTrace } from '@/lib/view/trace-view';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
   return { title: FAILURE_MESSAGES[(await preferences()).locale].failed };
 }
 
+/**
+ * GET /failure: every failure of the app, one page (failures.ts). A refusal (429, 503) is served
+ * with its status and `Retry-After` by proxy.ts, and says how long to wait.
+ */
 export default async function FailurePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const params = await searchParams;
+  const link = readFailureLink(await searchParams);
   const { locale, presenter } = await preferences();
-  // An unreachable store only loses the record's detail: the query's code still says what failed.
+  // An unreachable store only loses the record's detail: the link's code still says what failed.
   const failure =
-    typeof params.id === 'string'
-      ? await getFailure(params.id).catch((error: unknown) => {
+    link.id !== undefined
+      ? await getFailure(link.id).catch((error: unknown) => {
           if (isStoreError(error)) return undefined;
           throw error;
         })
       : undefined;
-  // The recorded failure is the truth; the query's code only stands in once the record expired.
+  // The recorded failure is the truth; the link's code only stands in once the record expired.
   // Its detail and trace are shown only to the browser whose failure it is.
   const own = failure?.own ? failure.record : undefined;
-  const code: FailureCode = own?.code ?? (failure && !failure.own ? failure.code : undefined) ?? knownFailureCode(params.code) ?? 'internal_error';
+  const code: FailureCode = own?.code ?? (failure && !failure.own ? failure.code : undefined) ?? link.code;
+  const refused = failure === undefined && refusalStatus(code) !== undefined;
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -37,6 +43,7 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
         description={own?.description}
         detail={own?.message}
         retryAfterSeconds={own?.retryAt === undefined ? undefined : Math.max(1, Math.ceil((own.retryAt - own.createdAt) / 1000))}
+        {...(refused ? { eyebrow: FAILURE_MESSAGES[locale].notStarted, refusedForSeconds: link.retryAfterSeconds } : {})}
         locale={locale}
       />
       {/* A failure's trace holds no ID token, so no numbers; disclosed all the same, as every trace leaves the server. */}

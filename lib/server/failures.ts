@@ -1,0 +1,121 @@
+import 'server-only';
+/**
+ * A failure's one way through the app: thrown with its trace where the flow fails (`traced`),
+ * turned into a redirect by the route that caught it (`failureRedirect`), recorded on the way
+ * for the browser whose failure it is (`recordFailure`, within failure-records.ts' limits), and
+ * read by the failure page (`getFailure`, app/failure/page.tsx).
+ *
+ * A refusal (a start over the rate limits, a store that is full or does not answer) records
+ * nothing: its code and its wait travel in the link, and the failure page is served with its
+ * status, 429 or 503, and `Retry-After` (proxy.ts). Every failure is shown by one page, one
+ * component.
+ */
+import { isIdvError, randomToken, type ProtocolTrace } from '@/lib/oidc';
+import { isStoreError } from '@/lib/store/store';
+import { failureLink, isAppError, type FailureCode, type FailureLink } from '@/lib/verification/failures';
+import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
+import { recordTrace } from '@/lib/verification/trace';
+import { clientAddress } from './client-address';
+import { serverConfig } from './env';
+import { isRateLimited } from './rate-limits';
+import { redirect303 } from './responses';
+import { services } from './services';
+import { currentBrowser } from './session';
+
+/** Thrown work keeps its trace, so the failure page can show the exchanges up to the failure. */
+class TracedFailure extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly trace: ProtocolTrace,
+  ) {
+    super('traced failure');
+  }
+}
+
+/** `error` with the trace of the flow it ended, for the failure page. */
+export function traced(error: unknown, trace: ProtocolTrace): Error {
+  return new TracedFailure(error, trace);
+}
+
+const unwrap = (thrown: unknown): unknown => (thrown instanceof TracedFailure ? thrown.error : thrown);
+
+/** The code the failure page shows for what was thrown. */
+export function failureCodeOf(thrown: unknown): FailureCode {
+  const error = unwrap(thrown);
+  if (isStoreError(error)) return error.code;
+  if (isRateLimited(error)) return 'rate_limited';
+  return isIdvError(error) || isAppError(error) ? error.code : 'internal_error';
+}
+
+/** When the endpoint that failed is asked again, if the core backs off from it (`cause.retryAfterMs`). */
+function retryAt(error: unknown): Pick<FailureRecord, 'retryAt'> {
+  const after = isIdvError(error) ? error.cause.retryAfterMs : undefined;
+  return typeof after === 'number' && Number.isFinite(after) && after >= 0 ? { retryAt: Date.now() + after } : {};
+}
+
+/**
+ * Records a failure for the failure page, bound to this browser (its detail and trace name our
+ * client and the request); never includes identity data. Kept only within the failure records'
+ * limits (failure-records.ts): a request without a binding, or over them, gets its code only.
+ */
+export async function recordFailure(thrown: unknown, headers: Headers): Promise<FailureLink> {
+  const { failureRecorder, config } = await services();
+  const browser = await currentBrowser();
+  const error = unwrap(thrown);
+  const known = isIdvError(error) || isAppError(error);
+  if (!known) console.error('[idv] unexpected failure', error);
+  const code = failureCodeOf(error);
+  if (browser === undefined) return { code };
+  const record: FailureRecord = {
+    format: STORED_FORMAT,
+    id: randomToken(24),
+    browser,
+    code,
+    message: known ? error.message : 'Something went wrong on our side.',
+    ...(isIdvError(error) && typeof error.cause.description === 'string' ? { description: error.cause.description } : {}),
+    ...retryAt(error),
+    createdAt: Date.now(),
+    trace: thrown instanceof TracedFailure ? recordTrace(thrown.trace.events) : [],
+  };
+  const kept = await failureRecorder.keep(record, clientAddress(headers, config.trustedProxies));
+  return kept ? { code, id: record.id } : { code };
+}
+
+/**
+ * A recorded failure as this browser may see it: whole when it is this browser's own, else only
+ * its code (the link alone must not show another browser's request, client and trace).
+ */
+export async function getFailure(id: string): Promise<{ own: true; record: FailureRecord } | { own: false; code: FailureCode } | undefined> {
+  const record = await (await services()).failures.get(id);
+  if (!record) return undefined;
+  const browser = await currentBrowser();
+  // One kept by another version of the app shows its code alone (STORED_FORMAT).
+  const own = record.browser !== undefined && record.browser === browser && record.format === STORED_FORMAT;
+  return own ? { own: true, record } : { own: false, code: record.code };
+}
+
+/**
+ * 303 to the failure page. A refusal (a store that is full or does not answer, a start over the
+ * rate limits) records nothing and carries its wait; any other failure is recorded first (within
+ * the failure records' limits, for a browser with a binding). A failure that is not recorded (no
+ * binding, over the limits, or the failure records' store refuses) still reaches the failure page
+ * with its code, without the record's detail and trace.
+ */
+export async function failureRedirect(error: unknown, request: Request): Promise<Response> {
+  try {
+    const { appUrl } = await serverConfig();
+    const to = (failure: FailureLink) => redirect303(new URL(failureLink(failure), appUrl));
+    if (isStoreError(error) || isRateLimited(error)) return to({ code: failureCodeOf(error), retryAfterSeconds: error.retryAfterSeconds });
+    try {
+      return to(await recordFailure(error, request.headers));
+    } catch (recordError) {
+      // The failure still reaches its page with its code, only without the record's detail.
+      if (!isStoreError(recordError)) console.error('[idv] cannot record a failure', recordError);
+      return to({ code: failureCodeOf(error) });
+    }
+  } catch (configError) {
+    // The configuration itself is broken: there is no app URL to send anyone to.
+    console.error('[idv] cannot record a failure', configError);
+    return new Response('The app is misconfigured; see the server log.', { status: 500 });
+  }
+}
