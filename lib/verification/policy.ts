@@ -1,6 +1,6 @@
 /**
  * A policy: the rules the relying party holds the evidence of a verification to (the verdict,
- * lib/view/assurance.ts, judges them). Every rule that concerns something not requested is "not
+ * lib/verification/verdict.ts, judges them). Every rule that concerns something not requested is "not
  * applicable" rather than met, so one policy serves any selection. Presets carry their own
  * (presets.ts); a selection of one's own gets OWN_SELECTION_POLICY.
  */
