@@ -17,14 +17,14 @@ import { MemoryStore } from '../store/memory-store';
 import { isStoreError, type Store } from '../store/store';
 import { checkRateLimits, createRateLimiter, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 import { MethodNotAllowed, NotFound, OAuthError, ServerError, TemporarilyUnavailable, TooManyRequests } from './errors';
-import { appActionEndpoint, appScreenEndpoint } from './interaction/app';
+import { appActionEndpoint, appScreenEndpoint } from './endpoints/identity-app';
 import {
   authorizationContinueEndpoint,
   authorizationPageEndpoint,
   authorizationPageScriptEndpoint,
   authorizationStatusEndpoint,
-} from './interaction/hand-off';
-import { portraitEndpoint } from './interaction/portraits';
+} from './endpoints/hand-off';
+import { portraitEndpoint } from './endpoints/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
 import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
 import type { PanelAccess } from './qa/panel-access';
@@ -146,7 +146,8 @@ const ROUTES = new Map<string, Methods>([
   [ENDPOINT_PATHS.par, { POST: pushedAuthorizationRequestEndpoint }],
   [ENDPOINT_PATHS.authorization, { GET: authorizationEndpoint, POST: authorizationDecisionEndpoint }],
   [ENDPOINT_PATHS.token, { POST: tokenEndpoint }],
-  // The identity app on another device, and the starting browser waiting for it (interaction/hand-off.ts).
+  // The identity app on another device, and the starting browser waiting for it
+  // (endpoints/hand-off.ts).
   [ENDPOINT_PATHS.authorizationStatus, { GET: authorizationStatusEndpoint }],
   [ENDPOINT_PATHS.authorizationContinue, { GET: authorizationContinueEndpoint }],
   [ENDPOINT_PATHS.authorizationPage, { GET: authorizationPageEndpoint }],

@@ -1,7 +1,8 @@
 /**
  * The words of the simulated identity app ("ID Check", views/app-pages.ts and the refusals of
- * interaction/app.ts), in each language the emulator speaks (lib/i18n). Sentences with markup in
- * them are functions returning escaped `html`. `nb` is typed by `en`, so tsc proves it complete.
+ * endpoints/identity-app.ts), in each language the emulator speaks (lib/i18n). Sentences with
+ * markup in them are functions returning escaped `html`. `nb` is typed by `en`, so tsc proves it
+ * complete.
  * @see views/messages.ts (the words all pages share)
  */
 import type { Locale } from '../../i18n/locale';
@@ -117,7 +118,7 @@ const en = {
   lockedHeading: 'This verification can no longer continue on a phone',
   lockedLead: 'A wrong code was typed on the computer too many times. Continue on the computer where you started: use the app there, or start again.',
 
-  /** refusals of interaction/app.ts, shown on the screen again */
+  /** refusals of endpoints/identity-app.ts, shown on the screen again */
   actionAndOutcome: 'Send either an action or an outcome, not both.',
   unknownOutcome: (value: string) => `Unknown outcome ${value}.`,
   everyStepFirst: 'Finish this step first: every step comes before sharing.',

@@ -1,9 +1,9 @@
 /**
- * The screens of the simulated mobile identity app ("ID Check"): a phone-sized, server-rendered
- * UI with an app bar, "Step n of 5" progress and large touch targets. Buttons are form posts to
- * {base}/app/<id> (interaction/app.ts); nothing needs JavaScript. On a wide screen the app is drawn
- * inside a phone frame. Every interpolated value is escaped by `html`; the words are in the page's
- * language (app-messages.ts, views/language.ts).
+ * The screens of the simulated mobile identity app ("ID Check"): a phone-sized, server-rendered UI
+ * with an app bar, "Step n of 5" progress and large touch targets. Buttons are form posts to
+ * {base}/app/<id> (endpoints/identity-app.ts); nothing needs JavaScript. On a wide screen the app
+ * is drawn inside a phone frame. Every interpolated value is escaped by `html`; the words are in
+ * the page's language (app-messages.ts, views/language.ts).
  * @see spec part 1 (the mobile identity app), 2.3 (what it reads from the document)
  */
 import { formatDate } from '../../i18n/format';
@@ -164,13 +164,13 @@ function alert(message: string | undefined): SafeHtml | string {
 
 function chosenPersona(interaction: Interaction): Persona {
   const persona = interaction.app.personaId === undefined ? undefined : findPersona(interaction.app.personaId);
-  // Unreachable: interaction/app.ts shows a step after "document" only once a persona is chosen.
+  // Unreachable: endpoints/identity-app.ts shows a step after "document" only once a persona is chosen.
   if (!persona) throw new Error('a step after choosing the document was shown without a persona');
   return persona;
 }
 
 /**
- * One step of the app, as allowed by interaction/app.ts (which checked the step is reachable).
+ * One step of the app, as allowed by endpoints/identity-app.ts (which checked the step is reachable).
  * @param options.message a problem to show (with `status`)
  */
 export function appScreenPage(

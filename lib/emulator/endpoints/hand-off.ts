@@ -16,10 +16,10 @@ import type { EmulatorContext } from '../context';
 import { authorizationPageScript } from '../views/assets';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
 import { pageLanguage } from '../views/language';
-import { completeInteraction } from './decision';
-import { findInteraction, interactionClient, requireStartingBrowser } from './interaction';
-import { handOffLocked, phoneConfirmed, waitingPhones } from './phone-confirmation';
-import { deviceStatus } from './steps';
+import { completeInteraction } from '../interaction/decision';
+import { findInteraction, interactionClient, requireStartingBrowser } from '../interaction/interaction';
+import { handOffLocked, phoneConfirmed, waitingPhones } from '../interaction/phone-confirmation';
+import { deviceStatus } from '../interaction/steps';
 
 /**
  * Handles GET /auth/status?interaction=…&browser=…: where the app stands, as JSON

@@ -26,9 +26,9 @@ import { interactionPage, withErrorPage } from '../views/authorization-page';
 import type { AuthorizationMessages } from '../views/authorization-messages';
 import { pageLanguage, pathOf, type LanguageHints } from '../views/language';
 import { seeOther } from '../views/page-shell';
-import { completeInteraction, decide } from './decision';
-import { interactionClient, requireStartingBrowser } from './interaction';
-import { appLink, authorizationPageLink, type AppMode } from './links';
+import { completeInteraction, decide } from '../interaction/decision';
+import { interactionClient, requireStartingBrowser } from '../interaction/interaction';
+import { appLink, authorizationPageLink, type AppMode } from '../interaction/links';
 import {
   addWaitingPhone,
   confirmPhone,
@@ -41,8 +41,8 @@ import {
   sameSecret,
   waitingPhone,
   waitingPhones,
-} from './phone-confirmation';
-import { furthestStep, isAppStep, stepNumber, type AppStepId } from './steps';
+} from '../interaction/phone-confirmation';
+import { furthestStep, isAppStep, stepNumber, type AppStepId } from '../interaction/steps';
 
 /** The app's step actions (form field `action`) and the step each one needs to be reachable. */
 const ACTIONS = {
