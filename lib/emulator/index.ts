@@ -26,7 +26,7 @@ import {
 } from './endpoints/hand-off';
 import { portraitEndpoint } from './endpoints/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
-import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
+import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './endpoints/panel';
 import type { PanelAccess } from './qa/panel-access';
 import { errorPage } from './views/authorization-page';
 import { homePath, pageLanguage } from './views/language';
@@ -154,7 +154,7 @@ const ROUTES = new Map<string, Methods>([
   [ENDPOINT_PATHS.authorizationPageScript, { GET: authorizationPageScriptEndpoint }],
   // The language switch of every page (views/language.ts).
   [ENDPOINT_PATHS.language, { POST: languageEndpoint }],
-  // The QA panel (qa/panel.ts) at the base path itself, and where its forms post.
+  // The QA panel (endpoints/panel.ts) at the base path itself, and where its forms post.
   ['', { GET: panelEndpoint }],
   ['/', { GET: panelEndpoint }],
   [PANEL_ACTION_PATH, { POST: panelActionEndpoint }],

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
 import { createEmulator, type Emulator } from '..';
 import { personas } from '../personas/personas';
-import { FAULTS } from './faults';
+import { FAULTS } from '../qa/faults';
 
 const PANEL_ACTION_URL = `${TEST_BASE_URL}/panel`;
 const ORIGIN = new URL(TEST_BASE_URL).origin;
