@@ -6,10 +6,10 @@
  * @see views/messages.ts (the words all pages share)
  */
 import type { Locale } from '../../i18n/locale';
-import { APP_STEPS, type AppStepId } from '../interaction/steps';
+import { APP_STEPS, type AppStepId } from '../identity-app/steps';
 import { html, type SafeHtml } from './html';
 
-/** The English step titles are interaction/steps.ts's own (the status endpoint's JSON speaks English). */
+/** The English step titles are identity-app/steps.ts's own (the status endpoint's JSON speaks English). */
 const englishSteps = Object.fromEntries(APP_STEPS.map((step) => [step.id, step.title])) as Record<AppStepId, string>;
 
 const en = {
@@ -102,7 +102,7 @@ const en = {
   complete: 'This verification is complete',
   completeLead: 'There is nothing more to do here. You can close the app.',
 
-  /** before the computer confirms this phone (interaction/phone-confirmation.ts) */
+  /** before the computer confirms this phone (identity-app/phone-confirmation.ts) */
   confirmTitle: 'Confirm this phone',
   confirmHeading: 'Confirm this phone on your computer',
   confirmLead: 'Type this code on the computer where you started, in the field next to the QR code:',

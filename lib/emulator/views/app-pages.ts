@@ -11,8 +11,8 @@ import type { ClaimName, DocumentDetail, EvidenceRequest } from '../checks/claim
 import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
 import type { EmulatorContext } from '../context';
-import { appLink, continueLink, type AppMode } from '../interaction/links';
-import { APP_STEPS, stepNumber, type AppStepId } from '../interaction/steps';
+import { appLink, continueLink, type AppMode } from '../identity-app/links';
+import { APP_STEPS, stepNumber, type AppStepId } from '../identity-app/steps';
 import { personaMachineReadableZone } from '../personas/mrz';
 import { findPersona, personalNumberText, personas, populationRegisterMatch, type Persona } from '../personas/personas';
 import type { Interaction } from '../state';
@@ -507,7 +507,7 @@ ${next}`;
 
 /**
  * A phone that opened the QR link, before the computer confirms it: the code to type there
- * (interaction/phone-confirmation.ts), and "Continue", which opens the app's first step once the
+ * (identity-app/phone-confirmation.ts), and "Continue", which opens the app's first step once the
  * computer has confirmed this phone (and shows this screen again, saying so, until then). No step,
  * no cancel: this phone may not act on the verification yet.
  * @param options.code the code as it is shown ("BCD-FGH")
