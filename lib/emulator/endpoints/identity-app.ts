@@ -21,7 +21,7 @@ import { InvalidRequest, describeValue } from '../errors';
 import { findPersona } from '../personas/personas';
 import type { Interaction, WaitingPhone } from '../state';
 import type { AppMessages } from '../views/app-messages';
-import { appConfirmPage, appDonePage, appFinishedPage, appHandOffRefusedPage, appScreenPage } from '../views/app-pages';
+import { appConfirmPage, appDonePage, appFinishedPage, appHandOffRefusedPage, appScreenPage } from '../views/identity-app/app-page';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
 import type { AuthorizationMessages } from '../views/authorization-messages';
 import { pageLanguage, pathOf, type LanguageHints } from '../views/language';

@@ -1,8 +1,8 @@
 /**
- * The words of the simulated identity app ("ID Check", views/app-pages.ts and the refusals of
- * endpoints/identity-app.ts), in each language the emulator speaks (lib/i18n). Sentences with
- * markup in them are functions returning escaped `html`. `nb` is typed by `en`, so tsc proves it
- * complete.
+ * The words of the simulated identity app ("ID Check", the screens in views/identity-app/ and the
+ * refusals of endpoints/identity-app.ts), in each language the emulator speaks (lib/i18n).
+ * Sentences with markup in them are functions returning escaped `html`. `nb` is typed by `en`, so
+ * tsc proves it complete.
  * @see views/messages.ts (the words all pages share)
  */
 import type { Locale } from '../../i18n/locale';

@@ -6,23 +6,23 @@
  * the page's language (app-messages.ts, views/language.ts).
  * @see spec part 1 (the mobile identity app), 2.3 (what it reads from the document)
  */
-import { formatDate } from '../../i18n/format';
-import type { ClaimName, DocumentDetail, EvidenceRequest } from '../checks/claims-request';
-import type { RegisteredClient } from '../clients';
-import { ENDPOINT_PATHS } from '../config';
-import type { EmulatorContext } from '../context';
-import { appLink, continueLink, type AppMode } from '../identity-app/links';
-import { APP_STEPS, stepNumber, type AppStepId } from '../identity-app/steps';
-import { personaMachineReadableZone } from '../personas/mrz';
-import { findPersona, personalNumberText, personas, populationRegisterMatch, type Persona } from '../personas/personas';
-import type { Interaction } from '../state';
-import { APP_MESSAGES, type AppMessages } from './app-messages';
-import { stylesheet } from './assets';
-import { SafeHtml, html } from './html';
-import { capitalize, countryName, documentExpired, documentName } from './labels';
-import { languageSwitch, pathOf, type PageLanguage } from './language';
-import { EMULATOR_MESSAGES, type EmulatorMessages } from './messages';
-import { pageResponse } from './page-shell';
+import { formatDate } from '../../../i18n/format';
+import type { ClaimName, DocumentDetail, EvidenceRequest } from '../../checks/claims-request';
+import type { RegisteredClient } from '../../clients';
+import { ENDPOINT_PATHS } from '../../config';
+import type { EmulatorContext } from '../../context';
+import { appLink, continueLink, type AppMode } from '../../identity-app/links';
+import { APP_STEPS, stepNumber, type AppStepId } from '../../identity-app/steps';
+import { personaMachineReadableZone } from '../../personas/mrz';
+import { findPersona, personalNumberText, personas, populationRegisterMatch, type Persona } from '../../personas/personas';
+import type { Interaction } from '../../state';
+import { APP_MESSAGES, type AppMessages } from '../app-messages';
+import { stylesheet } from '../assets';
+import { SafeHtml, html } from '../html';
+import { capitalize, countryName, documentExpired, documentName } from '../labels';
+import { languageSwitch, pathOf, type PageLanguage } from '../language';
+import { EMULATOR_MESSAGES, type EmulatorMessages } from '../messages';
+import { pageResponse } from '../page-shell';
 
 const MARK = new SafeHtml(
   '<span class="mark" aria-hidden="true"><svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"><path d="M12 2.5 4.5 5.5v6c0 4.6 3.2 8.6 7.5 10 4.3-1.4 7.5-5.4 7.5-10v-6z"/><path d="m8.5 12 2.5 2.5 4.5-5"/></svg></span>',
