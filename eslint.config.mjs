@@ -11,15 +11,15 @@ const frameworks = { group: ['next', 'next/*', 'react', 'react/*', 'react-dom', 
 const emulator = (folder) => `./lib/emulator/${folder}`;
 const emulatorLayers = [
   // the data and the rules know nothing of pages or handlers
-  { target: emulator('personas'), from: ['checks', 'tokens', 'views', 'interaction', 'qa', 'endpoints'].map(emulator) },
-  { target: emulator('checks'), from: ['tokens', 'views', 'interaction', 'qa', 'endpoints', 'personas'].map(emulator) },
-  { target: emulator('tokens'), from: ['views', 'interaction', 'endpoints'].map(emulator) },
-  // pages render what they are given; of interaction/ and qa/ they read the model, never a handler
+  { target: emulator('personas'), from: ['checks', 'tokens', 'views', 'identity-app', 'qa', 'endpoints'].map(emulator) },
+  { target: emulator('checks'), from: ['tokens', 'views', 'identity-app', 'qa', 'endpoints', 'personas'].map(emulator) },
+  { target: emulator('tokens'), from: ['views', 'identity-app', 'endpoints'].map(emulator) },
+  // pages render what they are given: never a handler (endpoints/), and of identity-app/ and qa/ only the model
   { target: emulator('views'), from: emulator('endpoints') },
-  { target: emulator('views'), from: emulator('interaction'), except: ['./steps.ts', './links.ts'] },
+  { target: emulator('views'), from: emulator('identity-app'), except: ['./steps.ts', './links.ts'] },
   { target: emulator('views'), from: emulator('qa'), except: ['./faults.ts', './control.ts', './panel-access.ts'] },
-  // handlers of the simulated app and of QA never call an endpoint of part 4
-  { target: [emulator('interaction'), emulator('qa')], from: emulator('endpoints') },
+  // the simulated identity app and QA never call an endpoint
+  { target: [emulator('identity-app'), emulator('qa')], from: emulator('endpoints') },
 ];
 
 export default defineConfig([

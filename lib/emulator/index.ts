@@ -17,16 +17,16 @@ import { MemoryStore } from '../store/memory-store';
 import { isStoreError, type Store } from '../store/store';
 import { checkRateLimits, createRateLimiter, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 import { MethodNotAllowed, NotFound, OAuthError, ServerError, TemporarilyUnavailable, TooManyRequests } from './errors';
-import { appActionEndpoint, appScreenEndpoint } from './interaction/app';
+import { appActionEndpoint, appScreenEndpoint } from './endpoints/identity-app';
 import {
   authorizationContinueEndpoint,
   authorizationPageEndpoint,
   authorizationPageScriptEndpoint,
   authorizationStatusEndpoint,
-} from './interaction/hand-off';
-import { portraitEndpoint } from './interaction/portraits';
+} from './endpoints/hand-off';
+import { portraitEndpoint } from './endpoints/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
-import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './qa/panel';
+import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './endpoints/panel';
 import type { PanelAccess } from './qa/panel-access';
 import { errorPage } from './views/authorization-page';
 import { homePath, pageLanguage } from './views/language';
@@ -132,36 +132,63 @@ export interface Emulator {
   readonly control: EmulatorControl;
 }
 
-type Handler = (request: Request, context: EmulatorContext) => Promise<Response>;
+/**
+ * Answers one request of a route. A path pattern's groups follow the context: the app's
+ * interaction id, a portrait's persona id.
+ */
+type Handler = (request: Request, context: EmulatorContext, ...pathGroups: string[]) => Promise<Response>;
 
 /** Counts a request against its group's rate limit; throws TooManyRequests over it. */
 type Limit = (group: RateLimitGroup, request: Request) => Promise<void>;
 
-type Methods = Partial<Record<string, Handler>>;
+/**
+ * The rate limit a route's requests count against (checks/rate-limits.ts), and what a request
+ * over it gets: a person's browser a page, a program (PAR, token, the status poll) JSON.
+ */
+interface RouteLimit {
+  group: RateLimitGroup;
+  refusal: 'page' | 'json';
+}
 
-/** Part 4: the endpoints and their methods (a Map, so a path like "/__proto__" finds nothing). */
-const ROUTES = new Map<string, Methods>([
-  [ENDPOINT_PATHS.discovery, { GET: discoveryEndpoint }],
-  [ENDPOINT_PATHS.jwks, { GET: jwksEndpoint }],
-  [ENDPOINT_PATHS.par, { POST: pushedAuthorizationRequestEndpoint }],
-  [ENDPOINT_PATHS.authorization, { GET: authorizationEndpoint, POST: authorizationDecisionEndpoint }],
-  [ENDPOINT_PATHS.token, { POST: tokenEndpoint }],
-  // The identity app on another device, and the starting browser waiting for it (interaction/hand-off.ts).
-  [ENDPOINT_PATHS.authorizationStatus, { GET: authorizationStatusEndpoint }],
-  [ENDPOINT_PATHS.authorizationContinue, { GET: authorizationContinueEndpoint }],
-  [ENDPOINT_PATHS.authorizationPage, { GET: authorizationPageEndpoint }],
-  [ENDPOINT_PATHS.authorizationPageScript, { GET: authorizationPageScriptEndpoint }],
+/** One row of the route table. */
+interface Route {
+  /** a path under the base URL, or a pattern of such paths */
+  path: string | RegExp;
+  /** the methods and their handlers; HEAD is answered wherever GET is */
+  methods: Partial<Record<'GET' | 'POST', Handler>>;
+  /** none for read-only documents (discovery, JWKS, portraits, the page script, the panel itself) */
+  rateLimit?: RouteLimit;
+}
+
+/** The pages of the person's side of a flow: one rate limit for all of them. */
+const INTERACTION: RouteLimit = { group: 'interaction', refusal: 'page' };
+
+/**
+ * Part 4's endpoints, then the pages and documents of the person's side of a flow and of QA: the
+ * one table that routing, the 405 answer's Allow header, HEAD and the rate limits read.
+ */
+const ROUTES: readonly Route[] = [
+  { path: ENDPOINT_PATHS.discovery, methods: { GET: discoveryEndpoint } },
+  { path: ENDPOINT_PATHS.jwks, methods: { GET: jwksEndpoint } },
+  { path: ENDPOINT_PATHS.par, methods: { POST: pushedAuthorizationRequestEndpoint }, rateLimit: { group: 'par', refusal: 'json' } },
+  { path: ENDPOINT_PATHS.authorization, methods: { GET: authorizationEndpoint, POST: authorizationDecisionEndpoint }, rateLimit: INTERACTION },
+  { path: ENDPOINT_PATHS.token, methods: { POST: tokenEndpoint }, rateLimit: { group: 'token', refusal: 'json' } },
+  // The identity app's screens: /app/<interaction id> (any segment; the handler looks it up).
+  { path: new RegExp(`^${ENDPOINT_PATHS.app}/([^/]{1,256})$`), methods: { GET: appScreenEndpoint, POST: appActionEndpoint }, rateLimit: INTERACTION },
+  { path: new RegExp(`^${ENDPOINT_PATHS.portraits}/([a-z0-9-]{1,64})\\.jpg$`), methods: { GET: portraitEndpoint } },
+  // The starting browser waiting for the app on another device (endpoints/hand-off.ts); its
+  // script polls the status.
+  { path: ENDPOINT_PATHS.authorizationStatus, methods: { GET: authorizationStatusEndpoint }, rateLimit: { group: 'interaction', refusal: 'json' } },
+  { path: ENDPOINT_PATHS.authorizationContinue, methods: { GET: authorizationContinueEndpoint }, rateLimit: INTERACTION },
+  { path: ENDPOINT_PATHS.authorizationPage, methods: { GET: authorizationPageEndpoint }, rateLimit: INTERACTION },
+  { path: ENDPOINT_PATHS.authorizationPageScript, methods: { GET: authorizationPageScriptEndpoint } },
   // The language switch of every page (views/language.ts).
-  [ENDPOINT_PATHS.language, { POST: languageEndpoint }],
-  // The QA panel (qa/panel.ts) at the base path itself, and where its forms post.
-  ['', { GET: panelEndpoint }],
-  ['/', { GET: panelEndpoint }],
-  [PANEL_ACTION_PATH, { POST: panelActionEndpoint }],
-]);
-
-const PORTRAIT_PATH = new RegExp(`^${ENDPOINT_PATHS.portraits}/([a-z0-9-]{1,64})\\.jpg$`);
-/** The identity app's screens: /app/<interaction id> (any segment; the handler looks it up). */
-const APP_PATH = new RegExp(`^${ENDPOINT_PATHS.app}/([^/]{1,256})$`);
+  { path: ENDPOINT_PATHS.language, methods: { POST: languageEndpoint }, rateLimit: INTERACTION },
+  // The QA panel (endpoints/panel.ts) at the base path itself, and where its forms post.
+  { path: '', methods: { GET: panelEndpoint } },
+  { path: '/', methods: { GET: panelEndpoint } },
+  { path: PANEL_ACTION_PATH, methods: { POST: panelActionEndpoint }, rateLimit: { group: 'panel', refusal: 'page' } },
+];
 
 /**
  * Creates an emulator for the given issuer and registered clients. All its state (flows in
@@ -224,68 +251,55 @@ async function route(request: Request, context: EmulatorContext, basePath: strin
   const { pathname } = new URL(request.url);
   if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) throw new NotFound(pathname);
   const path = pathname.slice(basePath.length);
-
-  const portrait = PORTRAIT_PATH.exec(path);
-  const app = APP_PATH.exec(path);
-  const handlers: Methods | undefined = portrait
-    ? { GET: (request, context) => portraitEndpoint(request, context, portrait[1]!) }
-    : app
-      ? {
-          GET: (request, context) => appScreenEndpoint(request, context, app[1]!),
-          POST: (request, context) => appActionEndpoint(request, context, app[1]!),
-        }
-      : ROUTES.get(path);
-  if (!handlers) throw new NotFound(pathname);
+  const found = findRoute(path);
+  if (!found) throw new NotFound(pathname);
+  const { route, pathGroups } = found;
 
   const head = request.method.toUpperCase() === 'HEAD';
   const method = head ? 'GET' : request.method.toUpperCase();
-  const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
-  if (!handler) throw new MethodNotAllowed(request.method, Object.keys(handlers));
+  const handler = Object.hasOwn(route.methods, method) ? route.methods[method as keyof Route['methods']] : undefined;
+  if (!handler) throw new MethodNotAllowed(request.method, Object.keys(route.methods));
 
-  const group = rateLimitGroup(method, path, app !== null);
-  if (group) {
+  if (route.rateLimit) {
     try {
-      await limit(group, request);
+      await limit(route.rateLimit.group, request);
     } catch (error) {
       if (!(error instanceof TooManyRequests)) throw error;
-      // A person's browser gets a page; a program (PAR, token, the status poll) gets JSON.
-      // The switch of the page comes back by GET: to the same page, or, where a GET is no page
-      // (the panel's and the switch's own form posts), to the emulator's home, the panel.
-      const postOnly = group === 'panel' || path === ENDPOINT_PATHS.language;
-      const language = pageLanguage(request, context, postOnly ? { returnTo: homePath(basePath) } : {});
-      const page =
-        group === 'panel'
-          ? // In English the description itself; in another language what it means (views/messages.ts).
-            panelErrorPage(language, error.status, () => EMULATOR_MESSAGES[language.locale].errorExplanation(error))
-          : group === 'interaction' && path !== ENDPOINT_PATHS.authorizationStatus
-            ? errorPage(context, language, error)
-            : error.toResponse();
+      const page = route.rateLimit.refusal === 'json' ? error.toResponse() : tooManyRequestsPage(request, context, basePath, route, error);
       page.headers.set('Retry-After', String(error.retryAfterSeconds));
       return page;
     }
   }
 
-  const response = await handler(request, context);
+  const response = await handler(request, context, ...pathGroups);
   // HEAD: the GET response without its body (RFC 9110 §9.3.2).
   return head ? new Response(null, { status: response.status, headers: response.headers }) : response;
 }
 
-/** The paths of the person's side of a flow besides the app's screens: one rate limit for all. */
-const INTERACTION_PATHS: ReadonlySet<string> = new Set([
-  ENDPOINT_PATHS.authorization,
-  ENDPOINT_PATHS.authorizationStatus,
-  ENDPOINT_PATHS.authorizationContinue,
-  ENDPOINT_PATHS.authorizationPage,
-  ENDPOINT_PATHS.language,
-]);
-
-/** The rate limit a request counts against, if any (checks/rate-limits.ts). */
-function rateLimitGroup(method: string, path: string, appScreen: boolean): RateLimitGroup | undefined {
-  if (path === ENDPOINT_PATHS.par) return 'par';
-  if (path === ENDPOINT_PATHS.token) return 'token';
-  if (path === PANEL_ACTION_PATH && method === 'POST') return 'panel';
-  if (appScreen || INTERACTION_PATHS.has(path)) return 'interaction';
+/** The row of the route table for `path`, and what its pattern's groups matched. */
+function findRoute(path: string): { route: Route; pathGroups: string[] } | undefined {
+  for (const route of ROUTES) {
+    if (typeof route.path === 'string') {
+      if (route.path === path) return { route, pathGroups: [] };
+      continue;
+    }
+    const match = route.path.exec(path);
+    if (match) return { route, pathGroups: match.slice(1) };
+  }
   return undefined;
+}
+
+/**
+ * The page a person's browser gets over a rate limit: the panel's own for the panel, else the
+ * error page. Its language switch comes back by GET: to the same page, or, where the path has no
+ * GET (the panel's and the switch's own form posts), to the emulator's home, the panel.
+ */
+function tooManyRequestsPage(request: Request, context: EmulatorContext, basePath: string, route: Route, error: TooManyRequests): Response {
+  const language = pageLanguage(request, context, Object.hasOwn(route.methods, 'GET') ? {} : { returnTo: homePath(basePath) });
+  return route.rateLimit?.group === 'panel'
+    ? // In English the description itself; in another language what it means (views/messages.ts).
+      panelErrorPage(language, error.status, () => EMULATOR_MESSAGES[language.locale].errorExplanation(error))
+    : errorPage(context, language, error);
 }
 
 /** An on/off option: a boolean or absent (callers from plain JavaScript are not type-checked). */

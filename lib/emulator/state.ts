@@ -38,13 +38,14 @@ export interface Interaction {
   clientId: string;
   request: AuthorizationRequest;
   /**
-   * Random, only in the page GET /auth returned: proves that a request comes from the browser
-   * that started the verification, the only one the code may be redirected to (interaction/interaction.ts).
+   * Random, only in the page GET /auth returned: proves that a request comes from the browser that
+   * started the verification, the only one the code may be redirected to
+   * (identity-app/interaction.ts).
    */
   browserSecret: string;
   /** when the interaction expires (ms since the epoch); changes are written back until then */
   expiresAt: number;
-  /** progress through the app's steps (interaction/steps.ts) */
+  /** progress through the app's steps (identity-app/steps.ts) */
   app: AppProgress;
   /** the phones waiting to be confirmed, and the wrong codes typed on the computer (absent: none yet) */
   phoneConfirmation?: PhoneConfirmation;
@@ -52,7 +53,7 @@ export interface Interaction {
   decision?: InteractionDecision;
 }
 
-/** How far the user got in the simulated identity app. @see interaction/steps.ts */
+/** How far the user got in the simulated identity app. @see identity-app/steps.ts */
 export interface AppProgress {
   /** the test persona whose document is being verified */
   personaId?: string;
@@ -62,7 +63,7 @@ export interface AppProgress {
   /** the app is driven from another device: the phone the computer confirmed by its code */
   openedElsewhere: boolean;
   /**
-   * The secret of the phone the computer confirmed (interaction/phone-confirmation.ts): the QR
+   * The secret of the phone the computer confirmed (identity-app/phone-confirmation.ts): the QR
    * code can be seen by anyone near the screen, so every other device is refused.
    */
   deviceSecret?: string;

@@ -6,8 +6,7 @@ import {
 } from '@peculiar/x509';
 import type { JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createEmulator } from '@/lib/emulator';
-import { TEST_BASE_URL } from '@/test/support/emulator';
+import { TEST_BASE_URL, createTestEmulator } from '@/test/support/emulator';
 import { checkSigningCertificate, describeCertificate } from './certificate';
 
 const EC_P256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
@@ -33,7 +32,7 @@ type PublishedKey = JWK & { kid: string; x5c: [signing: string, ca: string] };
  * `rotations` key rotations: its keys, current first, all issued by one CA of its own.
  */
 async function emulatorJwks(rotations = 0): Promise<PublishedKey[]> {
-  const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [], rateLimits: false });
+  const emulator = createTestEmulator({ clients: [], rateLimits: false });
   for (let i = 0; i < rotations; i += 1) await emulator.control.rotateSigningKeys();
   const response = await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`));
   expect(response.status).toBe(200);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createEmulator } from '@/lib/emulator';
 import { discoveryUrl, generateClientKeys, type FetchLike } from '@/lib/oidc';
+import { createTestEmulator } from '@/test/support/emulator';
 import { checkDiscovery, checkJwks, describeFindings, describeLine, examine, runDoctor, type DoctorLine } from './doctor';
 import { DOCTOR_MESSAGES, type DoctorMessages, type TextArguments } from './doctor-messages';
 import type { ServerConfig } from './env';
 
 const ISSUER = 'https://idv.test/emulator';
-const emulator = createEmulator({ baseUrl: ISSUER, clients: [], rateLimits: false });
+const emulator = createTestEmulator({ baseUrl: ISSUER, clients: [], rateLimits: false });
 const viaEmulator: FetchLike = (input, init) => emulator.handle(new Request(input, init));
 const unreachable: FetchLike = () => Promise.reject(new TypeError('fetch failed'));
 

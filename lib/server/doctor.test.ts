@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createEmulator } from '@/lib/emulator';
 import { discoveryUrl, generateClientKeys, type FetchLike } from '@/lib/oidc';
+import { createTestEmulator } from '@/test/support/emulator';
 import { checkDiscovery, checkJwks, reusedFor, runDoctor, type DoctorLine } from './doctor';
 import type { ServerConfig } from './env';
 
 const ISSUER = 'https://idv.test/emulator';
-const emulator = createEmulator({ baseUrl: ISSUER, clients: [], rateLimits: false });
+const emulator = createTestEmulator({ baseUrl: ISSUER, clients: [], rateLimits: false });
 const viaEmulator: FetchLike = (input, init) => emulator.handle(new Request(input, init));
 
 async function emulatorDocument(): Promise<Record<string, unknown>> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createEmulator, type Emulator } from '@/lib/emulator';
+import type { Emulator } from '@/lib/emulator';
 import {
   clientPublicJwks,
   completeAuthorization,
@@ -20,6 +20,7 @@ import {
 import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced } from '@/lib/store/store';
+import { createTestEmulator } from '@/test/support/emulator';
 import { startRedisServer, type RedisServer } from '@/test/support/redis-server';
 import { loadServerConfig, type ServerConfig } from './env';
 import {
@@ -72,7 +73,7 @@ async function startInstance(prefix: string, extra: Record<string, string> = {})
 
 /** One instance's embedded emulator, registering its own configuration's client as services.ts does, its state in the shared store. */
 function emulatorOf(config: ServerConfig, store: RedisStore): Emulator {
-  return createEmulator({
+  return createTestEmulator({
     baseUrl: config.issuer,
     store: namespaced(store, 'emulator:'),
     clients: [{ clientId: config.client.clientId, name: 'IDV Demo', jwks: clientPublicJwks(config.client), redirectUris: [config.redirectUri], populationRegister: true }],

@@ -1,9 +1,8 @@
 import type { JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createEmulator } from '@/lib/emulator';
 import { DEFAULT_SELECTION, type ValidatedIdToken } from '@/lib/oidc';
 import { buildChecks, type VerificationInput } from '@/lib/view/result-view';
-import { TEST_BASE_URL } from '@/test/support/emulator';
+import { TEST_BASE_URL, createTestEmulator } from '@/test/support/emulator';
 import { signingCertificateOf, storedIdToken } from './verification';
 
 describe('storedIdToken', () => {
@@ -27,7 +26,7 @@ describe('storedIdToken', () => {
 
 /** The embedded emulator's JWKS after one rotation: two keys, each x5c = [its certificate, the CA]. */
 async function rotatedEmulatorJwks(): Promise<Array<JWK & { kid: string; x5c: [string, string] }>> {
-  const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [], rateLimits: false });
+  const emulator = createTestEmulator({ clients: [], rateLimits: false });
   await emulator.control.rotateSigningKeys();
   const response = await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`));
   return ((await response.json()) as { keys: Array<JWK & { kid: string; x5c: [string, string] }> }).keys;

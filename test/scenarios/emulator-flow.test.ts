@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compactDecrypt, createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createEmulator } from '@/lib/emulator';
-import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, formPost, type TestClient } from '@/test/support/emulator';
+import type { Emulator } from '@/lib/emulator';
+import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, createTestEmulator, formPost, type TestClient } from '@/test/support/emulator';
 
-async function redeem(client: TestClient, emulator: ReturnType<typeof createEmulator>, code: string, codeVerifier: string) {
+async function redeem(client: TestClient, emulator: Emulator, code: string, codeVerifier: string) {
   return emulator.handle(
     formPost(`${TEST_BASE_URL}/token`, {
       ...(await clientAuthentication(client)),
@@ -18,7 +18,7 @@ async function redeem(client: TestClient, emulator: ReturnType<typeof createEmul
 }
 
 /** Decrypts with the client's RSA key, then verifies with the emulator's published JWKS (spec 5.6, 4.4). */
-async function openIdToken(client: TestClient, emulator: ReturnType<typeof createEmulator>, idToken: string) {
+async function openIdToken(client: TestClient, emulator: Emulator, idToken: string) {
   const jweHeader = decodeProtectedHeader(idToken);
   const { plaintext } = await compactDecrypt(idToken, client.encryptionKey.privateKey, {
     keyManagementAlgorithms: ['RSA-OAEP-256'],
@@ -39,7 +39,7 @@ describe('end-to-end flow: PAR → identity app → token', () => {
     async (alg) => {
       const client = await createTestClient({ alg, populationRegister: true });
       // The strict level: the request below is shaped as the spec shapes it, as it must be for staging.
-      const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict: true });
+      const emulator = createTestEmulator({ clients: [client], strict: true });
 
       const claims = {
         id_token: {
@@ -135,7 +135,7 @@ describe('end-to-end flow: PAR → identity app → token', () => {
 
   it('omits evidence that is unavailable: no register match, no personal number on the document', async () => {
     const client = await createTestClient({ populationRegister: true });
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     const claims = {
       id_token: {
         verified_claims: {
@@ -171,7 +171,7 @@ describe('end-to-end flow: PAR → identity app → token', () => {
     ],
   ] as const)('when none of the requested document details exist, %s', async (_name, strict, expected) => {
     const client = await createTestClient();
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict });
+    const emulator = createTestEmulator({ clients: [client], strict });
     const claims = {
       id_token: {
         verified_claims: {
@@ -193,7 +193,7 @@ describe('end-to-end flow: PAR → identity app → token', () => {
   it('omits evidence entirely when none was requested, and gives each client its own subject', async () => {
     const first = await createTestClient({ clientId: 'first' });
     const second = await createTestClient({ clientId: 'second' });
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [first.registered, second.registered] });
+    const emulator = createTestEmulator({ clients: [first, second] });
     const claims = {
       id_token: { verified_claims: { verification: { trust_framework: { value: 'standard' } }, claims: { birthdate: { essential: true } } } },
     };
@@ -214,7 +214,7 @@ describe('end-to-end flow: PAR → identity app → token', () => {
 
   it('looks the register up by the requested personal_number, and omits the record when it is not the person', async () => {
     const client = await createTestClient({ populationRegister: true });
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     const record = (personalNumber: string) => ({
       id_token: {
         verified_claims: {

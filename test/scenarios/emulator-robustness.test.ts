@@ -1,6 +1,6 @@
 import { base64url } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '@/lib/emulator';
+import type { Emulator } from '@/lib/emulator';
 import { MemoryStore } from '@/lib/store/memory-store';
 import { StoreError } from '@/lib/store/store';
 import {
@@ -8,6 +8,7 @@ import {
   clientAuthentication,
   createPkce,
   createTestClient,
+  createTestEmulator,
   formPost,
   requestObjectClaims,
   signAsClient,
@@ -19,7 +20,7 @@ let emulator: Emulator;
 
 beforeAll(async () => {
   client = await createTestClient();
-  emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+  emulator = createTestEmulator({ clients: [client] });
 });
 
 /** RFC 6749 §5.2: the error body, with error_description limited to %x20-21 / %x23-5B / %x5D-7E. */
@@ -209,7 +210,7 @@ describe('QA settings while the state store is out: the options hold', () => {
 
   it('take the strict level from the strict option: a request the strict level refuses is refused', async () => {
     const store = storeWithSettingsOut();
-    const strict = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store, strict: true });
+    const strict = createTestEmulator({ clients: [client], store, strict: true });
     expect(await strict.control.strict()).toBe(true);
     const { codeChallenge } = await createPkce();
     const response = await strict.handle(
@@ -224,7 +225,7 @@ describe('QA settings while the state store is out: the options hold', () => {
 
   it('take iss on the redirect from the redirectIss option, and the encryption variant from the registration', async () => {
     const store = storeWithSettingsOut();
-    const running = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store, redirectIss: false });
+    const running = createTestEmulator({ clients: [client], store, redirectIss: false });
     expect(await running.control.redirectIss()).toBe(false);
     expect(await running.control.idTokenEncryption(client.clientId)).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
     expect(await (await running.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()).not.toHaveProperty(

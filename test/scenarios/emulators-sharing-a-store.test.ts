@@ -4,7 +4,7 @@
  * are consumed once across both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '@/lib/emulator';
+import type { Emulator } from '@/lib/emulator';
 import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced } from '@/lib/store/store';
 import {
@@ -13,6 +13,7 @@ import {
   clientAuthentication,
   createPkce,
   createTestClient,
+  createTestEmulator,
   formPost,
   requestObjectClaims,
   signAsClient,
@@ -32,7 +33,7 @@ beforeAll(async () => {
   const instance = async () => {
     const store = await RedisStore.connect({ url: server.url, prefix: 'idv:' });
     stores.push(store);
-    return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store: namespaced(store, 'emulator:') });
+    return createTestEmulator({ clients: [client], store: namespaced(store, 'emulator:') });
   };
   [a, b] = [await instance(), await instance()];
 });

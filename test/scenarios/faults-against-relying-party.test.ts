@@ -4,7 +4,7 @@
  * with one fault armed and must fail with the code the fault table promises.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '@/lib/emulator';
+import type { Emulator } from '@/lib/emulator';
 import { FAULTS, TOKEN_TIMEOUT_DELAY_MS } from '@/lib/emulator/qa/faults';
 import {
   DEFAULT_SELECTION,
@@ -21,6 +21,7 @@ import {
   type HttpOptions,
   type RelyingParty,
 } from '@/lib/oidc';
+import { createTestEmulator } from '@/test/support/emulator';
 
 const ISSUER = 'https://idv.test/emulator';
 const REDIRECT_URI = 'https://rp.test/auth/callback';
@@ -47,7 +48,7 @@ function fetchThrough(emulator: Emulator): FetchLike {
 
 /** A fresh emulator and a relying party (with empty caches) registered with it. */
 function setUp(http: Omit<HttpOptions, 'fetch'> = {}, jwksClock: () => number = Date.now) {
-  const emulator = createEmulator({
+  const emulator = createTestEmulator({
     baseUrl: ISSUER,
     clients: [{ clientId: CLIENT_ID, jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
     // As strict as the spec's letter: every fault is the only thing wrong with its response.

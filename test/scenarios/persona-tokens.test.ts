@@ -6,9 +6,9 @@
  */
 import { compactDecrypt, createLocalJWKSet, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '@/lib/emulator';
+import type { Emulator } from '@/lib/emulator';
 import { personas, type Persona } from '@/lib/emulator/personas/personas';
-import { TEST_BASE_URL, authorize, createTestClient, redeemCode, type TestClient } from '@/test/support/emulator';
+import { TEST_BASE_URL, authorize, createTestClient, createTestEmulator, redeemCode, type TestClient } from '@/test/support/emulator';
 
 const ALL_DETAILS = {
   type: null,
@@ -65,7 +65,7 @@ describe.each([
 ] as const)('each persona’s ID token at %s', (_level, strict) => {
   let emulator: Emulator;
   beforeAll(() => {
-    emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict });
+    emulator = createTestEmulator({ clients: [client], strict });
   });
 
   it.each(verifying.map((p) => [p.id, p] as const))('%s: a full request returns every claim and document detail the persona has', async (_id, persona) => {

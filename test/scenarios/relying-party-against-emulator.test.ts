@@ -5,7 +5,7 @@
  * list or shape), as a service that checks the spec's letter would be.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEmulator, type Emulator } from '@/lib/emulator';
+import type { Emulator } from '@/lib/emulator';
 import { DEFAULT_SELECTION } from '@/lib/oidc/claims-request';
 import { EDDSA_ASSERTION_BURST } from '@/lib/oidc/client-assertion';
 import { clientPublicJwks, generateClientKeys } from '@/lib/oidc/client-keys';
@@ -15,6 +15,7 @@ import { JwksCache } from '@/lib/oidc/jwks';
 import { ProtocolTrace } from '@/lib/oidc/trace';
 import type { FetchLike, Selection } from '@/lib/oidc/types';
 import { ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS, ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS } from '@/lib/oidc/id-token-encryption';
+import { createTestEmulator, type TestEmulatorOptions } from '@/test/support/emulator';
 
 const ISSUER = 'https://idv.test/emulator';
 const REDIRECT_URI = 'https://rp.test/auth/callback';
@@ -26,7 +27,7 @@ const fetched: string[] = [];
 
 beforeAll(async () => {
   const keys = await generateClientKeys('ES256');
-  emulator = createEmulator({
+  emulator = createTestEmulator({
     baseUrl: ISSUER,
     clients: [{ clientId: 'flow-client', jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister: true }],
     strict: true,
@@ -76,10 +77,10 @@ async function browse(authorizationUrl: string, persona: string, outcome: 'appro
 function ownService(
   clientId: string,
   keys: Awaited<ReturnType<typeof generateClientKeys>>,
-  emulatorOptions: Omit<Parameters<typeof createEmulator>[0], 'baseUrl' | 'clients'> = {},
+  emulatorOptions: Omit<TestEmulatorOptions, 'baseUrl' | 'clients'> = {},
   populationRegister = false,
 ) {
-  const service = createEmulator({
+  const service = createTestEmulator({
     baseUrl: ISSUER,
     clients: [{ clientId, jwks: clientPublicJwks(keys), redirectUris: [REDIRECT_URI], populationRegister }],
     strict: true,

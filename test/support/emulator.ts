@@ -1,12 +1,13 @@
 /**
- * Test fixtures: clients with real keys, signed JWTs built to order, and the browser steps of a
- * flow, for the emulator's tests and for relying-party tests that run against the emulator.
+ * Test fixtures: clients with real keys, the emulator a test runs against, signed JWTs built to
+ * order, and the browser steps of a flow, for the emulator's tests and for relying-party tests
+ * that run against the emulator.
  * Not used by the emulator itself.
  * @see spec 2.1, 2.2, 2.3, part 1 "Prerequisites for a client"
  */
 import { constants, createDecipheriv, createHmac, createPrivateKey, privateDecrypt, timingSafeEqual, type JsonWebKey } from 'node:crypto';
 import { CompactSign, base64url, exportJWK, generateKeyPair, type JWK } from 'jose';
-import { createEmulator, type Emulator } from '@/lib/emulator';
+import { createEmulator, type Emulator, type EmulatorOptions } from '@/lib/emulator';
 import { s256CodeChallenge } from '@/lib/emulator/checks/pkce';
 import type { RegisteredClient } from '@/lib/emulator/clients';
 import { CLIENT_ASSERTION_TYPE, type ClientSigningAlgorithm, type IdTokenEncryption } from '@/lib/emulator/config';
@@ -286,9 +287,21 @@ export function authorizationPageFields(html: string): { interaction?: string; b
 /** Where a phone on the test network reaches the emulator: the base of the QR code's link. */
 export const TEST_DEVICE_BASE_URL = 'http://192.168.1.20:3000/emulator';
 
-/** An emulator with a device base URL, for the tests of the app and the phone hand-off. */
-export function createDeviceTestEmulator(client: TestClient, now?: () => number): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, deviceBaseUrl: TEST_DEVICE_BASE_URL, clients: [client.registered], now });
+/** What a test's emulator is made of: createEmulator's options, the base URL among them optional. */
+export type TestEmulatorOptions = Omit<EmulatorOptions, 'baseUrl' | 'clients'> & {
+  /** default TEST_BASE_URL */
+  baseUrl?: string;
+  /** test clients (their registrations are what is registered), or registrations as a host passes them */
+  clients: readonly (TestClient | RegisteredClient)[];
+};
+
+/**
+ * The emulator a test runs against: at TEST_BASE_URL, with `clients` registered and every other
+ * option as given (`deviceBaseUrl: TEST_DEVICE_BASE_URL` for the app on a phone). Tests of
+ * createEmulator's own options (its checks and defaults) call it directly.
+ */
+export function createTestEmulator({ baseUrl = TEST_BASE_URL, clients, ...options }: TestEmulatorOptions): Emulator {
+  return createEmulator({ ...options, baseUrl, clients: clients.map((client) => ('registered' in client ? client.registered : client)) });
 }
 
 /**

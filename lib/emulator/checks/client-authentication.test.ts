@@ -5,13 +5,14 @@ import {
   clientAssertionClaims,
   createPkce,
   createTestClient,
+  createTestEmulator,
   formPost,
   requestObjectClaims,
   signAsClient,
   unsignedJwt,
   type TestClient,
 } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import type { Emulator } from '..';
 import { CLIENT_ASSERTION_TYPE } from '../config';
 
 let client: TestClient;
@@ -36,7 +37,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(now?: () => number): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, twoKeyClient.registered], now });
+  return createTestEmulator({ clients: [client, twoKeyClient], now });
 }
 
 /** The rest of a valid PAR or token request, around a given client authentication. */
@@ -252,7 +253,7 @@ describe('client authentication (spec 2.1, part 5), at PAR and at the token endp
     it('at the strict level, refuses an exp that is not a whole number of seconds (spec 2.1: Unix timestamp); the default level accepts it', async () => {
       const exp = nowSeconds() + 60.5;
       const fractional = async () => authWith(await signAsClient(client, clientAssertionClaims(client, { claims: { exp } })));
-      const strict = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict: true });
+      const strict = createTestEmulator({ clients: [client], strict: true });
       const response = await strict.handle(await endpointRequest(endpoint, await fractional()));
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({

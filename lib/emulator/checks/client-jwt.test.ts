@@ -11,12 +11,13 @@ import {
   clientAuthentication,
   createPkce,
   createTestClient,
+  createTestEmulator,
   formPost,
   requestObjectClaims,
   signAsClient,
   type TestClient,
 } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import type { Emulator } from '..';
 
 let client: TestClient;
 let other: TestClient;
@@ -28,7 +29,7 @@ beforeAll(async () => {
   codeChallenge = (await createPkce()).codeChallenge;
 });
 
-const newEmulator = (): Emulator => createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered] });
+const newEmulator = (): Emulator => createTestEmulator({ clients: [client, other] });
 
 /** POST /par as `client` (a valid assertion of its own) with `request` as the request object. */
 async function pushAsClient(emulator: Emulator, request: string): Promise<{ status: number; error: string; description: string }> {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, createTestClient, formPost, openAuthorizationPage, type TestClient } from '@/test/support/emulator';
+import { TEST_BASE_URL, createTestClient, createTestEmulator, formPost, openAuthorizationPage, type TestClient } from '@/test/support/emulator';
 import { MemoryStore } from '../../store/memory-store';
-import { createEmulator, type Emulator, type RateLimits } from '..';
+import type { Emulator, RateLimits } from '..';
 
 let client: TestClient;
 
@@ -11,9 +11,8 @@ beforeAll(async () => {
 
 /** An emulator whose requests name their client address in a test header. */
 function limitedEmulator(rateLimits: Partial<RateLimits> | false, store = new MemoryStore()): Emulator {
-  return createEmulator({
-    baseUrl: TEST_BASE_URL,
-    clients: [client.registered],
+  return createTestEmulator({
+    clients: [client],
     store,
     rateLimits,
     clientAddress: (request) => request.headers.get('x-test-address') ?? 'none',
@@ -92,7 +91,7 @@ describe('the emulator’s rate limits', () => {
   });
 
   it('lets a whole flow through under the default limits, and with the limits off sends no 429', async () => {
-    const defaults = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const defaults = createTestEmulator({ clients: [client] });
     await expect(openAuthorizationPage(defaults, client)).resolves.toMatchObject({ interaction: expect.any(String) });
     const unlimited = limitedEmulator(false);
     const statuses = new Set<number>();

@@ -6,12 +6,13 @@ import {
   clientAuthentication,
   createPkce,
   createTestClient,
+  createTestEmulator,
   formPost,
   requestObjectClaims,
   signAsClient,
   type TestClient,
 } from '@/test/support/emulator';
-import { createEmulator, personas, type Emulator } from '..';
+import { personas, type Emulator } from '..';
 
 let client: TestClient;
 let other: TestClient;
@@ -22,7 +23,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(now?: () => number): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered], now });
+  return createTestEmulator({ clients: [client, other], now });
 }
 
 async function push(emulator: Emulator, as: TestClient = client, claims: Record<string, unknown> = {}): Promise<string> {
@@ -153,7 +154,7 @@ describe('GET /auth (spec 4.2)', () => {
   });
 
   it('at the strict level, shows the invalid_request error page for a query parameter beyond the two of 4.2, and leaves the request_uri usable', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], strict: true });
+    const emulator = createTestEmulator({ clients: [client], strict: true });
     const requestUri = await push(emulator);
     await expectErrorPage(
       await openAuthorization(emulator, { client_id: client.clientId, request_uri: requestUri, ui_locales: 'nb' }),
@@ -166,7 +167,7 @@ describe('GET /auth (spec 4.2)', () => {
   it('escapes every interpolated value (a client name with markup)', async () => {
     const hostile = await createTestClient({ clientId: 'hostile' });
     hostile.registered.name = '<script>alert("x")</script>';
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [hostile.registered] });
+    const emulator = createTestEmulator({ clients: [hostile] });
     const { html } = await openInteraction(emulator, hostile);
     expect(html).not.toContain('<script>');
     expect(html).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;');
@@ -188,7 +189,7 @@ describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
   });
 
   it('with iss on the redirect switched off, redirects without iss, on approval and on cancel (RFC 9207 is optional)', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], redirectIss: false });
+    const emulator = createTestEmulator({ clients: [client], redirectIss: false });
     const approved = await authorize(emulator, client);
     expect([...approved.redirect.searchParams.keys()].sort()).toEqual(['code', 'state']);
     const cancelled = await authorize(emulator, client, { outcome: 'cancel' });
@@ -286,7 +287,7 @@ describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
 describe('HEAD on the authorization endpoint', () => {
   it('does not use up the request_uri (a link preview or prefetch must be harmless)', async () => {
     const client = await createTestClient();
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     const { codeChallenge } = await createPkce();
     const request = await signAsClient(client, requestObjectClaims(client, { codeChallenge }));
     const par = await emulator.handle(formPost(`${TEST_BASE_URL}/par`, { ...(await clientAuthentication(client)), request }));

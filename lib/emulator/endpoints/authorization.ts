@@ -4,9 +4,9 @@
  *
  * GET consumes the pushed request, opens an interaction and shows the "continue in the app" page
  * (a QR code for a phone, a button for this device, and a one-step quick test). POST is that
- * quick test's form. Both the quick test and the app (interaction/app.ts) end the interaction
- * with the decision logic of interaction/decision.ts: `decide`, then `completeInteraction`,
- * which redirects to the client with `code`, `state` and `iss` on approval, `error=access_denied`
+ * quick test's form. Both the quick test and the app (endpoints/identity-app.ts) end the
+ * interaction with the decision logic of identity-app/decision.ts: `decide`, then
+ * `completeInteraction`, which redirects to the client with `code`, `state` and `iss` on approval, `error=access_denied`
  * on cancellation or failed verification. Errors before the redirect URI is known are shown as
  * a page (RFC 6749 §4.1.2.1), never redirected.
  *
@@ -20,10 +20,10 @@ import { onlyListedParameters, queryParameters, readFormBody, type RequestParame
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest, InvalidRequestUri, describeValue } from '../errors';
-import { completeInteraction, decide } from '../interaction/decision';
-import { findInteraction, interactionClient, requireStartingBrowser } from '../interaction/interaction';
-import { authorizationPageLink } from '../interaction/links';
-import { initialProgress } from '../interaction/steps';
+import { completeInteraction, decide } from '../identity-app/decision';
+import { findInteraction, interactionClient, requireStartingBrowser } from '../identity-app/interaction';
+import { authorizationPageLink } from '../identity-app/links';
+import { initialProgress } from '../identity-app/steps';
 import { findPersona } from '../personas/personas';
 import { randomToken, type Interaction } from '../state';
 import { interactionPage, withErrorPage } from '../views/authorization-page';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
-import { createEmulator } from '..';
+import { TEST_BASE_URL, createTestClient, createTestEmulator, type TestClient } from '@/test/support/emulator';
+import { createEmulator, type Emulator } from '..';
 
 let client: TestClient;
 
@@ -10,7 +10,7 @@ beforeAll(async () => {
 
 describe('GET /.well-known/openid-configuration', () => {
   it('describes exactly what the emulator enforces, cacheable for an hour', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     const response = await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -46,7 +46,7 @@ describe('GET /.well-known/openid-configuration', () => {
   });
 
   it('is found under the base path whatever origin the request came through (a proxy)', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     const response = await emulator.handle(new Request('http://10.0.0.7:8080/emulator/.well-known/openid-configuration'));
     expect(response.status).toBe(200);
     expect((await response.json()).issuer).toBe(TEST_BASE_URL);
@@ -54,12 +54,12 @@ describe('GET /.well-known/openid-configuration', () => {
 });
 
 describe('discovery shapes and the flow URL (part 4: `{flow_url}/auth`; DECISIONS.md "Discovery")', () => {
-  const discovery = async (emulator: ReturnType<typeof createEmulator>) =>
+  const discovery = async (emulator: Emulator) =>
     (await (await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()) as Record<string, unknown>;
 
   it('advertises the authorization endpoint on the flow URL, another origin, and serves /auth there too', async () => {
     const flow = 'http://127.0.0.1:3999/emulator';
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, flowBaseUrl: flow, clients: [client.registered] });
+    const emulator = createTestEmulator({ flowBaseUrl: flow, clients: [client] });
     expect(await discovery(emulator)).toMatchObject({ authorization_endpoint: `${flow}/auth`, pushed_authorization_request_endpoint: `${TEST_BASE_URL}/par` });
     // Routed by path: the flow origin's requests reach the same handler (400: no request_uri, not 404).
     expect((await emulator.handle(new Request(`${flow}/auth`))).status).toBe(400);
@@ -67,7 +67,7 @@ describe('discovery shapes and the flow URL (part 4: `{flow_url}/auth`; DECISION
   });
 
   it('serves a minimal document without endpoints when QA switches to it, and the full one again', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     await emulator.control.setDiscoveryShape('minimal');
     expect(await discovery(emulator)).toEqual({
       issuer: TEST_BASE_URL,
@@ -82,11 +82,11 @@ describe('discovery shapes and the flow URL (part 4: `{flow_url}/auth`; DECISION
 });
 
 describe('iss on the redirect switched off (RFC 9207 §3)', () => {
-  const discovery = async (emulator: ReturnType<typeof createEmulator>) =>
+  const discovery = async (emulator: Emulator) =>
     (await (await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()) as Record<string, unknown>;
 
   it('leaves authorization_response_iss_parameter_supported out of the full document, and advertises it again when switched on', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], redirectIss: false });
+    const emulator = createTestEmulator({ clients: [client], redirectIss: false });
     const off = await discovery(emulator);
     expect(off).not.toHaveProperty('authorization_response_iss_parameter_supported');
     expect(off).toHaveProperty('pushed_authorization_request_endpoint');
@@ -100,7 +100,7 @@ describe('discovery while the state store is out', () => {
     const { MemoryStore } = await import('../../store/memory-store');
     const { StoreError } = await import('../../store/store');
     const store = new MemoryStore();
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store, redirectIss: false });
+    const emulator = createTestEmulator({ clients: [client], store, redirectIss: false });
     await store.set('redirect-iss', true, 60);
     store.get = () => Promise.reject(new StoreError('store_unavailable', 'Redis did not answer', 5));
     const response = await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`));
@@ -112,7 +112,7 @@ describe('discovery while the state store is out', () => {
     const { MemoryStore } = await import('../../store/memory-store');
     const { StoreError } = await import('../../store/store');
     const store = new MemoryStore();
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], store });
+    const emulator = createTestEmulator({ clients: [client], store });
     store.get = () => Promise.reject(new StoreError('store_unavailable', 'Redis did not answer', 5));
     const response = await emulator.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`));
     expect(response.status).toBe(200);

@@ -1,7 +1,6 @@
 import { calculateJwkThumbprint, exportJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
-import { createEmulator } from '..';
+import { TEST_BASE_URL, createTestClient, createTestEmulator, type TestClient } from '@/test/support/emulator';
 import { loadX509 } from '../tokens/x509';
 
 let client: TestClient;
@@ -12,7 +11,7 @@ beforeAll(async () => {
 
 describe('GET /jwks (spec 2.7, 4.4)', () => {
   it('publishes the ES256 signing key with kid = certificate serial and an x5c chain that verifies', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     const response = await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`));
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
@@ -51,8 +50,8 @@ describe('GET /jwks (spec 2.7, 4.4)', () => {
   });
 
   it('keeps the same keys for the instance lifetime, and a new instance has its own', async () => {
-    const first = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
-    const second = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const first = createTestEmulator({ clients: [client] });
+    const second = createTestEmulator({ clients: [client] });
     const kid = async (emulator: typeof first) =>
       ((await (await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).json()) as { keys: JWK[] }).keys.map((key) => key.kid).sort().join();
     const [a, b] = await Promise.all([kid(first), kid(first)]);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, TEST_DEVICE_BASE_URL, createDeviceTestEmulator, createTestClient, openAuthorizationPage, type TestClient } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import { TEST_BASE_URL, TEST_DEVICE_BASE_URL, createTestClient, createTestEmulator, openAuthorizationPage, type TestClient } from '@/test/support/emulator';
+import type { Emulator } from '..';
 import { LANGUAGE_COOKIE } from '../views/language';
 
 const LANGUAGE_URL = `${TEST_BASE_URL}/language`;
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(): Emulator {
-  return createDeviceTestEmulator(client);
+  return createTestEmulator({ clients: [client], deviceBaseUrl: TEST_DEVICE_BASE_URL });
 }
 
 /** The switch's form post, as a page of the emulator sends it (same origin unless `headers` say otherwise). */
@@ -52,7 +52,7 @@ describe('POST {base}/language: the language switch', () => {
   });
 
   it('marks the cookie Secure when every address of the emulator is https', async () => {
-    const emulator = createEmulator({ baseUrl: 'https://idv.example/emulator', clients: [client.registered] });
+    const emulator = createTestEmulator({ baseUrl: 'https://idv.example/emulator', clients: [client] });
     const response = await emulator.handle(
       new Request('https://idv.example/emulator/language', {
         method: 'POST',

@@ -5,13 +5,13 @@ import {
   clientAuthentication,
   createPkce,
   createTestClient,
+  createTestEmulator,
   formPost,
   requestObjectClaims,
   signAsClient,
   unsignedJwt,
   type TestClient,
 } from '@/test/support/emulator';
-import { createEmulator } from '..';
 
 let client: TestClient;
 let entitled: TestClient;
@@ -24,7 +24,7 @@ beforeAll(async () => {
 });
 
 const emulator = (options: { strict?: boolean } = {}) =>
-  createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, entitled.registered], ...options });
+  createTestEmulator({ clients: [client, entitled], ...options });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A PAR request whose request object has `claims` merged over valid ones (undefined removes one). */

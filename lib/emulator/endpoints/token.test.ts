@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, formPost, type TestClient } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import { TEST_BASE_URL, authorize, clientAuthentication, createTestClient, createTestEmulator, formPost, type TestClient } from '@/test/support/emulator';
+import type { Emulator } from '..';
 
 let client: TestClient;
 let other: TestClient;
@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(now?: () => number, options: { strict?: boolean } = {}): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered], now, ...options });
+  return createTestEmulator({ clients: [client, other], now, ...options });
 }
 
 /** A code from a completed authorization, and a function to redeem it with changes. */

@@ -4,6 +4,7 @@ import {
   clientAuthentication,
   createPkce,
   createTestClient,
+  createTestEmulator,
   formPost,
   requestObjectClaims,
   signAsClient,
@@ -20,7 +21,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [entitled.registered, notEntitled.registered] });
+  return createTestEmulator({ clients: [entitled, notEntitled] });
 }
 
 /** 2.3: a claims request with population-register evidence. */

@@ -2,7 +2,7 @@
  * The control API of one emulator instance, for QA and tests: rotate the signing keys, arm
  * one-shot faults, change a client's population-register entitlement and ID token encryption,
  * switch the strict level, the redirect's `iss` and the discovery document, and read what the
- * instance holds. The fault panel (qa/panel.ts) is a form over exactly these calls.
+ * instance holds. The fault panel (endpoints/panel.ts) is a form over exactly these calls.
  * @see spec 2.3 "Electronic record evidence element", 2.5, 2.7, 4.4; qa/faults.ts
  */
 import { encryptionKeyOf } from '../clients';

@@ -14,6 +14,7 @@ import {
   clientAuthentication,
   createPkce,
   createTestClient,
+  createTestEmulator,
   decryptRsa1_5Jwe,
   formPost,
   redeemCode,
@@ -21,7 +22,7 @@ import {
   signAsClient,
   type TestClient,
 } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import type { Emulator } from '..';
 import { MemoryStore } from '@/lib/store/memory-store';
 import { FAULTS, FaultSwitchboard, type FaultId } from './faults';
 
@@ -39,7 +40,7 @@ afterEach(() => {
 
 /** `rateLimits: false` where a test counts timers: the in-memory rate limiter sets one per window. */
 function newEmulator(options: { rateLimits?: false } = {}): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, other.registered], ...options });
+  return createTestEmulator({ clients: [client, other], ...options });
 }
 
 /** Part 1 steps 1–7 for `as`: returns the token endpoint's response and the request's nonce. */

@@ -1,7 +1,8 @@
 /**
  * Who may use the QA panel's actions (rotate keys, arm faults, change entitlements). The panel
  * itself is a read-only page anyone who reaches the emulator may see; its actions are:
- * - `open`: anyone's (development and tests; the same-origin check of qa/panel.ts still holds);
+ * - `open`: anyone's (development and tests; the same-origin check of endpoints/panel.ts still
+ *   holds);
  * - `read-only`: nobody's, with a reason the panel shows (a host running the emulator in
  *   production without a password);
  * - `password`: a browser's that signed in with the panel password. Sign-in attempts are limited
@@ -13,7 +14,7 @@
  *   a signed-in browser holds a random token in an HttpOnly, SameSite=Strict cookie
  *   scoped to the emulator's path, remembered in the store for 12 hours (so every instance
  *   sharing the store knows it, and signing out ends it everywhere).
- * @see qa/panel.ts; DECISIONS.md "QA panel"
+ * @see endpoints/panel.ts; DECISIONS.md "QA panel"
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';

@@ -1,7 +1,7 @@
 import { compactDecrypt, decodeJwt, decodeProtectedHeader, importJWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, authorize, createTestClient, redeemCode, type TestClient } from '@/test/support/emulator';
-import { createEmulator, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, type Emulator, type IdTokenEncryption } from '..';
+import { authorize, createTestClient, createTestEmulator, redeemCode, type TestClient } from '@/test/support/emulator';
+import { ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, type Emulator, type IdTokenEncryption } from '..';
 import type { ClaimsRequest } from '../checks/claims-request';
 import { findPersona } from '../personas/personas';
 import { verifiedClaimsFor } from './id-token';
@@ -37,7 +37,7 @@ describe('ID token encryption variants, per client (spec 2.5; Dynamic Client Reg
   });
 
   it.each(variants)('encrypts to the client’s key with $alg / $enc once QA sets it', async (variant) => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     await emulator.control.setIdTokenEncryption(client.clientId, variant);
     const idToken = await idTokenFor(emulator, client);
     expect(decodeProtectedHeader(idToken)).toEqual({ ...variant, kid: client.encryptionKey.kid, cty: 'JWT' });
@@ -45,12 +45,12 @@ describe('ID token encryption variants, per client (spec 2.5; Dynamic Client Reg
   });
 
   it('uses RSA-OAEP-256 / A256GCM, the example of 2.5, for a client that registered no variant', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const emulator = createTestEmulator({ clients: [client] });
     expect(decodeProtectedHeader(await idTokenFor(emulator, client))).toMatchObject({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
   });
 
   it('uses the variant a client registered, and each client its own', async () => {
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, registeredVariant.registered] });
+    const emulator = createTestEmulator({ clients: [client, registeredVariant] });
     const idToken = await idTokenFor(emulator, registeredVariant);
     expect(decodeProtectedHeader(idToken)).toMatchObject({ alg: 'RSA-OAEP', enc: 'A256CBC-HS512' });
     expect((await decryptAs(idToken, registeredVariant, { alg: 'RSA-OAEP', enc: 'A256CBC-HS512' })).aud).toBe(registeredVariant.clientId);

@@ -1,7 +1,7 @@
 import { compactDecrypt, createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, authorize, createTestClient, redeemCode, type TestClient } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import { TEST_BASE_URL, authorize, createTestClient, createTestEmulator, redeemCode, type TestClient } from '@/test/support/emulator';
+import type { Emulator } from '..';
 import { loadX509 } from './x509';
 
 type PublishedKey = JWK & { kid: string; x5c: string[] };
@@ -15,7 +15,7 @@ beforeAll(async () => {
 /** An emulator whose clock the test moves. */
 function emulatorWithClock(start = Date.UTC(2026, 0, 15, 12)) {
   const clock = { now: start };
-  const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], now: () => clock.now });
+  const emulator = createTestEmulator({ clients: [client], now: () => clock.now });
   return { emulator, clock };
 }
 

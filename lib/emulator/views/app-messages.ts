@@ -1,14 +1,15 @@
 /**
- * The words of the simulated identity app ("ID Check", views/app-pages.ts and the refusals of
- * interaction/app.ts), in each language the emulator speaks (lib/i18n). Sentences with markup in
- * them are functions returning escaped `html`. `nb` is typed by `en`, so tsc proves it complete.
+ * The words of the simulated identity app ("ID Check", the screens in views/identity-app/ and the
+ * refusals of endpoints/identity-app.ts), in each language the emulator speaks (lib/i18n).
+ * Sentences with markup in them are functions returning escaped `html`. `nb` is typed by `en`, so
+ * tsc proves it complete.
  * @see views/messages.ts (the words all pages share)
  */
 import type { Locale } from '../../i18n/locale';
-import { APP_STEPS, type AppStepId } from '../interaction/steps';
+import { APP_STEPS, type AppStepId } from '../identity-app/steps';
 import { html, type SafeHtml } from './html';
 
-/** The English step titles are interaction/steps.ts's own (the status endpoint's JSON speaks English). */
+/** The English step titles are identity-app/steps.ts's own (the status endpoint's JSON speaks English). */
 const englishSteps = Object.fromEntries(APP_STEPS.map((step) => [step.id, step.title])) as Record<AppStepId, string>;
 
 const en = {
@@ -101,7 +102,7 @@ const en = {
   complete: 'This verification is complete',
   completeLead: 'There is nothing more to do here. You can close the app.',
 
-  /** before the computer confirms this phone (interaction/phone-confirmation.ts) */
+  /** before the computer confirms this phone (identity-app/phone-confirmation.ts) */
   confirmTitle: 'Confirm this phone',
   confirmHeading: 'Confirm this phone on your computer',
   confirmLead: 'Type this code on the computer where you started, in the field next to the QR code:',
@@ -117,7 +118,7 @@ const en = {
   lockedHeading: 'This verification can no longer continue on a phone',
   lockedLead: 'A wrong code was typed on the computer too many times. Continue on the computer where you started: use the app there, or start again.',
 
-  /** refusals of interaction/app.ts, shown on the screen again */
+  /** refusals of endpoints/identity-app.ts, shown on the screen again */
   actionAndOutcome: 'Send either an action or an outcome, not both.',
   unknownOutcome: (value: string) => `Unknown outcome ${value}.`,
   everyStepFirst: 'Finish this step first: every step comes before sharing.',

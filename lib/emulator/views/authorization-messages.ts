@@ -34,7 +34,7 @@ const en = {
   hideLink: 'Hide the link',
   linkHidden: 'The link is not shown, so that a shared screen shows only the QR code.',
 
-  /** confirming the phone by the code it shows (interaction/phone-confirmation.ts) */
+  /** confirming the phone by the code it shows (identity-app/phone-confirmation.ts) */
   codeLabel: 'Code shown on your phone',
   codeHint: 'Six letters, as your phone shows them; the dash is optional.',
   confirmPhone: 'Confirm phone',

@@ -4,13 +4,13 @@
  * a redirect URI (RFC 6749 §4.1.2.1).
  *
  * The page offers, in order of how real users meet it: a QR code that opens the app on a phone
- * (with the form that confirms that phone by the code it shows, interaction/phone-confirmation.ts),
- * a button that opens it on this device, and a secondary "quick test" form that decides in one
- * step. The QR code's link is printed only on request ("Show the link"), so a shared screen shows
- * the QR code alone. Everything works without JavaScript; one external script (interaction/hand-off.ts)
- * only keeps the status line current and saves the user a click when the phone finishes. Every
- * interpolated value is escaped by `html`; the words are in the page's language
- * (authorization-messages.ts, views/language.ts).
+ * (with the form that confirms that phone by the code it shows,
+ * identity-app/phone-confirmation.ts), a button that opens it on this device, and a secondary
+ * "quick test" form that decides in one step. The QR code's link is printed only on request ("Show
+ * the link"), so a shared screen shows the QR code alone. Everything works without JavaScript; one
+ * external script (endpoints/hand-off.ts) only keeps the status line current and saves the user a
+ * click when the phone finishes. Every interpolated value is escaped by `html`; the words are in
+ * the page's language (authorization-messages.ts, views/language.ts).
  * @see spec part 1, 4.2
  */
 import type { EvidenceRequest } from '../checks/claims-request';
@@ -18,8 +18,8 @@ import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
 import { endpointUrl, type EmulatorContext } from '../context';
 import { OAuthError } from '../errors';
-import { authorizationPageLink, continueLink, appLink, qrCodeLink, statusLink } from '../interaction/links';
-import { APP_STEPS, deviceStatus, type DeviceStatus } from '../interaction/steps';
+import { authorizationPageLink, continueLink, appLink, qrCodeLink, statusLink } from '../identity-app/links';
+import { APP_STEPS, deviceStatus, type DeviceStatus } from '../identity-app/steps';
 import { personas, type Persona } from '../personas/personas';
 import type { Interaction } from '../state';
 import { APP_MESSAGES } from './app-messages';
@@ -148,7 +148,7 @@ function statusLine(t: AuthorizationMessages, language: PageLanguage, status: De
 
 /**
  * The form that confirms a phone: the code it shows, typed here, posted with the browser secret
- * to the app (interaction/app.ts, `action=confirm-phone`). A refused code is said next to the
+ * to the app (endpoints/identity-app.ts, `action=confirm-phone`). A refused code is said next to the
  * field, which is marked invalid and focused.
  */
 function confirmPhoneForm(context: EmulatorContext, t: AuthorizationMessages, interactionId: string, secret: string, codeError: string | undefined): SafeHtml {

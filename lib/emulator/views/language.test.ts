@@ -5,15 +5,15 @@ import {
   TEST_DEVICE_BASE_URL,
   authorizationPageFields,
   clientAuthentication,
-  createDeviceTestEmulator,
   createPkce,
   createTestClient,
+  createTestEmulator,
   formPost,
   requestObjectClaims,
   signAsClient,
   type TestClient,
 } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import type { Emulator } from '..';
 import { LANGUAGE_COOKIE, checkReturnPath, chooseLocale } from './language';
 
 let client: TestClient;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(): Emulator {
-  return createDeviceTestEmulator(client);
+  return createTestEmulator({ clients: [client], deviceBaseUrl: TEST_DEVICE_BASE_URL });
 }
 
 /** Runs PAR with `extra` claims merged into the request object; the request_uri, or the refusal. */
@@ -352,7 +352,7 @@ describe('the pages’ Content-Security-Policy with the switch', () => {
 
   it('names the redirect URI’s origin when it is another than the emulator’s', async () => {
     const far = await createTestClient({ clientId: 'far-client', redirectUri: 'https://rp.example/callback' });
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [far.registered] });
+    const emulator = createTestEmulator({ clients: [far] });
     const { codeChallenge } = await createPkce();
     const par = await emulator.handle(
       formPost(`${TEST_BASE_URL}/par`, {

@@ -1,6 +1,6 @@
 /**
- * The words of the QA panel (views/panel-page.ts) and of its actions' answers (qa/panel.ts), in
- * each language the emulator speaks (lib/i18n). Protocol names (`client_id`, `kid`, error codes,
+ * The words of the QA panel (views/panel-page.ts) and of its actions' answers (endpoints/panel.ts),
+ * in each language the emulator speaks (lib/i18n). Protocol names (`client_id`, `kid`, error codes,
  * fault ids) stay as they are. `nb` is typed by `en`, so tsc proves it complete.
  * @see views/messages.ts (the words all pages share)
  */

@@ -5,7 +5,7 @@
  * is escaped by the `html` tag, and a strict Content-Security-Policy allows only the page's own
  * style, same-origin images and same-origin form posts. The words are in the page's language
  * (panel-messages.ts, views/language.ts).
- * @see qa/control.ts, qa/faults.ts, qa/panel.ts
+ * @see qa/control.ts, qa/faults.ts, endpoints/panel.ts
  */
 import { ENDPOINT_PATHS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS } from '../config';
 import { personas, type Persona } from '../personas/personas';
@@ -20,7 +20,7 @@ import { EMULATOR_MESSAGES } from './messages';
 import { pageResponse } from './page-shell';
 import { PANEL_MESSAGES, type PanelMessages } from './panel-messages';
 
-/** Everything the panel shows, read from the control API by qa/panel.ts. */
+/** Everything the panel shows, read from the control API by endpoints/panel.ts. */
 export interface PanelView {
   /** the issuer = base URL */
   issuer: string;
@@ -52,7 +52,7 @@ export interface PanelView {
   language: PageLanguage;
 }
 
-/** Where the panel's forms post. @see qa/panel.ts */
+/** Where the panel's forms post. @see endpoints/panel.ts */
 export const PANEL_ACTION_PATH = '/panel';
 
 /** The targets of FAULTS, in the order the panel lists them. */
@@ -89,7 +89,7 @@ function panelResponse(language: PageLanguage, status: number, title: string, bo
     // No form-action beyond 'self', which the shell always allows.
     sources: { images: [] },
     // Not no-referrer: with it, browsers send `Origin: null` on the panel's own form posts,
-    // which the cross-site check of qa/panel.ts would then refuse.
+    // which the cross-site check of endpoints/panel.ts would then refuse.
     referrer: 'same-origin',
   });
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
-import { createEmulator, personas, type Emulator } from '..';
+import { TEST_BASE_URL, createTestClient, createTestEmulator, type TestClient } from '@/test/support/emulator';
+import { personas, type Emulator } from '..';
 
 let client: TestClient;
 
@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+  return createTestEmulator({ clients: [client] });
 }
 
 describe('GET /portraits/<id>.jpg', () => {

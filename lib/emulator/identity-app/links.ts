@@ -14,7 +14,7 @@ import type { AppStepId } from './steps';
 /**
  * How the app was opened: on this device (with the browser secret) or on another device (a phone
  * that opened the QR link, with the device secret it was given then: the phone the computer
- * confirmed, or one still showing its code; interaction/phone-confirmation.ts).
+ * confirmed, or one still showing its code; identity-app/phone-confirmation.ts).
  */
 export type AppMode = { sameDevice: true; browserSecret: string } | { sameDevice: false; deviceSecret?: string };
 

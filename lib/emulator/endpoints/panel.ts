@@ -17,9 +17,9 @@ import { OAuthError, describeValue } from '../errors';
 import { pageLanguage, type PageLanguage } from '../views/language';
 import { PANEL_MESSAGES, type PanelMessages } from '../views/panel-messages';
 import { panelErrorPage, panelPage, panelPath } from '../views/panel-page';
-import { createControl, type ClientInfo, type EmulatorControl } from './control';
-import { FAULTS, faultById, isFaultId } from './faults';
-import type { PanelAccessState } from './panel-access';
+import { createControl, type ClientInfo, type EmulatorControl } from '../qa/control';
+import { FAULTS, faultById, isFaultId } from '../qa/faults';
+import type { PanelAccessState } from '../qa/panel-access';
 
 export { PANEL_ACTION_PATH } from '../views/panel-page';
 

@@ -3,13 +3,13 @@
  * each a server-rendered page whose buttons are plain form posts (no JavaScript):
  * choose the persona's document, scan it, read its chip, check the face, consent.
  *
- * Progress is kept in the interaction on the server (interaction/steps.ts): a request for a later step
- * than the progress allows is redirected back (GET) or refused with 409 (POST), so nobody can
+ * Progress is kept in the interaction on the server (identity-app/steps.ts): a request for a later
+ * step than the progress allows is redirected back (GET) or refused with 409 (POST), so nobody can
  * skip to "share". The final Share / Cancel use the authorization endpoint's decision logic.
  *
  * Opened with the browser secret (the "Use the app on this device" link), the app redirects this
  * browser to the client at the end. Opened without it (from the QR code, on a phone), the phone
- * first shows a code that must be typed on the computer (interaction/phone-confirmation.ts); the
+ * first shows a code that must be typed on the computer (identity-app/phone-confirmation.ts); the
  * confirmed phone then uses the app, keeps the decision for the starting browser and tells the
  * user to return to the computer. The computer's form that confirms a phone posts here too
  * (`action=confirm-phone`, with the browser secret).
@@ -21,14 +21,18 @@ import { InvalidRequest, describeValue } from '../errors';
 import { findPersona } from '../personas/personas';
 import type { Interaction, WaitingPhone } from '../state';
 import type { AppMessages } from '../views/app-messages';
-import { appConfirmPage, appDonePage, appFinishedPage, appHandOffRefusedPage, appScreenPage } from '../views/app-pages';
+import { appConfirmPage } from '../views/identity-app/confirm-page';
+import { appDonePage } from '../views/identity-app/done-page';
+import { appFinishedPage } from '../views/identity-app/finished-page';
+import { appHandOffRefusedPage } from '../views/identity-app/hand-off-refused-page';
+import { appScreenPage } from '../views/identity-app/step-page';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
 import type { AuthorizationMessages } from '../views/authorization-messages';
 import { pageLanguage, pathOf, type LanguageHints } from '../views/language';
 import { seeOther } from '../views/page-shell';
-import { completeInteraction, decide } from './decision';
-import { interactionClient, requireStartingBrowser } from './interaction';
-import { appLink, authorizationPageLink, type AppMode } from './links';
+import { completeInteraction, decide } from '../identity-app/decision';
+import { interactionClient, requireStartingBrowser } from '../identity-app/interaction';
+import { appLink, authorizationPageLink, type AppMode } from '../identity-app/links';
 import {
   addWaitingPhone,
   confirmPhone,
@@ -41,8 +45,8 @@ import {
   sameSecret,
   waitingPhone,
   waitingPhones,
-} from './phone-confirmation';
-import { furthestStep, isAppStep, stepNumber, type AppStepId } from './steps';
+} from '../identity-app/phone-confirmation';
+import { furthestStep, isAppStep, stepNumber, type AppStepId } from '../identity-app/steps';
 
 /** The app's step actions (form field `action`) and the step each one needs to be reachable. */
 const ACTIONS = {
@@ -324,7 +328,7 @@ async function finish(
  * gives that phone the app (303 to the authorization page, which then follows the phone's
  * progress). A wrong code is counted and the page shown again with how many tries are left (400);
  * the last one locks the hand-off (403). Codes are compared in constant time.
- * @see interaction/phone-confirmation.ts
+ * @see identity-app/phone-confirmation.ts
  */
 async function computerConfirmsPhone(
   request: Request,

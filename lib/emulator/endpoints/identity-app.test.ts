@@ -3,15 +3,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   TEST_BASE_URL,
   TEST_DEVICE_BASE_URL,
-  createDeviceTestEmulator,
   createTestClient,
+  createTestEmulator,
   formPost,
   openAppFromQrCode,
   openAuthorizationPage,
   redeemCode,
   type TestClient,
 } from '@/test/support/emulator';
-import { createEmulator, personas, type Emulator } from '..';
+import { personas, type Emulator } from '..';
 
 
 let client: TestClient;
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(now?: () => number): Emulator {
-  return createDeviceTestEmulator(client, now);
+  return createTestEmulator({ clients: [client], deviceBaseUrl: TEST_DEVICE_BASE_URL, now });
 }
 
 /**
@@ -332,7 +332,7 @@ describe('the app pages', () => {
   it('escape every interpolated value (a client name with markup)', async () => {
     const hostile = await createTestClient({ clientId: 'hostile' });
     hostile.registered.name = '<img src=x onerror="alert(1)">';
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [hostile.registered] });
+    const emulator = createTestEmulator({ clients: [hostile] });
     const { interaction, browser } = await openAuthorizationPage(emulator, hostile);
     await walkToConsent(emulator, interaction, 'ingrid-haugen', { browser });
     for (const step of ['document', 'consent']) {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
-import { createEmulator, type Emulator } from '..';
+import { TEST_BASE_URL, createTestClient, createTestEmulator, type TestClient, type TestEmulatorOptions } from '@/test/support/emulator';
+import type { Emulator } from '..';
 import { personas } from '../personas/personas';
-import { FAULTS } from './faults';
+import { FAULTS } from '../qa/faults';
 
 const PANEL_ACTION_URL = `${TEST_BASE_URL}/panel`;
 const ORIGIN = new URL(TEST_BASE_URL).origin;
@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(): Emulator {
-  return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered, oddlyNamed.registered] });
+  return createTestEmulator({ clients: [client, oddlyNamed] });
 }
 
 async function getPanel(emulator: Emulator, query = '') {
@@ -324,10 +324,10 @@ describe('POST {base}/panel refuses cross-site posts (CSRF)', () => {
   });
 
   it('compares with its configured public origins, not the request URL (which a proxy or the framework reports as localhost:PORT)', async () => {
-    const emulator = createEmulator({
+    const emulator = createTestEmulator({
       baseUrl: 'https://demo.example.com/emulator',
       deviceBaseUrl: 'http://192.168.1.20:3000/emulator',
-      clients: [client.registered],
+      clients: [client],
     });
     const post = (origin: string) =>
       emulator.handle(
@@ -350,7 +350,7 @@ describe('arming a fault for one client from the panel', () => {
   it('offers the registered clients, arms for the chosen one and refuses an unknown one', async () => {
     const a = await createTestClient({ clientId: 'client-a' });
     const b = await createTestClient({ clientId: 'client-b' });
-    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [a.registered, b.registered] });
+    const emulator = createTestEmulator({ clients: [a, b] });
     const post = (body: Record<string, string>) =>
       emulator.handle(
         new Request(`${TEST_BASE_URL}/panel`, {
@@ -375,8 +375,8 @@ describe('arming a fault for one client from the panel', () => {
 describe('who may use the panel’s actions', () => {
   const PASSWORD = 'correct horse battery';
 
-  function emulatorWith(panel: Parameters<typeof createEmulator>[0]['panel'], address: string | (() => string) = '192.0.2.1', now?: () => number) {
-    return createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered], panel, clientAddress: typeof address === 'string' ? () => address : address, ...(now ? { now } : {}) });
+  function emulatorWith(panel: TestEmulatorOptions['panel'], address: string | (() => string) = '192.0.2.1', now?: () => number) {
+    return createTestEmulator({ clients: [client], panel, clientAddress: typeof address === 'string' ? () => address : address, ...(now ? { now } : {}) });
   }
 
   /** The panel's cookie from a Set-Cookie header, as a browser sends it back. */

@@ -53,9 +53,9 @@ export function furthestStep(progress: AppProgress): AppStepId {
 /** Where the app stands, as the waiting browser shows it (status endpoint and page). */
 export interface DeviceStatus {
   /**
-   * waiting: no phone opened the link yet; confirming: a phone opened it and waits for its code
-   * to be typed on the computer; in_progress: the confirmed phone is in the app; decided: it
-   * finished there; locked: too many wrong codes, no phone can continue (interaction/phone-confirmation.ts)
+   * waiting: no phone opened the link yet; confirming: a phone opened it and waits for its code to
+   * be typed on the computer; in_progress: the confirmed phone is in the app; decided: it finished
+   * there; locked: too many wrong codes, no phone can continue (identity-app/phone-confirmation.ts)
    */
   status: 'waiting' | 'confirming' | 'in_progress' | 'decided' | 'locked';
   /** the step the app is at (1–5), once a phone is confirmed */

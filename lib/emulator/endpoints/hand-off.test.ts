@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   TEST_BASE_URL,
   TEST_DEVICE_BASE_URL,
-  createDeviceTestEmulator,
   createTestClient,
+  createTestEmulator,
   formPost,
   openAppFromQrCode,
   openAuthorizationPage,
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 
 function newEmulator(now?: () => number): Emulator {
-  return createDeviceTestEmulator(client, now);
+  return createTestEmulator({ clients: [client], deviceBaseUrl: TEST_DEVICE_BASE_URL, now });
 }
 
 /** An attribute value as the browser reads it (the pages escape `&` as `&#38;`). */

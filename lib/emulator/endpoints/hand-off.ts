@@ -7,7 +7,7 @@
  * Both endpoints require the interaction's browser secret, which only the starting browser has:
  * whoever sees the QR code can open the app, but cannot receive the code, and cannot use the app
  * either unless the starting browser confirms that phone by the code it shows
- * (interaction/phone-confirmation.ts). The interaction is taken by the continuation, so the
+ * (identity-app/phone-confirmation.ts). The interaction is taken by the continuation, so the
  * redirect is delivered once.
  * @see spec part 1 (steps 4–6), 4.2; compare RFC 8628 (device authorization grant) §3.3–3.5
  */
@@ -16,16 +16,16 @@ import type { EmulatorContext } from '../context';
 import { authorizationPageScript } from '../views/assets';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
 import { pageLanguage } from '../views/language';
-import { completeInteraction } from './decision';
-import { findInteraction, interactionClient, requireStartingBrowser } from './interaction';
-import { handOffLocked, phoneConfirmed, waitingPhones } from './phone-confirmation';
-import { deviceStatus } from './steps';
+import { completeInteraction } from '../identity-app/decision';
+import { findInteraction, interactionClient, requireStartingBrowser } from '../identity-app/interaction';
+import { handOffLocked, phoneConfirmed, waitingPhones } from '../identity-app/phone-confirmation';
+import { deviceStatus } from '../identity-app/steps';
 
 /**
  * Handles GET /auth/status?interaction=…&browser=…: where the app stands, as JSON
  * `{ status: "waiting" | "confirming" | "in_progress" | "decided" | "locked", step?, steps, message }`. Errors are RFC 6749
  * JSON: 400 for an unknown, expired or completed interaction, 403 for a wrong browser secret.
- * @see interaction/steps.ts `deviceStatus`
+ * @see identity-app/steps.ts `deviceStatus`
  */
 export async function authorizationStatusEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const parameters = queryParameters(new URL(request.url));

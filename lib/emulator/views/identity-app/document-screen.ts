@@ -1,0 +1,38 @@
+/**
+ * Step 1 of the simulated identity app, a screen that step-page.ts puts in the app's page.
+ * @see spec part 1 (the mobile identity app)
+ */
+import type { EmulatorContext } from '../../context';
+import { personas } from '../../personas/personas';
+import { SafeHtml, html } from '../html';
+import { capitalize, documentExpired, documentName } from '../labels';
+import { alert, appForm, clientName, portraitUrl, words, type StepScreenOptions } from './app-page';
+
+const CHEVRON = new SafeHtml(
+  '<svg class="chevron" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="m9 5 7 7-7 7"/></svg>',
+);
+
+/** Step 1: whose document to verify (the test personas). */
+export function documentScreen(context: EmulatorContext, options: StepScreenOptions): SafeHtml {
+  const current = options.interaction.app.personaId;
+  const { t, shared } = words(options);
+  const { locale } = options.language;
+  const choices = personas.map((persona) => {
+    const tags = [
+      persona.faceCheck === 'fail' ? html`<span class="tag warn">${shared.personaTags.faceCheckFails}</span>` : '',
+      documentExpired(persona, context.now()) ? html`<span class="tag warn">${shared.personaTags.documentExpired}</span>` : '',
+    ];
+    return html`<li><button class="choice" type="submit" name="persona" value="${persona.id}" data-testid="persona-${persona.id}"${
+      persona.id === current ? new SafeHtml(' aria-current="true"') : ''
+    }>
+<img src="${portraitUrl(context, options.mode, persona)}" alt="" width="48" height="60">
+<span class="text"><strong>${persona.label}</strong><span class="sub">${capitalize(documentName(persona, locale))}</span>${
+      tags.some((tag) => tag !== '') ? html`<span class="tags">${tags}</span>` : ''
+    }</span>${CHEVRON}</button></li>`;
+  });
+  return html`
+<h1>${t.steps.document}</h1>
+<p class="lead">${t.chooseLead(clientName(options.client))}</p>
+${alert(options.message)}
+${appForm(context, options, html`<input type="hidden" name="action" value="choose-document"><ul class="choices">${choices}</ul>`)}`;
+}
