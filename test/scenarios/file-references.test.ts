@@ -44,7 +44,8 @@ function references(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
   const found: string[] = [];
   for (const match of text.matchAll(/[A-Za-z0-9_.[\]/-]*[A-Za-z0-9_\]]\.(?:ts|tsx|mjs|md|css)\b/g)) {
-    const reference = match[0];
+    // A Markdown link's text may be a path: `[docs/operations.md](docs/operations.md)` names docs/operations.md.
+    const reference = match[0].startsWith('[') && !match[0].includes(']') ? match[0].slice(1) : match[0];
     // An absolute path names a file on a machine or in a container (the image's /app/scripts/start.mjs),
     // never one of the repository's: the next test keeps those to what is allowed.
     if (NOT_OURS.has(reference) || isPattern(reference, text, match.index) || /node_modules\/|^dist\/|^\//.test(reference)) continue;
