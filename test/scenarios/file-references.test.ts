@@ -11,7 +11,10 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+/** The repository's files: those git tracks, and new ones not yet added (never what git ignores). */
+const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+  .split('\n')
+  .filter((file) => file !== '' && existsSync(join(ROOT, file)));
 const names = new Set(tracked.map((file) => basename(file)));
 
 /** The files whose text is read for file names: source, tests, scripts and docs (docs/ too). */
