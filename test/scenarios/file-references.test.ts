@@ -6,7 +6,7 @@
  * is not in the repository, so nothing cites it: the spec is cited by title and section, RFCs by URL.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -14,7 +14,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
 /** The repository's files: those git tracks, and new ones not yet added (never what git ignores). */
 const tracked = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
   .split('\n')
-  .filter((file) => file !== '' && existsSync(join(ROOT, file)));
+  // Files only: a deleted file is still in git's index, and a link to a folder (node_modules linked
+  // into a second checkout) is listed as a new file.
+  .filter((file) => file !== '' && statSync(join(ROOT, file), { throwIfNoEntry: false })?.isFile() === true);
 const names = new Set(tracked.map((file) => basename(file)));
 
 /** The files whose text is read for file names: source, tests, scripts and docs (docs/ too). */
