@@ -1,6 +1,6 @@
 # The app as one image: Next.js's standalone server (`npm run build`), on Node 20, started by
 # scripts/start.mjs as `npm start` starts it, run as the unprivileged `node` user. Configure it
-# with environment variables (README "Configuration"); SESSION_SECRET is required. Several
+# with environment variables (docs/operations.md "Configuration"); SESSION_SECRET is required. Several
 # instances behind a balancer: compose.yaml. `npm run test:container` builds and tries this image.
 #
 #   docker build -t idv-relying-party .

@@ -4,10 +4,10 @@ import nextTs from 'eslint-config-next/typescript';
 
 /** Test support (test/support) is for tests only: product code never imports it. */
 const testSupport = { group: ['@/test/*', '**/test/support/*'], message: 'test/ is for tests; product code never imports it.' };
-/** README "Architecture": the core, the emulator, the store, the languages and the domain of a verification are framework-free and never read the environment. */
+/** ARCHITECTURE.md "Import rules": the core, the emulator, the store, the languages and the domain of a verification are framework-free and never read the environment. */
 const frameworks = { group: ['next', 'next/*', 'react', 'react/*', 'react-dom', 'react-dom/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc, lib/emulator, lib/store, lib/i18n and lib/verification are framework-free.' };
 
-/** Folders of lib/emulator, from the base up (README "Architecture" says the same rules). */
+/** Folders of lib/emulator, from the base up (ARCHITECTURE.md "Import rules" says the same rules). */
 const emulator = (folder) => `./lib/emulator/${folder}`;
 const emulatorLayers = [
   // the data and the rules know nothing of pages or handlers
@@ -33,7 +33,7 @@ export default defineConfig([
     rules: { '@next/next/no-html-link-for-pages': 'off' },
   },
   {
-    // README "Architecture": no import cycles (this rule sees value imports; `npm run lint:cycles` sees types too).
+    // ARCHITECTURE.md "Import rules": no import cycles (this rule sees value imports; `npm run lint:cycles` sees types too).
     files: ['**/*.ts', '**/*.tsx'],
     rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
   },

@@ -1,7 +1,7 @@
 /**
  * Start-up: stamp each request with its connection's address, and validate the configuration
  * before the first request, so a wrong variable stops the server with a message naming it
- * (README "Configuration"). NEXT_RUNTIME is Next.js's
+ * (docs/operations.md "Configuration"). NEXT_RUNTIME is Next.js's
  * own marker, the one variable read outside lib/server/env.ts.
  */
 export async function register(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * An attacker on the network with bad input (README "Security choices"): a flood of invalid
+ * An attacker on the network with bad input (ARCHITECTURE.md "Security choices"): a flood of invalid
  * starts, callbacks and settings, with and without a browser binding, leaves nothing stored for
  * requests without a binding, a bounded number of bounded failure records for one with, the
  * store ready, and a real verification working; and a client cannot pick its own address with

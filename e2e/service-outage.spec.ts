@@ -1,5 +1,5 @@
 /**
- * The service unreachable, then back (README "Security choices"): the relying party backs off
+ * The service unreachable, then back (lib/oidc/README.md "Security choices"): the relying party backs off
  * from a failed discovery or JWKS request for a second at first (30 s at most), the failure page
  * says when it asks again, and once the service is back the next verification goes through
  * within seconds. Runs its own servers: an app in provider mode, and the service (the app in

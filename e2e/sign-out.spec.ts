@@ -1,5 +1,5 @@
 /**
- * Sign-out leaves no personal data behind (README "Security choices"): everything a browser owns
+ * Sign-out leaves no personal data behind (ARCHITECTURE.md "Security choices"): everything a browser owns
  * (results, pending flows, failure records) is deleted at once, on Redis in one atomic step, also
  * a result that two callbacks completing at the same moment left behind. Runs a redis-server and
  * a production server of its own, and reads every key the app wrote.

@@ -126,7 +126,7 @@ const en = {
 
   /** what to do when a line warns or fails */
   fixes: {
-    configuration: (variable: string) => `Fix ${variable} (README "Configuration").`,
+    configuration: (variable: string) => `Fix ${variable} (docs/operations.md "Configuration").`,
     redirectUri: 'Set APP_URL to the https address the app is reached at.',
     discovery: 'Check IDV_BASE_URL and the network.',
     issuer: 'Set IDV_BASE_URL to exactly the issuer the document names (no trailing slash unless it has one).',
@@ -247,7 +247,7 @@ const nb: DoctorMessages = {
   },
 
   fixes: {
-    configuration: (variable) => `Rett opp ${variable} (se «Configuration» i README).`,
+    configuration: (variable) => `Rett opp ${variable} (se «Configuration» i docs/operations.md).`,
     redirectUri: 'Sett APP_URL til https-adressen appen nås på.',
     discovery: 'Kontroller IDV_BASE_URL og nettverket.',
     issuer: 'Sett IDV_BASE_URL til nøyaktig den utstederen dokumentet oppgir (uten skråstrek til slutt, med mindre utstederen har det).',

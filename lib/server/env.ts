@@ -1,7 +1,7 @@
 import 'server-only';
 /**
- * The configuration, read from the environment and validated once (the README's table of
- * variables). This is the only module that reads `process.env`. Every problem is reported with
+ * The configuration, read from the environment and validated once (the table of variables in
+ * docs/operations.md "Configuration"). This is the only module that reads `process.env`. Every problem is reported with
  * the variable's name.
  */
 import { createPublicKey, X509Certificate, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';

@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * Failure records, for the failure page's detail and trace, kept so that no flood of bad input can
- * crowd out real work (README "Security choices"):
+ * crowd out real work (ARCHITECTURE.md "Security choices"):
  * - only for a request that carries a browser binding (no one else could ever read the record);
  * - at most `perAddress` records per client address and `overall` for everyone in each window,
  *   counted in the shared store: beyond them the failure page still shows the code, without

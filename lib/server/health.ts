@@ -1,6 +1,6 @@
 import 'server-only';
 /**
- * The health endpoints (README "Run several instances"): `GET /healthz` says the process is alive;
+ * The health endpoints (docs/operations.md "Health and shutdown"): `GET /healthz` says the process is alive;
  * `GET /readyz` says whether it can serve verifications: the configuration is valid and the
  * store answers and takes new work. Their JSON carries no secrets: no URLs, keys or client identifiers.
  */

@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * The app's records in the shared state layer (lib/store): verified results, failure records and
  * pending flows, each kind under its own key namespace. Portraits are tens of kilobytes, so
- * results never go in the cookie (README "Security choices"). Which store backs them (memory or Redis) is
+ * results never go in the cookie (ARCHITECTURE.md "Security choices"). Which store backs them (memory or Redis) is
  * decided once, in services.ts.
  */
 import type { Store } from '@/lib/store/store';

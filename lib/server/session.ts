@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * The session cookie holds one thing: a random browser binding, sealed by iron-session (`sealData`,
  * `unsealData`), set once and never changed. Flow secrets (nonce, PKCE verifier) and the pointer to
- * this browser's result live in the store, bound to it (README "Run several instances"). So no
+ * this browser's result live in the store, bound to it (docs/operations.md "Run several instances"). So no
  * response rewrites anything another response needs: two tabs, or a callback delivered twice,
  * cannot lose each other's flow to the last cookie written, and any instance can serve any request.
  *

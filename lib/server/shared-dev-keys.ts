@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * Development client keys shared through the store, for several instances of the app in emulator
- * mode on one Redis (README "Run several instances") when IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY
+ * mode on one Redis (docs/operations.md "Client keys") when IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY
  * are not configured.
  *
  * Each instance's embedded emulator registers the client keys of that instance's configuration,

@@ -5,7 +5,7 @@ import { services } from './services';
 
 /**
  * Start-up: loads the configuration and builds the services; exits the process on a
- * configuration error (README "Configuration"). Then prepares the shutdown.
+ * configuration error (docs/operations.md "Configuration"). Then prepares the shutdown.
  */
 export async function validateConfigurationAtStartup(): Promise<void> {
   try {

@@ -1,6 +1,6 @@
 /**
- * The state layer shared by the app and the embedded emulator (README "Run several
- * instances"): a key-value store whose entries expire, with the two atomic operations one-time
+ * The state layer shared by the app and the embedded emulator (docs/operations.md "Run
+ * several instances"): a key-value store whose entries expire, with the two atomic operations one-time
  * items need (`take` and `setIfAbsent`). Two implementations keep the same contract: in memory
  * (one instance, nothing to install) and Redis (several instances, or a serverless host).
  *

@@ -1,6 +1,6 @@
 /**
- * The stored shapes: what the app keeps server-side between requests (README "Run several
- * instances"): a pending flow until its callback, a verified result until the user signs out or
+ * The stored shapes: what the app keeps server-side between requests (docs/operations.md "Run
+ * several instances"): a pending flow until its callback, a verified result until the user signs out or
  * it expires, a failure record for the failure page. Data, never text for a page: every label,
  * language, masking and presenter-mode decision is made when they are read. Types only, so the
  * stores, the flow glue and the pages import them without importing each other.

@@ -4,7 +4,7 @@ import { redirect303 } from '@/lib/server/responses';
 import { readStartForm } from '@/lib/server/selection-form';
 import { beginVerification, countStart } from '@/lib/server/verification';
 
-/** POST /auth/start: PAR, then 303 to the authorization endpoint (README "How it works"). */
+/** POST /auth/start: PAR, then 303 to the authorization endpoint (ARCHITECTURE.md "A selection"). */
 export async function POST(request: Request): Promise<Response> {
   try {
     await requireSameOrigin(request, 'A verification can only be started from this app’s own pages');

@@ -2,7 +2,7 @@ import { services } from '@/lib/server/services';
 
 /**
  * The embedded emulator (emulator mode only): every request is handed to lib/emulator as it is.
- * In provider mode these routes answer 404 (README "Against staging (provider mode)").
+ * In provider mode these routes answer 404 (docs/operations.md "Against staging (provider mode)").
  */
 async function handle(request: Request): Promise<Response> {
   const { emulator } = await services();
