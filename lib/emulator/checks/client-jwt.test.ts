@@ -112,3 +112,18 @@ describe('verifyClientJwt: the compact serialisation (RFC 7515 §7.1)', () => {
     }
   });
 });
+
+describe('verifyClientJwt: a header that is not a JSON object of UTF-8 text (RFC 7515 §4)', () => {
+  const part = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64url');
+  it.each([
+    ['JSON null', part('null')],
+    ['a JSON number', part('5')],
+    ['a JSON array', part('["ES256"]')],
+    ['bytes that are not UTF-8', part(Buffer.concat([Buffer.from('{"alg":"ES256","typ":"JWT","kid":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]))],
+  ])('refuses %s as the header with 400 invalid_request, naming the header', async (_name, header) => {
+    const [, payload, signature] = (await signAsClient(client, requestObjectClaims(client, { codeChallenge }))).split('.') as [string, string, string];
+    const refused = await pushAsClient(newEmulator(), `${header}.${payload}.${signature}`);
+    expect(refused).toMatchObject({ status: 400, error: 'invalid_request' });
+    expect(refused.description).toMatch(/header/);
+  });
+});
