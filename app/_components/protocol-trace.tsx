@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Locale } from '@/lib/i18n/locale';
 import { TRACE_MESSAGES } from '@/lib/view/trace-messages';
 import type { TraceEntryView } from '@/lib/view/trace-view';
@@ -71,6 +71,14 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
       );
     return pending.current;
   }, [detailUrl, loaded]);
+  // An exchange opened before the page was hydrated fired its toggle before React listened: its
+  // detail is loaded now, rather than "Loading the detail…" until it is closed and opened again.
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    if (detailUrl && list.current?.querySelector('details[open]')) void load().catch(() => undefined);
+    // once, at hydration: later toggles are React's
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const all = async () => JSON.stringify(await load(), null, 2);
   const download = async () => {
     const url = URL.createObjectURL(new Blob([await all()], { type: 'application/json' }));
@@ -104,7 +112,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
       {entries.length === 0 ? (
         <p className="mt-4 text-sm text-slate-600">{t.nothingExchanged}</p>
       ) : (
-        <ol className="trace mt-4 space-y-2" data-testid="trace">
+        <ol ref={list} className="trace mt-4 space-y-2" data-testid="trace">
           {shown.map((entry) => (
             <li key={entry.index} data-testid="trace-entry" data-step={entry.step}>
               <details
