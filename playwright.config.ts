@@ -2,41 +2,41 @@
  * End-to-end tests against the real, built app (`npm run build` first; `npm test` does it): the
  * standalone server the Dockerfile ships, started by `npm start`'s script, on 127.0.0.1 only.
  *
- * These setups run:
- * - the app in emulator mode on http://localhost:3100, its embedded emulator lenient (the default);
- * - a strict emulator: a copy of the app in emulator mode on http://127.0.0.4:3102 with
+ * These setups run, each server on a free port chosen for the run (e2e/servers.ts), so the suite
+ * runs beside anything else on the machine:
+ * - the app in emulator mode on http://localhost, its embedded emulator lenient (the default),
+ *   once per worker: each worker uses its own (e2e/servers.ts);
+ * - a strict emulator: a copy of the app in emulator mode on http://127.0.0.4 with
  *   EMULATOR_STRICT=on, whose embedded emulator refuses whatever the spec does not list or shape,
  *   as a service that checks the spec's letter would. It registers the provider-mode clients
  *   (`second-rp`, `cluster-provider-rp`) and the examples' (`example-rp`): what passes against
  *   it sends nothing the spec does not list;
- * - a second copy of the app on http://127.0.0.1:3101 in provider mode, configured only by IDV_*
+ * - a second copy of the app on http://127.0.0.1 in provider mode, configured only by IDV_*
  *   variables, using the strict emulator as its provider. (A different host name keeps the apps'
  *   cookies apart: cookies are scoped by host, not port.)
- * - several instances: two copies of the app in emulator mode (3201, 3202) sharing one
- *   redis-server (6391) behind a round-robin balancer on http://127.0.0.2:3200, which is their
- *   APP_URL; and two in provider mode (3211, 3212) on the same Redis (their own prefix) behind a
- *   balancer on http://127.0.0.3:3210, with the strict emulator as their provider
+ * - several instances: two copies of the app in emulator mode sharing one redis-server behind a
+ *   round-robin balancer on http://127.0.0.2, which is their APP_URL; and two in provider mode on
+ *   the same Redis (their own prefix) behind a balancer on http://127.0.0.3, with the strict
+ *   emulator as their provider
  *   (e2e/several-instances.spec.ts). e2e/outages.spec.ts and e2e/graceful-shutdown.spec.ts start
  *   servers of their own, which they stop.
  *
- * Debian's Chromium is used when present (/usr/bin/chromium, or CHROMIUM_PATH); elsewhere
- * Playwright's own Chromium.
+ * Debian's Chromium is used when present (its headless shell, else chromium; or CHROMIUM_PATH);
+ * elsewhere Playwright's own Chromium.
  */
 import { existsSync } from 'node:fs';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
+import { CLUSTER_APP, EMULATOR_APPS, EXAMPLE_APPS, PORTS, PROVIDER_APP, PROVIDER_CLUSTER_APP, STRICT_EMULATOR_APP, WORKERS } from './e2e/servers';
 
-const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((path) => path && existsSync(path));
+/**
+ * The browser: CHROMIUM_PATH, else Debian's old headless shell (package chromium-headless-shell,
+ * the build Playwright itself runs headless tests in: no GPU process, a third less CPU per test
+ * here), else Debian's Chromium, else Playwright's own.
+ */
+const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((path) => path && existsSync(path));
 
-const EMULATOR_APP = 'http://localhost:3100';
-/** The strict emulator: the provider of the provider-mode apps and of the examples. */
-const STRICT_EMULATOR_APP = 'http://127.0.0.4:3102';
-const PROVIDER_APP = 'http://127.0.0.1:3101';
-/** The balancer in front of the two instances that share Redis (a host of its own, for its cookies). */
-const CLUSTER_APP = 'http://127.0.0.2:3200';
-/** The balancer in front of the two provider-mode instances. */
-const PROVIDER_CLUSTER_APP = 'http://127.0.0.3:3210';
-const CLUSTER_REDIS_PORT = 6391;
+const CLUSTER_REDIS_PORT = PORTS.clusterRedis;
 
 /** A client key pair made for this run only: the second app's private keys and their public JWKS. */
 function secondClientKeys() {
@@ -105,53 +105,59 @@ const providerClusterInstance = (port: number) =>
     IDV_ENCRYPTION_KEY: JSON.stringify(providerCluster.encryptionJwk),
   });
 
+const chromium = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    ...(chromiumPath ? { executablePath: chromiumPath } : {}),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
+  },
+};
+const SCREENSHOTS = /screenshots\.spec\.ts$/;
+
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
+  // Spec files run side by side, each worker with its own app in emulator mode (e2e/servers.ts;
+  // E2E_WORKERS, default 2: this machine has two cores); the tests of one file run in order.
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: true,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
-    baseURL: EMULATOR_APP,
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test a fifth more time on this machine, failures or not:
+    // E2E_TRACE=1 records one for each test that fails (playwright-report/), to find out why.
+    trace: process.env.E2E_TRACE === '1' ? 'retain-on-failure' : 'off',
     screenshot: 'only-on-failure',
   },
   projects: [
-    {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          ...(chromiumPath ? { executablePath: chromiumPath } : {}),
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-dev-shm-usage'],
-        },
-      },
-    },
+    { name: 'chromium', use: chromium, testIgnore: SCREENSHOTS },
+    // The screenshots for the docs, apart from the axe scans.
+    { name: 'screenshots', use: chromium, testMatch: SCREENSHOTS },
   ],
   webServer: [
-    {
+    // One app in emulator mode per worker (e2e/servers.ts).
+    ...EMULATOR_APPS.map((app, index) => ({
       command: 'node scripts/start.mjs',
-      url: `${EMULATOR_APP}/emulator/.well-known/openid-configuration`,
+      url: `${app}/emulator/.well-known/openid-configuration`,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: 'pipe',
+      stdout: 'pipe' as const,
       env: {
-        PORT: '3100',
+        PORT: new URL(app).port,
         HOST: '127.0.0.1',
-        APP_URL: EMULATOR_APP,
-        SESSION_SECRET: process.env.E2E_EMULATOR_SESSION_SECRET,
+        APP_URL: app,
+        SESSION_SECRET: process.env.E2E_EMULATOR_SESSION_SECRET!,
         // The whole suite starts its verifications from one address, faster than a person would.
         IDV_START_LIMIT_PER_ADDRESS: '1000',
-        IDV_DATA_DIR: '.data/e2e-emulator',
+        IDV_DATA_DIR: `.data/e2e-emulator-${index}`,
         // The "phone" of the QR test is another browser context on this machine.
-        EMULATOR_DEVICE_URL: EMULATOR_APP,
-        EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD,
+        EMULATOR_DEVICE_URL: app,
+        EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD!,
       },
-    },
+    })),
     {
       command: 'node scripts/start.mjs',
       url: `${STRICT_EMULATOR_APP}/emulator/.well-known/openid-configuration`,
@@ -159,7 +165,7 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'pipe',
       env: {
-        PORT: '3102',
+        PORT: String(PORTS.strictEmulator),
         HOST: '127.0.0.4',
         APP_URL: STRICT_EMULATOR_APP,
         SESSION_SECRET: randomBytes(32).toString('base64url'),
@@ -179,7 +185,7 @@ export default defineConfig({
             client_id: 'example-rp',
             name: 'The examples in examples/',
             jwks: example.publicJwks,
-            redirect_uris: ['http://127.0.0.1:3301/callback', 'http://127.0.0.1:3302/callback'],
+            redirect_uris: EXAMPLE_APPS.map((app) => `${app}/callback`),
             population_register: false,
           },
           {
@@ -199,7 +205,7 @@ export default defineConfig({
       timeout: 60_000,
       stdout: 'pipe',
       env: {
-        PORT: '3101',
+        PORT: String(PORTS.providerApp),
         HOST: '127.0.0.1',
         APP_URL: PROVIDER_APP,
         // The provider-mode tests start their verifications from one address, faster than a person would.
@@ -218,18 +224,18 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 20_000,
     },
-    emulatorClusterInstance(3201),
-    emulatorClusterInstance(3202),
+    emulatorClusterInstance(PORTS.clusterOne),
+    emulatorClusterInstance(PORTS.clusterTwo),
     {
-      command: 'node test/support/balancer.mjs 3200 3201 3202 127.0.0.2',
+      command: `node test/support/balancer.mjs ${PORTS.cluster} ${PORTS.clusterOne} ${PORTS.clusterTwo} 127.0.0.2`,
       url: `${CLUSTER_APP}/healthz`,
       reuseExistingServer: false,
       timeout: 20_000,
     },
-    providerClusterInstance(3211),
-    providerClusterInstance(3212),
+    providerClusterInstance(PORTS.providerClusterOne),
+    providerClusterInstance(PORTS.providerClusterTwo),
     {
-      command: 'node test/support/balancer.mjs 3210 3211 3212 127.0.0.3',
+      command: `node test/support/balancer.mjs ${PORTS.providerCluster} ${PORTS.providerClusterOne} ${PORTS.providerClusterTwo} 127.0.0.3`,
       url: `${PROVIDER_CLUSTER_APP}/healthz`,
       reuseExistingServer: false,
       timeout: 20_000,

@@ -3,10 +3,11 @@
  * app and served to the emulator's pages too (browsers ask the origin for /favicon.ico).
  */
 import { expect, test } from '@playwright/test';
+import { EMULATOR_APP as APP } from './servers';
 
 test('every page links the favicon, the SVG icon, the Apple touch icon and the manifest, and each is served', async ({ page, request }) => {
   for (const path of ['/', '/result', '/failure?code=access_denied']) {
-    await page.goto(path);
+    await page.goto(`${APP}${path}`);
     const links = await page.locator('head link[rel~="icon"], head link[rel="apple-touch-icon"], head link[rel="manifest"]').evaluateAll((elements) =>
       elements.map((element) => `${element.getAttribute('rel')} ${element.getAttribute('href')}`),
     );
@@ -15,26 +16,26 @@ test('every page links the favicon, the SVG icon, the Apple touch icon and the m
     );
   }
 
-  const favicon = await request.get('/favicon.ico');
+  const favicon = await request.get(`${APP}/favicon.ico`);
   expect(favicon.status()).toBe(200);
   expect(favicon.headers()['content-type']).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
   const ico = await favicon.body();
   expect([ico.readUInt16LE(2), ico.readUInt16LE(4)]).toEqual([1, 3]); // an icon resource holding 16, 32 and 48 px
 
-  const svg = await request.get('/icon.svg');
+  const svg = await request.get(`${APP}/icon.svg`);
   expect(svg.headers()['content-type']).toMatch(/^image\/svg\+xml/);
-  const touch = await request.get('/apple-touch-icon.png');
+  const touch = await request.get(`${APP}/apple-touch-icon.png`);
   expect(touch.headers()['content-type']).toBe('image/png');
 });
 
 test('the manifest names the app and lists icons that exist at the sizes it states', async ({ request }) => {
-  const response = await request.get('/manifest.webmanifest');
+  const response = await request.get(`${APP}/manifest.webmanifest`);
   expect(response.status()).toBe(200);
   const manifest = (await response.json()) as { name: string; short_name: string; start_url: string; display: string; icons: { src: string; sizes: string; type: string; purpose: string }[] };
   expect(manifest).toMatchObject({ name: expect.stringContaining('Identity verification'), short_name: expect.any(String), start_url: '/', display: 'standalone' });
   expect(manifest.icons.map((icon) => icon.purpose)).toEqual(expect.arrayContaining(['any', 'maskable']));
   for (const icon of manifest.icons) {
-    const file = await request.get(icon.src);
+    const file = await request.get(new URL(icon.src, `${APP}/`).href);
     expect(file.status(), icon.src).toBe(200);
     expect(file.headers()['content-type'], icon.src).toContain(icon.type);
     if (icon.type === 'image/png') {
@@ -51,7 +52,7 @@ test('no page of the app or of the emulator asks for something that is not there
     if (response.status() >= 400) missing.push(`${response.status()} ${response.url()}`);
   });
   for (const path of ['/', '/result', '/emulator']) {
-    await page.goto(path);
+    await page.goto(`${APP}${path}`);
     await page.waitForLoadState('networkidle');
   }
   expect(missing).toEqual([]);

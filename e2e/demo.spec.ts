@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 
 async function runPreset(page: Page, preset: string, persona: string): Promise<void> {
   await page.goto(`${APP}/`);

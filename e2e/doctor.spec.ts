@@ -4,8 +4,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 
 test('the doctor page passes every line against the embedded emulator and shows our public JWKS', async ({ page }) => {
   await page.goto(`${APP}/`);

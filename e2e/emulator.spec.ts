@@ -5,8 +5,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp, openPanelSignedIn, startDefaultVerification, startVerification } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 
 /** The app's five steps for a persona who passes, ending on consent: Share. */
 async function walkThroughApp(phone: Page, persona: string): Promise<void> {

@@ -11,8 +11,10 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { createBlankProject, type BlankProject } from '../test/support/blank-project';
 import { decideInEmulatedApp } from './flows';
+import { EXAMPLE_APPS, STRICT_EMULATOR_APP } from './servers';
 
-const ISSUER = 'http://127.0.0.4:3102/emulator';
+const ISSUER = `${STRICT_EMULATOR_APP}/emulator`;
+const [EXPRESS_APP, CLI_REDIRECT] = EXAMPLE_APPS;
 let project: BlankProject;
 
 function exampleEnvironment(): Record<string, string> {
@@ -37,7 +39,7 @@ test.afterAll(() => project?.remove());
 
 test('examples/verify.ts: a plain Node program completes a verification with the copied core', () => {
   const run = spawnSync(process.execPath, [join(project.dir, 'dist/examples/verify.js'), 'sofia-costa'], {
-    env: { ...process.env, ...exampleEnvironment(), REDIRECT_URI: 'http://127.0.0.1:3302/callback' },
+    env: { ...process.env, ...exampleEnvironment(), REDIRECT_URI: `${CLI_REDIRECT}/callback` },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -51,7 +53,7 @@ test('examples/verify.ts: a plain Node program completes a verification with the
 
 test('examples/verify.ts: a client the service does not know exits 1 with the stable error code', () => {
   const run = spawnSync(process.execPath, [join(project.dir, 'dist/examples/verify.js')], {
-    env: { ...process.env, ...exampleEnvironment(), IDV_CLIENT_ID: 'nobody', REDIRECT_URI: 'http://127.0.0.1:3302/callback' },
+    env: { ...process.env, ...exampleEnvironment(), IDV_CLIENT_ID: 'nobody', REDIRECT_URI: `${CLI_REDIRECT}/callback` },
     encoding: 'utf8',
     timeout: 30_000,
   });
@@ -61,7 +63,7 @@ test('examples/verify.ts: a client the service does not know exits 1 with the st
 
 test('examples/express-server.ts: the two routes and a session complete a verification in a browser', async ({ page }) => {
   const server = spawn(process.execPath, [join(project.dir, 'dist/examples/express-server.js')], {
-    env: { ...process.env, ...exampleEnvironment(), PORT: '3301', SESSION_SECRET: randomBytes(32).toString('base64url') },
+    env: { ...process.env, ...exampleEnvironment(), PORT: new URL(EXPRESS_APP).port, SESSION_SECRET: randomBytes(32).toString('base64url') },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -69,10 +71,10 @@ test('examples/express-server.ts: the two routes and a session complete a verifi
       server.stdout.once('data', () => resolve());
       server.once('exit', (code) => reject(new Error(`the example server exited (${code})`)));
     });
-    await page.goto('http://127.0.0.1:3301/');
+    await page.goto(`${EXPRESS_APP}/`);
     await page.getByRole('button', { name: 'Verify my identity' }).click();
     await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
-    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:3301\/callback\?/);
+    await expect(page).toHaveURL(new RegExp(`^${EXPRESS_APP}/callback\\?`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verified: Ingrid Solberg Haugen');
     // The pending authorization was used up: the same callback again is refused.
     await page.reload();

@@ -8,8 +8,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { startDefaultVerification } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } as const;
 
 async function scan(page: Page, name: string): Promise<void> {

@@ -5,8 +5,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const languageSwitch = (page: Page, name: 'Språk' | 'Language') => page.getByRole('group', { name });

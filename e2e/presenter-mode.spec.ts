@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 // Ingrid Solberg Haugen (lib/emulator/personas): what presenter mode must never show
 /** The width of the image file the browser received, once decoded. */
 function naturalWidth(image: Locator): Promise<number> {

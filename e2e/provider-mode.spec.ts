@@ -1,14 +1,14 @@
 import { expect, test } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
+import { PROVIDER_APP, STRICT_EMULATOR_APP } from './servers';
 
 /**
- * Provider mode: a second copy of the app (port 3101), configured only by IDV_* variables, uses the
- * strict emulator (another copy, port 3102, EMULATOR_STRICT=on) as its provider, as it would use
+ * Provider mode: a second copy of the app, configured only by IDV_* variables, uses the strict
+ * emulator (another copy, EMULATOR_STRICT=on) as its provider, as it would use
  * staging (see playwright.config.ts). The strict emulator refuses whatever the spec does not list
  * or shape, so a verification that completes here sent nothing else.
  */
-const PROVIDER_APP = 'http://127.0.0.1:3101';
-const STRICT_EMULATOR = 'http://127.0.0.4:3102/emulator';
+const STRICT_EMULATOR = `${STRICT_EMULATOR_APP}/emulator`;
 
 test('a second app instance configured by IDV_* variables completes a flow against the strict emulator', async ({ page }) => {
   await page.goto(`${PROVIDER_APP}/`);

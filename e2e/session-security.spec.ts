@@ -4,8 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 
 /**
  * Starts a flow and decides in the emulated app, returning the callback URL the emulator

@@ -10,11 +10,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { freePort, startAppServer, startBalancer, type AppServer } from '../test/support/app-server';
 import { startRedisServer, type RedisServer } from '../test/support/redis-server';
 import { decideInEmulatedApp, openPanelSignedIn, signInToPanel } from './flows';
+import { CLUSTER_APP as CLUSTER, CLUSTER_INSTANCES as INSTANCES, PROVIDER_CLUSTER_APP as PROVIDER_CLUSTER, PROVIDER_CLUSTER_INSTANCES, STRICT_EMULATOR_APP } from './servers';
 
-const CLUSTER = 'http://127.0.0.2:3200';
-const INSTANCES = ['http://127.0.0.1:3201', 'http://127.0.0.1:3202'];
-/** Two instances in provider mode, whose provider is the first app's emulator (playwright.config.ts). */
-const PROVIDER_CLUSTER = 'http://127.0.0.3:3210';
 
 /** Records which instance served each document the page loaded. */
 function servedBy(page: Page): string[] {
@@ -37,7 +34,7 @@ test('a verification whose requests alternate between two instances completes', 
   await verify(page);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
   await expect(page.getByTestId('portrait')).toBeVisible();
-  expect(new Set(seen)).toEqual(new Set(['3201', '3202']));
+  expect(new Set(seen)).toEqual(new Set(INSTANCES.map((instance) => new URL(instance).port)));
 });
 
 test('provider mode: a verification whose requests alternate between two instances completes', async ({ page }) => {
@@ -48,14 +45,13 @@ test('provider mode: a verification whose requests alternate between two instanc
   await page.goto(`${PROVIDER_CLUSTER}/`);
   await page.getByRole('button', { name: 'Start verification' }).click();
   // The provider is another app's (strict) emulator: the balancer is not in front of it.
-  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.4:3102\/emulator\/auth\?/);
+  await expect(page).toHaveURL(new RegExp(`^${STRICT_EMULATOR_APP}/emulator/auth\\?`));
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page).toHaveURL(`${PROVIDER_CLUSTER}/result`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
   const ours = seen.filter((port) => port !== '?');
   expect(ours).toHaveLength(4);
-  expect(ours.filter((port) => port === '3211')).toHaveLength(2);
-  expect(ours.filter((port) => port === '3212')).toHaveLength(2);
+  for (const instance of PROVIDER_CLUSTER_INSTANCES) expect(ours.filter((port) => port === new URL(instance).port)).toHaveLength(2);
 });
 
 test('sign-out on one instance deletes the result on both', async ({ page }) => {
@@ -84,7 +80,7 @@ test('a fault armed on one instance’s panel spoils the next flow, whichever in
 });
 
 test('the QA panel’s forms work in a browser on a public origin other than the one the server sees', async ({ page }) => {
-  // The browser posts with Origin http://127.0.0.2:3200 (APP_URL); the instances see 127.0.0.1:320x.
+  // The browser posts with Origin CLUSTER (127.0.0.2, their APP_URL); the instances see 127.0.0.1.
   await openPanelSignedIn(page, CLUSTER);
   const fault = page.getByTestId('fault-wrong_nonce');
   await fault.getByRole('button', { name: 'Arm' }).click();

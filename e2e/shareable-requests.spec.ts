@@ -4,8 +4,8 @@
  * opens with only its readable part ticked (or nothing), never the wider default, and says why.
  */
 import { expect, test } from '@playwright/test';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 
 test('an unchanged preset is a short link that opens the preset again', async ({ page }) => {
   await page.goto(`${APP}/`);

@@ -75,8 +75,11 @@ test('after two callbacks racing in one browser and a pending lookup with a type
     const second = await callbackUrl(page, app);
     const completed = await Promise.all([first, second].map((url) => context.request.get(url, { maxRedirects: 0 })));
     expect(completed.map((response) => response.headers().location)).toEqual([`${app}/result`, `${app}/result`]);
-    // The store holds them (so this test can see a personal value where one is).
-    expect(personalIn(await appValues()).length).toBeGreaterThanOrEqual(3);
+    // The store holds them (so this test can see a personal value where one is): the pending
+    // lookup and the newest result, and the other result too when the two callbacks overlapped
+    // (whether they do is the machine's timing; Store.deleteOwned's contract test covers every
+    // record a browser owns either way).
+    expect(personalIn(await appValues()).length).toBeGreaterThanOrEqual(2);
 
     const signedOut = await context.request.post(`${app}/auth/signout`, { headers: { origin: app }, maxRedirects: 0 });
     expect(signedOut.status()).toBe(303);

@@ -3,8 +3,8 @@
  * Dark, or Auto again), remembered by the browser.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 
 /** The page's background lightness as the browser paints it (0 black … 1 white), from its computed colour. */
 async function backgroundLightness(page: Page): Promise<number> {

@@ -3,8 +3,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { ALL_DOCUMENT_DETAILS, decideInEmulatedApp, startVerification } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 const NAMES = { claim: ['given_name', 'family_name', 'birthdate'], essential: ['given_name', 'family_name'] };
 
 test('standard_etsi with a Norwegian passport verifies', async ({ page }) => {

@@ -4,8 +4,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp, startVerification } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
 
 const badge = (page: Page) => page.getByTestId('verdict-badge');
 const verdict = (page: Page) => page.getByTestId('verdict');

@@ -1,10 +1,9 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
+import { EMULATOR_APP as APP } from './servers';
 
-const APP = 'http://localhost:3100';
-
-test('a person verifies with the Norwegian passport persona and sees name, portrait and document', async ({ page }, testInfo) => {
+test('a person verifies with the Norwegian passport persona and sees name, portrait and document', async ({ page }) => {
   await startDefaultVerification(page, APP);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
 
@@ -19,9 +18,6 @@ test('a person verifies with the Norwegian passport persona and sees name, portr
   await expect(page.getByText('Norway (NOR)').first()).toBeVisible();
   await expect(page.getByText('Passport', { exact: true })).toBeVisible();
 
-  await mkdir('e2e/artifacts', { recursive: true });
-  const screenshot = await page.screenshot({ path: 'e2e/artifacts/result-desktop.png', fullPage: true });
-  await testInfo.attach('result page', { body: screenshot, contentType: 'image/png' });
 });
 
 test('cancelling in the identity app ends on the failure page with access_denied', async ({ page }) => {
@@ -134,4 +130,26 @@ test('the national identity and document numbers are masked alike on the cards, 
   await page.getByRole('link', { name: 'Mask the numbers' }).click();
   await expect(page.getByTestId('numbers-switch')).toHaveAttribute('data-revealed', 'false');
   await expect(documentCard.getByText(fnr)).toHaveCount(0);
+});
+
+test('an exchange of the trace opened before the page is hydrated shows its detail once it is', async ({ page }) => {
+  await startDefaultVerification(page, APP);
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+  // The page again, its scripts held back until an exchange is open: React was not listening to
+  // the toggle when it happened.
+  const held: (() => Promise<void>)[] = [];
+  await page.route('**/_next/static/chunks/**', (route) => {
+    held.push(() => route.continue());
+  });
+  await page.reload({ waitUntil: 'commit' });
+  const par = page.locator('[data-testid=trace-entry][data-step=par]');
+  // (Opened as a click opens it: the page is not painted yet, so a pointer has nothing to hit.)
+  await par.locator('details').evaluate((details: HTMLDetailsElement) => {
+    details.open = true;
+  });
+  await expect(par).toContainText('Loading the detail…');
+  for (const release of held) await release();
+  await page.unroute('**/_next/static/chunks/**');
+  await expect(par).toContainText('Form parameters sent');
 });
