@@ -27,7 +27,7 @@
 import { existsSync } from 'node:fs';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
-import { CLUSTER_APP, EMULATOR_APPS, EXAMPLE_APPS, PORTS, PROVIDER_APP, PROVIDER_CLUSTER_APP, STRICT_EMULATOR_APP, WORKERS } from './e2e/servers';
+import { CLUSTER_APP, EMULATOR_APPS, EMULATOR_DATA_DIRS, EXAMPLE_APPS, PORTS, PROVIDER_APP, PROVIDER_CLUSTER_APP, STRICT_EMULATOR_APP, WORKERS } from './e2e/servers';
 
 /**
  * The browser: CHROMIUM_PATH, else Debian's old headless shell (package chromium-headless-shell,
@@ -152,7 +152,7 @@ export default defineConfig({
         SESSION_SECRET: process.env.E2E_EMULATOR_SESSION_SECRET!,
         // The whole suite starts its verifications from one address, faster than a person would.
         IDV_START_LIMIT_PER_ADDRESS: '1000',
-        IDV_DATA_DIR: `.data/e2e-emulator-${index}`,
+        IDV_DATA_DIR: EMULATOR_DATA_DIRS[index]!,
         // The "phone" of the QR test is another browser context on this machine.
         EMULATOR_DEVICE_URL: app,
         EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD!,

@@ -56,8 +56,13 @@ const url = (server: Server, host: string = HOSTS[server]) => `http://${host}:${
  * host name the demo is opened with).
  */
 export const EMULATOR_APPS = PORTS.emulatorApps.map((port) => `http://localhost:${port}`);
-/** This worker's app in emulator mode (Playwright numbers the workers running at once from 0). */
-export const EMULATOR_APP = EMULATOR_APPS[Number(process.env.TEST_PARALLEL_INDEX ?? 0) % EMULATOR_APPS.length]!;
+/** Where each of them keeps its generated keys and secret (IDV_DATA_DIR). */
+export const EMULATOR_DATA_DIRS = EMULATOR_APPS.map((_app, index) => `.data/e2e-emulator-${index}`);
+/** This worker's (Playwright numbers the workers running at once from 0). */
+const worker = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % EMULATOR_APPS.length;
+/** This worker's app in emulator mode. */
+export const EMULATOR_APP = EMULATOR_APPS[worker]!;
+export const EMULATOR_DATA_DIR = EMULATOR_DATA_DIRS[worker]!;
 export const STRICT_EMULATOR_APP = url('strictEmulator');
 export const PROVIDER_APP = url('providerApp');
 export const CLUSTER_APP = url('cluster');

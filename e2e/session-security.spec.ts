@@ -2,9 +2,10 @@
  * The session binds a flow to the browser that started it; state-changing routes refuse other sites.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
-import { EMULATOR_APP as APP } from './servers';
+import { EMULATOR_APP as APP, EMULATOR_DATA_DIR } from './servers';
 
 
 /**
@@ -147,8 +148,8 @@ test('no page, nor its React Server Components payload, carries a private key me
   await startDefaultVerification(page, APP);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page).toHaveURL(`${APP}/result`);
-  // The first app's own secrets: its generated client keys (the data folder) and its session secret.
-  const keys = JSON.parse(readFileSync('.data/e2e-emulator/dev-client-keys.json', 'utf8')) as Record<string, Record<string, unknown>>;
+  // This worker's app's own secrets: its generated client keys (its data folder) and its session secret.
+  const keys = JSON.parse(readFileSync(join(EMULATOR_DATA_DIR, 'dev-client-keys.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   const secrets = [process.env.E2E_EMULATOR_SESSION_SECRET!, process.env.E2E_PANEL_PASSWORD!];
   for (const jwk of Object.values(keys)) {
     for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) if (typeof jwk[member] === 'string') secrets.push(jwk[member] as string);
