@@ -3,7 +3,7 @@
  * server), for tests that must stop or restart a server, which Playwright's configured web
  * servers cannot. Listens on 127.0.0.1 only; killed when the test process ends.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** A free TCP port on 127.0.0.1. */
@@ -30,6 +30,19 @@ export interface AppServer {
   kill(signal: NodeJS.Signals): void;
 }
 
+/**
+ * The processes this test process started and has not seen exit: killed when it exits, by one
+ * listener (a worker starts many servers; a listener each would pass Node's limit of ten).
+ */
+const started = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of started) child.kill('SIGKILL');
+});
+function killOnExit(child: ChildProcess): void {
+  started.add(child);
+  child.once('exit', () => started.delete(child));
+}
+
 /** Starts the built app on `port` with this environment added to the test's own (`args`: e.g. `--demo`). */
 export function startAppServer(port: number, env: Record<string, string>, args: string[] = []): AppServer {
   const child = spawn(process.execPath, ['scripts/start.mjs', ...args], {
@@ -40,14 +53,14 @@ export function startAppServer(port: number, env: Record<string, string>, args: 
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  process.once('exit', () => child.kill('SIGKILL'));
+  killOnExit(child);
   return { port, output: () => output, running: () => child.exitCode === null && child.signalCode === null, exited, kill: (signal) => child.kill(signal) };
 }
 
 /** Starts the test balancer (test/support/balancer.mjs) on `host:port` in front of two backends. */
 export async function startBalancer(host: string, port: number, backends: [number, number]): Promise<{ stop(): void }> {
   const child = spawn(process.execPath, ['test/support/balancer.mjs', String(port), String(backends[0]), String(backends[1]), host], { stdio: ['ignore', 'pipe', 'inherit'] });
-  process.once('exit', () => child.kill('SIGKILL'));
+  killOnExit(child);
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`the balancer exited (${code})`)));
