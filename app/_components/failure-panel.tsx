@@ -1,23 +1,51 @@
 import type { Locale } from '@/lib/i18n/locale';
+import type { CheckView } from '@/lib/view/checks-view';
 import { explainFailure, FAILURE_MESSAGES, type FailureCode } from '@/lib/view/failure-explanations';
+import { IdTokenChecks } from './id-token-checks';
+
+/** What the embedded emulator did on purpose to the flow that failed, worded (emulator mode). */
+export interface EmulatorAnswerView {
+  faults: { id: string; label: string; effect: string }[];
+  /** where the faults were chosen: the QA panel, or the emulator's page for this one flow */
+  chosen?: 'panel' | 'flow';
+  /** a part 7 error chosen for this flow on the emulator's page */
+  error?: string;
+}
 
 /**
  * A failure: its stable code (`data-testid="error-code"`), a sentence, what to try next and, when
- * the failure was recorded, the service's own words or our detail and when the app asks the
- * service again, in `locale` (the code and the service's words as they are).
+ * the failure was recorded, what explains it, near the top: the service's own `error` and
+ * `error_description` as it sent them, the check that failed with what it expected and received,
+ * and in emulator mode the fault that caused it. With the request that failed, a button sends it
+ * again. In `locale` (codes, values and the service's words as they are).
  */
 export function FailurePanel({
   code,
+  serviceError,
   description,
   detail,
+  failedCheck,
+  comparison,
+  emulatorAnswer,
+  retryForm,
   eyebrow,
   retryAfterSeconds,
   refusedForSeconds,
   locale,
 }: {
   code: FailureCode;
+  /** the `error` the service sent, verbatim */
+  serviceError?: string;
+  /** the service's `error_description`, verbatim */
   description?: string;
   detail?: string;
+  /** the check of the ID token that failed */
+  failedCheck?: CheckView;
+  /** for another failure: what was compared, worded */
+  comparison?: { claim?: string; expected?: string; received?: string };
+  emulatorAnswer?: EmulatorAnswerView;
+  /** the start form's fields that ask for the failed request again */
+  retryForm?: [string, string][];
   eyebrow?: string;
   /** after a failure the core backs off from: seconds from the failure until the endpoint is asked again */
   retryAfterSeconds?: number;
@@ -27,26 +55,68 @@ export function FailurePanel({
 }) {
   const t = FAILURE_MESSAGES[locale];
   const explanation = explainFailure(code, locale);
+  const answered = emulatorAnswer && (emulatorAnswer.faults.length > 0 || emulatorAnswer.error !== undefined);
   return (
     <section aria-labelledby="failure-heading" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8">
       <p className="text-sm font-semibold uppercase tracking-wide text-red-700">{eyebrow ?? t.failed}</p>
       <h1 id="failure-heading" className="mt-2 text-2xl font-bold text-slate-900">{explanation.title}</h1>
-      <p className="mt-3 text-slate-700">{explanation.sentence}</p>
+      {(serviceError !== undefined || description !== undefined) && (
+        <div className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4" data-testid="service-answer">
+          <p className="text-sm font-semibold text-red-900">{t.serviceAnswered}</p>
+          {serviceError !== undefined && (
+            <p className="mt-1 font-mono text-lg font-semibold break-words text-red-900" data-testid="service-error">{serviceError}</p>
+          )}
+          {description !== undefined && (
+            <p className="mt-1 break-words text-slate-900" data-testid="error-description">{description}</p>
+          )}
+        </div>
+      )}
+      {answered && (
+        <div className="mt-4 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="fault-cause">
+          <p className="text-sm font-semibold">{t.fromFault(emulatorAnswer.faults.length || 1)}</p>
+          <ul className="mt-1 space-y-1">
+            {emulatorAnswer.faults.map((fault) => (
+              <li key={fault.id} data-fault={fault.id}>
+                <code className="font-mono text-sm font-semibold">{fault.id}</code> <span className="font-medium">{fault.label}</span>: {fault.effect}
+              </li>
+            ))}
+            {emulatorAnswer.error !== undefined && <li data-fault-error={emulatorAnswer.error}>{t.chosenError(emulatorAnswer.error)}</li>}
+          </ul>
+          {emulatorAnswer.faults.length > 0 && emulatorAnswer.chosen && (
+            <p className="mt-1 text-sm">{emulatorAnswer.chosen === 'panel' ? t.armedOnPanel : t.chosenForFlow}</p>
+          )}
+        </div>
+      )}
+      <p className="mt-4 text-slate-700">{explanation.sentence}</p>
+      {failedCheck && (
+        <div className="mt-4 rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="failure-check">
+          <IdTokenChecks checks={[failedCheck]} locale={locale} />
+        </div>
+      )}
+      {!failedCheck && comparison && (
+        <div className="mt-4 rounded-xl border border-slate-200 bg-slate-50 p-4" data-testid="failure-comparison">
+          <p className="text-sm font-semibold text-slate-900">{t.compared(comparison.claim)}</p>
+          <dl className="check-values">
+            <div>
+              <dt>{t.expected}</dt>
+              <dd data-testid="check-expected">{comparison.expected ?? t.absent}</dd>
+            </div>
+            <div>
+              <dt>{t.received}</dt>
+              <dd data-testid="check-received">{comparison.received ?? t.absent}</dd>
+            </div>
+          </dl>
+        </div>
+      )}
       <dl className="mt-6 space-y-3 rounded-xl bg-slate-50 p-4 text-sm">
         <div className="flex flex-wrap gap-x-3">
           <dt className="text-slate-600">{t.errorCode}</dt>
           <dd><code data-testid="error-code" className="font-mono font-semibold text-red-800">{code}</code></dd>
         </div>
-        {description && (
-          <div>
-            <dt className="text-slate-600">{t.serviceSaid}</dt>
-            <dd className="mt-1 font-mono break-words text-slate-900" data-testid="error-description">{description}</dd>
-          </div>
-        )}
         {!description && detail && (
           <div>
             <dt className="text-slate-600">{t.detail}</dt>
-            <dd className="mt-1 break-words text-slate-900">{detail}</dd>
+            <dd className="mt-1 break-words text-slate-900" data-testid="error-detail">{detail}</dd>
           </div>
         )}
       </dl>
@@ -61,8 +131,25 @@ export function FailurePanel({
         </p>
       )}
       <p className="mt-6 text-slate-700"><span className="font-semibold">{t.whatToTry} </span>{explanation.next}</p>
-      <div className="mt-6">
-        <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800">
+      <div className="mt-6 flex flex-wrap items-center gap-3">
+        {retryForm && (
+          <form method="post" action="/auth/start" data-testid="retry-form">
+            {retryForm.map(([name, value], index) => (
+              <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
+            ))}
+            <button type="submit" className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800">
+              {t.tryAgain}
+            </button>
+          </form>
+        )}
+        <a
+          href="/"
+          className={
+            retryForm
+              ? 'inline-block rounded-lg border border-slate-300 bg-white px-5 py-2.5 font-semibold text-slate-800 hover:bg-slate-50'
+              : 'inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800'
+          }
+        >
           {t.backToStart}
         </a>
       </div>

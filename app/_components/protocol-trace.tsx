@@ -4,9 +4,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Locale } from '@/lib/i18n/locale';
 import { TRACE_MESSAGES } from '@/lib/view/trace-messages';
 import type { TraceEntryView } from '@/lib/view/trace-view';
+import { IdTokenChecks } from './id-token-checks';
 
 /** The tone of an exchange's status badge (the `.trace-status` rules of app/globals.css). */
 function statusTone(entry: TraceEntryView): 'failed' | 'cache' | 'redirect' | 'ok' {
+  if (entry.checks?.some((check) => !check.passed)) return 'failed';
   if (entry.error || (entry.status !== undefined && entry.status >= 400)) return 'failed';
   if (entry.fromCache) return 'cache';
   if (entry.status !== undefined && entry.status >= 300) return 'redirect';
@@ -116,6 +118,8 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
           {shown.map((entry) => (
             <li key={entry.index} data-testid="trace-entry" data-step={entry.step}>
               <details
+                // the checks of a failed ID token are open from the start: the failing one is what QA came for
+                open={entry.checks?.some((check) => !check.passed) || undefined}
                 onToggle={(event) => {
                   if ((event.currentTarget as HTMLDetailsElement).open) void load().catch(() => undefined);
                 }}
@@ -123,6 +127,11 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                 <summary>
                   <span className="trace-index">{entry.index}</span>
                   <span className="trace-title">{entry.title}</span>
+                  {entry.checks && (
+                    <span className="trace-status" data-tone={statusTone(entry)}>
+                      {entry.checks.some((check) => !check.passed) ? t.check.failed : t.check.passed}
+                    </span>
+                  )}
                   {(entry.method || entry.status !== undefined || entry.fromCache || entry.error) && (
                     <span className="trace-status" data-tone={statusTone(entry)}>
                       {[entry.method, entry.error ? t.statusFailed : entry.status, entry.fromCache ? t.statusCache : undefined].filter(Boolean).join(' ')}
@@ -136,7 +145,9 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                 </summary>
                 <div className="trace-body">
                   {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
-                  {sectionsOf(entry) === undefined ? (
+                  {entry.checks ? (
+                    <IdTokenChecks checks={entry.checks} locale={locale} />
+                  ) : sectionsOf(entry) === undefined ? (
                     loadError ? (
                       <p role="alert" className="text-sm text-red-800">{t.loadError(loadError)}</p>
                     ) : (

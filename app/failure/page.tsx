@@ -3,6 +3,8 @@ import { getFailure } from '@/lib/server/failures';
 import { preferences } from '@/lib/server/preferences';
 import { isStoreError } from '@/lib/store/store';
 import { readFailureLink, refusalStatus, type FailureCode } from '@/lib/verification/failures';
+import { startFormOf } from '@/lib/verification/selection';
+import { presentCheck, presentComparison } from '@/lib/view/checks-view';
 import { disclosureFor, discloseTrace } from '@/lib/view/disclosure';
 import { FAILURE_MESSAGES } from '@/lib/view/failure-explanations';
 import { presentTrace } from '@/lib/view/trace-view';
@@ -40,8 +42,12 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
       {/* The service's error_description and our recorded detail are shown as they were written. */}
       <FailurePanel
         code={code}
+        serviceError={own?.serviceError}
         description={own?.description}
         detail={own?.message}
+        failedCheck={own?.failedCheck && presentCheck(own.failedCheck, locale)}
+        comparison={own?.comparison && presentComparison(own.comparison, locale)}
+        retryForm={own?.request && [...startFormOf(own.request.selection, own.request.policy)]}
         retryAfterSeconds={own?.retryAt === undefined ? undefined : Math.max(1, Math.ceil((own.retryAt - own.createdAt) / 1000))}
         {...(refused ? { eyebrow: FAILURE_MESSAGES[locale].notStarted, refusedForSeconds: link.retryAfterSeconds } : {})}
         locale={locale}

@@ -4,7 +4,7 @@
  * module; this file only puts them in order. Framework-free: the caller keeps `PendingAuthorization`
  * (in a session) between the two.
  *
- * Copy with: authorization-url.ts, callback.ts, claims-request.ts, client-assertion.ts, client-keys.ts, discovery.ts, errors.ts, http.ts, id-token-encryption.ts, id-token.ts, jwks.ts, par.ts, pkce.ts, request-object.ts, token.ts, trace.ts, types.ts, verified-claims.ts.
+ * Copy with: authorization-url.ts, callback.ts, checks.ts, claims-request.ts, client-assertion.ts, client-keys.ts, discovery.ts, errors.ts, http.ts, id-token-encryption.ts, id-token.ts, jwks.ts, par.ts, pkce.ts, request-object.ts, token.ts, trace.ts, types.ts, verified-claims.ts.
  */
 import { validateAuthorizationResponse } from './callback.ts';
 import { IdvError } from './errors.ts';
@@ -18,7 +18,7 @@ import { createRequestObject } from './request-object.ts';
 import { processTokenResponse, requestToken, type TokenResult } from './token.ts';
 import type { ClientConfig, HttpOptions, PendingAuthorization, ProviderMetadata, Selection } from './types.ts';
 import { buildAuthorizationUrl } from './authorization-url.ts';
-import { parseVerifiedClaims, type VerifiedClaims } from './verified-claims.ts';
+import { readVerifiedClaims, type VerifiedClaims } from './verified-claims.ts';
 import { discoveryUrl, type DiscoveryCache } from './discovery.ts';
 import type { ProtocolTrace, TraceStep } from './trace.ts';
 
@@ -215,10 +215,15 @@ export async function completeAuthorization(
     jwks: rp.jwks,
     jwksUri: metadata.jwks_uri,
     fetch: fetchFor(rp, 'jwks', trace),
+    ...(trace ? { onCheck: (check) => trace.check(check) } : {}),
   });
   if (trace && !trace.recordedSince(since, 'jwks')) trace.note('jwks', { fromCache: true, url: metadata.jwks_uri });
+  const { verifiedClaims, dropped } = readVerifiedClaims(idToken.claims.verified_claims);
+  // Dropping is tolerance, not failure (OIDC4IDA lets a provider send more): the check passes,
+  // and names what it dropped.
+  trace?.check({ check: 'verified_claims', passed: true, detail: { elements: verifiedClaims.length, dropped } });
   trace?.note('id_token', {
     detail: { jweHeader: idToken.jweHeader, jwsHeader: idToken.jwsHeader, payload: idToken.claims, signingKey: idToken.signingKey },
   });
-  return { idToken, verifiedClaims: parseVerifiedClaims(idToken.claims.verified_claims), token };
+  return { idToken, verifiedClaims, token };
 }

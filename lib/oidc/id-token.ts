@@ -3,10 +3,11 @@
  * combination id-token-encryption.ts accepts) around a JWS (ES256) whose key is chosen by `kid`
  * from the service's JWKS. Decrypt, then verify, then validate each claim in a
  * visible chain: validateIssuer → validateAudience → validateExpiry → validateIssuedAt →
- * validateNonce → validateSubject.
+ * validateNonce → validateSubject. Each check is reported as it is made (`onCheck`, checks.ts):
+ * what it compared and its verdict, the failing one included.
  *
  * Depends on: jose.
- * Copy with: client-keys.ts, errors.ts, http.ts, id-token-encryption.ts, jwks.ts, types.ts.
+ * Copy with: checks.ts, client-keys.ts, errors.ts, http.ts, id-token-encryption.ts, jwks.ts, types.ts.
  */
 import {
   compactDecrypt,
@@ -17,8 +18,9 @@ import {
   type JWK,
   type JWSHeaderParameters,
 } from 'jose';
+import type { CheckListener, IdTokenCheck } from './checks.ts';
 import { importPrivateKey } from './client-keys.ts';
-import { IdvError } from './errors.ts';
+import { IdvError, isIdvError } from './errors.ts';
 import { DEFAULT_ID_TOKEN_ENCRYPTION, describeIdTokenEncryption, type IdTokenEncryption } from './id-token-encryption.ts';
 import type { JwksCache, LookupOptions } from './jwks.ts';
 
@@ -103,6 +105,26 @@ function decodeHeader(token: string): Record<string, unknown> {
   }
 }
 
+/** The header members a check shows: those that choose the algorithm and the key, when present. */
+function headerFacts(header: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(names.filter((name) => header[name] !== undefined).map((name) => [name, header[name]]));
+}
+
+/** Reports `check` as failed with `error`'s code (and its message as the reason), and returns `error` to throw. */
+function failed(onCheck: CheckListener | undefined, check: Omit<IdTokenCheck, 'passed' | 'code'>, error: IdvError): IdvError {
+  onCheck?.({ ...check, passed: false, code: error.code, detail: { ...check.detail, reason: error.message } });
+  return error;
+}
+
+/** Runs `step`; an IdvError it throws is reported as `check` failing, then thrown. */
+async function checked<T>(onCheck: CheckListener | undefined, check: Omit<IdTokenCheck, 'passed' | 'code'>, step: () => Promise<T> | T): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw isIdvError(error) ? failed(onCheck, check, error) : error;
+  }
+}
+
 /**
  * Decrypts the JWE with our RSA key. A bare JWS is refused (5.6: tokens are always encrypted), and
  * so is any combination of key management and content encryption not in `accepted` (by default
@@ -110,6 +132,7 @@ function decodeHeader(token: string): Record<string, unknown> {
  * `dir` and key agreement never are.
  * @param encryptionKey our private RSA JWK
  * @param accepted the alg / enc combinations to accept (id-token-encryption.ts)
+ * @param onCheck receives the `jwe_header` and `decryption` checks
  * @returns the inner JWS and the JWE header
  * @throws IdvError with code `id_token_not_encrypted`, `id_token_malformed`,
  *   `id_token_unsupported_encryption`, `invalid_client_key` or `id_token_decryption_failed`
@@ -123,40 +146,78 @@ export async function decryptIdToken(
   idToken: string,
   encryptionKey: JWK,
   accepted: readonly IdTokenEncryption[] = [DEFAULT_ID_TOKEN_ENCRYPTION],
+  onCheck?: CheckListener,
 ): Promise<{ jws: string; jweHeader: CompactJWEHeaderParameters }> {
+  const expected = accepted.map(describeIdTokenEncryption);
   const parts = idToken.split('.').length;
-  if (parts === 3) throw new IdvError('id_token_not_encrypted', 'The ID token is a bare JWS; the service must encrypt it');
-  if (parts !== 5) throw new IdvError('id_token_malformed', 'The ID token is not a compact JWE');
-  const header = decodeHeader(idToken);
+  if (parts === 3) {
+    const received = (() => {
+      try {
+        return headerFacts(decodeHeader(idToken), ['alg', 'kid', 'typ']);
+      } catch {
+        return undefined;
+      }
+    })();
+    throw failed(
+      onCheck,
+      { check: 'jwe_header', expected, received, detail: { parts } },
+      new IdvError('id_token_not_encrypted', 'The ID token is a bare JWS; the service must encrypt it'),
+    );
+  }
+  if (parts !== 5) {
+    throw failed(onCheck, { check: 'jwe_header', expected, detail: { parts } }, new IdvError('id_token_malformed', 'The ID token is not a compact JWE'));
+  }
+  const header = await checked(onCheck, { check: 'jwe_header', expected, detail: { parts } }, () => decodeHeader(idToken));
+  const received = headerFacts(header, ['alg', 'enc', 'kid', 'cty', 'typ']);
   const combination = accepted.find(({ alg, enc }) => header.alg === alg && header.enc === enc);
   if (!combination) {
-    const expected = accepted.map(describeIdTokenEncryption).join(', ');
-    throw new IdvError('id_token_unsupported_encryption', `The ID token must be encrypted with ${accepted.length > 1 ? 'one of ' : ''}${expected}`, {
-      claim: 'alg/enc',
-      expected,
-      actual: `${String(header.alg)} / ${String(header.enc)}`,
-    });
+    const list = expected.join(', ');
+    throw failed(
+      onCheck,
+      { check: 'jwe_header', expected, received },
+      new IdvError('id_token_unsupported_encryption', `The ID token must be encrypted with ${accepted.length > 1 ? 'one of ' : ''}${list}`, {
+        claim: 'alg/enc',
+        expected: list,
+        actual: `${String(header.alg)} / ${String(header.enc)}`,
+      }),
+    );
   }
+  onCheck?.({ check: 'jwe_header', passed: true, expected, received });
+  const decryption = { check: 'decryption', expected: encryptionKey.kid, received: header.kid } as const;
   // jose ignores the JWK's own `alg` when importing an RSA key, so one key serves both OAEP hashes.
-  const key = await importPrivateKey(encryptionKey, combination.alg);
+  const key = await checked(onCheck, decryption, () => importPrivateKey(encryptionKey, combination.alg));
+  let result: { jws: string; jweHeader: CompactJWEHeaderParameters };
   try {
     const { plaintext, protectedHeader } = await compactDecrypt(idToken, key, {
       keyManagementAlgorithms: [combination.alg],
       contentEncryptionAlgorithms: [combination.enc],
     });
-    return { jws: new TextDecoder().decode(plaintext), jweHeader: protectedHeader };
+    result = { jws: new TextDecoder().decode(plaintext), jweHeader: protectedHeader };
   } catch (error) {
-    throw new IdvError('id_token_decryption_failed', `The ID token cannot be decrypted with our key: ${(error as Error).message}`, {
-      kid: header.kid,
-      expected: encryptionKey.kid,
-    });
+    throw failed(
+      onCheck,
+      decryption,
+      new IdvError('id_token_decryption_failed', `The ID token cannot be decrypted with our key: ${(error as Error).message}`, {
+        kid: header.kid,
+        expected: encryptionKey.kid,
+      }),
+    );
   }
+  onCheck?.({ ...decryption, passed: true });
+  return result;
+}
+
+/** The JWKS entry that verified the signature as a check shows it: which key, not its material. */
+function keyFacts(jwk: JWK): Record<string, unknown> {
+  const facts = headerFacts(jwk as Record<string, unknown>, ['kid', 'kty', 'crv', 'alg', 'use']);
+  return Array.isArray(jwk.x5c) ? { ...facts, certificates: jwk.x5c.length } : facts;
 }
 
 /**
  * Verifies the inner JWS with the service key named by its `kid` (4.4). `alg` must be ES256, so
  * `none`, HS256 (key confusion) and RS256 never reach a verifier.
  * @param lookup a fetch to use if the JWKS has to be fetched
+ * @param onCheck receives the `jws_header`, `signing_key`, `signature` and `payload` checks
  * @returns the JWS header, the payload (not yet validated) and the key that verified it
  * @throws IdvError with code `id_token_malformed`, `id_token_unsupported_algorithm`,
  *   `id_token_key_not_found`, `id_token_signature_invalid`, `jwks_fetch_failed`, or a transport
@@ -171,43 +232,64 @@ export async function verifyIdTokenSignature(
   jwks: JwksCache,
   jwksUri: string,
   lookup: LookupOptions = {},
+  onCheck?: CheckListener,
 ): Promise<{ jwsHeader: ValidatedIdToken['jwsHeader']; payload: Record<string, unknown>; signingKey: JWK }> {
-  if (jws.split('.').length !== 3) throw new IdvError('id_token_malformed', 'The decrypted ID token is not a compact JWS');
-  const header = decodeHeader(jws);
+  const parts = jws.split('.').length;
+  if (parts !== 3) {
+    throw failed(onCheck, { check: 'jws_header', expected: SIGNING_ALGORITHM, detail: { parts } }, new IdvError('id_token_malformed', 'The decrypted ID token is not a compact JWS'));
+  }
+  const header = await checked(onCheck, { check: 'jws_header', expected: SIGNING_ALGORITHM }, () => decodeHeader(jws));
+  const jwsHeaderCheck = { check: 'jws_header', expected: SIGNING_ALGORITHM, received: headerFacts(header, ['alg', 'kid', 'typ', 'cty']) } as const;
   if (header.alg !== SIGNING_ALGORITHM) {
-    throw new IdvError('id_token_unsupported_algorithm', `The ID token must be signed with ${SIGNING_ALGORITHM}`, {
-      claim: 'alg',
-      expected: SIGNING_ALGORITHM,
-      actual: header.alg,
-    });
+    throw failed(
+      onCheck,
+      jwsHeaderCheck,
+      new IdvError('id_token_unsupported_algorithm', `The ID token must be signed with ${SIGNING_ALGORITHM}`, {
+        claim: 'alg',
+        expected: SIGNING_ALGORITHM,
+        actual: header.alg,
+      }),
+    );
   }
   if (typeof header.kid !== 'string' || header.kid.length === 0) {
-    throw new IdvError('id_token_key_not_found', 'The ID token names no signing key (kid)', { claim: 'kid' });
+    throw failed(onCheck, jwsHeaderCheck, new IdvError('id_token_key_not_found', 'The ID token names no signing key (kid)', { claim: 'kid' }));
   }
-  const { key, jwk } = await jwks.getKey(jwksUri, { alg: SIGNING_ALGORITHM, kid: header.kid }, lookup);
+  onCheck?.({ ...jwsHeaderCheck, passed: true });
+  const kid = header.kid;
+  let found: Awaited<ReturnType<JwksCache['getKey']>>;
+  try {
+    found = await jwks.getKey(jwksUri, { alg: SIGNING_ALGORITHM, kid }, lookup);
+  } catch (error) {
+    if (!isIdvError(error)) throw error;
+    const published = error.code === 'id_token_key_not_found' && Array.isArray(error.cause.expected) ? { published: error.cause.expected } : {};
+    throw failed(onCheck, { check: 'signing_key', expected: kid, detail: { jwksUri, ...published } }, error);
+  }
+  const { key, jwk, source } = found;
+  onCheck?.({ check: 'signing_key', passed: true, expected: kid, received: keyFacts(jwk), detail: { jwksUri, source } });
   let payloadBytes: Uint8Array;
   let protectedHeader: JWSHeaderParameters;
+  const signature = { check: 'signature', expected: { alg: SIGNING_ALGORITHM, kid } } as const;
   try {
     ({ payload: payloadBytes, protectedHeader } = await compactVerify(jws, key, { algorithms: [SIGNING_ALGORITHM] }));
   } catch (error) {
     if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
-      throw new IdvError('id_token_signature_invalid', 'The ID token signature does not verify with the service key', {
-        kid: header.kid,
-      });
+      throw failed(onCheck, signature, new IdvError('id_token_signature_invalid', 'The ID token signature does not verify with the service key', { kid }));
     }
-    throw new IdvError('id_token_malformed', `The ID token cannot be verified: ${(error as Error).message}`);
+    throw failed(onCheck, signature, new IdvError('id_token_malformed', `The ID token cannot be verified: ${(error as Error).message}`));
   }
+  onCheck?.({ ...signature, passed: true });
   let payload: unknown;
   try {
     payload = JSON.parse(new TextDecoder().decode(payloadBytes));
   } catch {
-    throw new IdvError('id_token_malformed', 'The ID token payload is not JSON');
+    throw failed(onCheck, { check: 'payload' }, new IdvError('id_token_malformed', 'The ID token payload is not JSON'));
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
-    throw new IdvError('id_token_malformed', 'The ID token payload is not a JSON object');
+    throw failed(onCheck, { check: 'payload' }, new IdvError('id_token_malformed', 'The ID token payload is not a JSON object'));
   }
+  onCheck?.({ check: 'payload', passed: true });
   return {
-    jwsHeader: { ...protectedHeader, alg: SIGNING_ALGORITHM, kid: header.kid },
+    jwsHeader: { ...protectedHeader, alg: SIGNING_ALGORITHM, kid },
     payload: payload as Record<string, unknown>,
     signingKey: jwk,
   };
@@ -327,20 +409,37 @@ export function validateSubject(claims: Record<string, unknown>): void {
 
 /**
  * The claim checks of 4.5, in order, then `sub`, with the caller's clock tolerance (0 to 60 s).
+ * Every check is made and reported (`onCheck`), so a token wrong in two ways shows both; the
+ * first that fails, in this order, is thrown.
  * @throws IdvError with the code of the first check that fails (see the `validate*` functions)
  * @throws RangeError for a clock tolerance that is not a finite number from 0 to 60
  * @see Interface specification 4.5 "Client checks on the decrypted ID token"
  * @see https://openid.net/specs/openid-connect-core-1_0.html#IDTokenValidation
  */
-export function validateIdTokenClaims(claims: Record<string, unknown>, expected: ClaimExpectations): IdTokenClaims {
+export function validateIdTokenClaims(claims: Record<string, unknown>, expected: ClaimExpectations, onCheck?: CheckListener): IdTokenClaims {
   const nowSeconds = Math.floor(expected.now / 1000);
   const tolerance = clockTolerance(expected.clockToleranceSeconds);
-  validateIssuer(claims, expected.issuer);
-  validateAudience(claims, expected.clientId);
-  validateExpiry(claims, nowSeconds, tolerance);
-  validateIssuedAt(claims, nowSeconds, tolerance);
-  validateNonce(claims, expected.nonce);
-  validateSubject(claims);
+  const clock = (limit: number) => ({ now: nowSeconds, toleranceSeconds: tolerance, limit });
+  const checks: readonly [Omit<IdTokenCheck, 'passed' | 'code'>, () => void][] = [
+    [{ check: 'iss', expected: expected.issuer, received: claims.iss }, () => validateIssuer(claims, expected.issuer)],
+    [{ check: 'aud', expected: expected.clientId, received: claims.aud }, () => validateAudience(claims, expected.clientId)],
+    [{ check: 'exp', received: claims.exp, detail: clock(nowSeconds - tolerance) }, () => validateExpiry(claims, nowSeconds, tolerance)],
+    [{ check: 'iat', received: claims.iat, detail: clock(nowSeconds + tolerance) }, () => validateIssuedAt(claims, nowSeconds, tolerance)],
+    [{ check: 'nonce', expected: expected.nonce, received: claims.nonce }, () => validateNonce(claims, expected.nonce)],
+    [{ check: 'sub', received: claims.sub }, () => validateSubject(claims)],
+  ];
+  let first: IdvError | undefined;
+  for (const [check, validate] of checks) {
+    try {
+      validate();
+      onCheck?.({ ...check, passed: true });
+    } catch (error) {
+      if (!isIdvError(error)) throw error;
+      first ??= error;
+      failed(onCheck, check, error);
+    }
+  }
+  if (first) throw first;
   return claims as IdTokenClaims;
 }
 
@@ -358,6 +457,8 @@ export interface IdTokenExpectations extends ClaimExpectations {
   jwksUri: string;
   /** used if the JWKS has to be fetched (e.g. a tracing fetch) */
   fetch?: LookupOptions['fetch'];
+  /** receives every check as it is made, the failing one included (checks.ts) */
+  onCheck?: CheckListener;
 }
 
 /**
@@ -369,8 +470,9 @@ export interface IdTokenExpectations extends ClaimExpectations {
  * @see https://www.rfc-editor.org/rfc/rfc7519#section-7.2
  */
 export async function processIdToken(idToken: string, expected: IdTokenExpectations): Promise<ValidatedIdToken> {
-  const { jws, jweHeader } = await decryptIdToken(idToken, expected.encryptionKey, expected.encryption);
-  const { jwsHeader, payload, signingKey } = await verifyIdTokenSignature(jws, expected.jwks, expected.jwksUri, { fetch: expected.fetch });
-  const claims = validateIdTokenClaims(payload, expected);
+  const { onCheck } = expected;
+  const { jws, jweHeader } = await decryptIdToken(idToken, expected.encryptionKey, expected.encryption, onCheck);
+  const { jwsHeader, payload, signingKey } = await verifyIdTokenSignature(jws, expected.jwks, expected.jwksUri, { fetch: expected.fetch }, onCheck);
+  const claims = validateIdTokenClaims(payload, expected, onCheck);
   return { jweHeader, jwsHeader, claims, signingKey };
 }

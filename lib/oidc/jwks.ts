@@ -6,9 +6,10 @@
  * request is sent again until a back-off has passed.
  *
  * Depends on: jose.
- * Copy with: errors.ts, http.ts, types.ts.
+ * Copy with: checks.ts, errors.ts, http.ts, types.ts.
  */
 import { importJWK, type CryptoKey, type JWK } from 'jose';
+import type { KeySource } from './checks.ts';
 import { IdvError } from './errors.ts';
 import { BackedOffLoader, cacheLifetimeSeconds, DEFAULT_STALE_IF_ERROR_SECONDS, readJsonObject, send, staleIfErrorMs } from './http.ts';
 import type { HttpOptions } from './types.ts';
@@ -59,6 +60,8 @@ export interface JwksCacheOptions extends HttpOptions {
 export interface VerificationKey {
   key: CryptoKey;
   jwk: JWK;
+  /** where the key set it came from was: the cache, a fetch, a refetch for an unknown `kid`, or the stale set */
+  source: KeySource;
 }
 
 /** Per-call options: a fetch to use if this call has to go to the network (e.g. a tracing one). */
@@ -171,10 +174,12 @@ export class JwksCache {
       }
     }
     let jwk = selectVerificationKey(entry.keys, selector);
+    let source: KeySource = refreshFailure ? 'stale' : fetched ? 'fetched' : 'cache';
     if (!jwk && !fetched && this.#now() - entry.fetchedAt >= this.#refetchCooldownMs) {
       // A failure here propagates: whether the new key set has this kid is unknown.
       entry = await this.#refresh(jwksUri, options);
       jwk = selectVerificationKey(entry.keys, selector);
+      source = 'refetched';
     }
     if (!jwk) {
       // Not in the stale set, and the current one could not be fetched: the key may well exist.
@@ -186,7 +191,7 @@ export class JwksCache {
       });
     }
     const cached = entry.imported.get(selector.kid);
-    if (cached) return { key: cached, jwk };
+    if (cached) return { key: cached, jwk, source };
     let key: CryptoKey;
     try {
       key = (await importJWK(jwk, selector.alg)) as CryptoKey;
@@ -194,7 +199,7 @@ export class JwksCache {
       throw new IdvError('jwks_fetch_failed', `The JWKS key "${selector.kid}" cannot be used: ${(error as Error).message}`);
     }
     entry.imported.set(selector.kid, key);
-    return { key, jwk };
+    return { key, jwk, source };
   }
 
   /** One request at a time per URI, none while backed off; a success ends the back-off. */

@@ -2,10 +2,12 @@
  * A record of every exchange of one flow, in order, for the protocol trace that QA reads
  * (method, URL, status, time, the form sent and the body received). The core records into it
  * through a wrapping fetch, so nothing is traced that did not really go over the wire; what a
- * cache answered is noted as such. Presentation (decoding JWTs, masking secrets) is not done here.
+ * cache answered is noted as such, and so is each check of the ID token with its verdict.
+ * Presentation (decoding JWTs, masking secrets) is not done here.
  *
- * Copy with: errors.ts, http.ts, types.ts.
+ * Copy with: checks.ts, errors.ts, http.ts, types.ts.
  */
+import type { IdTokenCheck } from './checks.ts';
 import { readBoundedText } from './http.ts';
 import type { FetchLike } from './types.ts';
 
@@ -47,8 +49,19 @@ export interface TraceNote {
   detail?: Record<string, unknown>;
 }
 
+/**
+ * One check of the ID token and its verdict (checks.ts), as `processIdToken` made it. Its
+ * `expected` and `received` hold the values compared, secrets (the nonce) included.
+ */
+export interface TraceCheck extends IdTokenCheck {
+  type: 'check';
+  step: 'id_token';
+  /** ms since the epoch */
+  at: number;
+}
+
 /** One entry of a trace. */
-export type TraceEvent = TraceExchange | TraceNote;
+export type TraceEvent = TraceExchange | TraceNote | TraceCheck;
 
 const KEPT_RESPONSE_HEADERS = ['content-type', 'cache-control', 'retry-after'];
 /** Bodies beyond this are cut: an encrypted ID token with a portrait is tens of kilobytes. */
@@ -117,6 +130,11 @@ export class ProtocolTrace {
   /** Records a step that did not go over the wire (a redirect, a callback, a cache hit). */
   note(step: TraceStep, note: Omit<TraceNote, 'type' | 'step' | 'at'> = {}): void {
     this.events.push({ type: 'note', step, at: this.#now(), ...note });
+  }
+
+  /** Records one check of the ID token (pass it to `processIdToken` as `onCheck`). */
+  check(check: IdTokenCheck): void {
+    this.events.push({ type: 'check', step: 'id_token', at: this.#now(), ...check });
   }
 
   /** Whether anything was recorded for `step` since event number `since`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseVerifiedClaims } from './verified-claims.ts';
+import { parseVerifiedClaims, readVerifiedClaims } from './verified-claims.ts';
 
 const JPEG = 'data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ==';
 
@@ -159,5 +159,44 @@ describe('parseVerifiedClaims: OpenID Connect for Identity Assurance 1.0 shapes 
     const list = parseVerifiedClaims([full, { verification: { trust_framework: 'standard', evidence: [{ type: 'electronic_record', record: { type: 'population_register', source: { name: 'Folkeregisteret' } } }] }, claims: { birthdate: '1987-03-14' } }]);
     expect(list).toHaveLength(2);
     expect(list[1]!.evidence[0]).toMatchObject({ type: 'electronic_record', record: { sourceName: 'Folkeregisteret' } });
+  });
+});
+
+describe('readVerifiedClaims', () => {
+  it('names every member it drops, with its path and why, never its value', () => {
+    const { verifiedClaims, dropped } = readVerifiedClaims({
+      verification: {
+        trust_framework: 'standard',
+        time: 'yesterday',
+        verification_process: 'not read here',
+        evidence: [
+          { type: 'document', document_details: { type: 'passport', date_of_expiry: '2031-02-30', issuer: { country_code: 'no' } } },
+          { type: 'utility_bill' },
+          'not an object',
+        ],
+      },
+      claims: { given_name: 'Kari', birthdate: '17.05.1990', picture: 'https://example.com/p.jpg', nationalities: ['NOR', 'xx'], shoe_size: 42 },
+    });
+    expect(verifiedClaims[0]!.claims).toEqual({ given_name: 'Kari', nationalities: ['NOR'] });
+    expect(dropped).toEqual([
+      { path: 'verified_claims.verification.verification_process', reason: 'unknown_member' },
+      { path: 'verified_claims.verification.evidence[0].document_details.issuer.country_code', reason: 'not_a_country_code' },
+      { path: 'verified_claims.verification.evidence[0].document_details.date_of_expiry', reason: 'not_a_date' },
+      { path: 'verified_claims.verification.evidence[1].type', reason: 'unknown_evidence_type' },
+      { path: 'verified_claims.verification.evidence[2]', reason: 'not_an_object' },
+      { path: 'verified_claims.verification.time', reason: 'not_a_date_time' },
+      { path: 'verified_claims.claims.shoe_size', reason: 'unknown_member' },
+      { path: 'verified_claims.claims.nationalities[1]', reason: 'not_a_country_code' },
+      { path: 'verified_claims.claims.picture', reason: 'not_a_portrait' },
+      { path: 'verified_claims.claims.birthdate', reason: 'not_a_date' },
+    ]);
+    expect(JSON.stringify(dropped)).not.toContain('17.05.1990');
+  });
+
+  it('drops nothing from a well-formed element, and reads an array with indexed paths', () => {
+    expect(readVerifiedClaims([{ verification: { trust_framework: 'standard', evidence: [] }, claims: { given_name: 'Kari' } }, 7]).dropped).toEqual([
+      { path: 'verified_claims[1]', reason: 'not_an_object' },
+    ]);
+    expect(readVerifiedClaims(undefined)).toEqual({ verifiedClaims: [], dropped: [] });
   });
 });

@@ -10,11 +10,12 @@ import 'server-only';
  * status, 429 or 503, and `Retry-After` (proxy.ts). Every failure is shown by one page, one
  * component.
  */
-import { isIdvError, randomToken, type ProtocolTrace } from '@/lib/oidc';
+import { isIdvError, randomToken, type ProtocolTrace, type Selection, type TraceCheck } from '@/lib/oidc';
 import { isStoreError } from '@/lib/store/store';
 import { failureLink, isAppError, type FailureCode, type FailureLink } from '@/lib/verification/failures';
 import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
-import { recordTrace } from '@/lib/verification/trace';
+import type { AssurancePolicy } from '@/lib/verification/policy';
+import { recordCheck, recordComparison, recordTrace } from '@/lib/verification/trace';
 import { clientAddress } from './client-address';
 import { serverConfig } from './env';
 import { isRateLimited } from './rate-limits';
@@ -22,19 +23,29 @@ import { redirect303 } from './responses';
 import { services } from './services';
 import { currentBrowser } from './session';
 
-/** Thrown work keeps its trace, so the failure page can show the exchanges up to the failure. */
+/** What a failed flow asked for, so that the failure page can ask for it again. */
+export interface FailedRequest {
+  selection: Selection;
+  policy?: AssurancePolicy;
+}
+
+/**
+ * Thrown work keeps its trace, so the failure page can show the exchanges up to the failure, and
+ * what it asked for, so the page can ask again.
+ */
 class TracedFailure extends Error {
   constructor(
     readonly error: unknown,
     readonly trace: ProtocolTrace,
+    readonly request: FailedRequest | undefined,
   ) {
     super('traced failure');
   }
 }
 
-/** `error` with the trace of the flow it ended, for the failure page. */
-export function traced(error: unknown, trace: ProtocolTrace): Error {
-  return new TracedFailure(error, trace);
+/** `error` with the trace of the flow it ended and what the flow asked for, for the failure page. */
+export function traced(error: unknown, trace: ProtocolTrace, request?: FailedRequest): Error {
+  return new TracedFailure(error, trace, request);
 }
 
 const unwrap = (thrown: unknown): unknown => (thrown instanceof TracedFailure ? thrown.error : thrown);
@@ -53,6 +64,29 @@ function retryAt(error: unknown): Pick<FailureRecord, 'retryAt'> {
   return typeof after === 'number' && Number.isFinite(after) && after >= 0 ? { retryAt: Date.now() + after } : {};
 }
 
+/** The service's own `error` and `error_description`, verbatim, when it sent them (an OAuth error). */
+function serviceWords(error: unknown): Pick<FailureRecord, 'serviceError' | 'description'> {
+  if (!isIdvError(error)) return {};
+  const { error: sent, description } = error.cause;
+  return {
+    ...(typeof sent === 'string' ? { serviceError: sent.slice(0, 100) } : {}),
+    ...(typeof description === 'string' ? { description } : {}),
+  };
+}
+
+/**
+ * What the failure compared: the check of the ID token that failed with the failure's code (the
+ * core reports every check: lib/oidc/checks.ts), else what the error's cause names.
+ */
+function whatFailed(error: unknown, events: ProtocolTrace['events']): Pick<FailureRecord, 'failedCheck' | 'comparison'> {
+  if (!isIdvError(error)) return {};
+  const checks = events.filter((event): event is TraceCheck => event.type === 'check' && !event.passed);
+  const check = checks.find((event) => event.code === error.code) ?? checks[0];
+  if (check) return { failedCheck: recordCheck(check) };
+  const comparison = recordComparison(error.cause);
+  return comparison ? { comparison } : {};
+}
+
 /**
  * Records a failure for the failure page, bound to this browser (its detail and trace name our
  * client and the request); never includes identity data. Kept only within the failure records'
@@ -66,16 +100,19 @@ export async function recordFailure(thrown: unknown, headers: Headers): Promise<
   if (!known) console.error('[idv] unexpected failure', error);
   const code = failureCodeOf(error);
   if (browser === undefined) return { code };
+  const events = thrown instanceof TracedFailure ? thrown.trace.events : [];
   const record: FailureRecord = {
     format: STORED_FORMAT,
     id: randomToken(24),
     browser,
     code,
     message: known ? error.message : 'Something went wrong on our side.',
-    ...(isIdvError(error) && typeof error.cause.description === 'string' ? { description: error.cause.description } : {}),
+    ...serviceWords(error),
+    ...whatFailed(error, events),
+    ...(thrown instanceof TracedFailure && thrown.request ? { request: thrown.request } : {}),
     ...retryAt(error),
     createdAt: Date.now(),
-    trace: thrown instanceof TracedFailure ? recordTrace(thrown.trace.events) : [],
+    trace: recordTrace(events),
   };
   const kept = await failureRecorder.keep(record, clientAddress(headers, config.trustedProxies));
   return kept ? { code, id: record.id } : { code };

@@ -74,7 +74,7 @@ export async function beginVerification({ selection, policy }: { selection: Sele
   const { locale } = await preferences();
   const uiLocales = config.uiLocales.send ? { uiLocales: locale === 'en' ? 'en' : `${locale} en` } : {};
   const started = await startAuthorization(relyingParty, selection, { trace, ...uiLocales }).catch((error: unknown) => {
-    throw traced(error, trace);
+    throw traced(error, trace, { selection, policy });
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
   // Everything waits server-side, bound to this browser, as long as the flow may.
@@ -110,7 +110,8 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
   const pending = await takeOwnFlow(flows, browser, params.get('state'));
   const trace = new ProtocolTrace(pending?.trace ?? []);
   const completed = await completeAuthorization(relyingParty, params, pending, { trace }).catch((error: unknown) => {
-    throw traced(error, trace);
+    // Only the flow's own browser gets here with its request: a forged callback has none to repeat.
+    throw traced(error, trace, pending && { selection: pending.selection, ...(pending.policy ? { policy: pending.policy } : {}) });
   });
   const now = Date.now();
   const { signingCertificate, signingCertificateCheck } = await signingCertificateOf(completed.idToken.signingKey, config.trustAnchors, new Date(now));

@@ -9,7 +9,7 @@ import type { Selection, TraceEvent, ValidatedIdToken, VerifiedClaims } from '@/
 import type { FailureCode } from './failures';
 import type { AssurancePolicy } from './policy';
 import type { CertificateSummary, SigningCertificateCheck } from './signing-certificate';
-import type { RecordedEvent } from './trace';
+import type { RecordedCheck, RecordedComparison, RecordedEvent } from './trace';
 
 /**
  * The shape of results and failure records this version writes and reads. One kept by an
@@ -79,8 +79,21 @@ export interface FailureRecord {
   browser?: string;
   code: FailureCode;
   message: string;
+  /** the service's own `error`, verbatim, when the failure is an OAuth error the service sent */
+  serviceError?: string;
   /** the service's own error_description, verbatim, when it sent one */
   description?: string;
+  /** the check of the ID token the flow failed at (kept apart from the trace, which may be dropped for size) */
+  failedCheck?: RecordedCheck;
+  /** for another failure: what was compared, when the failure says (a redirect's `iss`, say) */
+  comparison?: RecordedComparison;
+  /** what was asked for, so that the failure page can ask for it again */
+  request?: { selection: Selection; policy?: AssurancePolicy };
+  /**
+   * In emulator mode: what the embedded emulator did on purpose to this flow (the faults it
+   * applied, the error chosen for it), by id, worded when read
+   */
+  emulatorAnswer?: { faults: string[]; chosen?: 'panel' | 'flow'; error?: string };
   /** when the failed endpoint is asked again, after a failure the core backs off from (ms since the epoch) */
   retryAt?: number;
   createdAt: number;

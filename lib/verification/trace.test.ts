@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceEvent } from '@/lib/oidc/trace';
-import { isMaskedSecret, maskSecret, recordTrace } from './trace';
+import { isMaskedSecret, maskSecret, recordComparison, recordTrace } from './trace';
 
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const state = 's'.repeat(43);
@@ -68,5 +68,31 @@ describe('the trace as a result or a failure keeps it', () => {
     expect(isMaskedSecret(maskSecret('x'))).toBe(true);
     expect(isMaskedSecret({ masked: 'x', length: 1, more: true })).toBe(false);
     expect(isMaskedSecret('x')).toBe(false);
+  });
+});
+
+describe('the ID token’s checks as a trace keeps them', () => {
+  it('keeps each check’s verdict and values, the nonce masked on both sides, a hostile long value cut', () => {
+    const theirs = 'm'.repeat(43);
+    const kept = recordTrace([
+      { type: 'check', step: 'id_token', at: 5, check: 'nonce', passed: false, code: 'id_token_nonce_mismatch', expected: nonce, received: theirs },
+      { type: 'check', step: 'id_token', at: 6, check: 'iss', passed: false, code: 'id_token_issuer_mismatch', expected: 'https://idv.example', received: 'x'.repeat(10_000) },
+      { type: 'check', step: 'id_token', at: 7, check: 'exp', passed: true, received: 1764000000, detail: { now: 1763999000, toleranceSeconds: 30, limit: 1763998970 } },
+    ]);
+    expect(JSON.stringify(kept)).not.toContain(nonce);
+    expect(JSON.stringify(kept)).not.toContain(theirs);
+    expect(kept[0]).toMatchObject({ type: 'check', check: 'nonce', passed: false, expected: maskSecret(nonce), received: maskSecret(theirs) });
+    expect(kept[1]).toMatchObject({ expected: 'https://idv.example', received: `${'x'.repeat(500)}… (10000)` });
+    expect(kept[2]).toEqual({ type: 'check', step: 'id_token', at: 7, check: 'exp', passed: true, received: 1764000000, detail: { now: 1763999000, toleranceSeconds: 30, limit: 1763998970 } });
+  });
+
+  it('keeps what a failure compared, a secret masked, nothing when the cause names nothing', () => {
+    expect(recordComparison({ claim: 'iss', expected: 'https://idv.example', actual: 'https://impostor.invalid' })).toEqual({
+      claim: 'iss',
+      expected: 'https://idv.example',
+      received: 'https://impostor.invalid',
+    });
+    expect(recordComparison({ claim: 'state', expected: state, actual: 'z'.repeat(43) })).toEqual({ claim: 'state', expected: maskSecret(state), received: maskSecret('z'.repeat(43)) });
+    expect(recordComparison({ claim: 'kid' })).toBeUndefined();
   });
 });

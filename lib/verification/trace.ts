@@ -9,7 +9,7 @@
  * in the reader's language, the national identity and document numbers masked or revealed, and
  * what presenter mode hides. So a trace kept in the store holds data, never text for a page.
  */
-import type { TraceExchange, TraceNote } from '@/lib/oidc/trace';
+import type { TraceCheck, TraceEvent, TraceExchange, TraceNote } from '@/lib/oidc/trace';
 
 /** A secret as the trace keeps it: its first characters when it is long enough, and its length. */
 export interface MaskedSecret {
@@ -40,7 +40,13 @@ export interface RecordedExchange extends Omit<TraceExchange, 'requestForm' | 'r
 /** A step that did not go over the wire, its detail's secrets masked. */
 export type RecordedNote = TraceNote;
 
-export type RecordedEvent = RecordedExchange | RecordedNote;
+/**
+ * A check of the ID token as kept: what it compared and its verdict, the nonce masked, long
+ * values cut (a hostile token's `iss` may be any length).
+ */
+export type RecordedCheck = TraceCheck;
+
+export type RecordedEvent = RecordedExchange | RecordedNote | RecordedCheck;
 
 /** Parameters and claims that are secrets wherever they appear: form fields, callback parameters, JWT claims, token responses. */
 const SECRET_NAMES: ReadonlySet<string> = new Set(['code', 'code_verifier', 'state', 'nonce', 'access_token', 'refresh_token']);
@@ -139,10 +145,61 @@ function recordNote(note: TraceNote): RecordedNote {
   return note;
 }
 
+/** A value a check compared, as kept: at most MAX_CHECK_VALUE_CHARS of it. */
+const MAX_CHECK_VALUE_CHARS = 500;
+
+function boundedValue(value: unknown): unknown {
+  if (value === undefined || value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    // nested too deeply to write (a hostile token's member): its kind is all that is kept
+    return '(not displayable)';
+  }
+  if (text.length <= MAX_CHECK_VALUE_CHARS) return value;
+  return `${text.slice(0, MAX_CHECK_VALUE_CHARS)}… (${text.length})`;
+}
+
+/** A check as kept: the values it compared bounded, secrets (the nonce) masked. */
+export function recordCheck(check: TraceCheck): RecordedCheck {
+  const value = (item: unknown) => (SECRET_NAMES.has(check.check) && typeof item === 'string' ? maskSecret(item) : boundedValue(item));
+  const { expected, received, ...rest } = check;
+  return {
+    ...rest,
+    ...(expected === undefined ? {} : { expected: value(expected) }),
+    ...(received === undefined ? {} : { received: value(received) }),
+  };
+}
+
+/** What a failure other than a check compared (an IdvError's cause), as kept. */
+export interface RecordedComparison {
+  /** the claim, parameter or header member compared */
+  claim?: string;
+  expected?: unknown;
+  received?: unknown;
+}
+
+/**
+ * The comparison a failure's cause names (`claim`, `expected`, `actual`), as kept: the values
+ * bounded, a secret's masked; undefined when the cause names none.
+ */
+export function recordComparison(cause: { claim?: unknown; expected?: unknown; actual?: unknown }): RecordedComparison | undefined {
+  if (cause.expected === undefined && cause.actual === undefined) return undefined;
+  const claim = typeof cause.claim === 'string' ? cause.claim.slice(0, 40) : undefined;
+  const value = (item: unknown) => (claim !== undefined && SECRET_NAMES.has(claim) && typeof item === 'string' ? maskSecret(item) : boundedValue(item));
+  return {
+    ...(claim === undefined ? {} : { claim }),
+    ...(cause.expected === undefined ? {} : { expected: value(cause.expected) }),
+    ...(cause.actual === undefined ? {} : { received: value(cause.actual) }),
+  };
+}
+
 /** The trace of a flow as it is kept: its secrets masked, its JWTs decoded. Pure. */
-export function recordTrace(events: readonly (TraceExchange | TraceNote)[]): RecordedEvent[] {
+export function recordTrace(events: readonly TraceEvent[]): RecordedEvent[] {
   return events.map((event) => {
     if (event.type === 'note') return recordNote(event);
+    if (event.type === 'check') return recordCheck(event);
     const exchange: RecordedExchange = { ...event, ...(event.requestForm ? { requestForm: recordForm(event.requestForm) } : {}), ...recordResponse(event) };
     // the body is kept parsed, as `response`
     delete (exchange as { responseBody?: string }).responseBody;

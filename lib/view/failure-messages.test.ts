@@ -36,11 +36,7 @@ describe('failure explanations in English and Norwegian', () => {
   });
 
   it('read right in Norwegian for representative codes', () => {
-    expect(explainFailure('access_denied', 'nb')).toEqual({
-      title: 'Verifiseringen ble avbrutt',
-      sentence: 'Personen avbrøt i identitetsappen, eller appen avviste verifiseringen.',
-      next: 'Start på nytt og fullfør stegene i appen.',
-    });
+    expect(explainFailure('access_denied', 'nb')).toMatchObject({ title: 'Tjenesten avviste verifiseringen', next: 'Start på nytt og fullfør stegene i appen.' });
     expect(explainFailure('invalid_grant', 'nb').next).toBe('Start en ny verifisering.');
     expect(explainFailure('invalid_client', 'nb')).toMatchObject({
       title: 'Klientautentiseringen mislyktes',
@@ -52,18 +48,25 @@ describe('failure explanations in English and Norwegian', () => {
   });
 
   it('keep the English as it was', () => {
-    expect(explainFailure('access_denied', 'en')).toEqual({
-      title: 'Verification cancelled',
-      sentence: 'The person cancelled in the identity app, or the app refused the verification.',
-      next: 'Start again and complete the steps in the app.',
-    });
     expect(explainFailure('internal_error', 'en').next).toBe('Start a new verification.');
+    expect(explainFailure('access_denied', 'en').next).toBe('Start again and complete the steps in the app.');
+  });
+
+  it('title access_denied as a refusal, not a cancellation: a failed face check answers it too, and its description says so', () => {
+    for (const locale of LOCALES) {
+      const { title, sentence } = explainFailure('access_denied', locale);
+      expect(title).not.toMatch(/cancel|avbrutt/i);
+      expect(sentence).toContain('access_denied');
+    }
+    expect(explainFailure('access_denied', 'en').title).toBe('The service refused the verification');
   });
 
   it('give the pages’ own words in both languages, never a copy', () => {
     const words = (locale: 'en' | 'nb') => {
-      const { failed, notStarted, errorCode, serviceSaid, detail, whatToTry, backToStart, notFound } = FAILURE_MESSAGES[locale];
-      return { failed, notStarted, errorCode, serviceSaid, detail, whatToTry, backToStart, ...notFound };
+      const { failed, notStarted, errorCode, serviceAnswered, detail, whatToTry, backToStart, tryAgain, expected, received, armedOnPanel, chosenForFlow, noFault, notFound } =
+        FAILURE_MESSAGES[locale];
+      const counted = { fromFault: FAILURE_MESSAGES[locale].fromFault(1), compared: FAILURE_MESSAGES[locale].compared('iss') };
+      return { failed, notStarted, errorCode, serviceAnswered, detail, whatToTry, backToStart, tryAgain, expected, received, armedOnPanel, chosenForFlow, noFault, ...counted, ...notFound };
     };
     const norwegian = words('nb');
     for (const [key, english] of Object.entries(words('en'))) {

@@ -26,7 +26,7 @@ const retry = 'Start a new verification.';
 
 /** The UI maps codes to text (the core only gives codes). Every code of the core and the app has an entry. */
 const codes: Record<FailureCode, Explanation> = {
-  access_denied: { title: 'Verification cancelled', sentence: 'The person cancelled in the identity app, or the app refused the verification.', next: 'Start again and complete the steps in the app.' },
+  access_denied: { title: 'The service refused the verification', sentence: 'The identity service answered access_denied: the person cancelled in the identity app, or the app refused the verification (a document or face check that failed, say). Its own words are above.', next: 'Start again and complete the steps in the app.' },
   invalid_request: { title: 'Request refused', sentence: 'The service found a missing or invalid parameter in our request.', next: 'Check the selection and the service’s description below; a QA request may have broken a rule on purpose.' },
   invalid_client: { title: 'Client authentication failed', sentence: 'The service did not accept our client assertion: unknown client, unregistered key, or a bad signature.', next: 'Check IDV_CLIENT_ID and that the public key from `npm run keys` is registered with the service.' },
   unauthorized_client: { title: 'Not allowed for this client', sentence: 'Our client is not entitled to what was requested (for example population-register evidence).', next: 'Remove that evidence from the request, or ask the provider to enable it for this client.' },
@@ -88,8 +88,6 @@ const en = {
   /** the eyebrow of a start refused before any work (lib/server/responses.ts) */
   notStarted: 'Verification not started',
   errorCode: 'Error code',
-  /** before the service's error_description, shown as it sent it */
-  serviceSaid: 'The service said',
   /** before our own detail of a recorded failure */
   detail: 'Detail',
   /** when the service's endpoint failed: when the app asks it again (seconds after the failure) */
@@ -98,6 +96,21 @@ const en = {
   retryAfter: (seconds: number) => `The app asks the service again ${seconds === 1 ? 'a second' : `${seconds} seconds`} after this failure; until then, verifications fail at once with this code, and stored keys or metadata are used where they still may be.`,
   whatToTry: 'What to try:',
   backToStart: 'Back to the start',
+  /** the button that sends the failed request again: the same selection and policy */
+  tryAgain: 'Try the same request again',
+  /** an OAuth error the service sent: its own error and error_description, as it sent them */
+  serviceAnswered: 'The service answered',
+  /** what a failure other than an ID token check compared */
+  compared: (claim: string | undefined): string => (claim ? `What was compared: ${claim}` : 'What was compared'),
+  expected: 'Expected',
+  received: 'Received',
+  absent: '(absent)',
+  /** emulator mode: the failure came from what the emulator was told to do */
+  fromFault: (count: number): string => (count === 1 ? 'Caused by a fault of the emulator' : 'Caused by faults of the emulator'),
+  armedOnPanel: 'Armed on its QA panel.',
+  chosenForFlow: 'Chosen for this verification on the emulator’s page.',
+  chosenError: (error: string) => `The emulator answered this verification with ${error}, as chosen on its page.`,
+  noFault: 'No fault of the emulator was applied to this verification.',
   notFound: {
     title: 'Page not found',
     sentence: 'There is nothing at this address.',
@@ -111,7 +124,7 @@ const igjen = 'Start en ny verifisering.';
 
 const nb: FailureMessages = {
   codes: {
-    access_denied: { title: 'Verifiseringen ble avbrutt', sentence: 'Personen avbrøt i identitetsappen, eller appen avviste verifiseringen.', next: 'Start på nytt og fullfør stegene i appen.' },
+    access_denied: { title: 'Tjenesten avviste verifiseringen', sentence: 'Identitetstjenesten svarte access_denied: personen avbrøt i identitetsappen, eller appen avviste verifiseringen (for eksempel en dokument- eller ansiktskontroll som feilet). Tjenestens egne ord står ovenfor.', next: 'Start på nytt og fullfør stegene i appen.' },
     invalid_request: { title: 'Forespørselen ble avvist', sentence: 'Tjenesten fant en manglende eller ugyldig parameter i forespørselen vår.', next: 'Kontroller utvalget og tjenestens beskrivelse nedenfor; en QA-forespørsel kan ha brutt en regel med vilje.' },
     invalid_client: { title: 'Klientautentiseringen mislyktes', sentence: 'Tjenesten godtok ikke klientpåstanden vår: ukjent klient, uregistrert nøkkel eller ugyldig signatur.', next: 'Kontroller IDV_CLIENT_ID, og at den offentlige nøkkelen fra `npm run keys` er registrert hos tjenesten.' },
     unauthorized_client: { title: 'Ikke tillatt for denne klienten', sentence: 'Klienten vår har ikke tilgang til det som ble bedt om (for eksempel dokumentasjon fra folkeregisteret).', next: 'Fjern den dokumentasjonen fra forespørselen, eller be leverandøren åpne for den for denne klienten.' },
@@ -167,12 +180,22 @@ const nb: FailureMessages = {
   failed: 'Verifiseringen mislyktes',
   notStarted: 'Verifiseringen ble ikke startet',
   errorCode: 'Feilkode',
-  serviceSaid: 'Tjenesten svarte',
   detail: 'Detaljer',
   tryAgainIn: (seconds) => `Prøv igjen om ${seconds === 1 ? 'ett sekund' : `${seconds} sekunder`}.`,
   retryAfter: (seconds) => `Appen spør tjenesten igjen ${seconds === 1 ? 'ett sekund' : `${seconds} sekunder`} etter denne feilen; inntil da feiler verifiseringer med en gang med denne koden, og lagrede nøkler eller metadata brukes der de fortsatt kan.`,
   whatToTry: 'Dette kan du prøve:',
   backToStart: 'Tilbake til start',
+  tryAgain: 'Prøv den samme forespørselen igjen',
+  serviceAnswered: 'Tjenesten svarte',
+  compared: (claim) => (claim ? `Det som ble sammenlignet: ${claim}` : 'Det som ble sammenlignet'),
+  expected: 'Forventet',
+  received: 'Mottatt',
+  absent: '(mangler)',
+  fromFault: (count) => (count === 1 ? 'Skyldes en feil lagt inn i emulatoren' : 'Skyldes feil lagt inn i emulatoren'),
+  armedOnPanel: 'Aktivert i QA-panelet.',
+  chosenForFlow: 'Valgt for denne verifiseringen på emulatorens side.',
+  chosenError: (error) => `Emulatoren svarte denne verifiseringen med ${error}, slik det ble valgt på siden.`,
+  noFault: 'Ingen feil fra emulatoren ble brukt på denne verifiseringen.',
   notFound: {
     title: 'Fant ikke siden',
     sentence: 'Det finnes ingenting på denne adressen.',

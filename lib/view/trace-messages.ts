@@ -68,6 +68,8 @@ const en = {
   wholeTraceAsJson: 'the whole trace as JSON',
   loadError: (problem: string) => `The detail could not be loaded (${problem}); reload the page to try again.`,
   noContent: 'No content.',
+  /** The words around each check of the ID token (their labels and values come worded: lib/view/checks-view.ts). */
+  check: { passed: 'passed', failed: 'failed', expected: 'Expected', received: 'Received', droppedMembers: 'Members dropped' },
   /** The result page's one switch for national identity and document numbers. */
   numbers: {
     presenter: 'Presenter mode: national identity and document numbers stay masked to their last four characters until it is turned off.',
@@ -127,6 +129,7 @@ const nb: TraceMessages = {
   wholeTraceAsJson: 'hele sporet som JSON',
   loadError: (problem) => `Kunne ikke laste detaljene (${problem}); last inn siden på nytt for å prøve igjen.`,
   noContent: 'Ikke noe innhold.',
+  check: { passed: 'bestått', failed: 'feilet', expected: 'Forventet', received: 'Mottatt', droppedMembers: 'Utelatte medlemmer' },
   numbers: {
     presenter: 'Presentasjonsmodus: identitetsnumre og dokumentnumre forblir maskert til de fire siste tegnene til modusen slås av.',
     revealed: 'Identitetsnumre og dokumentnumre vises i sin helhet: på kortene, i protokollsporet og i kopiene av det.',

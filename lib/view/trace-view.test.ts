@@ -218,3 +218,50 @@ describe('a trace read in the reader’s language', () => {
     expect(payload(maskTrace(norwegian, true)).content).toContain(fnr);
   });
 });
+
+describe('the ID token’s checks in the trace', () => {
+  const nonce = 'n'.repeat(43);
+  const checks: TraceEvent[] = [
+    { type: 'http', step: 'token', method: 'POST', url: 'https://idv.example/token', status: 200, responseBody: '{}', startedAt: 0, durationMs: 1 },
+    { type: 'check', step: 'id_token', at: 1, check: 'jwe_header', passed: true, expected: ['RSA-OAEP-256 / A256GCM'], received: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'e1' } },
+    { type: 'check', step: 'id_token', at: 1, check: 'signing_key', passed: true, expected: 's1', received: { kid: 's1', kty: 'EC', crv: 'P-256' }, detail: { source: 'refetched', jwksUri: 'https://idv.example/jwks' } },
+    { type: 'check', step: 'id_token', at: 1, check: 'exp', passed: false, code: 'id_token_expired', received: 1763999400, detail: { now: 1764000000, toleranceSeconds: 30, limit: 1763999970, reason: 'The ID token has expired' } },
+    { type: 'check', step: 'id_token', at: 1, check: 'nonce', passed: false, code: 'id_token_nonce_mismatch', expected: nonce, received: 'm'.repeat(43) },
+  ];
+
+  it('lists them as one entry after the token request, titled by the check that failed, each with its expected and received values', () => {
+    const entries = present(checks);
+    expect(entries.map((entry) => entry.index)).toEqual([1, 2]);
+    const [, entry] = entries;
+    expect(entry).toMatchObject({ step: 'id_token', title: 'ID token checks: Expiry (exp) failed', sections: [] });
+    expect(entry!.checks!.map((check) => [check.check, check.passed])).toEqual([
+      ['jwe_header', true],
+      ['signing_key', true],
+      ['exp', false],
+      ['nonce', false],
+    ]);
+    const [jwe, key, exp, nonceCheck] = entry!.checks!;
+    expect(jwe).toMatchObject({ label: 'Encryption (JWE header)', expected: 'one of RSA-OAEP-256 / A256GCM', received: '{"alg":"RSA-OAEP-256","enc":"A256GCM","kid":"e1"}' });
+    expect(key!.notes).toEqual(['From the key set fetched again for this kid, which the cached set lacked (key rotation).']);
+    expect(exp).toMatchObject({
+      code: 'id_token_expired',
+      expected: 'later than 2025-11-24 15:59:30 UTC (now, 2025-11-24 16:00:00 UTC, minus 30 s of clock tolerance)',
+      received: '1763999400 (2025-11-24 15:50:00 UTC)',
+      notes: ['The ID token has expired'],
+    });
+    expect(nonceCheck).toMatchObject({ expected: `the nonce we sent: ${worded(nonce)}`, received: worded('m'.repeat(43)) });
+  });
+
+  it('words them in Norwegian, values as they are', () => {
+    const [, entry] = present(checks, { locale: 'nb' });
+    expect(entry!.title).toBe('Kontroller av ID-tokenet: Utløp (exp) feilet');
+    expect(entry!.checks![2]!.expected).toBe('senere enn 2025-11-24 15:59:30 UTC (nå, 2025-11-24 16:00:00 UTC, minus 30 s klokketoleranse)');
+  });
+
+  it('names what verified_claims dropped, with the reason in words', () => {
+    const [entry] = present([
+      { type: 'check', step: 'id_token', at: 1, check: 'verified_claims', passed: true, detail: { elements: 1, dropped: [{ path: 'verified_claims.claims.birthdate', reason: 'not_a_date' }] } },
+    ]);
+    expect(entry!.checks![0]).toMatchObject({ notes: ['One element read.', 'One member dropped:'], dropped: [{ path: 'verified_claims.claims.birthdate', reason: 'not a date (YYYY-MM-DD)' }] });
+  });
+});

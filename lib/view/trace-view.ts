@@ -10,8 +10,13 @@
 import type { Locale } from '@/lib/i18n/locale';
 import type { TraceStep } from '@/lib/oidc/trace';
 import type { CertificateSummary } from '@/lib/verification/signing-certificate';
-import { isDecodedJwt, isMaskedSecret, type MaskedSecret, type RecordedEvent, type RecordedExchange, type RecordedNote } from '@/lib/verification/trace';
+import { isDecodedJwt, isMaskedSecret, type RecordedCheck, type RecordedEvent, type RecordedExchange, type RecordedNote } from '@/lib/verification/trace';
+import { presentCheck, type CheckView } from './checks-view';
 import { personalValues } from './masking';
+import { describeSecret } from './secrets';
+
+export { describeSecret } from './secrets';
+import { CHECK_MESSAGES } from './check-messages';
 import { TRACE_MESSAGES, type TraceMessages } from './trace-messages';
 
 export interface TraceSection {
@@ -38,12 +43,10 @@ export interface TraceEntryView {
   fromCache?: boolean;
   error?: string;
   sections: TraceSection[];
+  /** the ID token's checks, in order, when this entry lists them (they hold no personal data, so they always travel with the entry) */
+  checks?: CheckView[];
 }
 
-/** A masked secret in words: its first characters and its length, never enough to use it. */
-export function describeSecret({ masked, length }: MaskedSecret, messages: TraceMessages = TRACE_MESSAGES.en): string {
-  return masked === '' ? '•'.repeat(length) : `${masked}…${'•'.repeat(4)} (${messages.characters(length)})`;
-}
 
 /**
  * A value as indented JSON, its masked secrets in words. What a peer sent may be nested too
@@ -146,39 +149,84 @@ export interface TraceReading {
   certificate?: CertificateSummary | undefined;
 }
 
-/** A kept trace as the trace panel shows it, in `locale`; its numbers still to be disclosed (disclosure.ts). */
+/** The checks of the ID token, made one after the other, as one entry: a checklist. */
+function checksEntry(checks: readonly RecordedCheck[], index: number, locale: Locale): TraceEntryView {
+  const views = checks.map((check) => presentCheck(check, locale));
+  const failed = views.find((check) => !check.passed);
+  const t = CHECK_MESSAGES[locale];
+  return {
+    index,
+    step: 'id_token',
+    title: failed ? t.titleFailed(failed.label) : t.title,
+    at: new Date(checks[0]!.at).toISOString(),
+    sections: [],
+    checks: views,
+  };
+}
+
+function exchangeEntry(event: RecordedExchange, index: number, messages: TraceMessages): TraceEntryView {
+  return {
+    index,
+    step: event.step,
+    title: messages.steps[event.step],
+    method: event.method,
+    url: event.url,
+    ...(event.status !== undefined ? { status: event.status } : {}),
+    at: new Date(event.startedAt).toISOString(),
+    durationMs: event.durationMs,
+    ...(event.error ? { error: event.error } : {}),
+    sections: [...(event.requestForm ? formSections(event.requestForm, messages) : []), ...responseSections(event, messages)],
+  };
+}
+
+function noteEntry(event: RecordedNote, index: number, certificate: CertificateSummary | undefined, messages: TraceMessages): TraceEntryView {
+  const redirect = event.step === 'authorization_redirect' && event.url;
+  return {
+    index,
+    step: event.step,
+    title: event.fromCache
+      ? messages.fromCache(messages.steps[event.step])
+      : event.step === 'discovery' && event.detail?.endpoints
+        ? messages.endpointsNotDiscovered
+        : messages.steps[event.step],
+    ...(event.url ? { url: event.url } : {}),
+    ...(redirect ? { method: 'GET', status: 303 } : {}),
+    ...(event.step === 'callback' ? { method: 'GET' } : {}),
+    at: new Date(event.at).toISOString(),
+    ...(event.fromCache ? { fromCache: true } : {}),
+    sections: noteSections(event, certificate, messages),
+  };
+}
+
+/**
+ * A kept trace as the trace panel shows it, in `locale`; its numbers still to be disclosed
+ * (disclosure.ts). The checks of the ID token, one event each in the kept trace, are shown as one
+ * entry that lists them, where the last of them was made: after the JWKS request that choosing
+ * the key may have needed.
+ */
 export function presentTrace(events: readonly RecordedEvent[], { locale, certificate }: TraceReading): TraceEntryView[] {
   const messages = TRACE_MESSAGES[locale];
-  return events.map((event, index) => {
-    if (event.type === 'http') {
-      return {
-        index: index + 1,
-        step: event.step,
-        title: messages.steps[event.step],
-        method: event.method,
-        url: event.url,
-        ...(event.status !== undefined ? { status: event.status } : {}),
-        at: new Date(event.startedAt).toISOString(),
-        durationMs: event.durationMs,
-        ...(event.error ? { error: event.error } : {}),
-        sections: [...(event.requestForm ? formSections(event.requestForm, messages) : []), ...responseSections(event, messages)],
-      };
+  const checks = events.filter((event): event is RecordedCheck => event.type === 'check');
+  const lastCheck = checks.at(-1);
+  const entries: TraceEntryView[] = [];
+  for (const event of events) {
+    const index = entries.length + 1;
+    if (event.type === 'check') {
+      if (event === lastCheck) entries.push(checksEntry(checks, index, locale));
+    } else {
+      entries.push(event.type === 'http' ? exchangeEntry(event, index, messages) : noteEntry(event, index, certificate, messages));
     }
-    const redirect = event.step === 'authorization_redirect' && event.url;
-    return {
-      index: index + 1,
-      step: event.step,
-      title: event.fromCache
-        ? messages.fromCache(messages.steps[event.step])
-        : event.step === 'discovery' && event.detail?.endpoints
-          ? messages.endpointsNotDiscovered
-          : messages.steps[event.step],
-      ...(event.url ? { url: event.url } : {}),
-      ...(redirect ? { method: 'GET', status: 303 } : {}),
-      ...(event.step === 'callback' ? { method: 'GET' } : {}),
-      at: new Date(event.at).toISOString(),
-      ...(event.fromCache ? { fromCache: true } : {}),
-      sections: noteSections(event, certificate, messages),
-    };
-  });
+  }
+  return entries;
+}
+
+/**
+ * The check the flow failed at, worded, if the trace holds one: the failed check with the
+ * failure's `code`, else the first that failed (the claims are all checked, and the first
+ * failure in order is the one thrown).
+ */
+export function failedCheckOf(events: readonly RecordedEvent[], locale: Locale, code?: string): CheckView | undefined {
+  const failed = events.filter((event): event is RecordedCheck => event.type === 'check' && !event.passed);
+  const check = failed.find((event) => event.code === code) ?? failed[0];
+  return check === undefined ? undefined : presentCheck(check, locale);
 }

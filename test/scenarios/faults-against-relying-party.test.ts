@@ -15,6 +15,7 @@ import {
   completeAuthorization,
   generateClientKeys,
   isIdvErrorCode,
+  ProtocolTrace,
   startAuthorization,
   type FetchLike,
   type GeneratedClientKeys,
@@ -125,6 +126,26 @@ describe('the relying-party core refuses every fault with the code the fault tab
     await expect(verify(emulator, rp)).rejects.toMatchObject({ name: 'IdvError', code: 'timeout' });
     expect(await emulator.control.armedFaults()).toEqual([]);
   });
+});
+
+describe('the trace explains every ID token fault with the check that failed', () => {
+  it.each(FAULTS.filter((fault) => fault.target === 'id_token').map((fault) => [fault.id, fault.expected] as const))(
+    '%s: the first check that fails fails with %s, and no check after a failed signature or decryption is made',
+    async (id, expected) => {
+      const { emulator, rp } = setUp();
+      await emulator.control.armFault(id);
+      const trace = new ProtocolTrace();
+      const started = await startAuthorization(rp, DEFAULT_SELECTION, { trace });
+      const params = await approveInBrowser(emulator, started.authorizationUrl);
+      await expect(completeAuthorization(rp, params, started.pending, { trace })).rejects.toMatchObject({ code: expected });
+      const checks = trace.events.flatMap((event) => (event.type === 'check' ? [event] : []));
+      const failed = checks.filter((check) => !check.passed);
+      expect(failed[0]).toMatchObject({ code: expected });
+      // the checks of the claims are all made; any earlier failure ends the list
+      const claimChecks = ['iss', 'aud', 'exp', 'iat', 'nonce', 'sub'];
+      if (!claimChecks.includes(failed[0]!.check)) expect(checks.at(-1)).toBe(failed[0]);
+    },
+  );
 });
 
 describe('the relying-party core across a signing key rotation (spec 4.4)', () => {

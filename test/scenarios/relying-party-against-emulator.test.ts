@@ -313,14 +313,28 @@ describe('the protocol trace', () => {
     const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
     await completeAuthorization(fresh, params, started.pending, { trace });
 
-    expect(trace.events.map((e) => `${e.type}:${e.step}${e.type === 'note' && e.fromCache ? ' (cache)' : ''}`)).toEqual([
+    expect(trace.events.map((e) => `${e.type}:${e.step}${e.type === 'note' && e.fromCache ? ' (cache)' : ''}${e.type === 'check' ? ` ${e.check} ${e.passed}` : ''}`)).toEqual([
       'http:discovery',
       'http:par',
       'note:authorization_redirect',
       'note:callback',
       'note:discovery (cache)',
       'http:token',
+      'check:id_token jwe_header true',
+      'check:id_token decryption true',
+      'check:id_token jws_header true',
+      // the key is chosen from the key set fetched now, the first time
       'http:jwks',
+      'check:id_token signing_key true',
+      'check:id_token signature true',
+      'check:id_token payload true',
+      'check:id_token iss true',
+      'check:id_token aud true',
+      'check:id_token exp true',
+      'check:id_token iat true',
+      'check:id_token nonce true',
+      'check:id_token sub true',
+      'check:id_token verified_claims true',
       'note:id_token',
     ]);
     expect(trace.events[0]).toMatchObject({ status: 200, responseHeaders: { 'cache-control': expect.any(String) } });
