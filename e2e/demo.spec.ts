@@ -60,8 +60,13 @@ test('preset "Population register" shows the register match for a D-number holde
 test('the trace lists every step of the flow, with the signing certificate', async ({ page }) => {
   await runPreset(page, 'Full KYC with document', 'ingrid-haugen');
   const steps = await page.getByTestId('trace-entry').evaluateAll((items) => items.map((item) => item.getAttribute('data-step')));
-  expect(steps).toEqual(['discovery', 'par', 'authorization_redirect', 'callback', 'discovery', 'token', 'jwks', 'id_token']);
+  expect(steps).toEqual(['discovery', 'par', 'authorization_redirect', 'callback', 'discovery', 'token', 'jwks', 'id_token_checks', 'id_token']);
   const trace = page.getByTestId('trace');
+  // a success lists its checks too: every one passed, verified_claims read whole
+  await trace.locator('[data-step=id_token_checks] summary').click();
+  await expect(trace.locator('[data-step=id_token_checks] [data-check]')).toHaveCount(13);
+  await expect(trace.locator('[data-step=id_token_checks] [data-outcome=failed]')).toHaveCount(0);
+  await expect(trace.locator('[data-step=id_token_checks] [data-check=verified_claims]')).toContainText('Nothing dropped.');
   await expect(trace.locator('[data-step=par]')).toContainText('POST 201');
   await expect(trace.locator('[data-step=token]')).toContainText('POST 200');
 

@@ -38,6 +38,16 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
       await shoot(page, 'failure', size);
     });
 
+    test('a failure explained by the check that failed', async ({ page }) => {
+      await openPanelSignedIn(page, APP);
+      await page.getByTestId('fault-wrong_nonce').getByRole('button', { name: 'Arm' }).click();
+      await expect(page.getByTestId('fault-wrong_nonce')).toHaveAttribute('data-armed', 'true');
+      await startDefaultVerification(page, APP);
+      await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+      await expect(page.getByTestId('failure-check')).toBeVisible();
+      await shoot(page, 'failure-check', size);
+    });
+
     test('the QA panel and the identity app’s screens', async ({ page }) => {
       await openPanelSignedIn(page, APP);
       await shoot(page, 'emulator-panel', size);

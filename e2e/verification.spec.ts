@@ -26,7 +26,8 @@ test('cancelling in the identity app ends on the failure page with access_denied
 
   await expect(page).toHaveURL(/\/failure\?/);
   await expect(page.getByTestId('error-code')).toHaveText('access_denied');
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Verification cancelled');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('The service refused the verification');
+  await expect(page.getByTestId('service-error')).toHaveText('access_denied');
 });
 
 test('a callback replayed after the flow completed is refused with state_mismatch', async ({ page }) => {

@@ -113,7 +113,7 @@ export function FailurePanel({
           <dt className="text-slate-600">{t.errorCode}</dt>
           <dd><code data-testid="error-code" className="font-mono font-semibold text-red-800">{code}</code></dd>
         </div>
-        {!description && detail && (
+        {!description && detail && !failedCheck?.notes.includes(detail) && (
           <div>
             <dt className="text-slate-600">{t.detail}</dt>
             <dd className="mt-1 break-words text-slate-900" data-testid="error-detail">{detail}</dd>

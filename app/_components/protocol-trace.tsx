@@ -116,7 +116,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
       ) : (
         <ol ref={list} className="trace mt-4 space-y-2" data-testid="trace">
           {shown.map((entry) => (
-            <li key={entry.index} data-testid="trace-entry" data-step={entry.step}>
+            <li key={entry.index} data-testid="trace-entry" data-step={entry.checks ? 'id_token_checks' : entry.step}>
               <details
                 // the checks of a failed ID token are open from the start: the failing one is what QA came for
                 open={entry.checks?.some((check) => !check.passed) || undefined}

@@ -1,0 +1,112 @@
+/**
+ * QA diagnostics: a failure explained from the failure page alone (which check failed, with
+ * which values; what the service answered) and reproduced in one click.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { decideInEmulatedApp, openPanelSignedIn, startVerification } from './flows';
+import { EMULATOR_APP as APP } from './servers';
+
+async function armFault(page: Page, fault: string): Promise<void> {
+  await openPanelSignedIn(page, APP);
+  await page.getByTestId(`fault-${fault}`).getByRole('button', { name: 'Arm' }).click();
+  await expect(page.getByTestId(`fault-${fault}`)).toHaveAttribute('data-armed', 'true');
+}
+
+test('a wrong nonce: the failure page names the nonce check with what was sent and received, the trace lists every check up to it, and one click asks again', async ({ page }) => {
+  await armFault(page, 'wrong_nonce');
+  await startVerification(page, APP, { preset: 'age-and-name' });
+  await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
+  await expect(page.getByTestId('error-code')).toHaveText('id_token_nonce_mismatch');
+
+  // near the top: the check, what we sent (masked: a secret), what the token carried
+  const top = page.getByTestId('failure-check');
+  await expect(top.getByTestId('failed-check')).toHaveAttribute('data-check', 'nonce');
+  await expect(top.getByTestId('check-expected')).toHaveText(/^the nonce we sent: \S{6}…•••• \(\d+ characters\)$/);
+  await expect(top.getByTestId('check-received')).toHaveText(/^\S{6}…•••• \(\d+ characters\)$/);
+  const [sent, received] = [await top.getByTestId('check-expected').textContent(), await top.getByTestId('check-received').textContent()];
+  expect(sent!.slice('the nonce we sent: '.length, 'the nonce we sent: '.length + 6)).not.toBe(received!.slice(0, 6));
+
+  // the trace: the checks after the token request, open, every one before the nonce passed
+  const checks = page.locator('[data-testid=trace-entry][data-step=id_token_checks]');
+  await expect(checks).toHaveCount(1);
+  await expect(checks.locator('summary')).toContainText('ID token checks: Nonce failed');
+  const rows = checks.locator('[data-check]');
+  await expect(rows).toHaveCount(12);
+  expect(await rows.evaluateAll((items) => items.map((item) => `${item.getAttribute('data-check')}:${item.getAttribute('data-outcome')}`))).toEqual([
+    'jwe_header:passed',
+    'decryption:passed',
+    'jws_header:passed',
+    'signing_key:passed',
+    'signature:passed',
+    'payload:passed',
+    'iss:passed',
+    'aud:passed',
+    'exp:passed',
+    'iat:passed',
+    'nonce:failed',
+    'sub:passed',
+  ]);
+  await expect(checks.getByTestId('failed-check')).toBeVisible();
+  await expect(checks.locator('[data-check=exp] [data-testid=check-received]')).toHaveText(/^\d{10} \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/);
+  await expect(checks.locator('[data-check=exp] [data-testid=check-expected]')).toHaveText(/later than .* UTC \(now, .* UTC, minus 30 s of clock tolerance\)/);
+  await expect(checks.locator('[data-check=signing_key]')).toContainText(/From the (cached key set|key set fetched for this token)/);
+
+  // one click: the same preset again (the fault was one-shot), judged by its own policy
+  await page.getByRole('button', { name: 'Try the same request again' }).click();
+  await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
+  await expect(page.getByRole('heading', { name: 'Policy: Age check: 18 or older' })).toBeVisible();
+});
+
+test('a wrong issuer: the failure page shows the issuer expected and the one received', async ({ page }) => {
+  await armFault(page, 'wrong_issuer');
+  await startVerification(page, APP, {});
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page.getByTestId('error-code')).toHaveText('id_token_issuer_mismatch');
+  const top = page.getByTestId('failure-check');
+  await expect(top.getByTestId('failed-check')).toHaveAttribute('data-check', 'iss');
+  await expect(top.getByTestId('check-expected')).toHaveText(`"${APP}/emulator"`);
+  await expect(top.getByTestId('check-received')).toHaveText('"https://impostor.invalid"');
+});
+
+test('an expired token: expiry and the clock as readable dates, with the tolerance applied', async ({ page }) => {
+  await armFault(page, 'expired');
+  await startVerification(page, APP, {});
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page.getByTestId('error-code')).toHaveText('id_token_expired');
+  const top = page.getByTestId('failure-check');
+  await expect(top.getByTestId('failed-check')).toHaveAttribute('data-check', 'exp');
+  await expect(top.getByTestId('check-received')).toHaveText(/^\d{10} \(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\)$/);
+  await expect(top.getByTestId('check-expected')).toHaveText(/^later than \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(now, .* minus 30 s of clock tolerance\)$/);
+});
+
+test('a redirect from another issuer: what was compared, expected and received', async ({ page }) => {
+  await armFault(page, 'wrong_response_issuer');
+  await startVerification(page, APP, {});
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page.getByTestId('error-code')).toHaveText('callback_issuer_mismatch');
+  const compared = page.getByTestId('failure-comparison');
+  await expect(compared).toContainText('What was compared: iss');
+  await expect(compared.getByTestId('check-expected')).toHaveText(`"${APP}/emulator"`);
+  await expect(compared.getByTestId('check-received')).toHaveText('"https://impostor.invalid"');
+});
+
+test('a failed face check: the service’s own error and words at the top, under a title that does not say cancelled', async ({ page }) => {
+  await startVerification(page, APP, {});
+  await page.getByTestId('use-app-on-this-device').click();
+  await page.getByTestId('persona-tobias-hansen').click();
+  await page.getByTestId('scan-document').click();
+  await page.getByTestId('read-chip').click();
+  await page.getByTestId('continue').click();
+  await page.getByTestId('check-face').click();
+  await page.getByTestId('end-verification').click();
+  await expect(page.getByTestId('error-code')).toHaveText('access_denied');
+  const answer = page.getByTestId('service-answer');
+  await expect(answer.getByTestId('service-error')).toHaveText('access_denied');
+  await expect(answer.getByTestId('error-description')).not.toBeEmpty();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('The service refused the verification');
+  await expect(page.getByRole('heading', { level: 1 })).not.toContainText(/cancel/i);
+  // the answer comes before the explanation of the code
+  const [answerTop, headingTop] = await Promise.all([answer.boundingBox(), page.getByTestId('error-code').boundingBox()]);
+  expect(answerTop!.y).toBeLessThan(headingTop!.y);
+});
