@@ -110,3 +110,11 @@ test('a failed face check: the service’s own error and words at the top, under
   const [answerTop, headingTop] = await Promise.all([answer.boundingBox(), page.getByTestId('error-code').boundingBox()]);
   expect(answerTop!.y).toBeLessThan(headingTop!.y);
 });
+
+test('an error of the PAR endpoint: the service’s own error and description, verbatim', async ({ page }) => {
+  await armFault(page, 'par_temporarily_unavailable');
+  await startVerification(page, APP, {});
+  await expect(page.getByTestId('error-code')).toHaveText('temporarily_unavailable');
+  await expect(page.getByTestId('service-answer').getByTestId('service-error')).toHaveText('temporarily_unavailable');
+  await expect(page.getByTestId('service-answer').getByTestId('error-description')).not.toBeEmpty();
+});

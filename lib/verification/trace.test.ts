@@ -84,6 +84,9 @@ describe('the ID token’s checks as a trace keeps them', () => {
     expect(kept[0]).toMatchObject({ type: 'check', check: 'nonce', passed: false, expected: maskSecret(nonce), received: maskSecret(theirs) });
     expect(kept[1]).toMatchObject({ expected: 'https://idv.example', received: `${'x'.repeat(500)}… (10000)` });
     expect(kept[2]).toEqual({ type: 'check', step: 'id_token', at: 7, check: 'exp', passed: true, received: 1764000000, detail: { now: 1763999000, toleranceSeconds: 30, limit: 1763998970 } });
+    const published = Array.from({ length: 2000 }, (_, index) => `kid-${index}`);
+    const [unknownKid] = recordTrace([{ type: 'check', step: 'id_token', at: 8, check: 'signing_key', passed: false, expected: 'x', detail: { published } }]);
+    expect(JSON.stringify(unknownKid).length).toBeLessThan(1000);
   });
 
   it('keeps what a failure compared, a secret masked, nothing when the cause names nothing', () => {

@@ -164,9 +164,11 @@ function boundedValue(value: unknown): unknown {
 /** A check as kept: the values it compared bounded, secrets (the nonce) masked. */
 export function recordCheck(check: TraceCheck): RecordedCheck {
   const value = (item: unknown) => (SECRET_NAMES.has(check.check) && typeof item === 'string' ? maskSecret(item) : boundedValue(item));
-  const { expected, received, ...rest } = check;
+  const { expected, received, detail, ...rest } = check;
   return {
     ...rest,
+    // the core's facts, from what the service sent (a hostile JWKS may publish any number of kids)
+    ...(detail === undefined ? {} : { detail: Object.fromEntries(Object.entries(detail).map(([name, item]) => [name, boundedValue(item)])) }),
     ...(expected === undefined ? {} : { expected: value(expected) }),
     ...(received === undefined ? {} : { received: value(received) }),
   };
