@@ -29,7 +29,9 @@ export type PageReason =
   | 'too_many_requests'
   | 'user_cancelled'
   | 'face_check_failed'
-  | 'issuer_check_required';
+  | 'issuer_check_required'
+  | 'qa_not_allowed'
+  | 'cross_site_post';
 
 /**
  * A protocol error with its RFC 6749 `error` code, HTTP status and a description that names the

@@ -25,6 +25,7 @@ import { findInteraction, interactionClient, requireStartingBrowser } from '../i
 import { authorizationPageLink } from '../identity-app/links';
 import { initialProgress } from '../identity-app/steps';
 import { findPersona } from '../personas/personas';
+import { flowAnswerFor } from '../qa/choose-flow-answer';
 import { randomToken, type Interaction } from '../state';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
 import type { AuthorizationMessages } from '../views/authorization-messages';
@@ -87,7 +88,7 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
       app: initialProgress(),
     };
     await context.interactions.set(interactionId, interaction, LIFETIMES.interaction);
-    return interactionPage(context, pageLanguage(request, context, hints), { client, interactionId, interaction });
+    return interactionPage(context, pageLanguage(request, context, hints), { client, interactionId, interaction, qa: await flowAnswerFor(request, context, interaction) });
   });
 }
 
@@ -115,8 +116,9 @@ export function authorizationDecisionEndpoint(request: Request, context: Emulato
     const outcome = parameters.get('outcome');
     const personaId = parameters.get('persona');
     const language = pageLanguage(request, context, hints);
+    const qa = await flowAnswerFor(request, context, interaction);
     const rerender = (message: (t: AuthorizationMessages) => string, status = 400) =>
-      interactionPage(context, language, { client, interactionId, interaction, selectedPersonaId: personaId, message, status });
+      interactionPage(context, language, { client, interactionId, interaction, selectedPersonaId: personaId, message, status, qa });
 
     if (interaction.decision) return rerender((t) => t.alreadyFinished, 409);
     if (outcome === 'cancel') return await completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'cancel' }));

@@ -20,6 +20,7 @@ import { completeInteraction } from '../identity-app/decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from '../identity-app/interaction';
 import { handOffLocked, phoneConfirmed, waitingPhones } from '../identity-app/phone-confirmation';
 import { deviceStatus } from '../identity-app/steps';
+import { flowAnswerFor } from '../qa/choose-flow-answer';
 
 /**
  * Handles GET /auth/status?interaction=…&browser=…: where the app stands, as JSON
@@ -55,6 +56,7 @@ export function authorizationContinueEndpoint(request: Request, context: Emulato
         interactionId,
         interaction,
         status: 409,
+        qa: await flowAnswerFor(request, context, interaction),
         message: (t) =>
           phoneConfirmed(interaction)
             ? t.phoneNotFinished
@@ -90,6 +92,7 @@ export function authorizationPageEndpoint(request: Request, context: EmulatorCon
       interactionId,
       interaction,
       showLink: parameters.get('link') === 'shown',
+      qa: await flowAnswerFor(request, context, interaction),
     });
   });
 }

@@ -31,6 +31,8 @@ import { languageSwitch, pageLanguage, pathOf, type LanguageHints, type PageLang
 import { EMULATOR_MESSAGES, type PageError } from './messages';
 import { pageResponse } from './page-shell';
 import { qrCodeSvg } from './qr';
+import type { FlowAnswer } from '../qa/flow-answers';
+import { flowAnswerChooser } from './flow-answer-chooser';
 
 /** The app's mark: a shield with a check, drawn inline (the pages load nothing but portraits). */
 const MARK = new SafeHtml(
@@ -217,6 +219,8 @@ export async function interactionPage(
     codeError?: (t: AuthorizationMessages) => string;
     showLink?: boolean;
     status?: number;
+    /** the answer QA chose for this flow, when this browser may choose one; absent: no chooser */
+    qa?: FlowAnswer;
   },
 ): Promise<Response> {
   const { client, interactionId, interaction } = options;
@@ -304,7 +308,16 @@ ${personas.map((persona) => personaOption(persona, persona.id === selected, cont
 <button class="cancel" type="submit" name="outcome" value="cancel">${t.cancel}</button>
 </div>
 </form>
-</section>`;
+</section>
+${
+  options.qa
+    ? html`<section class="qa" aria-label="QA">${flowAnswerChooser(language.locale, {
+        action: `${endpointUrl(context, 'app')}/${encodeURIComponent(interactionId)}`,
+        fields: { browser: secret, from: 'page' },
+        current: options.qa,
+      })}</section>`
+    : ''
+}`;
   return desktopPage(context, switchTo, {
     status: options.status ?? (message || codeError ? 400 : 200),
     title: t.title(clientName),
