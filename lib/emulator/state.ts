@@ -98,6 +98,17 @@ export interface ErrorBody {
   reason?: PageReason;
 }
 
+/**
+ * A request_uri or an interaction that was used up: kept an hour (longer than either lives) so a
+ * page reached again (the browser's Back button after the result) can name the client and link
+ * back to it instead of a bare error.
+ */
+export interface UsedFlow {
+  clientId: string;
+  /** the origin of the flow's redirect URI: the relying party's site */
+  redirectOrigin: string;
+}
+
 /** What an authorization code stands for, checked and used by the token endpoint. @see spec 4.3 */
 export interface AuthorizationCodeGrant {
   clientId: string;

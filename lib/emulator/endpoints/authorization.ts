@@ -23,6 +23,7 @@ import { InvalidRequest, InvalidRequestUri, describeValue } from '../errors';
 import { completeInteraction, decide } from '../identity-app/decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from '../identity-app/interaction';
 import { authorizationPageLink } from '../identity-app/links';
+import { rememberUsedRequestUri, usedRequestUri } from '../identity-app/used-flows';
 import { initialProgress } from '../identity-app/steps';
 import { findPersona } from '../personas/personas';
 import { flowAnswerFor } from '../qa/choose-flow-answer';
@@ -61,8 +62,9 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
 
     const pushed = await context.pushedRequests.get(requestUri);
     if (!pushed) {
-      throw (await context.pushedRequests.wasTaken(requestUri))
-        ? new InvalidRequestUri('request_uri has already been used; push a new authorization request').because('request_uri_used')
+      const used = await usedRequestUri(context, requestUri);
+      throw used || (await context.pushedRequests.wasTaken(requestUri))
+        ? new InvalidRequestUri('request_uri has already been used; push a new authorization request').because('request_uri_used').usedBy(used)
         : new InvalidRequestUri('request_uri is unknown or has expired; push a new authorization request').because('request_uri_unknown');
     }
     // Checked before consuming, so a request_uri presented with the wrong client stays usable.
@@ -78,6 +80,7 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
     if (!(await context.pushedRequests.take(requestUri))) {
       throw new InvalidRequestUri('request_uri has already been used; push a new authorization request').because('request_uri_used');
     }
+    await rememberUsedRequestUri(context, requestUri, clientId, pushed.request.redirectUri);
 
     const interactionId = randomToken();
     const interaction: Interaction = {

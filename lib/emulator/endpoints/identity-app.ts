@@ -36,6 +36,7 @@ import { seeOther } from '../views/page-shell';
 import { completeInteraction, decide } from '../identity-app/decision';
 import { interactionClient, requireStartingBrowser } from '../identity-app/interaction';
 import { appLink, authorizationPageLink, type AppMode } from '../identity-app/links';
+import { completedInteraction } from '../identity-app/used-flows';
 import {
   addWaitingPhone,
   confirmPhone,
@@ -119,7 +120,7 @@ async function openInteraction(
   const interaction = await context.interactions.get(interactionId);
   if (interaction) return interaction;
   if (await context.interactions.wasTaken(interactionId)) {
-    if (method === 'GET') return appFinishedPage(context, pageLanguage(request, context));
+    if (method === 'GET') return appFinishedPage(context, pageLanguage(request, context), await completedInteraction(context, interactionId));
     throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }
   throw new InvalidRequest('this verification is unknown or has expired; start again from the application').because('verification_unknown');

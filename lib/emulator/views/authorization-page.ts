@@ -18,10 +18,11 @@ import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
 import { endpointUrl, type EmulatorContext } from '../context';
 import { OAuthError } from '../errors';
-import { authorizationPageLink, continueLink, appLink, qrCodeLink, statusLink } from '../identity-app/links';
+import { authorizationPageLink, continueLink, appLink, qrCodeLink, relyingPartyHome, statusLink } from '../identity-app/links';
 import { APP_STEPS, deviceStatus, type DeviceStatus } from '../identity-app/steps';
 import { personas, type Persona } from '../personas/personas';
-import type { Interaction } from '../state';
+import type { Interaction, UsedFlow } from '../state';
+
 import { APP_MESSAGES } from './app-messages';
 import { stylesheet } from './assets';
 import { AUTHORIZATION_MESSAGES, type AuthorizationMessages } from './authorization-messages';
@@ -32,7 +33,7 @@ import { EMULATOR_MESSAGES, type PageError } from './messages';
 import { pageResponse } from './page-shell';
 import { qrCodeSvg } from './qr';
 import type { FlowAnswer } from '../qa/flow-answers';
-import { flowAnswerChooser } from './flow-answer-chooser';
+import { flowAnswerChooser, progressLine } from './flow-answer-chooser';
 
 /** The app's mark: a shield with a check, drawn inline (the pages load nothing but portraits). */
 const MARK = new SafeHtml(
@@ -130,7 +131,7 @@ ${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}
  */
 function statusTexts(t: AuthorizationMessages, language: PageLanguage): SafeHtml {
   const titles = APP_MESSAGES[language.locale].steps;
-  return html` data-text-waiting="${t.status.waiting}" data-text-confirming="${t.status.confirming}" data-text-locked="${t.status.locked}" data-text-decided="${t.status.continuing}" data-text-failed="${t.status.failed}" data-text-unknown-reason="${t.status.unknownReason}"${APP_STEPS.map(
+  return html` data-text-waiting="${t.status.waiting}" data-text-confirming="${t.status.confirming}" data-text-locked="${t.status.locked}" data-text-decided="${t.status.continuing}" data-text-failed="${t.status.failed}" data-text-unknown-reason="${t.status.unknownReason}" data-text-completed="${t.status.completed}" data-text-gone="${t.status.gone}"${APP_STEPS.map(
     (step, index) => html` data-text-step-${index + 1}="${t.status.inProgress(index + 1, APP_STEPS.length, titles[step.id])}"`,
   )}`;
 }
@@ -249,6 +250,7 @@ export async function interactionPage(
 <p class="confirmed-note" data-testid="phone-confirmed">${t.phoneConfirmed}</p>
 ${statusParagraph}
 ${continueButton}
+${progressLine(language.locale, clientName)}
 </div>
 </div>`;
   } else if (status.status === 'locked') {
@@ -269,13 +271,14 @@ ${t.how.map((line) => html`<li>${line}</li>`)}
 ${confirmPhoneForm(context, t, interactionId, secret, codeError)}
 ${statusParagraph}
 ${continueButton}
+${progressLine(language.locale, clientName)}
 </div>
 </div>
 ${deviceLink(context, t, interactionId, secret, phoneUrl, showLink)}`;
   }
 
   const body = html`
-<p class="eyebrow">${t.eyebrow}</p>
+<p class="eyebrow" data-returns-to-client>${t.eyebrow}</p>
 <h1>${t.heading(clientName)}</h1>
 <p class="muted">${t.clientLine(html`<code>${client.clientId}</code>`, returnTo)}</p>
 ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
@@ -307,6 +310,7 @@ ${personas.map((persona) => personaOption(persona, persona.id === selected, cont
 <button class="approve" type="submit" name="outcome" value="approve">${t.approve}</button>
 <button class="cancel" type="submit" name="outcome" value="cancel">${t.cancel}</button>
 </div>
+${progressLine(language.locale, clientName)}
 </form>
 </section>
 ${
@@ -340,9 +344,11 @@ ${
  * description apart.
  * @see RFC 6749 §4.1.2.1; RFC 9126 §4
  */
-export function errorPage(context: EmulatorContext, language: PageLanguage, error: PageError): Response {
+export function errorPage(context: EmulatorContext, language: PageLanguage, error: PageError & { usedFlow?: UsedFlow }): Response {
   const t = AUTHORIZATION_MESSAGES[language.locale];
   const shared = EMULATOR_MESSAGES[language.locale];
+  const client = error.usedFlow ? context.clients.get(error.usedFlow.clientId) : undefined;
+  if (error.usedFlow && client) return usedFlowPage(context, language, error, error.usedFlow, client.name ?? client.clientId);
   const body = html`
 <section class="card error-card">
 <p class="eyebrow">${t.eyebrow}</p>
@@ -353,6 +359,28 @@ ${shared.technicalDescription ? html`<p class="muted">${shared.technicalDescript
 <p class="muted">${t.errorAdvice}</p>
 </section>`;
   return desktopPage(context, language, { status: error.status, title: t.errorTitle, body });
+}
+
+/**
+ * The page for a request that was used up, reached again (the browser's Back button after the
+ * relying party showed its result): what happened, and a link back to the relying party's site;
+ * the protocol's code stays on the page, as on every error page.
+ */
+function usedFlowPage(context: EmulatorContext, language: PageLanguage, error: PageError, flow: UsedFlow, clientName: string): Response {
+  const t = AUTHORIZATION_MESSAGES[language.locale];
+  const shared = EMULATOR_MESSAGES[language.locale];
+  const body = html`
+<section class="card error-card used-flow" data-testid="used-flow">
+<p class="eyebrow">${t.eyebrow}</p>
+<h1>${t.usedHeading}</h1>
+<p>${t.usedLead(clientName)}</p>
+<a class="button primary" href="${relyingPartyHome(flow)}" data-testid="back-to-client">${t.backToClient(clientName)}</a>
+<p class="muted">${t.errorCode} <code data-testid="error-code">${error.error}</code>${
+    shared.technicalDescription ? '' : html` <span data-testid="error-description">${error.description}</span>`
+  }</p>
+${shared.technicalDescription ? html`<p class="muted">${shared.technicalDescription} <span lang="en" data-testid="error-description">${error.description}</span></p>` : ''}
+</section>`;
+  return desktopPage(context, language, { status: error.status, title: t.usedHeading, body });
 }
 
 /**

@@ -62,3 +62,12 @@ ${option({ kind: 'normal' })}
 </form>
 </details>`;
 }
+
+/**
+ * The line where the page's script says it is working (views/assets/authorization-page.js):
+ * empty, so nothing is announced until then; `role=status` so it is announced when filled.
+ */
+export function progressLine(locale: Locale, clientName: string): SafeHtml {
+  const t = EMULATOR_MESSAGES[locale].qa;
+  return html`<p class="busy-status" role="status" data-busy-status data-testid="busy-status" data-text-working="${t.working}" data-text-returning="${t.returning(clientName, '{n}')}"></p>`;
+}

@@ -133,7 +133,7 @@ const en = {
     use: 'Use this answer',
     chosen: (answer: string) => `This verification will be answered with: ${answer}.`,
     working: 'Working…',
-    returning: (client: string, seconds: number) => `Returning you to ${client}… ${seconds} s`,
+    returning: (client: string, seconds: number | string) => `Returning you to ${client}… ${seconds} s`,
   },
 };
 

@@ -21,7 +21,7 @@ import { languageSwitch, pathOf, type PageLanguage } from '../language';
 import { EMULATOR_MESSAGES, type EmulatorMessages } from '../messages';
 import { pageResponse } from '../page-shell';
 import type { FlowAnswer } from '../../qa/flow-answers';
-import { flowAnswerChooser } from '../flow-answer-chooser';
+import { flowAnswerChooser, progressLine } from '../flow-answer-chooser';
 
 const MARK = new SafeHtml(
   '<span class="mark" aria-hidden="true"><svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"><path d="M12 2.5 4.5 5.5v6c0 4.6 3.2 8.6 7.5 10 4.3-1.4 7.5-5.4 7.5-10v-6z"/><path d="m8.5 12 2.5 2.5 4.5-5"/></svg></span>',
@@ -150,7 +150,7 @@ export function appPage(
   const body = html`
 <div class="device">
 <header class="appbar">${back}<p class="app-name">${MARK}${t.appName}</p>${cancel}</header>
-<main class="screen">${progress}${options.content}</main>
+<main class="screen"${options.mode.sameDevice ? html` data-returns-to-client` : ''}>${progress}${options.content}${progressLine(language.locale, clientName(options.client))}</main>
 ${options.qa ? html`<div class="qa">${flowAnswerChooser(language.locale, qaChooser(context, options, options.qa, step))}</div>` : ''}
 ${languageSwitch(language)}
 </div>
@@ -163,7 +163,12 @@ ${languageSwitch(language)}
     styles: stylesheet('app'),
     body,
     layout: 'phone',
-    sources: { images: origins, forms: appFormOrigins(context, options) },
+    // The steps' one script (no inline script): it shows a pressed button working.
+    sources: {
+      images: origins,
+      forms: appFormOrigins(context, options),
+      scripts: step ? [`${baseUrl(context, options.mode)}${ENDPOINT_PATHS.authorizationPageScript}`] : undefined,
+    },
   });
 }
 
