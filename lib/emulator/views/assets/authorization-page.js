@@ -75,6 +75,9 @@
     }
     form.setAttribute('data-submitting', 'true');
     form.setAttribute('aria-busy', 'true');
+    // The page is being left: the status poll stops, or its news (the verification is
+    // completed, by this very form) would reload the page and cut the navigation short.
+    leaving = true;
     var submitter = event.submitter;
     // A disabled button is not sent: its name and value go in a hidden field instead.
     if (submitter && submitter.name) {
@@ -94,6 +97,7 @@
   /** Follows a link of the page, showing it is working (and counting, when it returns to the client). */
   function follow(link, returning) {
     if (link.getAttribute('aria-busy') === 'true') return;
+    leaving = true;
     markBusy(link);
     showProgress(progressLine(link), returning);
   }
@@ -141,6 +145,8 @@
         return response.json().then(function (body) { return { ok: response.ok, status: response.status, body: body }; });
       })
       .then(function (result) {
+        // An answer that arrives once the page is being left changes nothing.
+        if (leaving) return;
         if (result.status === 429 || result.status === 503) {
           failures += 1;
           later();
