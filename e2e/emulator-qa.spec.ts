@@ -143,3 +143,29 @@ test('Back after the result lands on a page that explains the request was used a
   await expect(page).toHaveURL(`${APP}/`);
   expect(errors.filter((error) => !/status of 400/.test(error))).toEqual([]);
 });
+
+test('the panel arms the faults ticked and goes straight to a new verification of the app, and links back to it', async ({ page }) => {
+  await openPanelSignedIn(page, APP);
+  await expect(page.getByTestId('back-to-app').first()).toHaveAttribute('href', `${APP}/`);
+  await page.getByText('Arm and start a verification', { exact: true }).first().click();
+  await page.getByLabel(/^Wrong nonce/).check();
+  await page.getByTestId('arm-and-start-button').click();
+  await expect(page).toHaveURL(`${APP}/`);
+  await startDefaultVerification(page, APP);
+  await page.locator('button[name="outcome"][value="approve"]').click();
+  await expect(page.getByTestId('error-code')).toHaveText('id_token_nonce_mismatch');
+});
+
+test('a wrong panel password is said at the password field, on the panel itself', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${APP}/emulator`);
+  await page.getByLabel('Panel password').fill('not the password at all');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const field = page.getByLabel('Panel password');
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(field).toHaveAccessibleDescription('That is not the panel password.');
+  await expect(field).toBeFocused();
+  await expect(page.getByTestId('panel-access')).toHaveAttribute('data-access', 'signed-out');
+  await context.close();
+});
