@@ -17,7 +17,7 @@ const emulatorLayers = [
   // pages render what they are given: never a handler (endpoints/), and of identity-app/ and qa/ only the model
   { target: emulator('views'), from: emulator('endpoints') },
   { target: emulator('views'), from: emulator('identity-app'), except: ['./steps.ts', './links.ts'] },
-  { target: emulator('views'), from: emulator('qa'), except: ['./faults.ts', './control.ts', './panel-access.ts'] },
+  { target: emulator('views'), from: emulator('qa'), except: ['./faults.ts', './control.ts', './panel-access.ts', './flow-answers.ts'] },
   // the simulated identity app and QA never call an endpoint
   { target: [emulator('identity-app'), emulator('qa')], from: emulator('endpoints') },
 ];

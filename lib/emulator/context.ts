@@ -11,7 +11,7 @@ import { POPULATION_REGISTER_NAME } from './checks/claims-request';
 import { ENDPOINT_PATHS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, type IdTokenEncryption } from './config';
 import { FaultSwitchboard } from './qa/faults';
 import { createPanelGate, type PanelAccess, type PanelGate } from './qa/panel-access';
-import type { AuthorizationCodeGrant, Interaction, PushedRequest } from './state';
+import type { AuthorizationCodeGrant, Interaction, PushedRequest, UsedFlow } from './state';
 import { Records } from './store';
 import { openSigningKeyRing, type SigningKeyCache, type SigningKeyRing } from './tokens/signing-keys';
 
@@ -45,6 +45,8 @@ export interface EmulatorContext {
   /** the secret of the one device bound to an interaction's QR link, claimed once (setIfAbsent) */
   readonly interactionDevices: Records<string>;
   readonly authorizationCodes: Records<AuthorizationCodeGrant>;
+  /** used-up request_uris (`request_uri:<uri>`) and completed interactions (`interaction:<id>`): whose they were (state.ts UsedFlow) */
+  readonly usedFlows: Records<UsedFlow>;
   /** replay detection for client assertions (spec 2.1: a new assertion for each request) */
   readonly usedClientAssertions: Records<true>;
   /** who may use the QA panel's actions (qa/panel-access.ts) */
@@ -152,6 +154,7 @@ export function createContext(options: {
     interactions: new Records(store, 'interaction', now),
     interactionDevices: new Records(store, 'interaction-device', now),
     authorizationCodes: new Records(store, 'code', now),
+    usedFlows: new Records(store, 'used-flow', now),
     usedClientAssertions: new Records(store, 'assertion', now),
     panel: createPanelGate(options.panel ?? { mode: 'open' }, store, issuer, now),
     populationRegisterName: options.populationRegisterName ?? POPULATION_REGISTER_NAME,

@@ -29,7 +29,9 @@ export type PageReason =
   | 'too_many_requests'
   | 'user_cancelled'
   | 'face_check_failed'
-  | 'issuer_check_required';
+  | 'issuer_check_required'
+  | 'qa_not_allowed'
+  | 'cross_site_post';
 
 /**
  * A protocol error with its RFC 6749 `error` code, HTTP status and a description that names the
@@ -46,6 +48,8 @@ export class OAuthError extends Error {
   readonly headers: Readonly<Record<string, string>>;
   /** what the situation is, for a page to explain in its reader's language (see `because`) */
   declare reason?: PageReason;
+  /** the used-up flow a page was reached for again (the Back button): whose it was, to link back (see `usedBy`) */
+  declare usedFlow?: { clientId: string; redirectOrigin: string };
 
   constructor(
     error: string,
@@ -66,6 +70,12 @@ export class OAuthError extends Error {
   /** Names the situation for the pages (PageReason); the protocol's code and description are unchanged. */
   because(reason: PageReason): this {
     this.reason = reason;
+    return this;
+  }
+
+  /** Names the flow this error's page was reached for, once used up; the protocol's code and description are unchanged. */
+  usedBy(flow: { clientId: string; redirectOrigin: string } | undefined): this {
+    if (flow) this.usedFlow = flow;
     return this;
   }
 

@@ -32,6 +32,8 @@ import { errorPage } from './views/authorization-page';
 import { homePath, pageLanguage } from './views/language';
 import { EMULATOR_MESSAGES } from './views/messages';
 import { panelErrorPage } from './views/panel-page';
+import { PANEL_MESSAGES } from './views/panel-messages';
+import { isFaultId, type FaultId } from './qa/faults';
 
 export { POPULATION_REGISTER_NAME } from './checks/claims-request';
 export { RATE_LIMITS, checkRateLimits, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
@@ -46,7 +48,19 @@ export {
 export { personas, type Persona } from './personas/personas';
 export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './qa/control';
 export { MIN_PANEL_PASSWORD_LENGTH, type PanelAccess } from './qa/panel-access';
-export { FAULTS, isFaultId, type ExpectedRpError, type Fault, type FaultId, type FaultTarget, type InjectedFault } from './qa/faults';
+export { FAULTS, isFaultId, type ChosenFlowError, type ExpectedRpError, type Fault, type FaultId, type FaultTarget, type InjectedFault } from './qa/faults';
+
+/**
+ * A fault's short name and what the emulator does, in English or Norwegian bokmål: the QA
+ * panel's own words, for a relying party's failure page in emulator mode.
+ * @throws Error for an id not in FAULTS or a locale other than 'en' and 'nb'
+ */
+export function describeFault(id: FaultId, locale: 'en' | 'nb'): { label: string; effect: string } {
+  if (!isFaultId(id)) throw new Error(`unknown fault '${String(id)}'`);
+  if (locale !== 'en' && locale !== 'nb') throw new Error(`unknown locale '${String(locale)}'; use 'en' or 'nb'`);
+  const { label, effect } = PANEL_MESSAGES[locale].faultTexts[id];
+  return { label, effect };
+}
 
 /** @see spec part 4 */
 export interface EmulatorOptions {

@@ -8,6 +8,7 @@
 import { base64url } from 'jose';
 import type { ClaimsRequest } from './checks/claims-request';
 import type { PageReason } from './errors';
+import type { FlowAnswer } from './qa/flow-answers';
 
 /** The checked authorization request: what the rest of the flow needs from the request object. @see spec 2.2 */
 export interface AuthorizationRequest {
@@ -51,6 +52,8 @@ export interface Interaction {
   phoneConfirmation?: PhoneConfirmation;
   /** a decision taken in the app on another device, until the starting browser continues */
   decision?: InteractionDecision;
+  /** how QA chose to have the service answer this flow (qa/flow-answers.ts); absent: normally */
+  answer?: FlowAnswer;
 }
 
 /** How far the user got in the simulated identity app. @see identity-app/steps.ts */
@@ -95,12 +98,25 @@ export interface ErrorBody {
   reason?: PageReason;
 }
 
+/**
+ * A request_uri or an interaction that was used up: kept an hour (longer than either lives) so a
+ * page reached again (the browser's Back button after the result) can name the client and link
+ * back to it instead of a bare error.
+ */
+export interface UsedFlow {
+  clientId: string;
+  /** the origin of the flow's redirect URI: the relying party's site */
+  redirectOrigin: string;
+}
+
 /** What an authorization code stands for, checked and used by the token endpoint. @see spec 4.3 */
 export interface AuthorizationCodeGrant {
   clientId: string;
   redirectUri: string;
   codeChallenge: string;
   nonce: string;
+  /** the request object's `state`: faults chosen for this flow, and its record, are keyed by it (qa/faults.ts) */
+  state?: string;
   claims: ClaimsRequest;
   personaId: string;
   /** seconds since the epoch */

@@ -23,8 +23,10 @@ import { InvalidRequest, InvalidRequestUri, describeValue } from '../errors';
 import { completeInteraction, decide } from '../identity-app/decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from '../identity-app/interaction';
 import { authorizationPageLink } from '../identity-app/links';
+import { rememberUsedRequestUri, usedRequestUri } from '../identity-app/used-flows';
 import { initialProgress } from '../identity-app/steps';
 import { findPersona } from '../personas/personas';
+import { flowAnswerFor } from '../qa/choose-flow-answer';
 import { randomToken, type Interaction } from '../state';
 import { interactionPage, withErrorPage } from '../views/authorization-page';
 import type { AuthorizationMessages } from '../views/authorization-messages';
@@ -60,8 +62,9 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
 
     const pushed = await context.pushedRequests.get(requestUri);
     if (!pushed) {
-      throw (await context.pushedRequests.wasTaken(requestUri))
-        ? new InvalidRequestUri('request_uri has already been used; push a new authorization request').because('request_uri_used')
+      const used = await usedRequestUri(context, requestUri);
+      throw used || (await context.pushedRequests.wasTaken(requestUri))
+        ? new InvalidRequestUri('request_uri has already been used; push a new authorization request').because('request_uri_used').usedBy(used)
         : new InvalidRequestUri('request_uri is unknown or has expired; push a new authorization request').because('request_uri_unknown');
     }
     // Checked before consuming, so a request_uri presented with the wrong client stays usable.
@@ -77,6 +80,7 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
     if (!(await context.pushedRequests.take(requestUri))) {
       throw new InvalidRequestUri('request_uri has already been used; push a new authorization request').because('request_uri_used');
     }
+    await rememberUsedRequestUri(context, requestUri, clientId, pushed.request.redirectUri);
 
     const interactionId = randomToken();
     const interaction: Interaction = {
@@ -87,7 +91,7 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
       app: initialProgress(),
     };
     await context.interactions.set(interactionId, interaction, LIFETIMES.interaction);
-    return interactionPage(context, pageLanguage(request, context, hints), { client, interactionId, interaction });
+    return interactionPage(context, pageLanguage(request, context, hints), { client, interactionId, interaction, qa: await flowAnswerFor(request, context, interaction) });
   });
 }
 
@@ -115,8 +119,9 @@ export function authorizationDecisionEndpoint(request: Request, context: Emulato
     const outcome = parameters.get('outcome');
     const personaId = parameters.get('persona');
     const language = pageLanguage(request, context, hints);
+    const qa = await flowAnswerFor(request, context, interaction);
     const rerender = (message: (t: AuthorizationMessages) => string, status = 400) =>
-      interactionPage(context, language, { client, interactionId, interaction, selectedPersonaId: personaId, message, status });
+      interactionPage(context, language, { client, interactionId, interaction, selectedPersonaId: personaId, message, status, qa });
 
     if (interaction.decision) return rerender((t) => t.alreadyFinished, 409);
     if (outcome === 'cancel') return await completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'cancel' }));

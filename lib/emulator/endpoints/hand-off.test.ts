@@ -282,9 +282,10 @@ describe('cross-device: the app on a phone, the continuation in the starting bro
     await phoneOpensAndCompletes(emulator, interaction, browser, 'ingrid-haugen', 'approve');
     expect((await get(emulator, continueUrl(interaction, browser))).status).toBe(303);
     await expectErrorPage(await get(emulator, continueUrl(interaction, browser)), 400, /already been completed/);
+    // A page still polling is told so (200: a browser logs every 4xx answer as an error).
     const after = await get(emulator, statusUrl(interaction, browser));
-    expect(after.status).toBe(400);
-    expect(await after.json()).toEqual({ error: 'invalid_request', error_description: 'this verification has already been completed' });
+    expect(after.status).toBe(200);
+    expect(await after.json()).toEqual({ status: 'completed', message: 'this verification has already been completed' });
   });
 
   it('does not use up the delivery on HEAD', async () => {
@@ -377,7 +378,7 @@ describe('whoever sees the QR code cannot take over the redirect', () => {
     await expectErrorPage(await decide({ interaction, browser: 'guess', persona: 'ingrid-haugen', outcome: 'approve' }), 403, /browser secret does not match/);
   });
 
-  it('gives the status only to the starting browser (JSON errors: 400 missing, 403 wrong, 400 unknown)', async () => {
+  it('gives the status only to the starting browser (JSON errors: 400 missing, 403 wrong; an unknown one is gone, 200)', async () => {
     const emulator = newEmulator();
     const { interaction } = await openAuthorizationPage(emulator, client);
     const missing = await get(emulator, statusUrl(interaction));
@@ -390,8 +391,8 @@ describe('whoever sees the QR code cannot take over the redirect', () => {
       error_description: 'the browser secret does not match: only the browser that started this verification can continue it',
     });
     const unknown = await get(emulator, statusUrl('forged', 'guess'));
-    expect(unknown.status).toBe(400);
-    expect((await unknown.json()).error_description).toMatch(/unknown or has expired/);
+    expect(unknown.status).toBe(200);
+    expect(await unknown.json()).toEqual({ status: 'gone', message: expect.stringMatching(/unknown or has expired/) });
   });
 });
 
@@ -691,7 +692,7 @@ describe('a phone uses the app only once the starting browser confirms it by the
 });
 
 describe('an interaction past its 600 s lifetime', () => {
-  it('is a 400 error page on continue and a 400 JSON error on status, never a 500', async () => {
+  it('is a 400 error page on continue and "gone" on status (200), never a 500', async () => {
     let clock = Date.now();
     const emulator = newEmulator(() => clock);
     const { interaction, browser } = await openAuthorizationPage(emulator, client, { now: clock });
@@ -699,7 +700,7 @@ describe('an interaction past its 600 s lifetime', () => {
     clock += 600_000;
     await expectErrorPage(await get(emulator, continueUrl(interaction, browser)), 400, /unknown or has expired/);
     const expired = await get(emulator, statusUrl(interaction, browser));
-    expect(expired.status).toBe(400);
-    expect((await expired.json()).error_description).toMatch(/unknown or has expired/);
+    expect(expired.status).toBe(200);
+    expect((await expired.json()).status).toBe('gone');
   });
 });

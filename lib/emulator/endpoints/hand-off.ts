@@ -20,18 +20,36 @@ import { completeInteraction } from '../identity-app/decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from '../identity-app/interaction';
 import { handOffLocked, phoneConfirmed, waitingPhones } from '../identity-app/phone-confirmation';
 import { deviceStatus } from '../identity-app/steps';
+import { completedInteraction } from '../identity-app/used-flows';
+import { flowAnswerFor } from '../qa/choose-flow-answer';
 
 /**
  * Handles GET /auth/status?interaction=…&browser=…: where the app stands, as JSON
- * `{ status: "waiting" | "confirming" | "in_progress" | "decided" | "locked", step?, steps, message }`. Errors are RFC 6749
- * JSON: 400 for an unknown, expired or completed interaction, 403 for a wrong browser secret.
+ * `{ status: "waiting" | "confirming" | "in_progress" | "decided" | "locked", step?, steps, message }`.
+ * A page that polls may outlive its verification (another tab continued it, the Back button, a
+ * long pause), so those states are answers too, 200 like the others, never errors a browser would
+ * log: `{ status: "completed", message }` once it was completed, `{ status: "gone", message }` when
+ * it is unknown or has expired. Errors are RFC 6749 JSON: 400 for a missing parameter, 403 for a
+ * wrong browser secret (no page of ours sends either).
  * @see identity-app/steps.ts `deviceStatus`
  */
 export async function authorizationStatusEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const parameters = queryParameters(new URL(request.url));
-  const interaction = await findInteraction(context, parameters.require('interaction'));
-  requireStartingBrowser(interaction, parameters.require('browser'));
-  return Response.json(deviceStatus(interaction), { headers: { 'Cache-Control': 'no-store' } });
+  const interactionId = parameters.require('interaction');
+  const browser = parameters.require('browser');
+  const interaction = await context.interactions.get(interactionId);
+  const headers = { 'Cache-Control': 'no-store' };
+  if (!interaction) {
+    const completed = (await completedInteraction(context, interactionId)) !== undefined || (await context.interactions.wasTaken(interactionId));
+    return Response.json(
+      completed
+        ? { status: 'completed', message: 'this verification has already been completed' }
+        : { status: 'gone', message: 'this verification is unknown or has expired; start again from the application' },
+      { headers },
+    );
+  }
+  requireStartingBrowser(interaction, browser);
+  return Response.json(deviceStatus(interaction), { headers });
 }
 
 /**
@@ -55,6 +73,7 @@ export function authorizationContinueEndpoint(request: Request, context: Emulato
         interactionId,
         interaction,
         status: 409,
+        qa: await flowAnswerFor(request, context, interaction),
         message: (t) =>
           phoneConfirmed(interaction)
             ? t.phoneNotFinished
@@ -90,6 +109,7 @@ export function authorizationPageEndpoint(request: Request, context: EmulatorCon
       interactionId,
       interaction,
       showLink: parameters.get('link') === 'shown',
+      qa: await flowAnswerFor(request, context, interaction),
     });
   });
 }

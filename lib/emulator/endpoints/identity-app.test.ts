@@ -342,7 +342,7 @@ describe('the app pages', () => {
     }
   });
 
-  it('are phone-sized HTML with a strict CSP, no script, and portraits from both the issuer and the device URL', async () => {
+  it('are phone-sized HTML with a strict CSP, one script of their own, and portraits from both the issuer and the device URL', async () => {
     const emulator = newEmulator();
     const { interaction, browser } = await openAuthorizationPage(emulator, client);
     const device = await openOnPhone(emulator, interaction, browser);
@@ -351,12 +351,13 @@ describe('the app pages', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-security-policy')).toMatch(
       // form-action: the app's own forms post to the device URL; the language switch to 'self'.
-      /^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' http:\/\/localhost:3000 http:\/\/192\.168\.1\.20:3000; form-action 'self' http:\/\/192\.168\.1\.20:3000; base-uri 'none'; frame-ancestors 'none'$/,
+      /^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' http:\/\/localhost:3000 http:\/\/192\.168\.1\.20:3000; script-src http:\/\/192\.168\.1\.20:3000\/emulator\/assets\/auth-page\.js; form-action 'self' http:\/\/192\.168\.1\.20:3000; base-uri 'none'; frame-ancestors 'none'$/,
     );
     const html = await response.text();
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">');
-    expect(html).not.toContain('<script');
+    // Only the pages' own script (it shows a pressed button working), never an inline one.
+    expect(html.match(/<script[^>]*>/g)).toEqual([`<script src="${TEST_DEVICE_BASE_URL}/assets/auth-page.js" defer>`]);
     // Opened from the QR code: everything points at the device URL.
     expect(html).toContain(`<img src="${TEST_DEVICE_BASE_URL}/portraits/ingrid-haugen.jpg"`);
     expect(html).toContain(`<form method="post" action="${TEST_DEVICE_BASE_URL}/app/${interaction}"><input type="hidden" name="device" value="${device}">`);

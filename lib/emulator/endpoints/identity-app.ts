@@ -18,6 +18,9 @@
 import { queryParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest, describeValue } from '../errors';
+import { chooseFlowAnswer, flowAnswerFor, mayChooseFlowAnswers } from '../qa/choose-flow-answer';
+import { decodeFlowAnswer } from '../qa/flow-answers';
+import { crossSiteReason } from './language';
 import { findPersona } from '../personas/personas';
 import type { Interaction, WaitingPhone } from '../state';
 import type { AppMessages } from '../views/app-messages';
@@ -33,6 +36,7 @@ import { seeOther } from '../views/page-shell';
 import { completeInteraction, decide } from '../identity-app/decision';
 import { interactionClient, requireStartingBrowser } from '../identity-app/interaction';
 import { appLink, authorizationPageLink, type AppMode } from '../identity-app/links';
+import { completedInteraction } from '../identity-app/used-flows';
 import {
   addWaitingPhone,
   confirmPhone,
@@ -64,6 +68,9 @@ function isAction(value: string): value is Action {
 
 /** The computer's action that confirms a phone by the code it shows (the authorization page's form). */
 const CONFIRM_PHONE = 'confirm-phone';
+
+/** QA's action that chooses how the service answers this flow (views/flow-answer-chooser.ts). */
+const CHOOSE_ANSWER = 'choose-answer';
 
 /** Whether `device` is the device secret of the phone the computer confirmed (compared in constant time). */
 function isConfirmedPhone(interaction: Interaction, device: string | undefined): device is string {
@@ -113,7 +120,7 @@ async function openInteraction(
   const interaction = await context.interactions.get(interactionId);
   if (interaction) return interaction;
   if (await context.interactions.wasTaken(interactionId)) {
-    if (method === 'GET') return appFinishedPage(context, pageLanguage(request, context));
+    if (method === 'GET') return appFinishedPage(context, pageLanguage(request, context), await completedInteraction(context, interactionId));
     throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }
   throw new InvalidRequest('this verification is unknown or has expired; start again from the application').because('verification_unknown');
@@ -163,7 +170,7 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
     const furthest = furthestStep(interaction.app);
     const step = requested ?? furthest;
     if (stepNumber(step) > stepNumber(furthest)) return seeOther(appLink(context, interactionId, mode, furthest));
-    return appScreenPage(context, { interactionId, interaction, client, mode, step, language });
+    return appScreenPage(context, { interactionId, interaction, client, mode, step, language, qa: await flowAnswerFor(request, context, interaction) });
   });
 }
 
@@ -231,6 +238,7 @@ export function appActionEndpoint(request: Request, context: EmulatorContext, in
     const interaction = open;
     hints.uiLocales = interaction.request.uiLocales;
     if (parameters.get('action') === CONFIRM_PHONE) return computerConfirmsPhone(request, context, interactionId, interaction, parameters, hints);
+    if (parameters.get('action') === CHOOSE_ANSWER) return chooseAnswer(request, context, interactionId, interaction, parameters);
     const access = appAccess(interaction, parameters);
     if (access === 'unknown') throw new InvalidRequest('open the app from its link first', 403).because('open_app_from_link');
     if (isPhonePage(access)) return phonePage(request, context, interactionId, interaction, hints, access, (t) => t.notConfirmedYet, 403);
@@ -248,8 +256,9 @@ export function appActionEndpoint(request: Request, context: EmulatorContext, in
 
     const furthest = furthestStep(progress);
     const language = pageLanguage(request, context, hints);
+    const qa = await flowAnswerFor(request, context, interaction);
     const refuse = (message: (t: AppMessages) => string, status: number, step: AppStepId = furthest) =>
-      appScreenPage(context, { interactionId, interaction, client, mode, step, message, status, language });
+      appScreenPage(context, { interactionId, interaction, client, mode, step, message, status, language, qa });
 
     const action = parameters.get('action');
     const outcome = parameters.get('outcome');
@@ -349,7 +358,8 @@ async function computerConfirmsPhone(
   const language = pageLanguage(request, context, { ...hints, returnTo: pathOf(pageLink) });
   // The page again, with the refusal at the code field; once locked, the page says so instead of the form.
   const page = (codeError: ((t: AuthorizationMessages) => string) | undefined, status: number) =>
-    interactionPage(context, language, { client: interactionClient(context, interaction), interactionId, interaction, codeError, status });
+    interactionPage(context, language, { client: interactionClient(context, interaction), interactionId, interaction, codeError, status, qa });
+  const qa = await flowAnswerFor(request, context, interaction);
   if (handOffLocked(interaction)) return page(undefined, 403);
 
   const code = normalizeConfirmationCode(parameters.get('code') ?? '');
@@ -373,4 +383,42 @@ async function computerConfirmsPhone(
     throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }
   return seeOther(pageLink);
+}
+
+/**
+ * QA chooses how the service answers this flow (`action=choose-answer`, `answer`; the chooser of
+ * views/flow-answer-chooser.ts). Guarded as the pages' other forms are, and more: a cross-site
+ * post is refused (403), only the flow's own browser (its secret) or the phone it confirmed may
+ * choose (403 otherwise), and only while the QA panel is open or this browser is signed in to it
+ * (403 otherwise). Answers 303 to the page the chooser was on: the authorization page
+ * (`from=page`) or the app's screen (`step`).
+ * @see qa/flow-answers.ts; DECISIONS.md "Answering one flow"
+ */
+async function chooseAnswer(
+  request: Request,
+  context: EmulatorContext,
+  interactionId: string,
+  interaction: Interaction,
+  parameters: RequestParameters,
+): Promise<Response> {
+  if (crossSiteReason(request, context)) {
+    throw new InvalidRequest('a form of another site cannot choose how this verification is answered', 403).because('cross_site_post');
+  }
+  const access = appAccess(interaction, parameters);
+  if (access === 'unknown' || isPhonePage(access)) {
+    throw new InvalidRequest('only the browser that started this verification, or the phone it confirmed, can choose its answer', 403).because('wrong_browser');
+  }
+  if (!(await mayChooseFlowAnswers(request, context))) {
+    throw new InvalidRequest('choosing how the service answers a verification needs the QA panel: sign in to it first', 403).because('qa_not_allowed');
+  }
+  const value = parameters.get('answer');
+  const answer = decodeFlowAnswer(value);
+  if (!answer) throw new InvalidRequest(`answer ${value === undefined ? 'is missing' : `${describeValue(value)} is not one the chooser offers`}`);
+  await chooseFlowAnswer(context, interaction, answer);
+  if (!(await context.interactions.update(interactionId, interaction))) {
+    throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+  }
+  if (parameters.get('from') === 'page' && access.sameDevice) return seeOther(authorizationPageLink(context, interactionId, access.browserSecret));
+  const step = parameters.get('step');
+  return seeOther(appLink(context, interactionId, access, step !== undefined && isAppStep(step) ? step : undefined));
 }

@@ -68,7 +68,7 @@ export async function languageEndpoint(request: Request, context: EmulatorContex
  * Why a post must be refused as cross-site, or undefined for one from the emulator's own pages
  * (or from no browser at all: curl sends neither header).
  */
-function crossSiteReason(request: Request, context: EmulatorContext): Message | undefined {
+export function crossSiteReason(request: Request, context: EmulatorContext): Message | undefined {
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site');
   const own = [context.issuer, context.deviceBaseUrl, context.flowBaseUrl].map((url) => new URL(url).origin);

@@ -71,7 +71,7 @@ describe('GET {base}: the QA panel', () => {
   it('sends a strict CSP: no script, its own style by hash, same-origin images and form posts, no framing', async () => {
     const { response, html } = await getPanel(newEmulator());
     const csp = response.headers.get('content-security-policy')!;
-    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'self'; form-action 'self' http:\/\/localhost:3000; base-uri 'none'; frame-ancestors 'none'$/);
     expect(html).not.toMatch(/<script/i);
     // The same policy in the document, for hosts that replace the header (frame-ancestors only works as a header).
     const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]?.replaceAll('&#39;', "'");
@@ -418,6 +418,13 @@ describe('who may use the panel’s actions', () => {
     const wrong = await emulator.handle(panelPost({ action: 'sign_in', password: 'correct horse battery!' }));
     expect(wrong.status).toBe(403);
     expect(wrong.headers.get('set-cookie')).toBeNull();
+    // The panel again, with the refusal at the password field.
+    const wrongHtml = await wrong.text();
+    expect(wrongHtml).toContain('data-access="signed-out"');
+    expect(wrongHtml).toMatch(
+      /<input id="panel-password" name="password" type="password" autocomplete="current-password" required aria-invalid="true" aria-describedby="panel-password-error" autofocus>/,
+    );
+    expect(wrongHtml).toContain('<p id="panel-password-error" class="field-error" role="alert" data-testid="panel-error">That is not the panel password.</p>');
 
     const signedIn = await emulator.handle(panelPost({ action: 'sign_in', password: PASSWORD }));
     expect(signedIn.status).toBe(303);
@@ -530,5 +537,41 @@ describe('who may use the panel’s actions', () => {
 
   it('refuses a password shorter than 12 characters', () => {
     expect(() => emulatorWith({ mode: 'password', password: 'short' })).toThrow(/at least 12 characters/);
+  });
+});
+
+describe('arm and start', () => {
+  it('arms the faults ticked, for the client chosen, and answers 303 to that relying party’s start page', async () => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(
+      panelPost({ action: 'arm_and_start', arm_wrong_nonce: 'on', arm_token_timeout: 'on', arm_expired: 'off', client_id: 'demo-client' }),
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('http://localhost:3000/');
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce', 'token_timeout']);
+    expect(await emulator.control.faultScope('wrong_nonce')).toBe('demo-client');
+  });
+
+  it('goes to the first client’s start page, arming nothing, when nothing is ticked; refuses an unknown client', async () => {
+    const emulator = newEmulator();
+    const clean = await emulator.handle(panelPost({ action: 'arm_and_start' }));
+    expect(clean.status).toBe(303);
+    expect(clean.headers.get('location')).toBe('http://localhost:3000/');
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    expect((await emulator.handle(panelPost({ action: 'arm_and_start', client_id: 'nobody' }))).status).toBe(400);
+  });
+
+  it('is offered on the panel, with links back to the relying parties', async () => {
+    const { html } = await getPanel(newEmulator());
+    expect(html).toContain('<input type="hidden" name="action" value="arm_and_start">');
+    expect(html).toContain('<input type="checkbox" name="arm_wrong_nonce" value="on">');
+    expect(html).toMatch(/<a href="http:\/\/localhost:3000\/" data-testid="back-to-app">Back to [^<]+<\/a>/);
+  });
+
+  it('is refused before signing in to a panel with a password', async () => {
+    const emulator = createTestEmulator({ clients: [client], panel: { mode: 'password', password: 'a panel password of some length' } });
+    const refused = await emulator.handle(panelPost({ action: 'arm_and_start', arm_wrong_nonce: 'on' }));
+    expect(refused.status).toBe(403);
+    expect(await emulator.control.armedFaults()).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ import { basePathOf, type EmulatorContext } from '../context';
 import { OAuthError, describeValue } from '../errors';
 import { pageLanguage, type PageLanguage } from '../views/language';
 import { PANEL_MESSAGES, type PanelMessages } from '../views/panel-messages';
-import { panelErrorPage, panelPage, panelPath } from '../views/panel-page';
+import { clientHome, panelErrorPage, panelPage, panelPath } from '../views/panel-page';
 import { createControl, type ClientInfo, type EmulatorControl } from '../qa/control';
 import { FAULTS, faultById, isFaultId } from '../qa/faults';
 import type { PanelAccessState } from '../qa/panel-access';
@@ -36,6 +36,7 @@ export const PANEL_ACTIONS = [
   'set_strict',
   'set_redirect_iss',
   'set_id_token_encryption',
+  'arm_and_start',
 ] as const;
 type PanelActionName = (typeof PANEL_ACTIONS)[number];
 
@@ -68,7 +69,12 @@ function panelLanguage(request: Request, context: EmulatorContext): PageLanguage
 }
 
 /** Handles GET {base} and GET {base}/: the panel, with the confirmation of the last action. */
-export async function panelEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
+export function panelEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
+  return renderPanel(request, context);
+}
+
+/** The panel for `request`; `signInError`: the sign-in form again, with the wrong password said at its field (403). */
+async function renderPanel(request: Request, context: EmulatorContext, options: { signInError?: boolean } = {}): Promise<Response> {
   const control = createControl(context);
   const [signingKeys, clients, armedFaults, injectedFaults, discoveryShape, strict, redirectIss] = await Promise.all([
     control.signingKeys(),
@@ -99,8 +105,9 @@ export async function panelEndpoint(request: Request, context: EmulatorContext):
     armedFaults,
     faultScopes: Object.fromEntries(scopes.filter(([, scope]) => scope !== undefined)),
     injectedFaults,
-    notice: confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid, access)?.(PANEL_MESSAGES[language.locale]),
+    notice: options.signInError ? undefined : confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid, access)?.(PANEL_MESSAGES[language.locale]),
     now: context.now(),
+    signInError: options.signInError,
   });
 }
 
@@ -145,6 +152,7 @@ export async function panelActionEndpoint(request: Request, context: EmulatorCon
   const control = createControl(context);
   const outcome = await perform(parameters, control);
   if ('refused' in outcome) return panelErrorPage(language, 400, outcome.refused);
+  if ('start' in outcome) return new Response(null, { status: 303, headers: { Location: outcome.start, 'Cache-Control': 'no-store' } });
   return backToPanel(basePath, outcome.done, outcome.about);
 }
 
@@ -174,7 +182,9 @@ async function changeSignIn(
 
   const outcome = await panel.signIn(parameters.get('password') ?? '', context.clientAddress(request));
   if ('setCookie' in outcome) return backToPanel(basePath, 'signed_in', undefined, outcome.setCookie);
-  if (outcome.reason === 'wrong_password') return panelErrorPage(language, 403, (t) => t.wrongPassword);
+  // The panel again, with the refusal at the password field (403, as before: 401 would ask for
+  // an HTTP authentication challenge).
+  if (outcome.reason === 'wrong_password') return renderPanel(request, context, { signInError: true });
   const { retryAfterSeconds } = outcome;
   const page = panelErrorPage(language, 429, (t) => t.tooManySignIns(retryAfterSeconds));
   page.headers.set('Retry-After', String(outcome.retryAfterSeconds));
@@ -204,7 +214,7 @@ function crossSiteReason(request: Request, context: EmulatorContext): Message | 
 async function perform(
   parameters: RequestParameters,
   control: EmulatorControl,
-): Promise<{ done: Done; about?: Record<string, string> } | { refused: Message }> {
+): Promise<{ done: Done; about?: Record<string, string> } | { start: string } | { refused: Message }> {
   const action = parameters.get('action');
   const known = [...PANEL_ACTIONS, ...ACCESS_ACTIONS].join(', ');
   if (action === undefined) return { refused: (t) => t.noAction(known) };
@@ -235,6 +245,19 @@ async function perform(
       }
       await control.armFault(fault, clientId);
       return { done: 'fault_armed', about: { fault } };
+    }
+
+    case 'arm_and_start': {
+      // Each fault its own field (`arm_<id>=on`): a field sent twice is refused.
+      const faults = FAULTS.filter((fault) => parameters.get(`arm_${fault.id}`) === 'on').map((fault) => fault.id);
+      const clients = await control.clients();
+      const clientId = parameters.get('client_id') || undefined;
+      const client = clientId === undefined ? clients[0] : clients.find((known) => known.clientId === clientId);
+      const home = client && clientHome(client);
+      if (!client || home === undefined) return { refused: (t) => t.unknownFaultClient(describeValue(clientId ?? '')) };
+      // Armed for that client only, when it was chosen: the verification it starts is its.
+      for (const fault of faults) await control.armFault(fault, clientId);
+      return { start: home };
     }
 
     case 'set_discovery': {

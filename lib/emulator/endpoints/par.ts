@@ -49,7 +49,7 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
 
   // qa/faults.ts: a PAR fault armed for QA replaces this response, which would succeed; no
   // request_uri is stored, as none was issued.
-  const faults = await context.faults.take('par_endpoint', client.clientId);
+  const faults = await context.faults.take('par_endpoint', client.clientId, [], authorizationRequest.state);
   if (faults.has('par_server_error')) {
     throw new ServerError("injected fault 'par_server_error' (emulator QA panel): the PAR endpoint failed on purpose");
   }

@@ -79,7 +79,7 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
   if (!persona) throw new Error(`persona '${grant.personaId}' of a stored code no longer exists`);
 
   // qa/faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed.
-  const faults = await context.faults.take('token_endpoint', client.clientId);
+  const faults = await context.faults.take('token_endpoint', client.clientId, [], grant.state);
   if (faults.has('token_error')) {
     throw new ServerError("injected fault 'token_error' (emulator QA panel): the token endpoint failed on purpose");
   }

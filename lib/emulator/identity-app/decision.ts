@@ -11,6 +11,8 @@ import { nowSeconds, type EmulatorContext } from '../context';
 import { AccessDenied, InvalidRequest } from '../errors';
 import type { Persona } from '../personas/personas';
 import { FAULTY_ISSUER, type FaultId } from '../qa/faults';
+import { flowErrorById } from '../qa/flow-answers';
+import { rememberCompletedInteraction } from './used-flows';
 import { randomToken, type ErrorBody, type Interaction, type InteractionDecision } from '../state';
 
 /**
@@ -60,8 +62,17 @@ export function verificationFailure(persona: Persona, interaction: Interaction):
 export async function completeInteraction(context: EmulatorContext, interactionId: string, decision: InteractionDecision): Promise<Response> {
   const interaction = await context.interactions.get(interactionId);
   if (!interaction) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+  // QA chose an error for this flow (qa/flow-answers.ts): it is the answer, whatever was decided.
+  if (interaction.answer?.kind === 'error') {
+    const { error, description } = flowErrorById(interaction.answer.error);
+    if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+    await rememberCompletedInteraction(context, interactionId, interaction.clientId, interaction.request.redirectUri);
+    await context.faults.recordFlowError(interaction.request.state, { error, description });
+    return redirectToClient(context, interaction, { error: { error, description } }, await context.redirectIss());
+  }
   if (decision.outcome === 'denied') {
     if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+    await rememberCompletedInteraction(context, interactionId, interaction.clientId, interaction.request.redirectUri);
     return redirectToClient(context, interaction, { error: decision.error }, await context.redirectIss());
   }
 
@@ -77,6 +88,7 @@ export async function completeInteraction(context: EmulatorContext, interactionI
       redirectUri: authorizationRequest.redirectUri,
       codeChallenge: authorizationRequest.codeChallenge,
       nonce: authorizationRequest.nonce,
+      state: authorizationRequest.state,
       claims: authorizationRequest.claims,
       personaId: decision.personaId,
       authTime: decision.authTime,
@@ -89,9 +101,10 @@ export async function completeInteraction(context: EmulatorContext, interactionI
     await context.authorizationCodes.take(code);
     throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }
+  await rememberCompletedInteraction(context, interactionId, interaction.clientId, authorizationRequest.redirectUri);
   const redirectIss = await context.redirectIss();
   // A redirect without iss cannot lose it: `missing_response_issuer` waits while iss is off.
-  const faults = await context.faults.take('authorization_response', interaction.clientId, redirectIss ? [] : ['missing_response_issuer']);
+  const faults = await context.faults.take('authorization_response', interaction.clientId, redirectIss ? [] : ['missing_response_issuer'], authorizationRequest.state);
   return redirectToClient(context, interaction, { code }, redirectIss, faults);
 }
 

@@ -10,6 +10,7 @@ import type { RegisteredClient } from '../clients';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest } from '../errors';
 import type { Interaction } from '../state';
+import { completedInteraction } from './used-flows';
 
 /**
  * The open interaction with this id.
@@ -18,8 +19,9 @@ import type { Interaction } from '../state';
 export async function findInteraction(context: EmulatorContext, interactionId: string): Promise<Interaction> {
   const interaction = await context.interactions.get(interactionId);
   if (!interaction) {
-    throw (await context.interactions.wasTaken(interactionId))
-      ? new InvalidRequest('this verification has already been completed').because('verification_completed')
+    const used = await completedInteraction(context, interactionId);
+    throw used || (await context.interactions.wasTaken(interactionId))
+      ? new InvalidRequest('this verification has already been completed').because('verification_completed').usedBy(used)
       : new InvalidRequest('this verification is unknown or has expired; start again from the application').because('verification_unknown');
   }
   return interaction;

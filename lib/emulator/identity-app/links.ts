@@ -61,3 +61,8 @@ export function authorizationPageLink(context: EmulatorContext, interactionId: s
     link: options.showLink ? 'shown' : undefined,
   });
 }
+
+/** The relying party's home page, where a used-up flow's pages link back to: its redirect URI's origin, then `/`. */
+export function relyingPartyHome(flow: { redirectOrigin: string }): string {
+  return `${flow.redirectOrigin}/`;
+}

@@ -9,7 +9,7 @@ import { encryptionKeyOf } from '../clients';
 import type { IdTokenEncryption } from '../config';
 import type { DiscoveryShape, EmulatorContext } from '../context';
 import type { SigningKeyStatus } from '../tokens/signing-keys';
-import type { FaultId, InjectedFault } from './faults';
+import type { ChosenFlowError, FaultId, InjectedFault } from './faults';
 
 /** A registered client as the control API shows it: public information only. @see spec 5.3 */
 export interface ClientInfo {
@@ -53,6 +53,8 @@ export interface EmulatorControl {
   armedFaults(): Promise<FaultId[]>;
   /** The most recently applied faults, newest first (at most 10). */
   injectedFaults(): Promise<InjectedFault[]>;
+  /** What the emulator did on purpose to the flow with this `state`: the faults it applied, and the part 7 error chosen for it, if any. */
+  flowAnswers(state: string): Promise<{ faults: readonly InjectedFault[]; error?: { error: string; description: string } }>;
   /**
    * Grants or withdraws `electronic_record` evidence for a client (2.3: "enabled per client"),
    * on every instance sharing the store. @throws Error for a client that is not registered
@@ -114,6 +116,13 @@ export function createControl(context: EmulatorContext): EmulatorControl {
     disarmFault: (id) => context.faults.disarm(id),
     armedFaults: () => context.faults.armed(),
     injectedFaults: async () => [...(await context.faults.injected())],
+    async flowAnswers(state) {
+      // Any string at all: the store keys hold its digest. Anything else is no flow of ours.
+      if (typeof state !== 'string') return { faults: [] };
+      const record = await context.faults.flowRecord(state);
+      const error: ChosenFlowError | undefined = record.error;
+      return { faults: record.faults, ...(error ? { error: { error: error.error, description: error.description } } : {}) };
+    },
     setPopulationRegister: (clientId, enabled) => context.setPopulationRegister(clientId, enabled),
     clients: () =>
       Promise.all([...context.clients.values()].map(async (client) => {

@@ -9,6 +9,7 @@
  * to whichever client comes next.
  * @see spec 4.5 (client checks), 5.6, part 7; DECISIONS.md "Faults"
  */
+import { createHash } from 'node:crypto';
 import type { Store } from '../../store/store';
 
 /**
@@ -251,23 +252,49 @@ export function faultById(id: FaultId): Fault {
   return FAULTS_BY_ID.get(id)!;
 }
 
-/** A fault that was applied, for the panel's "recently injected" list. */
+/** A fault that was applied: for the panel's "recently injected" list, and for the flow it spoiled. */
 export interface InjectedFault {
   id: FaultId;
   /** the client whose response it spoiled */
   clientId: string;
   /** ms since the epoch */
   at: number;
+  /** the `state` of the request object of the flow it spoiled (every fault target knows it) */
+  state?: string;
+  /** how it was chosen: armed on the panel (or the control API), or for this one flow */
+  chosen: 'panel' | 'flow';
+}
+
+/**
+ * An error of the authorization response chosen for one flow (flow-answers.ts): the code and
+ * description the redirect carried.
+ */
+export interface ChosenFlowError {
+  error: string;
+  description: string;
+}
+
+/** What the emulator did on purpose to one flow: the faults it applied, and the error chosen for it. */
+export interface FlowRecord {
+  faults: InjectedFault[];
+  error?: ChosenFlowError;
 }
 
 /** How many applied faults are remembered for display. */
 const INJECTED_HISTORY = 10;
 
+/** How long what was done to a flow is remembered, and how long a fault chosen for a flow waits. */
+export const FLOW_RECORD_TTL_SECONDS = 3600;
+
+/** At most this many faults are recorded per flow (there are fewer in the table). */
+const FLOW_RECORD_FAULTS = 32;
+
 /**
  * The armed faults, kept in the emulator's state store so that every instance sharing it sees
  * them: a fault armed on one instance's panel spoils the next matching response of whichever
  * instance makes it. Each armed fault is one key, taken atomically, so a fault is applied once
- * even when two instances race for it.
+ * even when two instances race for it. A fault may also be armed for one flow (its `state`): it
+ * then waits for that flow's response only, and is applied exactly as a panel-armed one.
  */
 export class FaultSwitchboard {
   /**
@@ -288,6 +315,23 @@ export class FaultSwitchboard {
     await this.store.set(armedKey(checkedId(id)), { clientId: clientId ?? null } satisfies ArmedFault, ARMED_TTL_SECONDS);
   }
 
+  /**
+   * Arms faults for the flow of `clientId` whose request object carried `state` only, replacing
+   * any chosen for it before (an empty list disarms them). They wait an hour at most.
+   * @throws Error for an id not in FAULTS
+   */
+  async armForFlow(state: string, clientId: string, ids: readonly FaultId[]): Promise<void> {
+    const faults = ids.map(checkedId);
+    if (faults.length === 0) await this.store.delete(flowArmedKey(state));
+    else await this.store.set(flowArmedKey(state), { clientId, faults } satisfies FlowArmedFaults, FLOW_RECORD_TTL_SECONDS);
+  }
+
+  /** The faults armed for the flow with this `state` and not applied yet, in table order. */
+  async armedForFlow(state: string): Promise<FaultId[]> {
+    const armed = await this.store.get<FlowArmedFaults>(flowArmedKey(state));
+    return FAULTS.filter((fault) => armed?.faults.includes(fault.id)).map((fault) => fault.id);
+  }
+
   /** The client an armed fault waits for; undefined when it is for any client or not armed. */
   async scope(id: FaultId): Promise<string | undefined> {
     return (await this.store.get<ArmedFault>(armedKey(id)))?.clientId ?? undefined;
@@ -306,34 +350,77 @@ export class FaultSwitchboard {
 
   /** The most recently applied faults, newest first. */
   async injected(): Promise<readonly InjectedFault[]> {
-    return (await this.store.get<InjectedFault[]>(INJECTED_KEY)) ?? [];
+    const injected = (await this.store.get<InjectedFault[]>(INJECTED_KEY)) ?? [];
+    // Kept before faults were recorded per flow: they were all armed on the panel.
+    return injected.map((fault) => ({ ...fault, chosen: fault.chosen ?? 'panel' }));
+  }
+
+  /** What was done on purpose to the flow with this `state`: nothing when it was answered normally. */
+  async flowRecord(state: string): Promise<FlowRecord> {
+    const record = await this.store.get<FlowRecord>(flowRecordKey(state));
+    return { faults: record?.faults ?? [], ...(record?.error ? { error: record.error } : {}) };
+  }
+
+  /** Remembers the error chosen for the flow with this `state`, once its redirect carried it. */
+  async recordFlowError(state: string, error: ChosenFlowError): Promise<void> {
+    const record = await this.flowRecord(state);
+    await this.store.set(flowRecordKey(state), { ...record, error } satisfies FlowRecord, FLOW_RECORD_TTL_SECONDS);
   }
 
   /**
    * Disarms and returns the faults to apply to one response of `target`, for `clientId`: every
-   * armed fault of that target, at most one per group (the first in table order).
+   * fault of that target armed on the panel or for this flow (`state`), at most one per group
+   * (the first in table order; of one fault armed both ways, the flow's is taken). Each applied
+   * fault is recorded for the panel and, with `state`, for the flow.
    * @param waiting faults that would not spoil this response (a redirect without `iss` cannot
    *   lose it): they stay armed for a response they can spoil
+   * @param state the `state` of the flow's request object
    */
-  async take(target: FaultTarget, clientId: string, waiting: readonly FaultId[] = []): Promise<ReadonlySet<FaultId>> {
-    const taken = new Set<FaultId>();
+  async take(target: FaultTarget, clientId: string, waiting: readonly FaultId[] = [], state?: string): Promise<ReadonlySet<FaultId>> {
+    const taken = new Map<FaultId, 'panel' | 'flow'>();
     const groups = new Set<string>();
+    const forFlow = state === undefined ? undefined : await this.store.get<FlowArmedFaults>(flowArmedKey(state));
+    const flowFaults = forFlow && forFlow.clientId === clientId ? forFlow.faults : [];
+    const takenForFlow: FaultId[] = [];
     for (const fault of FAULTS) {
       if (fault.target !== target || groups.has(fault.group) || waiting.includes(fault.id)) continue;
+      if (flowFaults.includes(fault.id)) {
+        groups.add(fault.group);
+        taken.set(fault.id, 'flow');
+        takenForFlow.push(fault.id);
+        continue;
+      }
       const armed = await this.store.get<ArmedFault>(armedKey(fault.id));
       if (!armed || (armed.clientId !== null && armed.clientId !== clientId)) continue;
       // Of two responses racing for one fault (on one instance or two), one gets it.
       if ((await this.store.take<ArmedFault>(armedKey(fault.id))) === undefined) continue;
       groups.add(fault.group);
-      taken.add(fault.id);
+      taken.set(fault.id, 'panel');
+    }
+    if (takenForFlow.length > 0 && state !== undefined) {
+      // Of two responses racing for the flow's faults, one gets them.
+      const current = await this.store.take<FlowArmedFaults>(flowArmedKey(state));
+      if (!current) for (const id of takenForFlow) taken.delete(id);
+      else {
+        const left = current.faults.filter((id) => !takenForFlow.includes(id));
+        if (left.length > 0) await this.store.set(flowArmedKey(state), { ...current, faults: left } satisfies FlowArmedFaults, FLOW_RECORD_TTL_SECONDS);
+      }
     }
     if (taken.size > 0) {
       const at = this.now();
-      const applied = [...taken].map((id) => ({ id, clientId, at }));
+      const applied: InjectedFault[] = [...taken].map(([id, chosen]) => ({ id, clientId, at, chosen, ...(state === undefined ? {} : { state }) }));
       // Display only: two instances recording at once may drop one line, never a fault.
       await this.store.set(INJECTED_KEY, [...applied, ...(await this.injected())].slice(0, INJECTED_HISTORY), ARMED_TTL_SECONDS);
+      if (state !== undefined) {
+        const record = await this.flowRecord(state);
+        await this.store.set(
+          flowRecordKey(state),
+          { ...record, faults: [...record.faults, ...applied].slice(0, FLOW_RECORD_FAULTS) } satisfies FlowRecord,
+          FLOW_RECORD_TTL_SECONDS,
+        );
+      }
     }
-    return taken;
+    return new Set(taken.keys());
   }
 }
 
@@ -345,6 +432,28 @@ interface ArmedFault {
 /** An armed fault waits a week at most; a forgotten one then disarms itself. */
 const ARMED_TTL_SECONDS = 7 * 24 * 3600;
 const INJECTED_KEY = 'faults-injected';
+
+/** Faults armed for one flow: the client of the flow, and the faults not applied yet. */
+interface FlowArmedFaults {
+  clientId: string;
+  faults: FaultId[];
+}
+
+/**
+ * A flow's keys hold the SHA-256 of its `state`, which the client chose (1 to 512 characters at
+ * PAR, anything at all from a caller of the control API): keys stay short and of one alphabet.
+ */
+function flowKey(state: string): string {
+  return createHash('sha256').update(state, 'utf8').digest('base64url');
+}
+
+function flowArmedKey(state: string): string {
+  return `fault-flow:${flowKey(state)}`;
+}
+
+function flowRecordKey(state: string): string {
+  return `flow-record:${flowKey(state)}`;
+}
 
 function armedKey(id: FaultId): string {
   return `fault:${id}`;

@@ -135,7 +135,7 @@ export async function issueIdToken(
   persona: Persona,
   { strict = false }: { strict?: boolean } = {},
 ): Promise<string> {
-  const faults = await context.faults.take('id_token', client.clientId);
+  const faults = await context.faults.take('id_token', client.clientId, [], grant.state);
   const now = nowSeconds(context);
   // `expired`: the whole lifetime lies in the past, so only the exp check (4.5) can catch it;
   // `issued_in_future`: the whole lifetime lies ahead, so only the iat check can.

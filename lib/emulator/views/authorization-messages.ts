@@ -64,6 +64,10 @@ const en = {
     failed: 'This verification can no longer continue here: {reason}.',
     /** the reason when the status check's answer has none */
     unknownReason: 'error',
+    /** the status check's answer once the verification was completed (another tab, the Back button) */
+    completed: 'This verification has already been completed.',
+    /** the status check's answer once the verification is unknown or has expired */
+    gone: 'This verification no longer exists (it has expired). Start again from the application you came from.',
   },
 
   requested: 'Requested',
@@ -95,6 +99,10 @@ const en = {
   errorTitle: 'Verification request failed',
   errorHeading: 'This verification request cannot be handled',
   errorCode: 'Error',
+  /** a page reached again for a request that was used up (the browser's Back button after the result) */
+  usedHeading: 'This verification has already been used',
+  usedLead: (client: string) => `You finished this verification already, or came back to it with your browser’s Back button. A request can be used only once: to verify again, start from ${client}.`,
+  backToClient: (client: string) => `Back to ${client}`,
   errorAdvice: 'Go back to the application that sent you here and start the verification again.',
 
   /** the language switch's own error page (endpoints/language.ts) */
@@ -164,6 +172,8 @@ const nb: AuthorizationMessages = {
     continuing: 'Ferdig på telefonen. Fortsetter …',
     failed: 'Verifiseringen kan ikke lenger fortsette her. Start på nytt fra tjenesten du kom fra. (Teknisk beskrivelse: {reason})',
     unknownReason: 'feil',
+    completed: 'Denne verifiseringen er allerede fullført.',
+    gone: 'Denne verifiseringen finnes ikke lenger (den er utløpt). Start på nytt fra tjenesten du kom fra.',
   },
 
   requested: 'Forespurt',
@@ -193,6 +203,9 @@ const nb: AuthorizationMessages = {
   errorTitle: 'Forespørselen om verifisering mislyktes',
   errorHeading: 'Forespørselen om verifisering kan ikke behandles',
   errorCode: 'Feil',
+  usedHeading: 'Denne verifiseringen er allerede brukt',
+  usedLead: (client) => `Du har allerede fullført denne verifiseringen, eller kom tilbake til den med nettleserens Tilbake-knapp. En forespørsel kan bare brukes én gang: for å verifisere på nytt, start fra ${client}.`,
+  backToClient: (client) => `Tilbake til ${client}`,
   errorAdvice: 'Gå tilbake til tjenesten som sendte deg hit, og start verifiseringen på nytt.',
 
   languageErrorTitle: 'Språket ble ikke endret',

@@ -18,10 +18,11 @@ import type { RegisteredClient } from '../clients';
 import { ENDPOINT_PATHS } from '../config';
 import { endpointUrl, type EmulatorContext } from '../context';
 import { OAuthError } from '../errors';
-import { authorizationPageLink, continueLink, appLink, qrCodeLink, statusLink } from '../identity-app/links';
+import { authorizationPageLink, continueLink, appLink, qrCodeLink, relyingPartyHome, statusLink } from '../identity-app/links';
 import { APP_STEPS, deviceStatus, type DeviceStatus } from '../identity-app/steps';
 import { personas, type Persona } from '../personas/personas';
-import type { Interaction } from '../state';
+import type { Interaction, UsedFlow } from '../state';
+
 import { APP_MESSAGES } from './app-messages';
 import { stylesheet } from './assets';
 import { AUTHORIZATION_MESSAGES, type AuthorizationMessages } from './authorization-messages';
@@ -31,6 +32,8 @@ import { languageSwitch, pageLanguage, pathOf, type LanguageHints, type PageLang
 import { EMULATOR_MESSAGES, type PageError } from './messages';
 import { pageResponse } from './page-shell';
 import { qrCodeSvg } from './qr';
+import type { FlowAnswer } from '../qa/flow-answers';
+import { flowAnswerChooser, progressLine } from './flow-answer-chooser';
 
 /** The app's mark: a shield with a check, drawn inline (the pages load nothing but portraits). */
 const MARK = new SafeHtml(
@@ -128,7 +131,7 @@ ${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}
  */
 function statusTexts(t: AuthorizationMessages, language: PageLanguage): SafeHtml {
   const titles = APP_MESSAGES[language.locale].steps;
-  return html` data-text-waiting="${t.status.waiting}" data-text-confirming="${t.status.confirming}" data-text-locked="${t.status.locked}" data-text-decided="${t.status.continuing}" data-text-failed="${t.status.failed}" data-text-unknown-reason="${t.status.unknownReason}"${APP_STEPS.map(
+  return html` data-text-waiting="${t.status.waiting}" data-text-confirming="${t.status.confirming}" data-text-locked="${t.status.locked}" data-text-decided="${t.status.continuing}" data-text-failed="${t.status.failed}" data-text-unknown-reason="${t.status.unknownReason}" data-text-completed="${t.status.completed}" data-text-gone="${t.status.gone}"${APP_STEPS.map(
     (step, index) => html` data-text-step-${index + 1}="${t.status.inProgress(index + 1, APP_STEPS.length, titles[step.id])}"`,
   )}`;
 }
@@ -217,6 +220,8 @@ export async function interactionPage(
     codeError?: (t: AuthorizationMessages) => string;
     showLink?: boolean;
     status?: number;
+    /** the answer QA chose for this flow, when this browser may choose one; absent: no chooser */
+    qa?: FlowAnswer;
   },
 ): Promise<Response> {
   const { client, interactionId, interaction } = options;
@@ -245,6 +250,7 @@ export async function interactionPage(
 <p class="confirmed-note" data-testid="phone-confirmed">${t.phoneConfirmed}</p>
 ${statusParagraph}
 ${continueButton}
+${progressLine(language.locale, clientName)}
 </div>
 </div>`;
   } else if (status.status === 'locked') {
@@ -265,13 +271,14 @@ ${t.how.map((line) => html`<li>${line}</li>`)}
 ${confirmPhoneForm(context, t, interactionId, secret, codeError)}
 ${statusParagraph}
 ${continueButton}
+${progressLine(language.locale, clientName)}
 </div>
 </div>
 ${deviceLink(context, t, interactionId, secret, phoneUrl, showLink)}`;
   }
 
   const body = html`
-<p class="eyebrow">${t.eyebrow}</p>
+<p class="eyebrow" data-returns-to-client>${t.eyebrow}</p>
 <h1>${t.heading(clientName)}</h1>
 <p class="muted">${t.clientLine(html`<code>${client.clientId}</code>`, returnTo)}</p>
 ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
@@ -303,8 +310,18 @@ ${personas.map((persona) => personaOption(persona, persona.id === selected, cont
 <button class="approve" type="submit" name="outcome" value="approve">${t.approve}</button>
 <button class="cancel" type="submit" name="outcome" value="cancel">${t.cancel}</button>
 </div>
+${progressLine(language.locale, clientName)}
 </form>
-</section>`;
+</section>
+${
+  options.qa
+    ? html`<section class="qa" aria-label="QA">${flowAnswerChooser(language.locale, {
+        action: `${endpointUrl(context, 'app')}/${encodeURIComponent(interactionId)}`,
+        fields: { browser: secret, from: 'page' },
+        current: options.qa,
+      })}</section>`
+    : ''
+}`;
   return desktopPage(context, switchTo, {
     status: options.status ?? (message || codeError ? 400 : 200),
     title: t.title(clientName),
@@ -327,9 +344,11 @@ ${personas.map((persona) => personaOption(persona, persona.id === selected, cont
  * description apart.
  * @see RFC 6749 §4.1.2.1; RFC 9126 §4
  */
-export function errorPage(context: EmulatorContext, language: PageLanguage, error: PageError): Response {
+export function errorPage(context: EmulatorContext, language: PageLanguage, error: PageError & { usedFlow?: UsedFlow }): Response {
   const t = AUTHORIZATION_MESSAGES[language.locale];
   const shared = EMULATOR_MESSAGES[language.locale];
+  const client = error.usedFlow ? context.clients.get(error.usedFlow.clientId) : undefined;
+  if (error.usedFlow && client) return usedFlowPage(context, language, error, error.usedFlow, client.name ?? client.clientId);
   const body = html`
 <section class="card error-card">
 <p class="eyebrow">${t.eyebrow}</p>
@@ -340,6 +359,28 @@ ${shared.technicalDescription ? html`<p class="muted">${shared.technicalDescript
 <p class="muted">${t.errorAdvice}</p>
 </section>`;
   return desktopPage(context, language, { status: error.status, title: t.errorTitle, body });
+}
+
+/**
+ * The page for a request that was used up, reached again (the browser's Back button after the
+ * relying party showed its result): what happened, and a link back to the relying party's site;
+ * the protocol's code stays on the page, as on every error page.
+ */
+function usedFlowPage(context: EmulatorContext, language: PageLanguage, error: PageError, flow: UsedFlow, clientName: string): Response {
+  const t = AUTHORIZATION_MESSAGES[language.locale];
+  const shared = EMULATOR_MESSAGES[language.locale];
+  const body = html`
+<section class="card error-card used-flow" data-testid="used-flow">
+<p class="eyebrow">${t.eyebrow}</p>
+<h1>${t.usedHeading}</h1>
+<p>${t.usedLead(clientName)}</p>
+<a class="button primary" href="${relyingPartyHome(flow)}" data-testid="back-to-client">${t.backToClient(clientName)}</a>
+<p class="muted">${t.errorCode} <code data-testid="error-code">${error.error}</code>${
+    shared.technicalDescription ? '' : html` <span data-testid="error-description">${error.description}</span>`
+  }</p>
+${shared.technicalDescription ? html`<p class="muted">${shared.technicalDescription} <span lang="en" data-testid="error-description">${error.description}</span></p>` : ''}
+</section>`;
+  return desktopPage(context, language, { status: error.status, title: t.usedHeading, body });
 }
 
 /**

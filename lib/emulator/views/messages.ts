@@ -116,6 +116,25 @@ const en = {
   technicalDescription: undefined as string | undefined,
   /** why a verification was refused, after "Reason:" (the stored access_denied description, or its situation) */
   denialReason: (error: { description: string; reason?: PageReason }) => error.description,
+
+  /** The QA control on a flow's pages: how the service answers this one verification (qa/flow-answers.ts). */
+  qa: {
+    summary: 'QA: answer this verification with…',
+    now: (answer: string) => `now: ${answer}`,
+    label: 'How the service answers this verification',
+    hint: 'A tool for testers, shown because this browser may use the QA panel. It changes this verification only; continue as usual afterwards.',
+    normal: 'The normal answer',
+    faults: 'A fault the relying party must refuse',
+    errors: 'An error on the redirect back (spec part 7)',
+    /** what each error of qa/flow-answers.ts means (in English, its description itself) */
+    errorMeanings: undefined as Partial<Record<string, string>> | undefined,
+    errorOption: (error: string, meaning: string) => `${error}: ${meaning}`,
+    faultOption: (label: string, expected: string) => `${label} (the relying party answers ${expected})`,
+    use: 'Use this answer',
+    chosen: (answer: string) => `This verification will be answered with: ${answer}.`,
+    working: 'Working…',
+    returning: (client: string, seconds: number | string) => `Returning you to ${client}… ${seconds} s`,
+  },
 };
 
 export type EmulatorMessages = typeof en;
@@ -137,6 +156,8 @@ const NB_REASONS: Record<PageReason, string> = {
   user_cancelled: 'du avbrøt verifiseringen',
   face_check_failed: 'ansiktskontrollen mislyktes: ansiktet stemte ikke med portrettet i dokumentet',
   issuer_check_required: 'tillitsrammeverket standard_etsi krever gyldig utstederkontroll, og dokumentet har ikke det',
+  qa_not_allowed: 'Bare den som har tilgang til QA-panelet, kan velge hvordan tjenesten svarer. Logg inn på panelet først.',
+  cross_site_post: 'Et skjema fra et annet nettsted kan ikke endre denne verifiseringen.',
 };
 
 /** What an error without a named situation means, by its HTTP status. */
@@ -231,6 +252,32 @@ const nb: EmulatorMessages = {
   },
   technicalDescription: 'Teknisk beskrivelse (på engelsk):',
   denialReason: (error) => (error.reason ? NB_REASONS[error.reason] : error.description),
+
+  qa: {
+    summary: 'QA: svar på denne verifiseringen med …',
+    now: (answer) => `nå: ${answer}`,
+    label: 'Hvordan tjenesten svarer på denne verifiseringen',
+    hint: 'Et verktøy for testere, vist fordi denne nettleseren kan bruke QA-panelet. Det endrer bare denne verifiseringen; fortsett som vanlig etterpå.',
+    normal: 'Det vanlige svaret',
+    faults: 'En feil tjenesten som bruker svaret, må avvise',
+    errors: 'En feilkode på vei tilbake (spesifikasjonen del 7)',
+    errorMeanings: {
+      user_cancelled: 'brukeren avbrøt verifiseringen',
+      face_check_failed: 'ansiktskontrollen mislyktes',
+      issuer_check_required: 'standard_etsi krever gyldig utstederkontroll',
+      invalid_request: 'manglende eller ugyldige parametere',
+      unauthorized_client: 'klienten har ikke tilgang til denne forespørselen',
+      invalid_scope: 'ugyldig scope-verdi',
+      server_error: 'intern feil i tjenesten',
+      temporarily_unavailable: 'tjenesten er midlertidig utilgjengelig',
+    },
+    errorOption: (error, meaning) => `${error}: ${meaning}`,
+    faultOption: (label, expected) => `${label} (tjenesten svarer ${expected})`,
+    use: 'Bruk dette svaret',
+    chosen: (answer) => `Denne verifiseringen får svaret: ${answer}.`,
+    working: 'Arbeider …',
+    returning: (client, seconds) => `Sender deg tilbake til ${client} … ${seconds} s`,
+  },
 };
 
 export const EMULATOR_MESSAGES: Record<Locale, EmulatorMessages> = { en, nb };

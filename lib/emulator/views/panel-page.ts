@@ -50,6 +50,17 @@ export interface PanelView {
   now: number;
   /** the page's language, and its switch's way back */
   language: PageLanguage;
+  /** the sign-in form was sent with a wrong password: said at the field */
+  signInError?: boolean;
+}
+
+/**
+ * The relying parties' home pages, where "arm and start" and the panel's links lead: each
+ * client's first redirect URI's origin, then `/` (the app's start page, for the embedded app).
+ */
+export function clientHome(client: Pick<ClientInfo, 'redirectUris'>): string | undefined {
+  const first = client.redirectUris[0];
+  return first === undefined ? undefined : `${new URL(first).origin}/`;
 }
 
 /** Where the panel's forms post. @see endpoints/panel.ts */
@@ -75,7 +86,7 @@ export function panelPath(basePath: string): string {
 }
 
 /** A panel page on the emulator's page shell; its forms post to the emulator itself and nowhere else. */
-function panelResponse(language: PageLanguage, status: number, title: string, body: SafeHtml): Response {
+function panelResponse(language: PageLanguage, status: number, title: string, body: SafeHtml, forms: readonly string[] = []): Response {
   const t = PANEL_MESSAGES[language.locale];
   return pageResponse({
     status,
@@ -86,8 +97,9 @@ function panelResponse(language: PageLanguage, status: number, title: string, bo
 <footer>${t.footer}</footer>
 </main>`,
     layout: 'panel',
-    // No form-action beyond 'self', which the shell always allows.
-    sources: { images: [] },
+    // form-action: 'self', which the shell always allows, and the relying parties' origins that
+    // "arm and start" answers with a redirect to (browsers apply form-action to it).
+    sources: { images: [], forms },
     // Not no-referrer: with it, browsers send `Origin: null` on the panel's own form posts,
     // which the cross-site check of endpoints/panel.ts would then refuse.
     referrer: 'same-origin',
@@ -181,8 +193,11 @@ function accessSection(view: PanelView): SafeHtml {
 <form method="post" action="${action}" class="sign-in">
 <input type="hidden" name="action" value="sign_in">
 <label for="panel-password">${t.password}</label>
-<input id="panel-password" name="password" type="password" autocomplete="current-password" required>
+<input id="panel-password" name="password" type="password" autocomplete="current-password" required${
+        view.signInError ? html` aria-invalid="true" aria-describedby="panel-password-error" autofocus` : ''
+      }>
 <button class="primary" type="submit">${t.signIn}</button>
+${view.signInError ? html`<p id="panel-password-error" class="field-error" role="alert" data-testid="panel-error">${t.wrongPassword}</p>` : ''}
 </form>
 </section>`;
     case 'signed-in':
@@ -298,6 +313,38 @@ ${fault.id === 'missing_response_issuer' && !view.redirectIss ? html`<p class="m
 </form>`;
 }
 
+/**
+ * "Arm and start": the faults ticked are armed (for the client chosen) and the browser goes
+ * straight to that relying party's start page. Each fault its own field (`arm_<id>`), since a
+ * form field sent twice is refused.
+ */
+function startForm(view: PanelView): SafeHtml {
+  const t = words(view);
+  const clients = view.clients.filter((client) => clientHome(client) !== undefined);
+  if (clients.length === 0) return html``;
+  return html`<details class="start" data-testid="arm-and-start">
+<summary>${t.startHeading}</summary>
+<form method="post" action="${view.basePath}${PANEL_ACTION_PATH}">
+<input type="hidden" name="action" value="arm_and_start">
+<p class="muted">${t.startLead}</p>
+<fieldset class="start-faults"><legend>${t.startFaults}</legend>
+${FAULTS.map(
+  (fault) =>
+    html`<label class="check"><input type="checkbox" name="arm_${fault.id}" value="on"${disabled(view)}> ${t.faultTexts[fault.id].label} <code>${fault.id}</code></label>`,
+)}
+</fieldset>
+${
+  clients.length > 1
+    ? html`<label for="start-client">${t.startAt}</label> <select id="start-client" name="client_id"${disabled(view)}>${clients.map(
+        (client) => html`<option value="${client.clientId}">${client.name ?? client.clientId}</option>`,
+      )}</select>`
+    : html`<input type="hidden" name="client_id" value="${clients[0]!.clientId}">`
+}
+<button class="primary" type="submit"${disabled(view)} data-testid="arm-and-start-button">${t.startButton}</button>
+</form>
+</details>`;
+}
+
 function faultsSection(view: PanelView): SafeHtml {
   const t = words(view);
   const label = (id: FaultId) => t.faultTexts[id].label;
@@ -305,6 +352,7 @@ function faultsSection(view: PanelView): SafeHtml {
 <section id="faults" aria-labelledby="faults-heading">
 <h2 id="faults-heading">${t.faults}</h2>
 <p class="callout">${t.faultsLead}</p>
+${startForm(view)}
 <p class="muted" data-testid="armed-faults">${t.armedNow} ${
     view.armedFaults.length > 0 ? view.armedFaults.map((id, index) => html`${index > 0 ? ', ' : ''}<code>${id}</code>`) : t.none
   }</p>
@@ -319,7 +367,10 @@ ${FAULTS.filter((fault) => fault.target === target).map((fault) => faultRow(view
 ${
   view.injectedFaults.length > 0
     ? html`<ul data-testid="injected-faults">${view.injectedFaults.map(
-        (injected) => html`<li>${time(view, injected.at)}: ${label(injected.id)} <code>${injected.id}</code> ${t.injectedFor(html`<code>${injected.clientId}</code>`)}</li>`,
+        (injected) =>
+          html`<li>${time(view, injected.at)}: ${label(injected.id)} <code>${injected.id}</code> ${t.injectedFor(html`<code>${injected.clientId}</code>`)}${
+            injected.chosen === 'flow' ? html` <span class="tag">${t.injectedForFlow}</span>` : ''
+          }</li>`,
       )}</ul>`
     : html`<p class="muted">${t.noneInjected}</p>`
 }
@@ -357,6 +408,20 @@ function personasSection(view: PanelView): SafeHtml {
 </section>`;
 }
 
+/** Links back to the relying parties (the embedded app's home, first). */
+function relyingPartyLinks(view: PanelView): SafeHtml {
+  const t = words(view);
+  const homes = new Map<string, string>();
+  for (const client of view.clients) {
+    const home = clientHome(client);
+    if (home !== undefined && !homes.has(home)) homes.set(home, client.name ?? client.clientId);
+  }
+  if (homes.size === 0) return html``;
+  return html`<p class="relying-parties" data-testid="relying-parties">${t.relyingParties} ${[...homes].map(
+    ([home, name], index) => html`${index > 0 ? ' · ' : ''}<a href="${home}" data-testid="back-to-app">${t.backToApp(name)}</a>`,
+  )}</p>`;
+}
+
 /**
  * The panel: Service, Registered clients, Signing keys, Faults, Personas.
  * @see qa/control.ts
@@ -368,6 +433,7 @@ export function panelPage(view: PanelView): Response {
 <p class="app">${t.app}</p>
 <h1>${t.heading}</h1>
 <p class="muted">${t.lead}</p>
+${relyingPartyLinks(view)}
 <nav aria-label="${t.sections}"><ul>
 <li><a href="#service">${t.service}</a></li>
 <li><a href="#clients">${t.clients}</a></li>
@@ -383,7 +449,8 @@ ${clientsSection(view)}
 ${signingKeysSection(view)}
 ${faultsSection(view)}
 ${personasSection(view)}`;
-  return panelResponse(view.language, 200, t.title, body);
+  const origins = view.clients.map(clientHome).filter((home) => home !== undefined).map((home) => new URL(home).origin);
+  return panelResponse(view.language, view.signInError ? 403 : 200, t.title, body, origins);
 }
 
 /**

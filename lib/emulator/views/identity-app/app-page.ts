@@ -20,6 +20,8 @@ import { SafeHtml, html } from '../html';
 import { languageSwitch, pathOf, type PageLanguage } from '../language';
 import { EMULATOR_MESSAGES, type EmulatorMessages } from '../messages';
 import { pageResponse } from '../page-shell';
+import type { FlowAnswer } from '../../qa/flow-answers';
+import { flowAnswerChooser, progressLine } from '../flow-answer-chooser';
 
 const MARK = new SafeHtml(
   '<span class="mark" aria-hidden="true"><svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"><path d="M12 2.5 4.5 5.5v6c0 4.6 3.2 8.6 7.5 10 4.3-1.4 7.5-5.4 7.5-10v-6z"/><path d="m8.5 12 2.5 2.5 4.5-5"/></svg></span>',
@@ -54,6 +56,8 @@ export interface ScreenOptions {
   mode: AppMode;
   /** the page's language; its switch comes back to the screen shown (appPage sets the way back) */
   language: PageLanguage;
+  /** the answer QA chose for this flow, when this browser may choose one (views/flow-answer-chooser.ts); absent: no chooser */
+  qa?: FlowAnswer;
 }
 
 /** What a step's screen is given: the screen's options, and a problem to show, in its words. */
@@ -100,6 +104,20 @@ function appFormOrigins(context: EmulatorContext, options: ScreenOptions): strin
   return origins;
 }
 
+/** The chooser of this flow's answer on a screen: it posts with the screen's binding and comes back to the screen. */
+function qaChooser(context: EmulatorContext, options: ScreenOptions, current: FlowAnswer, step: AppStepId | undefined) {
+  const binding: Record<string, string> = options.mode.sameDevice
+    ? { browser: options.mode.browserSecret }
+    : options.mode.deviceSecret
+      ? { device: options.mode.deviceSecret }
+      : {};
+  return {
+    action: `${baseUrl(context, options.mode)}${ENDPOINT_PATHS.app}/${encodeURIComponent(options.interactionId)}`,
+    fields: { ...binding, ...(step ? { step } : {}) },
+    current,
+  };
+}
+
 /** The app's page around a screen: app bar (back, name, cancel), progress, content, the language switch below. */
 export function appPage(
   context: EmulatorContext,
@@ -132,7 +150,8 @@ export function appPage(
   const body = html`
 <div class="device">
 <header class="appbar">${back}<p class="app-name">${MARK}${t.appName}</p>${cancel}</header>
-<main class="screen">${progress}${options.content}</main>
+<main class="screen"${options.mode.sameDevice ? html` data-returns-to-client` : ''}>${progress}${options.content}${progressLine(language.locale, clientName(options.client))}</main>
+${options.qa ? html`<div class="qa">${flowAnswerChooser(language.locale, qaChooser(context, options, options.qa, step))}</div>` : ''}
 ${languageSwitch(language)}
 </div>
 <footer class="below">${t.footer(clientName(options.client))}</footer>`;
@@ -144,7 +163,12 @@ ${languageSwitch(language)}
     styles: stylesheet('app'),
     body,
     layout: 'phone',
-    sources: { images: origins, forms: appFormOrigins(context, options) },
+    // The steps' one script (no inline script): it shows a pressed button working.
+    sources: {
+      images: origins,
+      forms: appFormOrigins(context, options),
+      scripts: step ? [`${baseUrl(context, options.mode)}${ENDPOINT_PATHS.authorizationPageScript}`] : undefined,
+    },
   });
 }
 
