@@ -18,6 +18,12 @@ test('a wrong nonce: the failure page names the nonce check with what was sent a
   await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('id_token_nonce_mismatch');
 
+  // where it came from: the fault armed on the panel, by its id and its sentence
+  const cause = page.getByTestId('fault-cause');
+  await expect(cause.locator('[data-fault]')).toHaveCount(1);
+  await expect(cause.locator('[data-fault=wrong_nonce]')).toContainText('wrong_nonce Wrong nonce: The ID token carries a random nonce instead of the one in the request object.');
+  await expect(cause).toContainText('Armed on its QA panel.');
+
   // near the top: the check, what we sent (masked: a secret), what the token carried
   const top = page.getByTestId('failure-check');
   await expect(top.getByTestId('failed-check')).toHaveAttribute('data-check', 'nonce');
@@ -106,6 +112,8 @@ test('a failed face check: the service’s own error and words at the top, under
   await expect(answer.getByTestId('error-description')).not.toBeEmpty();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('The service refused the verification');
   await expect(page.getByRole('heading', { level: 1 })).not.toContainText(/cancel/i);
+  // no fault of the emulator was involved, and the page does not pretend one was
+  await expect(page.getByTestId('fault-cause')).toHaveCount(0);
   // the answer comes before the explanation of the code
   const [answerTop, headingTop] = await Promise.all([answer.boundingBox(), page.getByTestId('error-code').boundingBox()]);
   expect(answerTop!.y).toBeLessThan(headingTop!.y);
@@ -117,4 +125,33 @@ test('an error of the PAR endpoint: the service’s own error and description, v
   await expect(page.getByTestId('error-code')).toHaveText('temporarily_unavailable');
   await expect(page.getByTestId('service-answer').getByTestId('service-error')).toHaveText('temporarily_unavailable');
   await expect(page.getByTestId('service-answer').getByTestId('error-description')).not.toBeEmpty();
+});
+
+test('a fault chosen for one verification on the emulator’s page is named as chosen there, in Norwegian too', async ({ page }) => {
+  await openPanelSignedIn(page, APP);
+  await startVerification(page, APP, {});
+  await page.getByText('QA: answer this verification with…').click();
+  await page.getByLabel('How the service answers this verification').selectOption('fault:wrong_audience');
+  await page.getByRole('button', { name: 'Use this answer' }).click();
+  await expect(page.getByTestId('qa-answer')).toHaveAttribute('data-answer', 'fault:wrong_audience');
+  await page.locator('input[name="persona"][value="ingrid-haugen"]').check();
+  await page.locator('button[name="outcome"][value="approve"]').click();
+  await expect(page.getByTestId('error-code')).toHaveText('id_token_audience_mismatch');
+  await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_audience]')).toContainText('wrong_audience');
+  await expect(page.getByTestId('fault-cause')).toContainText('Chosen for this verification on the emulator’s page.');
+  await expect(page.getByTestId('failure-check').getByTestId('check-received')).toHaveText('"another-client"');
+
+  await page.getByRole('button', { name: 'Norsk' }).click();
+  await expect(page.getByTestId('fault-cause')).toContainText('Valgt for denne verifiseringen på emulatorens side.');
+  await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_audience]')).toContainText('Feil mottaker');
+  await expect(page.getByTestId('failure-check').getByTestId('check-expected')).toHaveText('"demo-relying-party"');
+  await page.getByRole('button', { name: 'English' }).click();
+});
+
+test('a redirect whose state a fault changed is still traced to that fault', async ({ page }) => {
+  await armFault(page, 'wrong_state');
+  await startVerification(page, APP, {});
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
+  await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_state]')).toBeVisible();
 });

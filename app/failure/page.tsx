@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { describeFault, isFaultId } from '@/lib/emulator';
+import type { Locale } from '@/lib/i18n/locale';
 import { getFailure } from '@/lib/server/failures';
 import { preferences } from '@/lib/server/preferences';
 import { isStoreError } from '@/lib/store/store';
@@ -8,7 +10,8 @@ import { presentCheck, presentComparison } from '@/lib/view/checks-view';
 import { disclosureFor, discloseTrace } from '@/lib/view/disclosure';
 import { FAILURE_MESSAGES } from '@/lib/view/failure-explanations';
 import { presentTrace } from '@/lib/view/trace-view';
-import { FailurePanel } from '../_components/failure-panel';
+import type { FailureRecord } from '@/lib/verification/stored';
+import { FailurePanel, type EmulatorAnswerView } from '../_components/failure-panel';
 import { ProtocolTrace } from '../_components/protocol-trace';
 
 export const dynamic = 'force-dynamic';
@@ -48,6 +51,7 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
         failedCheck={own?.failedCheck && presentCheck(own.failedCheck, locale)}
         comparison={own?.comparison && presentComparison(own.comparison, locale)}
         retryForm={own?.request && [...startFormOf(own.request.selection, own.request.policy)]}
+        emulatorAnswer={own?.emulatorAnswer && emulatorAnswerView(own.emulatorAnswer, locale)}
         retryAfterSeconds={own?.retryAt === undefined ? undefined : Math.max(1, Math.ceil((own.retryAt - own.createdAt) / 1000))}
         {...(refused ? { eyebrow: FAILURE_MESSAGES[locale].notStarted, refusedForSeconds: link.retryAfterSeconds } : {})}
         locale={locale}
@@ -62,4 +66,13 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
       )}
     </div>
   );
+}
+
+/** What the embedded emulator did on purpose to the flow, worded in `locale` (its faults by the emulator's own words). */
+function emulatorAnswerView(answer: NonNullable<FailureRecord['emulatorAnswer']>, locale: Locale): EmulatorAnswerView {
+  return {
+    faults: answer.faults.filter(isFaultId).map((id) => ({ id, ...describeFault(id, locale) })),
+    ...(answer.chosen ? { chosen: answer.chosen } : {}),
+    ...(answer.error ? { error: answer.error } : {}),
+  };
 }

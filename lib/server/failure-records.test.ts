@@ -42,6 +42,23 @@ describe('keeping failure records', () => {
     expect(store.usedBytes).toBe(0);
   });
 
+  it('looks up what else to record only once the limits allowed the record, and keeps it with it', async () => {
+    const store = new MemoryStore();
+    const records = recordStore<FailureRecord>(store, 'failure');
+    const recorder = createFailureRecorder(records, store, { perAddress: 1, overall: 10, windowSeconds: 60 });
+    let lookups = 0;
+    const more = async () => {
+      lookups += 1;
+      return { emulatorAnswer: { faults: ['wrong_nonce'], chosen: 'panel' as const } };
+    };
+    const first = failure();
+    expect(await recorder.keep(first, '192.0.2.1', more)).toBe(true);
+    expect((await records.get(first.id))?.emulatorAnswer).toEqual({ faults: ['wrong_nonce'], chosen: 'panel' });
+    expect(await recorder.keep(failure(), '192.0.2.1', more)).toBe(false);
+    expect(await recorder.keep(failure({ browser: undefined }), '192.0.2.2', more)).toBe(false);
+    expect(lookups).toBe(1);
+  });
+
   it('keeps a bound record, bounded, for the failure page', async () => {
     const store = new MemoryStore();
     const records = recordStore<FailureRecord>(store, 'failure');

@@ -52,8 +52,10 @@ export interface FailureRecorder {
   /**
    * Keeps `record` for the failure page if it belongs to a browser and the limits allow; true
    * when it was kept. A full or unreachable store rejects with its StoreError.
+   * @param more what else to record, looked up only once the limits allowed the record (so
+   *   that a flood of failures costs no more than its records)
    */
-  keep(record: FailureRecord, address: string): Promise<boolean>;
+  keep(record: FailureRecord, address: string, more?: () => Promise<Partial<FailureRecord>>): Promise<boolean>;
 }
 
 /** Records in `records`, counted by limiters in `counters` (with Redis, across every instance). */
@@ -70,10 +72,11 @@ export function createFailureRecorder(records: RecordStore<FailureRecord>, count
     }
   };
   return {
-    async keep(record, address) {
+    async keep(record, address, more) {
       if (record.browser === undefined) return false;
       if (!(await allowed(perAddress, address)) || !(await allowed(overall, 'all'))) return false;
-      await records.setOwned(record.browser, record.id, boundedRecord(record), FAILURE_TTL_SECONDS);
+      const whole = more ? { ...record, ...(await more()) } : record;
+      await records.setOwned(record.browser, record.id, boundedRecord(whole), FAILURE_TTL_SECONDS);
       return true;
     },
   };

@@ -27,6 +27,8 @@ import { currentBrowser } from './session';
 export interface FailedRequest {
   selection: Selection;
   policy?: AssurancePolicy;
+  /** the flow's `state`, when the app knows it (the embedded emulator records what it did to a flow by it) */
+  state?: string;
 }
 
 /**
@@ -87,6 +89,58 @@ function whatFailed(error: unknown, events: ProtocolTrace['events']): Pick<Failu
   return comparison ? { comparison } : {};
 }
 
+/** The `state` of the request object a traced flow pushed (PAR), read from the trace. */
+function pushedState(events: ProtocolTrace['events']): string | undefined {
+  for (const event of events) {
+    if (event.type !== 'http' || event.step !== 'par') continue;
+    const payload = event.requestForm?.request?.split('.')[1];
+    try {
+      const { state } = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as { state?: unknown };
+      if (typeof state === 'string') return state;
+    } catch {
+      // not a JWT we can read: no state
+    }
+  }
+  return undefined;
+}
+
+/**
+ * In emulator mode, what the embedded emulator did on purpose to the flow that failed: the
+ * faults it applied (armed on its panel, or chosen for this flow on its page) and the error
+ * chosen for it, by the flow's `state`. A redirect whose `state` a fault changed finds no flow of
+ * ours: the faults the emulator applied last are then searched for one whose flow is still
+ * pending in this browser. Attribution never costs the failure its record: any error here gives
+ * no attribution.
+ */
+async function emulatorAnswer(failure: TracedFailure | undefined, browser: string): Promise<Pick<FailureRecord, 'emulatorAnswer'>> {
+  try {
+    const { emulator, flows } = await services();
+    if (!emulator || !failure) return {};
+    let state = failure.request?.state ?? pushedState(failure.trace.events);
+    if (state === undefined) {
+      for (const fault of await emulator.control.injectedFaults()) {
+        if (fault.state !== undefined && (await flows.get(fault.state))?.browser === browser) {
+          state = fault.state;
+          break;
+        }
+      }
+    }
+    if (state === undefined) return {};
+    const { faults, error } = await emulator.control.flowAnswers(state);
+    if (faults.length === 0 && !error) return {};
+    return {
+      emulatorAnswer: {
+        faults: faults.map((fault) => fault.id),
+        ...(faults[0] ? { chosen: faults[0].chosen } : {}),
+        ...(error ? { error: error.error } : {}),
+      },
+    };
+  } catch (error) {
+    console.error('[idv] cannot tell what the emulator did to a failed flow', error);
+    return {};
+  }
+}
+
 /**
  * Records a failure for the failure page, bound to this browser (its detail and trace name our
  * client and the request); never includes identity data. Kept only within the failure records'
@@ -109,12 +163,14 @@ export async function recordFailure(thrown: unknown, headers: Headers): Promise<
     message: known ? error.message : 'Something went wrong on our side.',
     ...serviceWords(error),
     ...whatFailed(error, events),
-    ...(thrown instanceof TracedFailure && thrown.request ? { request: thrown.request } : {}),
+    ...(thrown instanceof TracedFailure && thrown.request ? { request: { selection: thrown.request.selection, ...(thrown.request.policy ? { policy: thrown.request.policy } : {}) } } : {}),
     ...retryAt(error),
     createdAt: Date.now(),
     trace: recordTrace(events),
   };
-  const kept = await failureRecorder.keep(record, clientAddress(headers, config.trustedProxies));
+  const kept = await failureRecorder.keep(record, clientAddress(headers, config.trustedProxies), () =>
+    emulatorAnswer(thrown instanceof TracedFailure ? thrown : undefined, browser),
+  );
   return kept ? { code, id: record.id } : { code };
 }
 

@@ -111,7 +111,7 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
   const trace = new ProtocolTrace(pending?.trace ?? []);
   const completed = await completeAuthorization(relyingParty, params, pending, { trace }).catch((error: unknown) => {
     // Only the flow's own browser gets here with its request: a forged callback has none to repeat.
-    throw traced(error, trace, pending && { selection: pending.selection, ...(pending.policy ? { policy: pending.policy } : {}) });
+    throw traced(error, trace, pending && { selection: pending.selection, ...(pending.policy ? { policy: pending.policy } : {}), state: pending.state });
   });
   const now = Date.now();
   const { signingCertificate, signingCertificateCheck } = await signingCertificateOf(completed.idToken.signingKey, config.trustAnchors, new Date(now));
