@@ -87,6 +87,21 @@ const en = {
   publicJwksPrinted: 'Our public JWKS, to register with the service (public keys only):',
   /** why a request got no answer, in a few words (the header's badge says it too) */
   causes: CAUSES_EN,
+  /** the header's badge: the mode, the service's state and, when not OK, why in a few words */
+  badge: {
+    states: { ok: 'OK', degraded: 'Degraded', down: 'Unreachable', checking: 'Checking…', configuration: 'Not configured' },
+    endpoints: { discovery: 'Discovery', jwks: 'Key set (JWKS)' },
+    status: 'answered with an error status',
+    notObject: 'did not answer with a JSON object',
+    stale: 'the last good copy is in use',
+    findings: (warnings: number, failures: number) =>
+      [warnings > 0 ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '', failures > 0 ? `${failures} failed check${failures === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ') + ' in the doctor',
+    configuration: 'the configuration does not load',
+    /** the hover text's lead, before the issuer */
+    service: 'Service:',
+    /** after the short reason: the badge is a link to the doctor */
+    seeDoctor: 'Details in the doctor',
+  },
   /** the card of the variables that point the app at staging */
   environment: {
     title: 'The variables for staging',
@@ -258,6 +273,18 @@ const nb: DoctorMessages = {
   publicJwks: 'Vår offentlige JWKS, som skal registreres hos tjenesten',
   publicJwksPrinted: 'Vår offentlige JWKS, som skal registreres hos tjenesten (bare offentlige nøkler):',
   causes: CAUSES_NB,
+  badge: {
+    states: { ok: 'OK', degraded: 'Redusert', down: 'Utilgjengelig', checking: 'Kontrollerer …', configuration: 'Ikke konfigurert' },
+    endpoints: { discovery: 'Discovery', jwks: 'Nøkkelsettet (JWKS)' },
+    status: 'svarte med en feilstatus',
+    notObject: 'svarte ikke med et JSON-objekt',
+    stale: 'den siste gode kopien brukes',
+    findings: (warnings, failures) =>
+      [warnings > 0 ? `${warnings} ${warnings === 1 ? 'advarsel' : 'advarsler'}` : '', failures > 0 ? `${failures} ${failures === 1 ? 'kontroll' : 'kontroller'} med feil` : ''].filter(Boolean).join(', ') + ' i diagnosen',
+    configuration: 'konfigurasjonen kan ikke lastes',
+    service: 'Tjeneste:',
+    seeDoctor: 'Detaljer i diagnosen',
+  },
   environment: {
     title: 'Variablene for staging',
     titleProvider: 'Variablene i denne konfigurasjonen',

@@ -302,6 +302,18 @@ describe('provider mode on the wrong footing', () => {
   });
 });
 
+describe('loopback hosts', () => {
+  it('takes plain http on any of 127.0.0.0/8 as loopback, as the configuration does', async () => {
+    const document = { ...(await emulatorDocument()) };
+    for (const member of ['pushed_authorization_request_endpoint', 'authorization_endpoint', 'token_endpoint', 'jwks_uri']) {
+      document[member] = String(document[member]).replace('https://idv.test', 'http://127.0.0.4:8080');
+    }
+    expect(statusOf(checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256' }), 'https')).toBe('pass');
+    document.token_endpoint = 'http://128.0.0.4/token';
+    expect(statusOf(checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256' }), 'https')).toBe('fail');
+  });
+});
+
 describe('the variables for staging', () => {
   it('gives what the app knows as values and the rest as placeholders, never a private key or secret', async () => {
     const keys = await generateClientKeys('ES256');

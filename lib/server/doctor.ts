@@ -206,8 +206,9 @@ export function transportCause(error: unknown): TransportCause {
   return 'other';
 }
 
+/** A loopback host, as the configuration allows plain http on it (lib/server/env.ts): localhost, 127.0.0.0/8, [::1]. */
 function isLoopback(url: URL): boolean {
-  return url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname.endsWith('.localhost');
+  return url.hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(url.hostname) || url.hostname === '[::1]' || url.hostname.endsWith('.localhost');
 }
 
 /** https, or http on a loopback host (development against a local provider or the embedded emulator). */
