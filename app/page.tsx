@@ -30,6 +30,9 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       )}
       <section className="space-y-4">
         <div className="flex flex-wrap items-center gap-3">
+          <span className="text-sm text-slate-700" data-testid="service-issuer">
+            {t.home.service} <code className="font-mono text-xs break-all text-slate-600">{config.issuer}</code>
+          </span>
           {config.mode === 'emulator' && (
             <a href="/emulator" className="text-sm font-medium text-link underline underline-offset-2 hover:text-link-hover">
               {t.home.qaPanel}

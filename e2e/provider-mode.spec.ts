@@ -16,7 +16,7 @@ const STRICT_EMULATOR = `${STRICT_EMULATOR_APP}/emulator`;
 test('a second app instance configured by IDV_* variables completes a flow against the strict emulator', async ({ page }) => {
   await page.goto(`${PROVIDER_APP}/`);
   await expect(page.getByTestId('mode-badge')).toContainText('Provider');
-  await expect(page.getByTestId('mode-badge')).toContainText(STRICT_EMULATOR);
+  await expect(page.getByTestId('service-issuer')).toContainText(STRICT_EMULATOR);
   // Green: discovery and the JWKS fetched, nothing for the doctor to warn of.
   await expect(page.getByTestId('mode-badge')).toHaveAttribute('data-state', 'ok');
   await expect(page.getByRole('link', { name: /^Provider: OK/ })).toHaveAttribute('href', '/doctor');

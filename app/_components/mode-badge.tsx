@@ -48,7 +48,6 @@ export function ModeBadge({ health, locale }: { health: ServiceHealth; locale: L
           </>
         )}
         <span data-testid="mode-badge-state">{stateWord}</span>
-        {health.issuer && <span className="hidden truncate font-mono text-xs font-normal opacity-80 lg:inline">{health.issuer}</span>}
       </a>
       {reason && (
         <span id="mode-badge-reason" className="text-xs text-slate-700" data-testid="mode-badge-reason">

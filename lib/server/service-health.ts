@@ -6,9 +6,9 @@ import 'server-only';
  * red when discovery or the JWKS cannot be fetched (or the configuration does not load).
  *
  * It costs a page next to nothing: it reads the doctor's findings, made at most once per 15 s
- * (`doctorFindings`), and waits for a fresh set no longer than `HEALTH_WAIT_MS`. Past that, the
- * page shows the last settled state (or "checking" before the first), and the findings land for
- * the next page: a slow or silent provider never holds a page up.
+ * (`doctorFindings`), in the background once a first set has settled; only the first pages after
+ * start-up wait for them, no longer than `HEALTH_WAIT_MS` (then "checking"). A slow or silent
+ * provider never holds a page up.
  */
 import { doctorFindings, reusedFor, type DoctorFindings, type DoctorStatus } from './doctor';
 import type { DoctorEndpoint, TransportCause } from './doctor-messages';
@@ -89,16 +89,28 @@ export async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | 
   }
 }
 
-const globalForHealth = globalThis as typeof globalThis & { __idvSettledHealth?: ServiceHealth };
+/** What each set of findings came to, once it settled; and the last that did. */
+const globalForHealth = globalThis as typeof globalThis & { __idvHealthOf?: WeakMap<Promise<ServiceHealth>, ServiceHealth>; __idvSettledHealth?: ServiceHealth };
+const settledHealth = (globalForHealth.__idvHealthOf ??= new WeakMap());
 
 /**
- * The service's state for the header: the current findings' if they are ready within `waitMs`,
- * else the last settled state, else `checking`. Never throws: a failure to find out is `down`.
+ * The service's state for the header. Once a state has settled, it is answered at once while a
+ * newer one is made in the background (stale-while-revalidate): a page never waits for a
+ * refresh, which against a silent provider lasts up to the core's 10 s timeout. Before the
+ * first, the findings are waited for up to `waitMs`, then `checking`. Never throws: a failure
+ * to find out is `down`.
  */
 export async function serviceHealth(waitMs = HEALTH_WAIT_MS): Promise<ServiceHealth> {
-  const current = currentHealth().then(
-    (health) => (globalForHealth.__idvSettledHealth = health),
-    (): ServiceHealth => (globalForHealth.__idvSettledHealth = { state: 'down', reason: { kind: 'configuration' } }),
+  const current = currentHealth();
+  const known = settledHealth.get(current);
+  if (known) return known;
+  const settling = current.then(
+    (health) => health,
+    (): ServiceHealth => ({ state: 'down', reason: { kind: 'configuration' } }),
   );
-  return (await withinMs(current, waitMs)) ?? globalForHealth.__idvSettledHealth ?? { state: 'checking' };
+  void settling.then((health) => {
+    settledHealth.set(current, health);
+    globalForHealth.__idvSettledHealth = health;
+  });
+  return globalForHealth.__idvSettledHealth ?? (await withinMs(settling, waitMs)) ?? { state: 'checking' };
 }
