@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startAppServer, type AppServer } from '../test/support/app-server';
@@ -93,6 +94,11 @@ test.describe('a provider whose discovery cannot be reached', () => {
     const link = page.getByRole('link', { name: /^Provider: Unreachable/ });
     await expect(link).toHaveAccessibleDescription('Discovery: connection refused: nothing listens there');
     await expect(page.getByTestId('mode-badge-reason')).toBeVisible();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const axe = await new AxeBuilder({ page }).include('header').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(axe.violations.map((violation) => `${colorScheme}: ${violation.id}`)).toEqual([]);
+    }
     await expect(link).toHaveAttribute('title', new RegExp(`Service: http://127\\.0\\.0\\.1:${dead}/idv`));
     // Reached by keyboard, like any link.
     await link.focus();
