@@ -2,7 +2,9 @@ import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import { LOCALE_NAMES, LOCALES } from '@/lib/i18n/locale';
 import { preferences, THEMES } from '@/lib/server/preferences';
+import { serviceHealth } from '@/lib/server/service-health';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
+import { ModeBadge } from './_components/mode-badge';
 import './globals.css';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -30,6 +32,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // nonce of that response's Content-Security-Policy (proxy.ts), which a prerendered page cannot.
   await connection();
   const { presenter, theme, locale } = await preferences();
+  // The doctor's findings, reused for 15 s, waited for at most a quarter of a second: the badge
+  // never holds a page up, however slow the provider (lib/server/service-health.ts).
+  const health = await serviceHealth();
   const t = PAGE_MESSAGES[locale];
   return (
     // data-theme only when chosen: without it the stylesheet follows prefers-color-scheme.
@@ -40,13 +45,16 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         </a>
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
-            <a href="/" className="flex items-center gap-2 font-semibold text-slate-900">
-              <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-indigo-700 text-sm font-bold text-on-accent">
-                ID
-              </span>
-              <span>{t.appName}</span>
-              <span className="hidden text-sm font-normal text-slate-500 sm:inline">{t.appRole}</span>
-            </a>
+            <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-2">
+              <a href="/" className="flex items-center gap-2 font-semibold text-slate-900">
+                <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-indigo-700 text-sm font-bold text-on-accent">
+                  ID
+                </span>
+                <span>{t.appName}</span>
+                <span className="hidden text-sm font-normal text-slate-500 sm:inline">{t.appRole}</span>
+              </a>
+              <ModeBadge health={health} locale={locale} />
+            </div>
             {/* Forms, so the switches work without JavaScript; POST /preferences remembers them. */}
             <div className="flex flex-wrap items-center gap-2">
               {/* Each language named in itself, and marked as such for screen readers. */}

@@ -5,7 +5,6 @@ import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { PRESETS } from '@/lib/verification/presets';
 import { readSelectionQuery } from '@/lib/verification/selection';
-import { ModeBadge } from './_components/mode-badge';
 import { Picker } from './_components/picker';
 
 export const dynamic = 'force-dynamic';
@@ -31,7 +30,9 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
       )}
       <section className="space-y-4">
         <div className="flex flex-wrap items-center gap-3">
-          <ModeBadge mode={config.mode} issuer={config.issuer} locale={locale} />
+          <span className="text-sm text-slate-700" data-testid="service-issuer">
+            {t.home.service} <code className="font-mono text-xs break-all text-slate-600">{config.issuer}</code>
+          </span>
           {config.mode === 'emulator' && (
             <a href="/emulator" className="text-sm font-medium text-link underline underline-offset-2 hover:text-link-hover">
               {t.home.qaPanel}

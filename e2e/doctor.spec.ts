@@ -37,3 +37,22 @@ test('the doctor page speaks Norwegian to a reader who chose it, codes and membe
   await expect(page.getByRole('region', { name: 'Vår offentlige JWKS, som skal registreres hos tjenesten' })).toBeVisible();
   await expect(page.getByText('npm run doctor -- --lang nb')).toBeVisible();
 });
+
+test('the doctor page gives the variables for staging, placeholders for what it does not know, with a copy button', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(`${APP}/doctor`);
+  const card = page.getByRole('region', { name: 'The variables for staging' });
+  const text = (await page.getByTestId('doctor-environment').textContent())!;
+  expect(text).toContain('IDV_BASE_URL=<https://base URL of the service>');
+  expect(text).toContain('IDV_CLIENT_ID=<client_id>');
+  expect(text).toContain('IDV_SIGNING_KEY=<private signing JWK from npm run keys>');
+  expect(text).toContain(`APP_URL=${APP}\n`);
+  expect(text).toContain(`the redirect URI to register with the service is ${APP}/auth/callback`);
+  expect(text).not.toMatch(/"d"|"kty"/);
+  await card.getByRole('button', { name: 'Copy the variables' }).click();
+  await expect(card.getByRole('status')).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text);
+  // The header's badge: the embedded emulator, green.
+  await expect(page.getByTestId('mode-badge')).toHaveAttribute('data-state', 'ok');
+  await expect(page.getByRole('link', { name: /^Embedded emulator: OK/ })).toBeVisible();
+});

@@ -154,3 +154,66 @@ test('an exchange of the trace opened before the page is hydrated shows its deta
   await page.unroute('**/_next/static/chunks/**');
   await expect(par).toContainText('Form parameters sent');
 });
+
+test.describe('Start, while the request is pushed', () => {
+  /**
+   * Holds the form's submission back after the picker has seen it, as a slow service holds the
+   * answer to POST /auth/start (it pushes the request first): the page stays in that moment.
+   * (Playwright cannot look into a page whose navigation is pending, whether its request is
+   * routed or slowed by the network, so the wait is made here, after React's own handler.)
+   */
+  async function holdSubmission(page: import('@playwright/test').Page) {
+    await page.evaluate(() => window.addEventListener('submit', (event) => event.preventDefault()));
+  }
+
+  test('says it is working: disabled, a spinner, “Starting…”, aria-busy and a status message', async ({ page }) => {
+    await page.goto(`${APP}/`);
+    await holdSubmission(page);
+    const start = page.getByTestId('start');
+    await start.click();
+    await expect(start).toBeDisabled();
+    await expect(start).toHaveText('Starting…');
+    await expect(page.getByTestId('start-spinner')).toBeVisible();
+    await expect(page.getByTestId('picker')).toHaveAttribute('aria-busy', 'true');
+    await expect(page.getByRole('status').filter({ hasText: 'Starting the verification: pushing the request to the service…' })).toHaveCount(1);
+    // What the browser fires when it shows the page again from its back-forward cache, state and all.
+    await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
+    await expect(start).toBeEnabled();
+    await expect(start).toHaveText('Start verification');
+    await expect(page.getByTestId('picker')).toHaveAttribute('aria-busy', 'false');
+    await expect(page.getByTestId('start-status')).toHaveText('');
+  });
+
+  test('a double press sends one request, and the flow goes on', async ({ page }) => {
+    await page.goto(`${APP}/`);
+    let posts = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/auth/start') posts += 1;
+    });
+    await page.getByTestId('start').dblclick();
+    await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+    await expect(page).toHaveURL(`${APP}/result`);
+    expect(posts).toBe(1);
+  });
+
+  test('is ready again back from the service’s page', async ({ page }) => {
+    await page.goto(`${APP}/`);
+    await page.getByTestId('start').click();
+    await expect(page).toHaveURL(/\/emulator\/auth\?/);
+    await page.goBack();
+    await expect(page.getByTestId('start')).toBeEnabled();
+    await expect(page.getByTestId('start')).toHaveText('Start verification');
+  });
+
+  test.describe('in Norwegian', () => {
+    test('says «Starter …»', async ({ page, context }) => {
+      await context.addCookies([{ name: 'idv_lang', value: 'nb', url: APP }]);
+      await page.goto(`${APP}/`);
+      await holdSubmission(page);
+      await page.getByTestId('start').click();
+      await expect(page.getByTestId('start')).toHaveText('Starter …');
+      await expect(page.getByTestId('start')).toBeDisabled();
+      await expect(page.getByRole('status').filter({ hasText: 'Starter verifiseringen: sender forespørselen til tjenesten …' })).toHaveCount(1);
+    });
+  });
+});

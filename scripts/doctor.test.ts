@@ -28,6 +28,9 @@ describe('npm run doctor', () => {
     expect(run.stdout).not.toMatch(/^(FAIL|WARN) /m);
     expect(run.stdout).toContain('Our public JWKS, to register with the service');
     expect(run.stdout).not.toMatch(/"d":/);
+    expect(run.stdout).toContain('The variables for staging (values in angle brackets are yours to fill in):');
+    expect(run.stdout).toMatch(/^IDV_BASE_URL=<https:\/\/base URL of the service>$/m);
+    expect(run.stdout).toMatch(/^IDV_SIGNING_KEY=<private signing JWK from npm run keys>$/m);
   });
 
   it('fails with the variable to fix when the configuration does not load, and exits 1', () => {

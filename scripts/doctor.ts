@@ -1,7 +1,8 @@
 /**
  * `npm run doctor`: checks the configuration, then fetches the service's discovery document and
  * JWKS and checks them against what the spec and this client need (lib/server/doctor.ts), one
- * line each with what to do, and prints our public JWKS to register. Reads the same environment
+ * line each with what to do, and prints our public JWKS to register (in emulator mode, also the
+ * variables that point the app at staging). Reads the same environment
  * variables as `npm start`. Exit status 1 when a line fails, 2 for an argument it does not know.
  * Against the embedded emulator (no IDV_BASE_URL) every line passes.
  *
@@ -42,6 +43,7 @@ export function renderReport(report: DoctorReport, locale: Locale): string {
   const counts = (status: DoctorStatus) => report.lines.filter((line) => line.status === status).length;
   printed.push(`\n${t.passed(counts('pass'))}${t.others(counts('warn'), counts('fail'))}`);
   if (report.publicJwks.keys.length > 0) printed.push(`\n${t.publicJwksPrinted}`, JSON.stringify(report.publicJwks, null, 2));
+  if (report.environment && report.mode === 'emulator') printed.push(`\n${t.environment.printed}`, report.environment);
   return printed.join('\n');
 }
 

@@ -40,7 +40,19 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
   const [sendAnyway, setSendAnyway] = useState(false);
   const [activePreset, setActivePreset] = useState<string | undefined>(initialPreset);
   const [copiedLink, setCopiedLink] = useState<string | undefined>();
+  // Pressed Start: POST /auth/start pushes the request (PAR) before the browser moves on, which
+  // may take a while. The button says so, and a second press sends nothing.
+  const [starting, setStarting] = useState(false);
   const link = selectionLink(selection, activePreset);
+  // Back from the service's page, the browser may show this page from its back-forward cache,
+  // state and all: the button is ready again.
+  useEffect(() => {
+    const restore = (event: PageTransitionEvent) => {
+      if (event.persisted) setStarting(false);
+    };
+    window.addEventListener('pageshow', restore);
+    return () => window.removeEventListener('pageshow', restore);
+  }, []);
   // The address bar always holds a link to this request: share it, or reload to keep it.
   useEffect(() => {
     if (`${window.location.pathname}${window.location.search}` !== link) window.history.replaceState(null, '', link);
@@ -104,7 +116,18 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
     });
 
   return (
-    <form method="post" action="/auth/start" className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]" data-testid="picker">
+    <form
+      method="post"
+      action="/auth/start"
+      className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]"
+      data-testid="picker"
+      aria-busy={starting}
+      onSubmit={(event) => {
+        // Presets prevent their own submit; what is left is Start (or Enter). Only the first goes.
+        if (starting) event.preventDefault();
+        else setStarting(true);
+      }}
+    >
       <div className="min-w-0 space-y-6">
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
           <legend className="px-1 text-sm font-semibold text-slate-900">{t.presets}</legend>
@@ -263,10 +286,12 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
           <div className="flex flex-wrap gap-3">
             <button
               type="submit"
-              disabled={blocked}
-              className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed disabled:bg-slate-400"
+              disabled={blocked || starting}
+              data-testid="start"
+              className={`inline-flex items-center gap-2 rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed ${starting ? 'disabled:bg-indigo-700 disabled:opacity-80' : 'disabled:bg-slate-400'}`}
             >
-              {t.start}
+              {starting && <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none" data-testid="start-spinner" />}
+              {starting ? t.starting : t.start}
             </button>
             <button
               type="button"
@@ -278,6 +303,9 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             </button>
             <span role="status" className="sr-only">
               {copiedLink === link ? t.linkOnClipboard : ''}
+            </span>
+            <span role="status" className="sr-only" data-testid="start-status">
+              {starting ? t.startingStatus : ''}
             </span>
           </div>
           <p className="mt-2 text-sm text-slate-600">

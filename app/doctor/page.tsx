@@ -3,6 +3,7 @@ import { doctorReport, type DoctorStatus } from '@/lib/server/doctor';
 import { DOCTOR_MESSAGES } from '@/lib/server/doctor-messages';
 import { preferences } from '@/lib/server/preferences';
 import { Card } from '../_components/card';
+import { CopyButton } from '../_components/copy-button';
 import { OutcomeList } from '../_components/outcome-list';
 
 export const dynamic = 'force-dynamic';
@@ -47,6 +48,17 @@ export default async function DoctorPage() {
           }))}
         />
       </Card>
+      {report.environment && (
+        <Card title={report.mode === 'provider' ? t.environment.titleProvider : t.environment.title} id="doctor-environment-heading">
+          <p className="mt-2 max-w-3xl text-sm text-slate-700">{report.mode === 'provider' ? t.environment.introProvider : t.environment.intro}</p>
+          <pre tabIndex={0} className="mt-3 max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink" data-testid="doctor-environment">
+            {report.environment}
+          </pre>
+          <div className="mt-3">
+            <CopyButton text={report.environment} label={t.environment.copy} copied={t.environment.copied} testId="copy-environment" />
+          </div>
+        </Card>
+      )}
       {report.publicJwks.keys.length > 0 && (
         <Card title={t.publicJwks} id="doctor-jwks-heading">
           <pre tabIndex={0} className="mt-3 max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink" data-testid="doctor-jwks">

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { formatDate } from '@/lib/i18n/format';
 import { preferences } from '@/lib/server/preferences';
-import { services } from '@/lib/server/services';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
 import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
@@ -12,7 +11,6 @@ import { presentTrace } from '@/lib/view/trace-view';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { buildChecks, buildResultView, buildVerificationView, keptUntilText } from '@/lib/view/result-view';
 import { FailurePanel } from '../_components/failure-panel';
-import { ModeBadge } from '../_components/mode-badge';
 import { NumbersSwitch } from '../_components/numbers-switch';
 import { ProtocolTrace } from '../_components/protocol-trace';
 import { ChecksCard, DocumentCard, PersonCard, PopulationRegisterCard, VerificationCard } from '../_components/result-cards';
@@ -68,7 +66,6 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
   );
   const revealQuery = `?${REVEAL_PARAMETER}=${REVEAL_VALUE}`;
   const traceUrl = revealed ? `/result/trace${revealQuery}` : '/result/trace';
-  const { config } = await services();
 
   return (
     <div className="space-y-6">
@@ -76,7 +73,6 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
         <div>
           <div className="flex flex-wrap items-center gap-2">
             <VerdictBadge verdict={assessment.verdict} locale={locale} />
-            <ModeBadge mode={config.mode} issuer={config.issuer} locale={locale} />
           </div>
           <h1 className="mt-3 text-3xl font-bold tracking-tight text-slate-900">
             {identity.name.state === 'value' ? identity.name.text : t.title}

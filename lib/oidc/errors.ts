@@ -100,6 +100,14 @@ export interface IdvErrorCause {
   error?: string;
   /** after a failed discovery or JWKS request: ms until that endpoint is asked again */
   retryAfterMs?: number;
+  /**
+   * `network_error`: the platform's code of the transport failure, as Node names it: ENOTFOUND or
+   * EAI_AGAIN (DNS), ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET (closed), or a TLS certificate's
+   * (DEPTH_ZERO_SELF_SIGNED_CERT, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID, ...)
+   */
+  transportCode?: string;
+  /** `network_error`: the words of that failure ("getaddrinfo ENOTFOUND idv.invalid") */
+  transportMessage?: string;
   [detail: string]: unknown;
 }
 

@@ -42,7 +42,9 @@ export function assertSecureUrl(url: string, options: HttpOptions, what: string)
  * following it somewhere else. An HTTP error status is not a failure here: the caller checks it.
  * @param what the endpoint in words, for error messages
  * @throws IdvError with code `insecure_url` (not https) or `invalid_response` (not a URL),
- *   `timeout` or `network_error`
+ *   `timeout` or `network_error`; a `network_error` keeps the platform's code of the failure in
+ *   `cause.transportCode` (ENOTFOUND, ECONNREFUSED, CERT_HAS_EXPIRED, ...) and its words in
+ *   `cause.transportMessage`, where the failed fetch carried them
  * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.2.1
  */
 export async function send(url: string, init: RequestInit, options: HttpOptions, what: string): Promise<Response> {
@@ -58,8 +60,36 @@ export async function send(url: string, init: RequestInit, options: HttpOptions,
     if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
       throw new IdvError('timeout', `${what} did not answer within ${timeoutMs} ms`, { url });
     }
-    throw new IdvError('network_error', `${what} could not be reached: ${(error as Error).message}`, { url });
+    const transport = transportFailure(error);
+    const said = transport?.message ?? (error as Error).message;
+    const message = transport?.code && !said.includes(transport.code) ? `${said} (${transport.code})` : said;
+    throw new IdvError('network_error', `${what} could not be reached: ${message}`, {
+      url,
+      ...(transport?.code ? { transportCode: transport.code } : {}),
+      ...(transport ? { transportMessage: transport.message } : {}),
+    });
   }
+}
+
+/**
+ * The failure under a failed fetch: fetch itself says only "fetch failed", and keeps what went
+ * wrong in its `cause` (Node: an Error with a `code` such as ENOTFOUND, ECONNREFUSED,
+ * DEPTH_ZERO_SELF_SIGNED_CERT), sometimes several addresses' failures in an AggregateError.
+ * The first code found, looking a few causes deep, with its message; else the innermost message.
+ */
+function transportFailure(error: unknown): { code?: string; message: string } | undefined {
+  let innermost: string | undefined;
+  const queue: unknown[] = [error];
+  for (let looked = 0; queue.length > 0 && looked < 8; looked++) {
+    const next = queue.shift();
+    if (!(next instanceof Error)) continue;
+    const { code } = next as Error & { code?: unknown };
+    if (typeof code === 'string' && code !== '') return { code, message: next.message };
+    if (next !== error && next.message) innermost = next.message;
+    if (next.cause !== undefined) queue.push(next.cause);
+    if (next instanceof AggregateError) queue.push(...next.errors);
+  }
+  return innermost === undefined ? undefined : { message: innermost };
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { discoveryUrl, generateClientKeys, type FetchLike } from '@/lib/oidc';
 import { createTestEmulator } from '@/test/support/emulator';
 import { checkDiscovery, checkJwks, describeFindings, describeLine, examine, runDoctor, type DoctorLine } from './doctor';
-import { DOCTOR_MESSAGES, type DoctorMessages, type TextArguments } from './doctor-messages';
+import { DOCTOR_MESSAGES, TRANSPORT_CAUSES, type DoctorMessages, type TextArguments } from './doctor-messages';
 import type { ServerConfig } from './env';
 
 const ISSUER = 'https://idv.test/emulator';
@@ -25,6 +25,7 @@ async function config(): Promise<ServerConfig> {
     client: { clientId: 'rp', redirectUri: 'https://rp.test/auth/callback', ...keys },
     uiLocales: { send: true, source: 'default' },
     emulatorStrict: false,
+    generated: [] as string[],
   } as ServerConfig;
 }
 
@@ -93,6 +94,8 @@ const DETAIL_ARGUMENTS: { [Key in keyof Details]: TextArguments<Details[Key]> } 
   redirectRegister: ['https://rp.test/auth/callback'],
   redirectInsecure: ['http://rp.test/auth/callback'],
   key: ['ES256', 'k1'],
+  devKey: ['ES256', 'k1', 'IDV_SIGNING_KEY'],
+  redirectHttp: ['http://localhost:3000/auth/callback', 'https://idv.test'],
   fetchFailed: [{ kind: 'status', endpoint: 'jwks', status: 500 }, 'https://idv.test/jwks'],
   issuerMatches: ['https://idv.test'],
   issuerDiffers: ['"https://other.test"', 'https://idv.test'],
@@ -129,7 +132,19 @@ describe('the doctor’s catalog', () => {
   it('has every title, detail and fix in Norwegian, none a copy of the English', () => {
     const { en, nb } = DOCTOR_MESSAGES;
     for (const key of Object.keys(en.titles) as (keyof DoctorMessages['titles'])[]) expect(say(nb.titles[key], ['ES256']), key).not.toBe(say(en.titles[key], ['ES256']));
-    for (const key of Object.keys(en.fixes) as (keyof DoctorMessages['fixes'])[]) expect(say(nb.fixes[key], ['IDV_CLIENT_ID']), key).not.toBe(say(en.fixes[key], ['IDV_CLIENT_ID']));
+    for (const key of Object.keys(en.fixes) as (keyof DoctorMessages['fixes'])[]) {
+      if (key !== 'unreachable') expect(say(nb.fixes[key], ['IDV_CLIENT_ID']), key).not.toBe(say(en.fixes[key], ['IDV_CLIENT_ID']));
+    }
+    for (const cause of TRANSPORT_CAUSES) {
+      expect(nb.causes[cause], cause).not.toBe(en.causes[cause]);
+      for (const variable of ['IDV_BASE_URL', 'jwks_uri'] as const) {
+        const [english, norwegian] = [en.fixes.unreachable(cause, variable, 'idv.test:443'), nb.fixes.unreachable(cause, variable, 'idv.test:443')];
+        expect(english, cause).toMatch(/\S/);
+        expect(norwegian, cause).not.toBe(english);
+      }
+      const problem = { kind: 'error', endpoint: 'discovery', message: 'The discovery endpoint could not be reached: x', cause, host: 'idv.test' } as const;
+      expect(nb.details.fetchFailed(problem, 'https://idv.test'), cause).not.toBe(en.details.fetchFailed(problem, 'https://idv.test'));
+    }
     for (const key of Object.keys(en.details) as (keyof Details)[]) {
       const [english, norwegian] = [say(en.details[key], DETAIL_ARGUMENTS[key]), say(nb.details[key], DETAIL_ARGUMENTS[key])];
       if (AS_WRITTEN.includes(key)) expect(norwegian, key).toBe(english);

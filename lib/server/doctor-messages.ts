@@ -13,12 +13,50 @@ import type { Locale } from '@/lib/i18n/locale';
 /** Which endpoint a fetch problem is about. */
 export type DoctorEndpoint = 'discovery' | 'jwks';
 
+/**
+ * Why a request got no answer, from the core's error code and the platform's code of the failure
+ * (`cause.transportCode`): the name did not resolve, nothing listens, the connection was closed,
+ * no answer in time, the TLS certificate is not trusted here, has expired, names another host,
+ * or the address does not speak TLS at all; or something else.
+ */
+export const TRANSPORT_CAUSES = ['dns', 'refused', 'closed', 'timeout', 'tls_untrusted', 'tls_expired', 'tls_hostname', 'tls_not_tls', 'tls', 'other'] as const;
+export type TransportCause = (typeof TRANSPORT_CAUSES)[number];
+
 /** Why a document could not be fetched. */
 export type FetchProblem =
   | { kind: 'status'; endpoint: DoctorEndpoint; status: number }
   | { kind: 'not_object'; endpoint: DoctorEndpoint }
-  /** the core's error message, which names the endpoint already ("The discovery endpoint could not be reached: …") */
-  | { kind: 'error'; endpoint: DoctorEndpoint; message: string };
+  /**
+   * the core's error message, which names the endpoint already ("The discovery endpoint could not
+   * be reached: …"), its cause, and the host asked (`host:port`)
+   */
+  | { kind: 'error'; endpoint: DoctorEndpoint; message: string; cause: TransportCause; host: string };
+
+/** The cause of a failed request in a few words: the badge's short reason and the start of the doctor's detail. */
+const CAUSES_EN: Record<TransportCause, string> = {
+  dns: 'the host name does not resolve (DNS)',
+  refused: 'connection refused: nothing listens there',
+  closed: 'the connection was closed without an answer',
+  timeout: 'no answer in time (timeout)',
+  tls_untrusted: 'TLS: the certificate is not trusted here',
+  tls_expired: 'TLS: the certificate has expired or is not yet valid',
+  tls_hostname: 'TLS: the certificate is for another host name',
+  tls_not_tls: 'TLS: the address does not speak TLS (plain http?)',
+  tls: 'TLS: the secure connection failed',
+  other: 'the request failed',
+};
+const CAUSES_NB: Record<TransportCause, string> = {
+  dns: 'vertsnavnet finnes ikke i DNS',
+  refused: 'tilkoblingen ble avvist: ingenting lytter der',
+  closed: 'tilkoblingen ble lukket uten svar',
+  timeout: 'ikke noe svar i tide (tidsavbrudd)',
+  tls_untrusted: 'TLS: sertifikatet er ikke klarert her',
+  tls_expired: 'TLS: sertifikatet er utløpt eller ikke gyldig ennå',
+  tls_hostname: 'TLS: sertifikatet gjelder et annet vertsnavn',
+  tls_not_tls: 'TLS: adressen snakker ikke TLS (ukryptert http?)',
+  tls: 'TLS: den sikre tilkoblingen feilet',
+  other: 'forespørselen feilet',
+};
 
 const ENDPOINTS_EN: Record<DoctorEndpoint, string> = { discovery: 'The discovery endpoint', jwks: 'The JWKS endpoint' };
 const ENDPOINTS_NB: Record<DoctorEndpoint, string> = { discovery: 'Discovery-endepunktet', jwks: 'JWKS-endepunktet' };
@@ -47,6 +85,50 @@ const en = {
   whatToDo: 'What to do:',
   publicJwks: 'Our public JWKS, to register with the service',
   publicJwksPrinted: 'Our public JWKS, to register with the service (public keys only):',
+  /** why a request got no answer, in a few words (the header's badge says it too) */
+  causes: CAUSES_EN,
+  /** the header's badge: the mode, the service's state and, when not OK, why in a few words */
+  badge: {
+    states: { ok: 'OK', degraded: 'Degraded', down: 'Unreachable', checking: 'Checking…', configuration: 'Not configured' },
+    endpoints: { discovery: 'Discovery', jwks: 'Key set (JWKS)' },
+    status: 'answered with an error status',
+    notObject: 'did not answer with a JSON object',
+    stale: 'the last good copy is in use',
+    findings: (warnings: number, failures: number) =>
+      [warnings > 0 ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '', failures > 0 ? `${failures} failed check${failures === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ') + ' in the doctor',
+    configuration: 'the configuration does not load',
+    /** the hover text's lead, before the issuer */
+    service: 'Service:',
+    /** after the short reason: the badge is a link to the doctor */
+    seeDoctor: 'Details in the doctor',
+  },
+  /** the card of the variables that point the app at staging */
+  environment: {
+    title: 'The variables for staging',
+    titleProvider: 'The variables of this configuration',
+    intro: 'To point the app at the real service (staging) instead of the embedded emulator, set these variables and restart it. Values in angle brackets are yours to fill in; the rest this app knows. Private keys and secrets are never shown here.',
+    introProvider: 'What this app runs with, as variables: values in angle brackets are secret and never shown here.',
+    printed: 'The variables for staging (values in angle brackets are yours to fill in):',
+    copy: 'Copy the variables',
+    copied: 'Copied',
+    notes: {
+      IDV_BASE_URL: "The service's base URL: its issuer, exactly, with no trailing slash",
+      IDV_CLIENT_ID: 'The client identifier the service issued to you',
+      IDV_SIGNING_KEY: 'Our private keys: npm run keys prints a pair, and the public JWKS to register with the service',
+      APP_URL: (redirectUri: string) => `Where the app is reached; the redirect URI to register with the service is ${redirectUri}`,
+      SESSION_SECRET: '32 or more random characters: openssl rand -base64 32',
+      IDV_UI_LOCALES: 'Spec 2.2 does not list ui_locales: a service that checks its letter refuses it',
+      IDV_FLOW_URL: 'Only if the discovery document has no authorization_endpoint: the base of the service\'s /auth',
+    },
+    placeholders: {
+      baseUrl: 'https://base URL of the service',
+      clientId: 'client_id',
+      signingKey: 'private signing JWK from npm run keys',
+      encryptionKey: 'private encryption JWK from npm run keys',
+      sessionSecret: '32+ random characters',
+      flowUrl: 'https://flow URL of the service',
+    },
+  },
 
   /** each line's title */
   titles: {
@@ -83,13 +165,15 @@ const en = {
     redirectRegister: (uri: string) => `${uri} (register exactly this one with the service)`,
     redirectInsecure: (uri: string) => `${uri} is plain http on a public host`,
     key: (alg: string, kid: string) => `${alg}, kid ${kid}`,
+    devKey: (alg: string, kid: string, variable: string) => `${alg}, kid ${kid}: a development key generated into the data folder, since ${variable} is not set`,
+    redirectHttp: (uri: string, issuer: string) => `${uri} is plain http, while the service ${issuer} uses https`,
     fetchFailed: (problem: FetchProblem, url: string) =>
       `${
         problem.kind === 'status'
           ? `${ENDPOINTS_EN[problem.endpoint]} answered HTTP ${problem.status}`
           : problem.kind === 'not_object'
             ? `${ENDPOINTS_EN[problem.endpoint]} did not answer with a JSON object`
-            : problem.message
+            : `${problem.cause === 'other' ? '' : `${CAUSES_EN[problem.cause]}: `}${problem.message}`
       } (${url})`,
     issuerMatches: (issuer: string) => `issuer ${issuer}`,
     issuerDiffers: (named: string, issuer: string) => `the document names ${named}, not ${issuer}`,
@@ -128,6 +212,9 @@ const en = {
   fixes: {
     configuration: (variable: string) => `Fix ${variable} (docs/operations.md "Configuration").`,
     redirectUri: 'Set APP_URL to the https address the app is reached at.',
+    redirectHttp: 'A service that follows FAPI 2.0 registers and redirects to https redirect URIs only: set APP_URL to an https address that reaches this app (a reverse proxy or a tunnel with TLS), and register its /auth/callback.',
+    devKeyProvider: (variable: string) =>
+      `The service trusts only the keys registered with it: run npm run keys, set ${variable} to the private key it prints (with its pair), and register the public JWKS it prints with the service.`,
     discovery: 'Check IDV_BASE_URL and the network.',
     issuer: 'Set IDV_BASE_URL to exactly the issuer the document names (no trailing slash unless it has one).',
     httpsInsecure: 'The service must publish https endpoints; the app refuses plain http except on a loopback host.',
@@ -148,6 +235,20 @@ const en = {
     evidence: 'Evidence the service does not support comes back "not provided".',
     responseIssuer: 'Nothing to do; mix-up protection then rests on state and the issuer of the pending flow.',
     jwksUri: 'Check the jwks_uri of the discovery document.',
+    /** a request got no answer: what to do for its cause, `variable` the setting that names the address */
+    unreachable: (cause: TransportCause, variable: 'IDV_BASE_URL' | 'jwks_uri', host: string) =>
+      ({
+        dns: `${host} does not resolve from this machine: check the host name in ${variable}, and this machine's DNS (staging may be reachable only over a VPN).`,
+        refused: `Nothing accepts connections at ${host}: check the port in ${variable}, that the service is running, and that no firewall refuses the connection.`,
+        closed: `Something at ${host} closed the connection: check the port in ${variable} (another server may listen there), and any proxy or firewall in between.`,
+        timeout: `${host} did not answer within 10 s: a firewall may drop the packets, or a proxy may be needed (Node's fetch does not read HTTPS_PROXY); or the service is overloaded: try again.`,
+        tls_untrusted: `The certificate of ${host} is self-signed or from a CA this machine does not trust: use the service's public address, or give Node the CA with NODE_EXTRA_CA_CERTS=/path/to/ca.pem. Never turn verification off (NODE_TLS_REJECT_UNAUTHORIZED=0).`,
+        tls_expired: `The certificate of ${host} has expired or is not valid yet: check this machine's clock; otherwise tell the provider.`,
+        tls_hostname: `The certificate of ${host} names other hosts: use in ${variable} a host name the certificate names (not an IP address or an alias).`,
+        tls_not_tls: `${host} answers without TLS: if it serves plain http (a local emulator), use http:// in ${variable}; otherwise check the port.`,
+        tls: `The TLS connection to ${host} failed: check the host and port in ${variable}, and this machine's TLS settings.`,
+        other: variable === 'IDV_BASE_URL' ? 'Check IDV_BASE_URL and the network.' : 'Check the jwks_uri of the discovery document.',
+      })[cause],
     jwksSigningKey: 'ID tokens cannot be verified: ask the provider.',
     jwksKids: 'A kid must name one key (spec 4.4); ask the provider.',
     jwksPublic: 'The service publishes private keys: stop and tell the provider. The app refuses such a JWKS.',
@@ -171,6 +272,45 @@ const nb: DoctorMessages = {
   whatToDo: 'Tiltak:',
   publicJwks: 'Vår offentlige JWKS, som skal registreres hos tjenesten',
   publicJwksPrinted: 'Vår offentlige JWKS, som skal registreres hos tjenesten (bare offentlige nøkler):',
+  causes: CAUSES_NB,
+  badge: {
+    states: { ok: 'OK', degraded: 'Redusert', down: 'Utilgjengelig', checking: 'Kontrollerer …', configuration: 'Ikke konfigurert' },
+    endpoints: { discovery: 'Discovery', jwks: 'Nøkkelsettet (JWKS)' },
+    status: 'svarte med en feilstatus',
+    notObject: 'svarte ikke med et JSON-objekt',
+    stale: 'den siste gode kopien brukes',
+    findings: (warnings, failures) =>
+      [warnings > 0 ? `${warnings} ${warnings === 1 ? 'advarsel' : 'advarsler'}` : '', failures > 0 ? `${failures} ${failures === 1 ? 'kontroll' : 'kontroller'} med feil` : ''].filter(Boolean).join(', ') + ' i diagnosen',
+    configuration: 'konfigurasjonen kan ikke lastes',
+    service: 'Tjeneste:',
+    seeDoctor: 'Detaljer i diagnosen',
+  },
+  environment: {
+    title: 'Variablene for staging',
+    titleProvider: 'Variablene i denne konfigurasjonen',
+    intro: 'For å peke appen mot den virkelige tjenesten (staging) i stedet for den innebygde emulatoren: sett disse variablene og start den på nytt. Verdier i vinkelparenteser fyller du inn selv; resten vet appen. Private nøkler og hemmeligheter vises aldri her.',
+    introProvider: 'Det appen kjører med, som variabler: verdier i vinkelparenteser er hemmelige og vises aldri her.',
+    printed: 'Variablene for staging (verdier i vinkelparenteser fyller du inn selv):',
+    copy: 'Kopier variablene',
+    copied: 'Kopiert',
+    notes: {
+      IDV_BASE_URL: 'Tjenestens base-URL: utstederen, nøyaktig, uten skråstrek til slutt',
+      IDV_CLIENT_ID: 'Klientidentifikatoren tjenesten ga deg',
+      IDV_SIGNING_KEY: 'Våre private nøkler: npm run keys skriver ut et par, og den offentlige JWKS-en som skal registreres hos tjenesten',
+      APP_URL: (redirectUri) => `Der appen nås; omdirigerings-URI-en som skal registreres hos tjenesten, er ${redirectUri}`,
+      SESSION_SECRET: '32 eller flere tilfeldige tegn: openssl rand -base64 32',
+      IDV_UI_LOCALES: 'Spesifikasjonen 2.2 nevner ikke ui_locales: en tjeneste som følger ordlyden, avviser det',
+      IDV_FLOW_URL: 'Bare hvis discovery-dokumentet ikke har authorization_endpoint: basen for tjenestens /auth',
+    },
+    placeholders: {
+      baseUrl: 'https://tjenestens base-URL',
+      clientId: 'client_id',
+      signingKey: 'privat signerings-JWK fra npm run keys',
+      encryptionKey: 'privat krypterings-JWK fra npm run keys',
+      sessionSecret: '32+ tilfeldige tegn',
+      flowUrl: 'https://tjenestens flow-URL',
+    },
+  },
 
   titles: {
     configuration: 'Konfigurasjonen er gyldig',
@@ -204,13 +344,15 @@ const nb: DoctorMessages = {
     redirectRegister: (uri) => `${uri} (registrer nøyaktig denne hos tjenesten)`,
     redirectInsecure: (uri) => `${uri} bruker ukryptert http på en offentlig vert`,
     key: (alg, kid) => `${alg}, kid ${kid}`,
+    devKey: (alg, kid, variable) => `${alg}, kid ${kid}: en utviklingsnøkkel laget i datamappen, siden ${variable} ikke er satt`,
+    redirectHttp: (uri, issuer) => `${uri} bruker ukryptert http, mens tjenesten ${issuer} bruker https`,
     fetchFailed: (problem, url) =>
       `${
         problem.kind === 'status'
           ? `${ENDPOINTS_NB[problem.endpoint]} svarte HTTP ${problem.status}`
           : problem.kind === 'not_object'
             ? `${ENDPOINTS_NB[problem.endpoint]} svarte ikke med et JSON-objekt`
-            : `${ENDPOINTS_NB[problem.endpoint]} feilet: ${problem.message}`
+            : `${problem.cause === 'other' ? '' : `${CAUSES_NB[problem.cause]}: `}${ENDPOINTS_NB[problem.endpoint]} feilet: ${problem.message}`
       } (${url})`,
     issuerMatches: (issuer) => `utsteder ${issuer}`,
     issuerDiffers: (named, issuer) => `dokumentet oppgir ${named}, ikke ${issuer}`,
@@ -249,6 +391,9 @@ const nb: DoctorMessages = {
   fixes: {
     configuration: (variable) => `Rett opp ${variable} (se «Configuration» i docs/operations.md).`,
     redirectUri: 'Sett APP_URL til https-adressen appen nås på.',
+    redirectHttp: 'En tjeneste som følger FAPI 2.0, registrerer og omdirigerer bare til omdirigerings-URI-er med https: sett APP_URL til en https-adresse som når denne appen (en omvendt mellomtjener eller en tunnel med TLS), og registrer dens /auth/callback.',
+    devKeyProvider: (variable) =>
+      `Tjenesten stoler bare på nøklene som er registrert hos den: kjør npm run keys, sett ${variable} til den private nøkkelen den skriver ut (med paret), og registrer den offentlige JWKS-en den skriver ut, hos tjenesten.`,
     discovery: 'Kontroller IDV_BASE_URL og nettverket.',
     issuer: 'Sett IDV_BASE_URL til nøyaktig den utstederen dokumentet oppgir (uten skråstrek til slutt, med mindre utstederen har det).',
     httpsInsecure: 'Tjenesten må publisere https-endepunkter; appen avviser ukryptert http unntatt på en loopback-vert.',
@@ -269,6 +414,19 @@ const nb: DoctorMessages = {
     evidence: 'Dokumentasjon tjenesten ikke støtter, kommer tilbake som «ikke levert».',
     responseIssuer: 'Ingenting å gjøre; beskyttelsen mot mix-up-angrep hviler da på state og utstederen i den pågående flyten.',
     jwksUri: 'Kontroller jwks_uri i discovery-dokumentet.',
+    unreachable: (cause, variable, host) =>
+      ({
+        dns: `${host} finnes ikke i DNS fra denne maskinen: kontroller vertsnavnet i ${variable} og maskinens DNS (staging kan være tilgjengelig bare over VPN).`,
+        refused: `Ingenting tar imot tilkoblinger på ${host}: kontroller porten i ${variable}, at tjenesten kjører, og at ingen brannmur avviser tilkoblingen.`,
+        closed: `Noe på ${host} lukket tilkoblingen: kontroller porten i ${variable} (en annen server kan lytte der), og eventuelle mellomtjenere eller brannmurer imellom.`,
+        timeout: `${host} svarte ikke innen 10 s: en brannmur kan kaste pakkene, eller en mellomtjener kan trengs (Nodes fetch leser ikke HTTPS_PROXY); eller tjenesten er overbelastet: prøv igjen.`,
+        tls_untrusted: `Sertifikatet til ${host} er selvsignert eller fra en CA denne maskinen ikke stoler på: bruk tjenestens offentlige adresse, eller gi Node CA-en med NODE_EXTRA_CA_CERTS=/sti/til/ca.pem. Slå aldri av kontrollen (NODE_TLS_REJECT_UNAUTHORIZED=0).`,
+        tls_expired: `Sertifikatet til ${host} er utløpt eller ikke gyldig ennå: kontroller klokken på denne maskinen; si ellers fra til leverandøren.`,
+        tls_hostname: `Sertifikatet til ${host} gjelder andre verter: bruk i ${variable} et vertsnavn sertifikatet oppgir (ikke en IP-adresse eller et alias).`,
+        tls_not_tls: `${host} svarer uten TLS: bruk http:// i ${variable} hvis den serverer ukryptert http (en lokal emulator); kontroller ellers porten.`,
+        tls: `TLS-tilkoblingen til ${host} feilet: kontroller vert og port i ${variable} og maskinens TLS-innstillinger.`,
+        other: variable === 'IDV_BASE_URL' ? 'Kontroller IDV_BASE_URL og nettverket.' : 'Kontroller jwks_uri i discovery-dokumentet.',
+      })[cause],
     jwksSigningKey: 'ID-tokener kan ikke verifiseres: spør leverandøren.',
     jwksKids: 'En kid skal vise til bare én nøkkel (spesifikasjonen 4.4); spør leverandøren.',
     jwksPublic: 'Tjenesten publiserer private nøkler: stopp og si fra til leverandøren. Appen avviser en slik JWKS.',

@@ -21,6 +21,7 @@ import {
   describeIdTokenEncryption,
   discoveryUrl,
   fetchDiscovery,
+  isIdvError,
   fetchJwks,
   ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS,
   ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS,
@@ -28,7 +29,7 @@ import {
   type FetchLike,
   type IdTokenEncryption,
 } from '@/lib/oidc';
-import { DOCTOR_MESSAGES, type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments } from './doctor-messages';
+import { DOCTOR_MESSAGES, type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments, type TransportCause } from './doctor-messages';
 import type { ServerConfig } from './env';
 
 export type DoctorStatus = 'pass' | 'warn' | 'fail';
@@ -57,6 +58,19 @@ export interface DoctorLineText {
   fix?: string;
 }
 
+type Placeholder = keyof DoctorMessages['environment']['placeholders'];
+
+/** A variable of the environment that points the app at staging: a value the app knows, or a placeholder to fill in. */
+export type EnvironmentVariable = { name: string; value: string } | { name: string; placeholder: Placeholder; commented?: true };
+
+/** The service as the header's badge shows it: its mode and issuer, and why it could not be fetched. */
+export interface ServiceFindings {
+  mode: 'emulator' | 'provider';
+  issuer: string;
+  /** why discovery or the JWKS could not be fetched; none when both were */
+  problem?: FetchProblem;
+}
+
 /** Every check's outcome, as data: what is reused across requests, and read in any language. */
 export interface DoctorFindings {
   lines: DoctorLine[];
@@ -64,6 +78,10 @@ export interface DoctorFindings {
   publicJwks: { keys: JWK[] };
   /** fail when any line fails, warn when any warns */
   status: DoctorStatus;
+  /** the service asked; none when the configuration does not load */
+  service?: ServiceFindings;
+  /** the variables that point the app at staging (none when the configuration does not load) */
+  environment?: { variables: EnvironmentVariable[]; redirectUri: string };
 }
 
 /** The findings in one language's words: what the page shows and `npm run doctor` prints. */
@@ -73,6 +91,9 @@ export interface DoctorReport {
   publicJwks: { keys: JWK[] };
   /** fail when any line fails, warn when any warns */
   status: DoctorStatus;
+  mode?: 'emulator' | 'provider';
+  /** the variables for staging as lines of an env file, with a comment above each: what the card shows and Copy copies */
+  environment?: string;
 }
 
 type Titles = DoctorMessages['titles'];
@@ -103,11 +124,91 @@ export function describeLine({ id, title: heading, status, detail: found, fix }:
 
 /** The findings in `locale`'s words. */
 export function describeFindings(findings: DoctorFindings, locale: Locale): DoctorReport {
-  return { lines: findings.lines.map((found) => describeLine(found, locale)), publicJwks: findings.publicJwks, status: findings.status };
+  return {
+    lines: findings.lines.map((found) => describeLine(found, locale)),
+    publicJwks: findings.publicJwks,
+    status: findings.status,
+    ...(findings.service ? { mode: findings.service.mode } : {}),
+    ...(findings.environment ? { environment: environmentText(findings.environment, locale) } : {}),
+  };
 }
 
+/**
+ * The variables as an env file (compose's .env, `docker run --env-file`), each under a comment in
+ * `locale`'s words; placeholders in angle brackets. Never a private key or a secret: the app's
+ * own are placeholders too.
+ */
+export function environmentText({ variables, redirectUri }: NonNullable<DoctorFindings['environment']>, locale: Locale): string {
+  const t = DOCTOR_MESSAGES[locale].environment;
+  const notes: Record<string, string> = { ...t.notes, APP_URL: t.notes.APP_URL(redirectUri) };
+  const printed: string[] = [];
+  for (const variable of variables) {
+    // A pair under one comment: the encryption key's is the signing key's.
+    if (variable.name !== 'IDV_ENCRYPTION_KEY' && notes[variable.name]) printed.push(`# ${notes[variable.name]}`);
+    printed.push('value' in variable ? `${variable.name}=${variable.value}` : `${variable.commented ? '# ' : ''}${variable.name}=<${t.placeholders[variable.placeholder]}>`);
+  }
+  return printed.join('\n');
+}
+
+/**
+ * What to set to run against staging: what the app knows (its address, and in provider mode the
+ * service and client it uses) as values, the rest as placeholders.
+ */
+export function stagingEnvironment(config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client'>): NonNullable<DoctorFindings['environment']> {
+  const provider = config.mode === 'provider';
+  return {
+    redirectUri: config.redirectUri,
+    variables: [
+      provider ? { name: 'IDV_BASE_URL', value: config.issuer } : { name: 'IDV_BASE_URL', placeholder: 'baseUrl' },
+      provider ? { name: 'IDV_CLIENT_ID', value: config.client.clientId } : { name: 'IDV_CLIENT_ID', placeholder: 'clientId' },
+      { name: 'IDV_SIGNING_KEY', placeholder: 'signingKey' },
+      { name: 'IDV_ENCRYPTION_KEY', placeholder: 'encryptionKey' },
+      { name: 'APP_URL', value: config.appUrl },
+      { name: 'SESSION_SECRET', placeholder: 'sessionSecret' },
+      { name: 'IDV_UI_LOCALES', value: 'off' },
+      { name: 'IDV_FLOW_URL', placeholder: 'flowUrl', commented: true },
+    ],
+  };
+}
+
+/**
+ * The cause of a failed request, from the core's code and the platform's code it keeps
+ * (`cause.transportCode`): Node's DNS, socket and OpenSSL codes.
+ * @see https://nodejs.org/api/errors.html#common-system-errors
+ * @see https://nodejs.org/api/tls.html#x509-certificate-error-codes
+ */
+export function transportCause(error: unknown): TransportCause {
+  if (!isIdvError(error)) return 'other';
+  if (error.code === 'timeout') return 'timeout';
+  const code = typeof error.cause.transportCode === 'string' ? error.cause.transportCode : '';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL') return 'dns';
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'closed';
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'timeout';
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return 'tls_hostname';
+  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return 'tls_expired';
+  if (
+    [
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'SELF_SIGNED_CERT_IN_CHAIN',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'UNABLE_TO_GET_ISSUER_CERT',
+      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+      'CERT_UNTRUSTED',
+      'CERT_SIGNATURE_FAILURE',
+      'CERT_REVOKED',
+    ].includes(code)
+  ) {
+    return 'tls_untrusted';
+  }
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' || code === 'ERR_SSL_HTTP_REQUEST') return 'tls_not_tls';
+  if (/^(ERR_SSL_|ERR_TLS_|CERT_)/.test(code)) return 'tls';
+  return 'other';
+}
+
+/** A loopback host, as the configuration allows plain http on it (lib/server/env.ts): localhost, 127.0.0.0/8, [::1]. */
 function isLoopback(url: URL): boolean {
-  return url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname.endsWith('.localhost');
+  return url.hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(url.hostname) || url.hostname === '[::1]' || url.hostname.endsWith('.localhost');
 }
 
 /** https, or http on a loopback host (development against a local provider or the embedded emulator). */
@@ -239,9 +340,22 @@ export function checkJwks(jwks: Record<string, unknown>): DoctorLine[] {
 }
 
 /** Our own configuration's lines. */
-export function checkConfiguration(config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client' | 'uiLocales' | 'emulatorStrict'>): DoctorLine[] {
+export function checkConfiguration(config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client' | 'uiLocales' | 'emulatorStrict' | 'generated'>): DoctorLine[] {
   const { signingKey, encryptionKey } = config.client;
+  const provider = config.mode === 'provider';
   const redirect = new URL(config.redirectUri);
+  // Provider mode on development keys: the service trusts only the keys registered with it.
+  const keyLine = (id: string, heading: DoctorText<'titles'>, variable: string, alg: string, kid: string) =>
+    config.generated.includes(variable)
+      ? line(id, heading, provider ? 'warn' : 'pass', detail('devKey', alg, kid, variable), fixing('devKeyProvider', variable))
+      : line(id, heading, 'pass', detail('key', alg, kid));
+  // http on a loopback host is allowed for APP_URL, but a service on https (FAPI 2.0) refuses such a redirect URI.
+  const redirectLine =
+    redirect.protocol !== 'https:' && !isLoopback(redirect)
+      ? line('redirect-uri', title('redirectUri'), 'fail', detail('redirectInsecure', config.redirectUri), fixing('redirectUri'))
+      : redirect.protocol !== 'https:' && provider && config.issuer.startsWith('https:')
+        ? line('redirect-uri', title('redirectUri'), 'warn', detail('redirectHttp', config.redirectUri, config.issuer), fixing('redirectHttp'))
+        : line('redirect-uri', title('redirectUri'), 'pass', detail('redirectRegister', config.redirectUri));
   const byDefault = config.uiLocales.source === 'default';
   // ui_locales is not among the claims of spec 2.2: a strict service (or the strict emulator) refuses it.
   const uiLocales = !config.uiLocales.send
@@ -251,17 +365,24 @@ export function checkConfiguration(config: Pick<ServerConfig, 'mode' | 'issuer' 
       : line('ui-locales', title('uiLocales'), config.emulatorStrict ? 'warn' : 'pass', detail('uiLocalesSent', byDefault), fixing('uiLocalesStrict'));
   return [
     line('mode', title('configuration'), 'pass', detail('mode', config.mode, config.issuer, config.client.clientId)),
-    redirect.protocol === 'https:' || isLoopback(redirect)
-      ? line('redirect-uri', title('redirectUri'), 'pass', detail('redirectRegister', config.redirectUri))
-      : line('redirect-uri', title('redirectUri'), 'fail', detail('redirectInsecure', config.redirectUri), fixing('redirectUri')),
-    line('signing-key', title('signingKey'), 'pass', detail('key', signingKey.alg, String(signingKey.kid))),
-    line('encryption-key', title('encryptionKey'), 'pass', detail('key', encryptionKey.alg ?? 'RSA-OAEP-256', String(encryptionKey.kid))),
+    redirectLine,
+    keyLine('signing-key', title('signingKey'), 'IDV_SIGNING_KEY', signingKey.alg, String(signingKey.kid)),
+    keyLine('encryption-key', title('encryptionKey'), 'IDV_ENCRYPTION_KEY', encryptionKey.alg ?? 'RSA-OAEP-256', String(encryptionKey.kid)),
     uiLocales,
   ];
 }
 
-/** A JSON object from `endpoint`, or why there is none. */
-async function fetchJson(endpoint: DoctorEndpoint, send: () => Promise<Response>): Promise<{ body: Record<string, unknown> } | { problem: FetchProblem }> {
+/** `host:port` of a URL, for what to do about a failed request. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** A JSON object from `endpoint` at `url`, or why there is none. */
+async function fetchJson(endpoint: DoctorEndpoint, url: string, send: () => Promise<Response>): Promise<{ body: Record<string, unknown> } | { problem: FetchProblem }> {
   try {
     const response = await send();
     if (response.status !== 200) return { problem: { kind: 'status', endpoint, status: response.status } };
@@ -269,7 +390,7 @@ async function fetchJson(endpoint: DoctorEndpoint, send: () => Promise<Response>
     return body && typeof body === 'object' && !Array.isArray(body) ? { body: body as Record<string, unknown> } : { problem: { kind: 'not_object', endpoint } };
   } catch (error) {
     // The core's errors name the endpoint already ("The discovery endpoint could not be reached: …").
-    return { problem: { kind: 'error', endpoint, message: (error as Error).message } };
+    return { problem: { kind: 'error', endpoint, message: (error as Error).message, cause: transportCause(error), host: hostOf(url) } };
   }
 }
 
@@ -285,9 +406,13 @@ function summary(lines: readonly DoctorLine[]): DoctorStatus {
 export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<DoctorFindings> {
   const http = { allowInsecureRequests: config.allowInsecureRequests, ...(fetch ? { fetch } : {}) };
   const lines = checkConfiguration(config);
-  const fetched = await fetchJson('discovery', () => fetchDiscovery(config.issuer, http));
+  const fix = (problem: FetchProblem, variable: 'IDV_BASE_URL' | 'jwks_uri') =>
+    problem.kind === 'error' ? fixing('unreachable', problem.cause, variable, problem.host) : fixing(variable === 'IDV_BASE_URL' ? 'discovery' : 'jwksUri');
+  let problem: FetchProblem | undefined;
+  const fetched = await fetchJson('discovery', discoveryUrl(config.issuer), () => fetchDiscovery(config.issuer, http));
   if ('problem' in fetched) {
-    lines.push(line('discovery', title('discovery'), 'fail', detail('fetchFailed', fetched.problem, discoveryUrl(config.issuer)), fixing('discovery')));
+    problem = fetched.problem;
+    lines.push(line('discovery', title('discovery'), 'fail', detail('fetchFailed', fetched.problem, discoveryUrl(config.issuer)), fix(fetched.problem, 'IDV_BASE_URL')));
   } else {
     const discovery = fetched.body;
     lines.push(line('discovery', title('discovery'), 'pass', detail('asWritten', discoveryUrl(config.issuer))));
@@ -299,11 +424,19 @@ export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<
       }),
     );
     const jwksUri = typeof discovery.jwks_uri === 'string' ? discovery.jwks_uri : `${config.issuer.replace(/\/$/, '')}/jwks`;
-    const jwks = await fetchJson('jwks', () => fetchJwks(jwksUri, http));
-    if ('problem' in jwks) lines.push(line('jwks', title('jwks'), 'fail', detail('fetchFailed', jwks.problem, jwksUri), fixing('jwksUri')));
-    else lines.push(line('jwks', title('jwks'), 'pass', detail('asWritten', jwksUri)), ...checkJwks(jwks.body));
+    const jwks = await fetchJson('jwks', jwksUri, () => fetchJwks(jwksUri, http));
+    if ('problem' in jwks) {
+      problem = jwks.problem;
+      lines.push(line('jwks', title('jwks'), 'fail', detail('fetchFailed', jwks.problem, jwksUri), fix(jwks.problem, 'jwks_uri')));
+    } else lines.push(line('jwks', title('jwks'), 'pass', detail('asWritten', jwksUri)), ...checkJwks(jwks.body));
   }
-  return { lines, publicJwks: clientPublicJwks(config.client), status: summary(lines) };
+  return {
+    lines,
+    publicJwks: clientPublicJwks(config.client),
+    status: summary(lines),
+    service: { mode: config.mode, issuer: config.issuer, ...(problem ? { problem } : {}) },
+    environment: stagingEnvironment(config),
+  };
 }
 
 /** Every check, in `locale`'s words (English unless asked: what `npm run doctor` prints by default). */

@@ -39,6 +39,8 @@ const en = {
   mode: { emulator: 'Embedded emulator', provider: 'Provider' },
   home: {
     signedOut: 'Signed out. The verified identity and the session were deleted.',
+    /** before the issuer the app talks to */
+    service: 'Service:',
     qaPanel: 'QA panel: personas, keys and faults',
     doctor: 'Doctor: the configuration against the service',
     heading: 'Verify an identity',
@@ -88,6 +90,7 @@ const nb: PageMessages = {
   mode: { emulator: 'Innebygd emulator', provider: 'Leverandør' },
   home: {
     signedOut: 'Logget ut. Den verifiserte identiteten og økten er slettet.',
+    service: 'Tjeneste:',
     qaPanel: 'QA-panel: personaer, nøkler og feil',
     doctor: 'Diagnose: konfigurasjonen mot tjenesten',
     heading: 'Verifiser en identitet',

@@ -24,6 +24,10 @@ const en = {
   } satisfies Record<SelectionProblem, string> as Record<SelectionProblem, string>,
   sendAnyway: 'QA: send it anyway, to see the service’s own error',
   start: 'Start verification',
+  /** on the button while the request is pushed */
+  starting: 'Starting…',
+  /** announced when Start is pressed */
+  startingStatus: 'Starting the verification: pushing the request to the service…',
   copyLink: 'Copy a link to this request',
   linkCopied: 'Link copied',
   linkOnClipboard: 'The link to this request is on the clipboard.',
@@ -57,6 +61,8 @@ const nb: PickerMessages = {
   },
   sendAnyway: 'QA: send likevel, for å se tjenestens egen feilmelding',
   start: 'Start verifisering',
+  starting: 'Starter …',
+  startingStatus: 'Starter verifiseringen: sender forespørselen til tjenesten …',
   copyLink: 'Kopier en lenke til denne forespørselen',
   linkCopied: 'Lenken er kopiert',
   linkOnClipboard: 'Lenken til denne forespørselen er kopiert til utklippstavlen.',
