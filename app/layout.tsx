@@ -45,7 +45,8 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         </a>
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
-            <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-2">
+            {/* The badge under the name: the header keeps to one row of switches at desktop width in either language. */}
+            <div className="flex min-w-0 flex-col items-start gap-1.5">
               <a href="/" className="flex items-center gap-2 font-semibold text-slate-900">
                 <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-indigo-700 text-sm font-bold text-on-accent">
                   ID

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Cookie, type Page } from '@playwright/test';
 import { DOCUMENT_DETAILS } from '../lib/oidc/types';
 
 /** On the emulator's simulated identity app: pick a persona and press a decision button. */
@@ -9,16 +9,29 @@ export async function decideInEmulatedApp(page: Page, persona: string, outcome: 
 }
 
 /**
+ * The panel's sign-in cookie, per app, once this worker has signed in: a new browser context
+ * reuses it, since the panel counts every sign-in from an address (10 per 15 minutes, right or
+ * wrong), and a worker's specs would otherwise use them up.
+ */
+const panelCookies = new Map<string, Cookie[]>();
+
+/**
  * Opens the emulator's QA panel at `appUrl` signed in with the suite's panel password
  * (playwright.config.ts), as a QA engineer does on a production build.
  */
 export async function openPanelSignedIn(page: Page, appUrl: string): Promise<void> {
+  const saved = panelCookies.get(appUrl);
+  if (saved) await page.context().addCookies(saved);
   await page.goto(`${appUrl}/emulator`);
   const access = page.getByTestId('panel-access');
   if ((await access.getAttribute('data-access')) === 'signed-in') return;
   await page.getByLabel('Panel password').fill(process.env.E2E_PANEL_PASSWORD!);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(access).toHaveAttribute('data-access', 'signed-in');
+  panelCookies.set(
+    appUrl,
+    (await page.context().cookies(`${appUrl}/emulator`)).filter((cookie) => cookie.name === 'idv_emulator_panel'),
+  );
 }
 
 /** Signs an API request context in to the QA panel at `appUrl` (its cookie jar keeps the sign-in). */
