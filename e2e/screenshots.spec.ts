@@ -45,7 +45,10 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
       await startDefaultVerification(page, APP);
       await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
       await expect(page.getByTestId('failure-check')).toBeVisible();
+      await expect(page.getByTestId('fault-cause')).toBeVisible();
       await shoot(page, 'failure-check', size);
+      // what a tester sees first, for the README
+      await page.screenshot({ path: `e2e/artifacts/failure-check-top-${size}.png` });
     });
 
     test('the QA panel and the identity app’s screens', async ({ page }) => {
@@ -99,5 +102,31 @@ test.describe('in Norwegian, at desktop width', () => {
     await page.locator('[data-step=id_token] summary').click();
     await expect(page.locator('[data-step=id_token]')).toContainText('Signert ID-token: payload');
     await shoot(page, 'result-nb', 'desktop');
+  });
+});
+
+test.describe('the verdict and presenter mode, at desktop width', () => {
+  test.use({ viewport: WIDTHS.desktop });
+
+  test('an expired passport, Not verified', async ({ page }) => {
+    await startDefaultVerification(page, APP);
+    await decideInEmulatedApp(page, 'eva-lindqvist', 'approve');
+    await expect(page).toHaveURL(`${APP}/result`);
+    await expect(page.getByTestId('verdict-reasons')).toBeVisible();
+    await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
+    await page.screenshot({ path: 'e2e/artifacts/verdict-desktop.png' });
+  });
+
+  test('presenter mode on a result', async ({ page }) => {
+    await startDefaultVerification(page, APP);
+    await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+    await expect(page).toHaveURL(`${APP}/result`);
+    await page.getByTestId('presenter-switch').click();
+    await expect(page.getByTestId('presenter-banner')).toBeVisible();
+    await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
+    await page.screenshot({ path: 'e2e/artifacts/presenter-desktop.png' });
+    // the browser remembers it: turned off again for the tests after this one
+    await page.getByTestId('presenter-switch').click();
+    await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
   });
 });
