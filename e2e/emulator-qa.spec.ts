@@ -98,6 +98,9 @@ test('a pressed decision shows it is working, and counts the seconds while the w
   // callback may take long), and its script keeps counting. Playwright cannot read a page while
   // its navigation is pending, so the navigation is answered here with 204 No Content, which
   // leaves the page as it was, counting.
+  await expect(page).toHaveURL(/\/emulator\/auth\?/);
+  // The page's script is deferred: a click before it ran is an ordinary form post.
+  await page.waitForLoadState('load');
   await page.route('**/emulator/auth', (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 204 }) : route.fallback()));
   const approve = page.locator('button[name="outcome"][value="approve"]');
   await approve.click();
@@ -148,7 +151,7 @@ test('the panel arms the faults ticked and goes straight to a new verification o
   await openPanelSignedIn(page, APP);
   await expect(page.getByTestId('back-to-app').first()).toHaveAttribute('href', `${APP}/`);
   await page.getByText('Arm and start a verification', { exact: true }).first().click();
-  await page.getByLabel(/^Wrong nonce/).check();
+  await page.locator('input[name="arm_wrong_nonce"]').check();
   await page.getByTestId('arm-and-start-button').click();
   await expect(page).toHaveURL(`${APP}/`);
   await startDefaultVerification(page, APP);

@@ -356,10 +356,10 @@ async function computerConfirmsPhone(
   // Confirmed meanwhile (another tab) or decided: the page says where things stand.
   if (interaction.decision || phoneConfirmed(interaction)) return seeOther(pageLink);
   const language = pageLanguage(request, context, { ...hints, returnTo: pathOf(pageLink) });
+  const qa = await flowAnswerFor(request, context, interaction);
   // The page again, with the refusal at the code field; once locked, the page says so instead of the form.
   const page = (codeError: ((t: AuthorizationMessages) => string) | undefined, status: number) =>
     interactionPage(context, language, { client: interactionClient(context, interaction), interactionId, interaction, codeError, status, qa });
-  const qa = await flowAnswerFor(request, context, interaction);
   if (handOffLocked(interaction)) return page(undefined, 403);
 
   const code = normalizeConfirmationCode(parameters.get('code') ?? '');
