@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Cookie, type Page } from '@playwright/test';
 import { DOCUMENT_DETAILS } from '../lib/oidc/types';
 
 /** On the emulator's simulated identity app: pick a persona and press a decision button. */
@@ -9,16 +9,26 @@ export async function decideInEmulatedApp(page: Page, persona: string, outcome: 
 }
 
 /**
+ * The panel's sign-in cookies of this worker, by app: sign-in attempts are limited per address
+ * (10 in 15 minutes, qa/panel-access.ts), and every test has a browser of its own, so a sign-in is
+ * made once per app and handed to the next browsers (a sign-in lasts 12 hours).
+ */
+const panelSignIns = new Map<string, Cookie[]>();
+
+/**
  * Opens the emulator's QA panel at `appUrl` signed in with the suite's panel password
  * (playwright.config.ts), as a QA engineer does on a production build.
  */
 export async function openPanelSignedIn(page: Page, appUrl: string): Promise<void> {
+  const known = panelSignIns.get(appUrl);
+  if (known) await page.context().addCookies(known);
   await page.goto(`${appUrl}/emulator`);
   const access = page.getByTestId('panel-access');
   if ((await access.getAttribute('data-access')) === 'signed-in') return;
   await page.getByLabel('Panel password').fill(process.env.E2E_PANEL_PASSWORD!);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(access).toHaveAttribute('data-access', 'signed-in');
+  panelSignIns.set(appUrl, (await page.context().cookies(`${appUrl}/emulator`)).filter((cookie) => cookie.name === 'idv_emulator_panel'));
 }
 
 /** Signs an API request context in to the QA panel at `appUrl` (its cookie jar keeps the sign-in). */
