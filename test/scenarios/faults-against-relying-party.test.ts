@@ -1,11 +1,12 @@
 /**
  * The relying party's side of every fault: the lib/oidc core, wired to `emulator.handle` through a
  * fetch that behaves like the real one (it rejects when its signal aborts), runs a whole flow
- * with one fault armed and must fail with the code the fault table promises.
+ * with one fault armed and must fail with the code the fault table promises; with one
+ * acceptance variant armed, it must complete the flow and read the claims.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '@/lib/emulator';
-import { FAULTS, TOKEN_TIMEOUT_DELAY_MS } from '@/lib/emulator/qa/faults';
+import { FAULTS, NOT_AN_IMAGE_PICTURE, TOKEN_TIMEOUT_DELAY_MS, type AcceptanceDefinition, type RefusalDefinition } from '@/lib/emulator/qa/faults';
 import {
   DEFAULT_SELECTION,
   DEFAULT_TIMEOUT_MS,
@@ -30,12 +31,18 @@ const CLIENT_ID = 'rp-client';
 
 let keys: GeneratedClientKeys;
 
+const REFUSALS = FAULTS.filter((fault): fault is Extract<(typeof FAULTS)[number], RefusalDefinition> => fault.kind === 'refusal');
+const ACCEPTANCES = FAULTS.filter((fault): fault is Extract<(typeof FAULTS)[number], AcceptanceDefinition> => fault.kind === 'acceptance');
+
 beforeAll(async () => {
   keys = await generateClientKeys('ES256');
 });
 
-/** fetch over `emulator.handle`, rejecting with the signal's reason on abort, as fetch does. */
-function fetchThrough(emulator: Emulator): FetchLike {
+/**
+ * fetch over `emulator.handle`, rejecting with the signal's reason on abort, as fetch does; the
+ * bodies of the JWKS responses go to `jwksBodies`.
+ */
+function fetchThrough(emulator: Emulator, jwksBodies: { keys: { kid?: string; kty?: string }[] }[] = []): FetchLike {
   return (input, init) =>
     new Promise<Response>((resolve, reject) => {
       const request = new Request(input, init);
@@ -43,7 +50,10 @@ function fetchThrough(emulator: Emulator): FetchLike {
       const abort = () => reject(signal.reason as Error);
       if (signal.aborted) return abort();
       signal.addEventListener('abort', abort, { once: true });
-      emulator.handle(request).then(resolve, reject);
+      emulator.handle(request).then(async (response) => {
+        if (new URL(request.url).pathname.endsWith('/jwks')) jwksBodies.push(await response.clone().json());
+        resolve(response);
+      }, reject);
     });
 }
 
@@ -55,7 +65,8 @@ function setUp(http: Omit<HttpOptions, 'fetch'> = {}, jwksClock: () => number = 
     // As strict as the spec's letter: every fault is the only thing wrong with its response.
     strict: true,
   });
-  const fetch = fetchThrough(emulator);
+  const jwksBodies: { keys: { kid?: string; kty?: string }[] }[] = [];
+  const fetch = fetchThrough(emulator, jwksBodies);
   const rp: RelyingParty = {
     issuer: ISSUER,
     client: { clientId: CLIENT_ID, redirectUri: REDIRECT_URI, ...keys },
@@ -63,7 +74,7 @@ function setUp(http: Omit<HttpOptions, 'fetch'> = {}, jwksClock: () => number = 
     jwks: new JwksCache({ fetch, now: jwksClock }),
     http: { fetch, ...http },
   };
-  return { emulator, rp };
+  return { emulator, rp, jwksBodies };
 }
 
 /**
@@ -102,10 +113,10 @@ async function verify(emulator: Emulator, rp: RelyingParty) {
 
 describe('the relying-party core refuses every fault with the code the fault table names', () => {
   it('names only codes the core actually has', () => {
-    for (const fault of FAULTS) expect(isIdvErrorCode(fault.expected), fault.id).toBe(true);
+    for (const fault of REFUSALS) expect(isIdvErrorCode(fault.expected), fault.id).toBe(true);
   });
 
-  it.each(FAULTS.filter((fault) => fault.id !== 'token_timeout').map((fault) => [fault.id, fault.expected] as const))(
+  it.each(REFUSALS.filter((fault) => fault.id !== 'token_timeout').map((fault) => [fault.id, fault.expected] as const))(
     '%s → %s, and the next flow succeeds',
     async (id, expected) => {
       const { emulator, rp } = setUp();
@@ -129,7 +140,7 @@ describe('the relying-party core refuses every fault with the code the fault tab
 });
 
 describe('the trace explains every ID token fault with the check that failed', () => {
-  it.each(FAULTS.filter((fault) => fault.target === 'id_token').map((fault) => [fault.id, fault.expected] as const))(
+  it.each(REFUSALS.filter((fault) => fault.target === 'id_token').map((fault) => [fault.id, fault.expected] as const))(
     '%s: the first check that fails fails with %s, and no check after a failed signature or decryption is made',
     async (id, expected) => {
       const { emulator, rp } = setUp();
@@ -160,5 +171,108 @@ describe('the relying-party core across a signing key rotation (spec 4.4)', () =
 
     expect(after.idToken.jwsHeader.kid).toBe(current!.kid);
     expect(after.idToken.jwsHeader.kid).not.toBe(before.idToken.jwsHeader.kid);
+  });
+});
+
+describe('the relying-party core accepts every acceptance variant: the verification completes and the claims are read', () => {
+  it.each(ACCEPTANCES.map((variant) => variant.id))('%s → accepted, the variant was applied, and the next flow is normal', async (id) => {
+    const { emulator, rp } = setUp();
+    await emulator.control.armFault(id);
+    const trace = new ProtocolTrace();
+    const started = await startAuthorization(rp, DEFAULT_SELECTION, { trace });
+    const result = await completeAuthorization(rp, await approveInBrowser(emulator, started.authorizationUrl), started.pending, { trace });
+
+    const claims = result.verifiedClaims[0]?.claims;
+    // minimal_token keeps the first claim requested, `name`; every other variant keeps them all.
+    expect(id === 'minimal_token' ? claims?.name : claims?.given_name).toBe(id === 'minimal_token' ? 'Ingrid Solberg Haugen' : 'Ingrid Solberg');
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    expect((await emulator.control.injectedFaults()).map((fault) => fault.id)).toEqual([id]);
+
+    const clean = await verify(emulator, rp);
+    expect(clean.verifiedClaims[0]?.claims.given_name).toBe('Ingrid Solberg');
+    expect(clean.token.expiresIn).toBe(3600);
+  });
+
+  it('the encryption variants: the token came encrypted with exactly the alg and enc of the row', async () => {
+    for (const variant of ACCEPTANCES.flatMap((row) => ('encryption' in row ? [row] : []))) {
+      const { emulator, rp } = setUp();
+      await emulator.control.armFault(variant.id);
+      const { idToken } = await verify(emulator, rp);
+      expect({ alg: idToken.jweHeader.alg, enc: idToken.jweHeader.enc }, variant.id).toEqual(variant.encryption);
+    }
+  });
+
+  it('aud_array, clock_skew_within_tolerance, minimal_token: the token the core accepted had that shape', async () => {
+    const claimsWith = async (id: (typeof ACCEPTANCES)[number]['id']) => {
+      const { emulator, rp } = setUp();
+      await emulator.control.armFault(id);
+      return (await verify(emulator, rp)).idToken.claims;
+    };
+    expect((await claimsWith('aud_array')).aud).toEqual([CLIENT_ID]);
+    const skewed = await claimsWith('clock_skew_within_tolerance');
+    expect(skewed.iat).toBeGreaterThan(Date.now() / 1000 + 10);
+    expect(skewed.exp - Date.now() / 1000).toBeLessThanOrEqual(3600);
+    const minimal = await claimsWith('minimal_token');
+    expect(Object.keys(minimal).sort()).toEqual(['aud', 'exp', 'iat', 'iss', 'nonce', 'sub', 'verified_claims']);
+    expect(minimal.verified_claims).toEqual({ verification: { trust_framework: 'standard' }, claims: { name: 'Ingrid Solberg Haugen' } });
+  });
+
+  it('unknown_verified_claims_members: the core reads every known member and names the unknown ones it left out', async () => {
+    const { emulator, rp } = setUp();
+    await emulator.control.armFault('unknown_verified_claims_members');
+    const trace = new ProtocolTrace();
+    const started = await startAuthorization(rp, DEFAULT_SELECTION, { trace });
+    const result = await completeAuthorization(rp, await approveInBrowser(emulator, started.authorizationUrl), started.pending, { trace });
+    expect(result.verifiedClaims[0]?.evidence[0]).toMatchObject({ type: 'document' });
+    const check = trace.events.find((event) => event.type === 'check' && event.check === 'verified_claims');
+    const dropped = (check as { detail?: { dropped?: { path: string; reason: string }[] } }).detail?.dropped ?? [];
+    expect(dropped.filter((member) => member.reason === 'unknown_member').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('picture_not_image: the core accepts the token and keeps no portrait, naming the picture it dropped', async () => {
+    const { emulator, rp } = setUp();
+    await emulator.control.armFault('picture_not_image');
+    const result = await verify(emulator, rp);
+    expect(result.idToken.claims.verified_claims).toMatchObject({ claims: { picture: NOT_AN_IMAGE_PICTURE } });
+    expect(result.verifiedClaims[0]?.claims.picture).toBeUndefined();
+    expect(JSON.stringify(result.verifiedClaims)).not.toContain(NOT_AN_IMAGE_PICTURE);
+  });
+
+  it('no_expires_in: the token response had no expires_in', async () => {
+    const { emulator, rp } = setUp();
+    await emulator.control.armFault('no_expires_in');
+    expect((await verify(emulator, rp)).token.expiresIn).toBeUndefined();
+  });
+
+  it('jwks_keys_shuffled, jwks_unparseable_extra_keys: the key set the core fetched was changed, and it picked the signing key by kid', async () => {
+    const reordered = setUp();
+    await reordered.emulator.control.armFault('jwks_keys_shuffled');
+    const first = await verify(reordered.emulator, reordered.rp);
+    expect(reordered.jwksBodies).toHaveLength(1);
+    expect(reordered.jwksBodies[0]!.keys.at(-1)?.kid).toBe(first.idToken.jwsHeader.kid);
+
+    const extra = setUp();
+    await extra.emulator.control.armFault('jwks_unparseable_extra_keys');
+    await verify(extra.emulator, extra.rp);
+    expect(extra.jwksBodies[0]!.keys.map((key) => key.kid)).toEqual(
+      expect.arrayContaining(['emulator-unknown-kty', 'emulator-encryption-key', 'emulator-garbage-x']),
+    );
+  });
+
+  it('key_rotated_unpublished: a relying party that cached the JWKS refetches it for the new kid (after its cool-down) and accepts the token', async () => {
+    let jwksClockOffset = 0;
+    const { emulator, rp, jwksBodies } = setUp({}, () => Date.now() + jwksClockOffset);
+    await verify(emulator, rp);
+    const publishedBefore = jwksBodies[0]!.keys.map((key) => key.kid);
+
+    await emulator.control.armFault('key_rotated_unpublished');
+    jwksClockOffset = 60_000;
+    const rotated = await verify(emulator, rp);
+    expect(publishedBefore).not.toContain(rotated.idToken.jwsHeader.kid);
+    expect(jwksBodies).toHaveLength(2);
+    // The fresh key stays current: the next token is signed by it too, from the refetched set.
+    const [current] = await emulator.control.signingKeys();
+    expect(current?.kid).toBe(rotated.idToken.jwsHeader.kid);
+    expect((await verify(emulator, rp)).idToken.jwsHeader.kid).toBe(current!.kid);
   });
 });

@@ -3,6 +3,7 @@
  * the certificate chain in `x5c`.
  * @see spec 2.7, 4.4
  */
+import type { JWK } from 'jose';
 import type { EmulatorContext } from '../context';
 
 /**
@@ -11,15 +12,42 @@ import type { EmulatorContext } from '../context';
  * next one, published ahead), in an order drawn anew for each response: 4.4 tells clients never
  * to rely on the order or the count, and a client that takes the first key fails here at once
  * rather than at staging.
- * @see spec 2.7, 4.4; DECISIONS.md "Keys"
+ *
+ * While a JWKS variant is open (qa/faults.ts, target `jwks`: for a while after the ID token it
+ * was taken for), the response is changed as it says: the current key listed last
+ * (`jwks_keys_shuffled`), or keys no client can verify an ES256 token with added
+ * (`jwks_unparseable_extra_keys`).
+ * @see spec 2.7, 4.4; DECISIONS.md "Keys", "Faults"
  */
 export async function jwksEndpoint(_request: Request, context: EmulatorContext): Promise<Response> {
   const ring = await context.signingKeys();
-  return new Response(JSON.stringify({ keys: shuffled(ring.published().map((key) => key.publicJwk)) }), {
+  const variants = await context.faults.openWindows('jwks');
+  let keys: JWK[] = shuffled(ring.published().map((key) => key.publicJwk));
+  if (variants.includes('jwks_keys_shuffled')) {
+    const kid = ring.current().kid;
+    keys = [...keys.filter((key) => key.kid !== kid), ...keys.filter((key) => key.kid === kid)];
+  }
+  if (variants.includes('jwks_unparseable_extra_keys')) keys = shuffled([...keys, ...UNUSABLE_KEYS]);
+  return new Response(JSON.stringify({ keys }), {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=86400' },
   });
 }
+
+/**
+ * `jwks_unparseable_extra_keys`: entries a client must pass over (RFC 7517 §5: "implementations
+ * SHOULD ignore JWKs within a JWK Set that use "kty" values that are not understood", or that
+ * are missing required members or whose values are out of range). Each under its own `kid`, so
+ * a client that selects by `kid` never meets them.
+ */
+const UNUSABLE_KEYS: readonly JWK[] = [
+  // a key type nobody registered
+  { kty: 'X-EMULATOR-UNKNOWN', kid: 'emulator-unknown-kty', use: 'sig', k: 'AQAB' },
+  // an encryption key: not for verifying signatures (RFC 7517 §4.2); a short made-up modulus
+  { kty: 'RSA', kid: 'emulator-encryption-key', use: 'enc', alg: 'RSA-OAEP-256', n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw', e: 'AQAB' },
+  // an EC key whose x is not a coordinate of P-256 (too short, and not base64url of 32 bytes)
+  { kty: 'EC', kid: 'emulator-garbage-x', use: 'sig', alg: 'ES256', crv: 'P-256', x: 'not-a-coordinate', y: 'AAAA' },
+];
 
 /** The items in a uniformly random order (Fisher–Yates). */
 function shuffled<T>(items: readonly T[]): T[] {

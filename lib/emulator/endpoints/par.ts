@@ -8,7 +8,7 @@ import { rulesAt, type Levelled } from '../checks/levels';
 import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
-import { InvalidRequest, ServerError, TemporarilyUnavailable } from '../errors';
+import { InvalidClient, InvalidRequest, ServerError, TemporarilyUnavailable } from '../errors';
 
 /** 2.4: `urn:ietf:params:oauth:request_uri:<uuid>` (RFC 9126 §2.2). */
 const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
@@ -52,6 +52,12 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
   const faults = await context.faults.take('par_endpoint', client.clientId, [], authorizationRequest.state);
   if (faults.has('par_server_error')) {
     throw new ServerError("injected fault 'par_server_error' (emulator QA panel): the PAR endpoint failed on purpose");
+  }
+  if (faults.has('par_invalid_request')) {
+    throw new InvalidRequest("injected fault 'par_invalid_request' (emulator QA panel): the request was refused on purpose");
+  }
+  if (faults.has('par_invalid_client')) {
+    throw new InvalidClient("injected fault 'par_invalid_client' (emulator QA panel): the client was refused on purpose");
   }
   if (faults.has('par_temporarily_unavailable')) {
     throw new TemporarilyUnavailable(

@@ -8,7 +8,7 @@ import { rulesAt, type Levelled } from '../checks/levels';
 import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
-import { InvalidGrant, InvalidRequest, ServerError, UnsupportedGrantType, describeValue } from '../errors';
+import { InvalidClient, InvalidGrant, InvalidRequest, ServerError, UnsupportedGrantType, describeValue } from '../errors';
 import { findPersona } from '../personas/personas';
 import { TOKEN_TIMEOUT_DELAY_MS, holdResponse } from '../qa/faults';
 import { issueIdToken } from '../tokens/id-token';
@@ -78,7 +78,8 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
   const persona = findPersona(grant.personaId);
   if (!persona) throw new Error(`persona '${grant.personaId}' of a stored code no longer exists`);
 
-  // qa/faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed.
+  // qa/faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed;
+  // a fault that answers without an ID token mints none, so ID token faults stay armed.
   const faults = await context.faults.take('token_endpoint', client.clientId, [], grant.state);
   if (faults.has('token_error')) {
     throw new ServerError("injected fault 'token_error' (emulator QA panel): the token endpoint failed on purpose");
@@ -89,9 +90,23 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
     throw new ServerError("injected fault 'token_timeout' (emulator QA panel): the client closed the request while it was held");
   }
 
+  if (faults.has('token_invalid_grant')) {
+    throw new InvalidGrant("injected fault 'token_invalid_grant' (emulator QA panel): the code was refused on purpose");
+  }
+  if (faults.has('token_invalid_client')) {
+    throw new InvalidClient("injected fault 'token_invalid_client' (emulator QA panel): the client was refused on purpose");
+  }
+  const headers = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+  if (faults.has('token_not_json')) {
+    // What a misrouted request may meet: a proxy's or a portal's page, with 200.
+    return new Response('<!doctype html>\n<html lang="en"><head><title>Service</title></head><body><p>Welcome</p></body></html>\n', {
+      status: 200,
+      headers: { ...headers, 'Content-Type': 'text/html; charset=utf-8' },
+    });
+  }
+  if (faults.has('token_missing_id_token')) return Response.json({ expires_in: LIFETIMES.idToken }, { status: 200, headers });
+
   const idToken = await issueIdToken(context, client, grant, persona, { strict });
-  return Response.json(
-    { id_token: idToken, expires_in: LIFETIMES.idToken },
-    { status: 200, headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } },
-  );
+  // `no_expires_in`: RFC 6749 §5.1 makes expires_in optional; 2.5 shows it.
+  return Response.json({ id_token: idToken, ...(faults.has('no_expires_in') ? {} : { expires_in: LIFETIMES.idToken }) }, { status: 200, headers });
 }

@@ -87,6 +87,9 @@ async function acceptAsRelyingParty(emulator: Emulator, idToken: string, nonce: 
     audience: as.clientId,
   });
   if (payload.nonce !== nonce) throw new Error('nonce differs');
+  // OpenID Connect Core 2 and 3.1.3.7 (jose checks neither): a subject, and no audience but ours.
+  if (typeof payload.sub !== 'string') throw new Error('no subject');
+  if (Array.isArray(payload.aud) && payload.aud.length !== 1) throw new Error('an extra audience');
   // Spec 4.5: iat must not lie in the future (jose checks exp, not this).
   if (typeof payload.iat !== 'number' || payload.iat > Date.now() / 1000 + 60) throw new Error('issued in the future');
   return payload;
@@ -239,7 +242,7 @@ describe('faults of iss on the redirect while iss is switched off (RFC 9207 §2.
 });
 
 describe('one-shot semantics', () => {
-  const idTokenFaults = FAULTS.filter((fault) => fault.target === 'id_token').map((fault) => fault.id);
+  const idTokenFaults = FAULTS.filter((fault) => fault.kind === 'refusal' && fault.target === 'id_token').map((fault) => fault.id);
 
   it.each(idTokenFaults)('%s spoils exactly one ID token: it disarms itself and the next flow is clean', async (fault) => {
     const emulator = newEmulator();
@@ -466,5 +469,58 @@ describe('faults armed for one client', () => {
     const board = new FaultSwitchboard(new MemoryStore(), () => 0);
     await board.arm('par_server_error');
     expect([...(await board.take('par_endpoint', 'anyone'))]).toEqual(['par_server_error']);
+  });
+});
+
+describe('JWKS variants: taken with the ID token of their client, then served for a window', () => {
+  const kidsOf = async (emulator: Emulator) =>
+    ((await (await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
+
+  it('jwks_unparseable_extra_keys: nothing changes until the ID token is issued; then every JWKS response carries the extra keys', async () => {
+    const emulator = newEmulator();
+    await emulator.control.armFault('jwks_unparseable_extra_keys', client.clientId);
+    expect(await kidsOf(emulator)).not.toContain('emulator-garbage-x');
+    // Another client's token does not take it.
+    await runFlow(emulator, other);
+    expect(await kidsOf(emulator)).not.toContain('emulator-garbage-x');
+    expect(await emulator.control.armedFaults()).toEqual(['jwks_unparseable_extra_keys']);
+
+    const { response, nonce } = await runFlow(emulator);
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    for (let request = 0; request < 2; request += 1) {
+      expect(await kidsOf(emulator)).toEqual(expect.arrayContaining(['emulator-unknown-kty', 'emulator-encryption-key', 'emulator-garbage-x']));
+    }
+    // The token itself is untouched, and verifies against the changed set.
+    await expect(acceptAsRelyingParty(emulator, await idTokenOf(response), nonce)).resolves.toMatchObject({ iss: TEST_BASE_URL });
+  });
+
+  it('jwks_keys_shuffled: the key that signs is listed last, response after response', async () => {
+    const emulator = newEmulator();
+    await runFlowWith(emulator, 'jwks_keys_shuffled');
+    const [current] = await emulator.control.signingKeys();
+    for (let request = 0; request < 5; request += 1) expect((await kidsOf(emulator)).at(-1)).toBe(current!.kid);
+  });
+});
+
+describe('ID token refusals that change the JWT or the JWE around it', () => {
+  it('jwe_tag_tampered: only the tag differs from a JWE the client can decrypt', async () => {
+    const emulator = newEmulator();
+    const idToken = await idTokenOf((await runFlowWith(emulator, 'jwe_tag_tampered')).response);
+    await expect(decrypt(idToken)).rejects.toThrow();
+    const segments = idToken.split('.');
+    const tag = Buffer.from(segments[4]!, 'base64url');
+    tag[0]! ^= 0x01;
+    segments[4] = tag.toString('base64url');
+    await expect(decrypt(segments.join('.'))).resolves.toEqual(expect.any(String));
+  });
+
+  it('alg_none: an unsigned JWT under the current kid; hs256_public_key: HS256 under the current kid', async () => {
+    const emulator = newEmulator();
+    const [current] = await emulator.control.signingKeys();
+    const unsigned = await decrypt(await idTokenOf((await runFlowWith(emulator, 'alg_none')).response));
+    expect(unsigned.endsWith('.')).toBe(true);
+    expect(decodeProtectedHeader(unsigned)).toEqual({ alg: 'none', kid: current!.kid, typ: 'JWT' });
+    const hmac = await decrypt(await idTokenOf((await runFlowWith(emulator, 'hs256_public_key')).response));
+    expect(decodeProtectedHeader(hmac)).toEqual({ alg: 'HS256', kid: current!.kid, typ: 'JWT' });
   });
 });

@@ -1,6 +1,8 @@
 /**
- * One-shot faults for QA: armed from the control API or the panel, each one spoils the next
- * response of its kind, so a tester can watch the relying party refuse it (spec 4.5, 5.6, part 7).
+ * One-shot faults for QA: armed from the control API or the panel, each one changes the next
+ * response of its kind. A refusal spoils it, so a tester can watch the relying party refuse it
+ * (spec 4.5, 5.6, part 7); an acceptance variant makes it unusual but valid, so a tester can
+ * watch the relying party accept it.
  *
  * A fault is injected where the real response is produced (tokens/id-token.ts,
  * endpoints/token.ts, endpoints/par.ts), into a response that would otherwise have succeeded: a
@@ -11,6 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/store';
+import type { IdTokenContentEncryption, IdTokenEncryptionAlgorithm } from '../config';
 
 /**
  * The error codes the relying-party core (lib/oidc/errors.ts) answers each fault with. Kept as
@@ -29,6 +32,12 @@ export type ExpectedRpError =
   | 'id_token_not_encrypted'
   | 'id_token_unsupported_encryption'
   | 'id_token_decryption_failed'
+  | 'id_token_subject_missing'
+  | 'id_token_missing'
+  | 'invalid_response'
+  | 'invalid_grant'
+  | 'invalid_client'
+  | 'invalid_request'
   | 'server_error'
   | 'timeout'
   | 'temporarily_unavailable'
@@ -36,11 +45,29 @@ export type ExpectedRpError =
   | 'state_missing'
   | 'callback_issuer_mismatch';
 
-/** Which response a fault spoils. */
-export type FaultTarget = 'id_token' | 'token_endpoint' | 'par_endpoint' | 'authorization_response';
+/**
+ * Which response a fault changes. `jwks` variants are taken when the flow's ID token is issued
+ * (a JWKS request names no client and no flow) and change the JWKS responses of the next
+ * JWKS_VARIANT_WINDOW_SECONDS.
+ */
+export type FaultTarget = 'id_token' | 'jwks' | 'token_endpoint' | 'par_endpoint' | 'authorization_response';
 
-/** One row of the fault table. */
-export interface FaultDefinition {
+/**
+ * What a correct relying party does with the changed response: refuse it (with `expected`), or
+ * accept it (an unusual answer the contract allows).
+ */
+export type FaultKind = 'refusal' | 'acceptance';
+
+/**
+ * How a conformance kit judges an acceptance variant: the verification completes and its
+ * claims are read (`claims_read`); for `portrait_not_shown`, besides, the relying party shows
+ * no portrait from the `picture` it was sent (it must not render a value that is not a base64
+ * JPEG data URI).
+ */
+export type AcceptanceCheck = 'claims_read' | 'portrait_not_shown';
+
+/** The columns every row of the fault table has. */
+interface FaultColumns {
   id: string;
   target: FaultTarget;
   /**
@@ -53,9 +80,27 @@ export interface FaultDefinition {
   label: string;
   /** what the emulator does to the response */
   effect: string;
+}
+
+/** A fault a correct relying party refuses, with the error code our core answers. */
+export interface RefusalDefinition extends FaultColumns {
+  kind: 'refusal';
   /** what a correct relying party answers */
   expected: ExpectedRpError;
 }
+
+/** A variant (unusual but valid) a correct relying party accepts. */
+export interface AcceptanceDefinition extends FaultColumns {
+  kind: 'acceptance';
+  expected: 'accepted';
+  /** what, beyond completing the verification, shows that it was accepted rightly */
+  check: AcceptanceCheck;
+  /** the encryption variants: the JWE's `alg` and `enc` */
+  encryption?: { alg: IdTokenEncryptionAlgorithm; enc: IdTokenContentEncryption };
+}
+
+/** One row of the fault table. */
+export type FaultDefinition = RefusalDefinition | AcceptanceDefinition;
 
 /** How long `token_timeout` holds the token response: longer than the 10 s the relying-party core waits by default. */
 export const TOKEN_TIMEOUT_DELAY_MS = 15_000;
@@ -68,6 +113,33 @@ export const FAULTY_AUDIENCE = 'another-client';
 export const EXPIRED_SECONDS_AGO = 600;
 /** `issued_in_future`: how far ahead `iat` lies; well beyond any clock tolerance. */
 export const ISSUED_SECONDS_AHEAD = 600;
+/**
+ * `clock_skew_within_tolerance`: how far ahead `iat` lies; within the 30 s our core tolerates by
+ * default (and the 60 s jose and openid-client allow at most).
+ */
+export const SKEWED_SECONDS_AHEAD = 20;
+/**
+ * `picture_not_image`: a remote URL where a base64 JPEG data URI belongs (spec 2.3). Under
+ * `.invalid` (RFC 2606), so a relying party that fetches it reaches nobody.
+ */
+export const NOT_AN_IMAGE_PICTURE = 'https://portrait.invalid/portrait.jpg';
+/** `jwks` variants change the JWKS responses of this many seconds after the ID token is issued. */
+export const JWKS_VARIANT_WINDOW_SECONDS = 60;
+
+/** A row of an encryption variant: the ID token encrypted with exactly `alg` / `enc`. */
+function encryptionVariant<const Id extends string>(id: Id, alg: IdTokenEncryptionAlgorithm, enc: IdTokenContentEncryption) {
+  return {
+    id,
+    kind: 'acceptance',
+    target: 'id_token',
+    group: 'encryption',
+    label: `Encrypted ${alg} / ${enc}`,
+    effect: `Encrypted to the client's key with ${alg} and ${enc} for this token, whatever the client's variant (spec 2.5 shows RSA-OAEP-256 / A256GCM only as an example).`,
+    expected: 'accepted',
+    check: 'claims_read',
+    encryption: { alg, enc },
+  } as const satisfies AcceptanceDefinition;
+}
 
 /**
  * Every fault, in the order they are listed and, within a group, applied.
@@ -76,6 +148,7 @@ export const ISSUED_SECONDS_AHEAD = 600;
 export const FAULTS = [
   {
     id: 'wrong_nonce',
+    kind: 'refusal',
     target: 'id_token',
     group: 'nonce',
     label: 'Wrong nonce',
@@ -83,7 +156,17 @@ export const FAULTS = [
     expected: 'id_token_nonce_mismatch',
   },
   {
+    id: 'missing_nonce',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'nonce',
+    label: 'No nonce',
+    effect: 'The ID token has no nonce claim, although the request object sent one.',
+    expected: 'id_token_nonce_mismatch',
+  },
+  {
     id: 'wrong_issuer',
+    kind: 'refusal',
     target: 'id_token',
     group: 'issuer',
     label: 'Wrong issuer',
@@ -91,7 +174,17 @@ export const FAULTS = [
     expected: 'id_token_issuer_mismatch',
   },
   {
+    id: 'missing_issuer',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'issuer',
+    label: 'No issuer',
+    effect: 'The ID token has no iss claim.',
+    expected: 'id_token_issuer_mismatch',
+  },
+  {
     id: 'wrong_audience',
+    kind: 'refusal',
     target: 'id_token',
     group: 'audience',
     label: 'Wrong audience',
@@ -99,7 +192,35 @@ export const FAULTS = [
     expected: 'id_token_audience_mismatch',
   },
   {
+    id: 'missing_audience',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'audience',
+    label: 'No audience',
+    effect: 'The ID token has no aud claim.',
+    expected: 'id_token_audience_mismatch',
+  },
+  {
+    id: 'extra_audience',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'audience',
+    label: 'Extra audience',
+    effect: `aud is [client_id, "${FAULTY_AUDIENCE}"], with azp = client_id: an audience the client does not trust (OpenID Connect Core 3.1.3.7, item 3).`,
+    expected: 'id_token_audience_mismatch',
+  },
+  {
+    id: 'missing_subject',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'subject',
+    label: 'No subject',
+    effect: 'The ID token has no sub claim (OpenID Connect Core 2: sub is required).',
+    expected: 'id_token_subject_missing',
+  },
+  {
     id: 'expired',
+    kind: 'refusal',
     target: 'id_token',
     group: 'lifetime',
     label: 'Expired ID token',
@@ -108,6 +229,7 @@ export const FAULTS = [
   },
   {
     id: 'issued_in_future',
+    kind: 'refusal',
     target: 'id_token',
     group: 'lifetime',
     label: 'Issued in the future',
@@ -116,6 +238,7 @@ export const FAULTS = [
   },
   {
     id: 'unknown_signing_key',
+    kind: 'refusal',
     target: 'id_token',
     group: 'signature',
     label: 'Signed by an unpublished key',
@@ -124,6 +247,7 @@ export const FAULTS = [
   },
   {
     id: 'unknown_kid',
+    kind: 'refusal',
     target: 'id_token',
     group: 'signature',
     label: 'Unknown kid',
@@ -132,6 +256,7 @@ export const FAULTS = [
   },
   {
     id: 'signed_ps256',
+    kind: 'refusal',
     target: 'id_token',
     group: 'signature',
     label: 'Signed with PS256',
@@ -140,6 +265,7 @@ export const FAULTS = [
   },
   {
     id: 'signed_es384',
+    kind: 'refusal',
     target: 'id_token',
     group: 'signature',
     label: 'Signed with ES384',
@@ -147,7 +273,26 @@ export const FAULTS = [
     expected: 'id_token_unsupported_algorithm',
   },
   {
+    id: 'alg_none',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'signature',
+    label: 'Unsigned (alg none)',
+    effect: 'The inner JWT has alg "none" and an empty signature, and is encrypted as usual.',
+    expected: 'id_token_unsupported_algorithm',
+  },
+  {
+    id: 'hs256_public_key',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'signature',
+    label: 'HS256 with the public key',
+    effect: 'Signed with HS256 under the current kid, with the current key\'s public key (its SPKI PEM) as the HMAC secret: key confusion.',
+    expected: 'id_token_unsupported_algorithm',
+  },
+  {
     id: 'unencrypted',
+    kind: 'refusal',
     target: 'id_token',
     group: 'encryption',
     label: 'Not encrypted',
@@ -156,6 +301,7 @@ export const FAULTS = [
   },
   {
     id: 'wrong_jwe_algorithm',
+    kind: 'refusal',
     target: 'id_token',
     group: 'encryption',
     label: 'Wrong encryption algorithm',
@@ -165,6 +311,7 @@ export const FAULTS = [
   },
   {
     id: 'wrong_encryption_key',
+    kind: 'refusal',
     target: 'id_token',
     group: 'encryption',
     label: 'Encrypted to another key',
@@ -172,7 +319,17 @@ export const FAULTS = [
     expected: 'id_token_decryption_failed',
   },
   {
+    id: 'jwe_tag_tampered',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'encryption',
+    label: 'JWE tag altered',
+    effect: 'Encrypted as usual, then one bit of the JWE\'s authentication tag (its last segment) is flipped.',
+    expected: 'id_token_decryption_failed',
+  },
+  {
     id: 'token_error',
+    kind: 'refusal',
     target: 'token_endpoint',
     group: 'token_response',
     label: 'Token endpoint error',
@@ -181,6 +338,7 @@ export const FAULTS = [
   },
   {
     id: 'token_timeout',
+    kind: 'refusal',
     target: 'token_endpoint',
     group: 'token_response',
     label: 'Token endpoint timeout',
@@ -188,7 +346,44 @@ export const FAULTS = [
     expected: 'timeout',
   },
   {
+    id: 'token_invalid_grant',
+    kind: 'refusal',
+    target: 'token_endpoint',
+    group: 'token_response',
+    label: 'Token endpoint invalid_grant',
+    effect: 'The token endpoint answers 400 invalid_grant instead of the ID token.',
+    expected: 'invalid_grant',
+  },
+  {
+    id: 'token_invalid_client',
+    kind: 'refusal',
+    target: 'token_endpoint',
+    group: 'token_response',
+    label: 'Token endpoint invalid_client',
+    effect: 'The token endpoint answers 401 invalid_client instead of the ID token.',
+    expected: 'invalid_client',
+  },
+  {
+    id: 'token_not_json',
+    kind: 'refusal',
+    target: 'token_endpoint',
+    group: 'token_response',
+    label: 'Token response not JSON',
+    effect: 'The token endpoint answers 200 with an HTML page instead of JSON.',
+    expected: 'invalid_response',
+  },
+  {
+    id: 'token_missing_id_token',
+    kind: 'refusal',
+    target: 'token_endpoint',
+    group: 'token_response',
+    label: 'Token response without id_token',
+    effect: 'The token endpoint answers 200 with JSON that has expires_in but no id_token.',
+    expected: 'id_token_missing',
+  },
+  {
     id: 'par_server_error',
+    kind: 'refusal',
     target: 'par_endpoint',
     group: 'par_response',
     label: 'PAR server error',
@@ -197,6 +392,7 @@ export const FAULTS = [
   },
   {
     id: 'par_temporarily_unavailable',
+    kind: 'refusal',
     target: 'par_endpoint',
     group: 'par_response',
     label: 'PAR temporarily unavailable',
@@ -204,7 +400,26 @@ export const FAULTS = [
     expected: 'temporarily_unavailable',
   },
   {
+    id: 'par_invalid_request',
+    kind: 'refusal',
+    target: 'par_endpoint',
+    group: 'par_response',
+    label: 'PAR invalid_request',
+    effect: 'The PAR endpoint answers 400 invalid_request instead of a request_uri.',
+    expected: 'invalid_request',
+  },
+  {
+    id: 'par_invalid_client',
+    kind: 'refusal',
+    target: 'par_endpoint',
+    group: 'par_response',
+    label: 'PAR invalid_client',
+    effect: 'The PAR endpoint answers 401 invalid_client instead of a request_uri.',
+    expected: 'invalid_client',
+  },
+  {
     id: 'wrong_state',
+    kind: 'refusal',
     target: 'authorization_response',
     group: 'state',
     label: 'Wrong state',
@@ -213,6 +428,7 @@ export const FAULTS = [
   },
   {
     id: 'missing_state',
+    kind: 'refusal',
     target: 'authorization_response',
     group: 'state',
     label: 'No state',
@@ -221,6 +437,7 @@ export const FAULTS = [
   },
   {
     id: 'wrong_response_issuer',
+    kind: 'refusal',
     target: 'authorization_response',
     group: 'response_issuer',
     label: 'Wrong iss on the redirect',
@@ -229,11 +446,114 @@ export const FAULTS = [
   },
   {
     id: 'missing_response_issuer',
+    kind: 'refusal',
     target: 'authorization_response',
     group: 'response_issuer',
     label: 'No iss on the redirect',
     effect: 'The redirect back has no iss, although discovery advertises authorization_response_iss_parameter_supported (RFC 9207 §2.4).',
     expected: 'callback_issuer_mismatch',
+  },
+  {
+    id: 'key_rotated_unpublished',
+    kind: 'acceptance',
+    target: 'id_token',
+    group: 'signature',
+    label: 'Signed by a key not published before',
+    effect: 'The signing keys rotate to a fresh key that was not published ahead: it signs this token and is in the JWKS only from now on, so a relying party that cached the JWKS must fetch it again for the unknown kid (OpenID Connect Core 10.1.1).',
+    expected: 'accepted',
+    check: 'claims_read',
+  },
+  {
+    id: 'aud_array',
+    kind: 'acceptance',
+    target: 'id_token',
+    group: 'audience',
+    label: 'Audience as an array',
+    effect: 'aud is a one-element array holding the client_id (RFC 7519 4.1.3 allows either form).',
+    expected: 'accepted',
+    check: 'claims_read',
+  },
+  {
+    id: 'clock_skew_within_tolerance',
+    kind: 'acceptance',
+    target: 'id_token',
+    group: 'lifetime',
+    label: 'Clock skew within tolerance',
+    effect: `iat lies ${SKEWED_SECONDS_AHEAD} s in the future (a provider clock slightly ahead), and exp is as usual.`,
+    expected: 'accepted',
+    check: 'claims_read',
+  },
+  {
+    id: 'unknown_verified_claims_members',
+    kind: 'acceptance',
+    target: 'id_token',
+    group: 'claims_set',
+    label: 'Unknown members in verified_claims',
+    effect: 'verified_claims, its verification, each evidence element, its document_details and its claims carry members the spec does not name (OpenID Connect for Identity Assurance lets a provider add them).',
+    expected: 'accepted',
+    check: 'claims_read',
+  },
+  {
+    id: 'minimal_token',
+    kind: 'acceptance',
+    target: 'id_token',
+    group: 'claims_set',
+    label: 'Minimal ID token',
+    effect: 'The ID token carries only iss, sub, aud, exp, iat, nonce and verified_claims with its trust framework and a single verified claim: no auth_time, acr, amr or evidence.',
+    expected: 'accepted',
+    check: 'claims_read',
+  },
+  {
+    id: 'picture_not_image',
+    kind: 'acceptance',
+    target: 'id_token',
+    group: 'claims_set',
+    label: 'Picture not an image',
+    effect: `picture is a remote URL (${NOT_AN_IMAGE_PICTURE}) instead of a base64 JPEG data URI; the relying party must accept the token and show no portrait from it. Waits for a token whose picture was requested.`,
+    expected: 'accepted',
+    check: 'portrait_not_shown',
+  },
+  encryptionVariant('encrypted_rsa_oaep_256_a128gcm', 'RSA-OAEP-256', 'A128GCM'),
+  encryptionVariant('encrypted_rsa_oaep_256_a192gcm', 'RSA-OAEP-256', 'A192GCM'),
+  encryptionVariant('encrypted_rsa_oaep_256_a256gcm', 'RSA-OAEP-256', 'A256GCM'),
+  encryptionVariant('encrypted_rsa_oaep_256_a128cbc_hs256', 'RSA-OAEP-256', 'A128CBC-HS256'),
+  encryptionVariant('encrypted_rsa_oaep_256_a192cbc_hs384', 'RSA-OAEP-256', 'A192CBC-HS384'),
+  encryptionVariant('encrypted_rsa_oaep_256_a256cbc_hs512', 'RSA-OAEP-256', 'A256CBC-HS512'),
+  encryptionVariant('encrypted_rsa_oaep_a128gcm', 'RSA-OAEP', 'A128GCM'),
+  encryptionVariant('encrypted_rsa_oaep_a192gcm', 'RSA-OAEP', 'A192GCM'),
+  encryptionVariant('encrypted_rsa_oaep_a256gcm', 'RSA-OAEP', 'A256GCM'),
+  encryptionVariant('encrypted_rsa_oaep_a128cbc_hs256', 'RSA-OAEP', 'A128CBC-HS256'),
+  encryptionVariant('encrypted_rsa_oaep_a192cbc_hs384', 'RSA-OAEP', 'A192CBC-HS384'),
+  encryptionVariant('encrypted_rsa_oaep_a256cbc_hs512', 'RSA-OAEP', 'A256CBC-HS512'),
+  {
+    id: 'jwks_keys_shuffled',
+    kind: 'acceptance',
+    target: 'jwks',
+    group: 'jwks_order',
+    label: 'JWKS keys reordered',
+    effect: `For ${JWKS_VARIANT_WINDOW_SECONDS} s after this ID token is issued, the JWKS lists the key that signed it last, never first (spec 4.4: order is not to be relied on).`,
+    expected: 'accepted',
+    check: 'claims_read',
+  },
+  {
+    id: 'jwks_unparseable_extra_keys',
+    kind: 'acceptance',
+    target: 'jwks',
+    group: 'jwks_extra_keys',
+    label: 'JWKS with unusable extra keys',
+    effect: `For ${JWKS_VARIANT_WINDOW_SECONDS} s after this ID token is issued, the JWKS also lists keys nobody can verify an ES256 token with: an unknown kty, an RSA key with use "enc", and an EC key whose x is not a coordinate.`,
+    expected: 'accepted',
+    check: 'claims_read',
+  },
+  {
+    id: 'no_expires_in',
+    kind: 'acceptance',
+    target: 'token_endpoint',
+    group: 'token_members',
+    label: 'Token response without expires_in',
+    effect: 'The token response has id_token but no expires_in (spec 2.5 shows it; RFC 6749 5.1 makes it optional).',
+    expected: 'accepted',
+    check: 'claims_read',
   },
 ] as const satisfies readonly FaultDefinition[];
 
@@ -368,6 +688,22 @@ export class FaultSwitchboard {
   }
 
   /**
+   * Keeps a taken fault in effect for `seconds`, for every response of its target: the `jwks`
+   * variants, whose requests name no client and no flow (JWKS_VARIANT_WINDOW_SECONDS).
+   */
+  async openWindow(id: FaultId, seconds: number): Promise<void> {
+    await this.store.set(windowKey(checkedId(id)), true, seconds);
+  }
+
+  /** The faults of `target` whose window is open, in table order. */
+  async openWindows(target: FaultTarget): Promise<FaultId[]> {
+    const open = await Promise.all(
+      FAULTS.filter((fault) => fault.target === target).map(async (fault) => ((await this.store.get(windowKey(fault.id))) === undefined ? undefined : fault.id)),
+    );
+    return open.filter((id) => id !== undefined);
+  }
+
+  /**
    * Disarms and returns the faults to apply to one response of `target`, for `clientId`: every
    * fault of that target armed on the panel or for this flow (`state`), at most one per group
    * (the first in table order; of one fault armed both ways, the flow's is taken). Each applied
@@ -453,6 +789,10 @@ function flowArmedKey(state: string): string {
 
 function flowRecordKey(state: string): string {
   return `flow-record:${flowKey(state)}`;
+}
+
+function windowKey(id: FaultId): string {
+  return `fault-window:${id}`;
 }
 
 function armedKey(id: FaultId): string {

@@ -5,7 +5,7 @@
  * otherwise; config.ts lists the variants).
  * @see spec part 1 "Data minimisation", 2.5, 2.6, 5.6
  */
-import { CompactEncrypt, SignJWT, base64url, generateKeyPair, importJWK } from 'jose';
+import { CompactEncrypt, SignJWT, base64url, exportSPKI, generateKeyPair, importJWK, type JWTPayload } from 'jose';
 import {
   type ClaimName,
   type ClaimsRequest,
@@ -16,7 +16,17 @@ import { encryptionKeyOf, type ClientEncryptionKey, type RegisteredClient } from
 import { ACR, AMR, ID_TOKEN_SIGNING_ALGORITHM, LIFETIMES, type IdTokenEncryption, type IdTokenEncryptionAlgorithm } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
 import { loadPortrait, populationRegisterMatch, type DocumentData, type Persona } from '../personas/personas';
-import { EXPIRED_SECONDS_AGO, FAULTY_AUDIENCE, FAULTY_ISSUER, ISSUED_SECONDS_AHEAD, type FaultId } from '../qa/faults';
+import {
+  EXPIRED_SECONDS_AGO,
+  FAULTS,
+  FAULTY_AUDIENCE,
+  FAULTY_ISSUER,
+  ISSUED_SECONDS_AHEAD,
+  JWKS_VARIANT_WINDOW_SECONDS,
+  NOT_AN_IMAGE_PICTURE,
+  SKEWED_SECONDS_AHEAD,
+  type FaultId,
+} from '../qa/faults';
 import type { AuthorizationCodeGrant } from '../state';
 import { encryptWithRsa1_5 } from './rsa1_5-jwe';
 import { createUnpublishedSigningKey } from './signing-keys';
@@ -135,20 +145,25 @@ export async function issueIdToken(
   persona: Persona,
   { strict = false }: { strict?: boolean } = {},
 ): Promise<string> {
-  const faults = await context.faults.take('id_token', client.clientId, [], grant.state);
+  // `picture_not_image` waits for a token whose picture was requested: it has nothing to change in another.
+  const pictureRequested = grant.claims.claims.some(({ name }) => name === 'picture');
+  const faults = await context.faults.take('id_token', client.clientId, pictureRequested ? [] : ['picture_not_image'], grant.state);
+  await openJwksVariants(context, client.clientId, grant.state);
   const now = nowSeconds(context);
   // `expired`: the whole lifetime lies in the past, so only the exp check (4.5) can catch it;
-  // `issued_in_future`: the whole lifetime lies ahead, so only the iat check can.
+  // `issued_in_future`: the whole lifetime lies ahead, so only the iat check can;
+  // `clock_skew_within_tolerance`: iat a little ahead, exp as usual.
   const exp = faults.has('expired')
     ? now - EXPIRED_SECONDS_AGO
     : faults.has('issued_in_future')
       ? now + ISSUED_SECONDS_AHEAD + LIFETIMES.idToken
       : now + LIFETIMES.idToken;
-  const iat = exp - LIFETIMES.idToken;
-  const payload = {
+  const iat = faults.has('clock_skew_within_tolerance') ? now + SKEWED_SECONDS_AHEAD : exp - LIFETIMES.idToken;
+  const payload: JWTPayload = {
     iss: faults.has('wrong_issuer') ? FAULTY_ISSUER : context.issuer,
     sub: await pairwiseSubject(context, client.clientId, persona.id),
-    aud: faults.has('wrong_audience') ? FAULTY_AUDIENCE : client.clientId,
+    aud: audienceFor(client.clientId, faults),
+    ...(faults.has('extra_audience') ? { azp: client.clientId } : {}),
     exp,
     iat,
     // Authentication cannot follow the token's issue; only the `expired` fault moves iat back.
@@ -156,15 +171,116 @@ export async function issueIdToken(
     nonce: faults.has('wrong_nonce') ? base64url.encode(crypto.getRandomValues(new Uint8Array(24))) : grant.nonce,
     acr: ACR,
     amr: [...AMR],
-    verified_claims: await verifiedClaimsFor(persona, grant.claims, { strict }),
+    verified_claims: claimsSetFor(await verifiedClaimsFor(persona, grant.claims, { strict }), faults),
   };
+  if (faults.has('minimal_token')) for (const claim of ['auth_time', 'acr', 'amr']) delete payload[claim];
+  // The claim faults that take a claim away: each leaves the rest of the token as it was.
+  if (faults.has('missing_issuer')) delete payload.iss;
+  if (faults.has('missing_audience')) delete payload.aud;
+  if (faults.has('missing_nonce')) delete payload.nonce;
+  if (faults.has('missing_subject')) delete payload.sub;
 
+  const signed = await signIdToken(context, payload, faults);
+  if (faults.has('unencrypted')) return signed;
+  // An encryption variant: exactly its alg and enc, whatever the client's variant.
+  const [encryption] = FAULTS.flatMap((fault) => ('encryption' in fault && faults.has(fault.id) ? [fault.encryption] : []));
+  const jwe = await encryptIdToken(
+    new TextEncoder().encode(signed),
+    encryptionKeyOf(client),
+    encryption ?? (await context.idTokenEncryption(client.clientId)),
+    faults,
+  );
+  return faults.has('jwe_tag_tampered') ? withTamperedTag(jwe) : jwe;
+}
+
+/** `aud` (2.6: the client_id), or what an audience fault or variant makes of it. */
+function audienceFor(clientId: string, faults: ReadonlySet<FaultId>): string | string[] {
+  if (faults.has('wrong_audience')) return FAULTY_AUDIENCE;
+  // OpenID Connect Core 3.1.3.7 item 3: an audience the client does not trust; item 4's azp is added beside it.
+  if (faults.has('extra_audience')) return [clientId, FAULTY_AUDIENCE];
+  if (faults.has('aud_array')) return [clientId];
+  return clientId;
+}
+
+/** Where the `unknown_verified_claims_members` variant adds members: names no spec uses. */
+const UNKNOWN_MEMBER = 'x_emulator_unlisted';
+
+/**
+ * `verified_claims` as issued, or as a claims-set variant makes it: members the spec does not
+ * name at every level (`unknown_verified_claims_members`), a single claim and no evidence
+ * (`minimal_token`), or a remote URL as `picture` (`picture_not_image`).
+ * @see spec 2.3 "Verified claims fields", 2.6; OpenID Connect for Identity Assurance 1.0 §5
+ */
+function claimsSetFor(verifiedClaims: VerifiedClaims, faults: ReadonlySet<FaultId>): Record<string, unknown> {
+  if (faults.has('picture_not_image')) {
+    return { ...verifiedClaims, claims: { ...verifiedClaims.claims, picture: NOT_AN_IMAGE_PICTURE } };
+  }
+  if (faults.has('minimal_token')) {
+    const [first] = Object.entries(verifiedClaims.claims);
+    return { verification: { trust_framework: verifiedClaims.verification.trust_framework }, claims: first ? Object.fromEntries([first]) : {} };
+  }
+  if (faults.has('unknown_verified_claims_members')) {
+    const { verification, claims } = verifiedClaims;
+    return {
+      verification: {
+        ...verification,
+        ...(verification.evidence
+          ? {
+              evidence: verification.evidence.map((element) => ({
+                ...element,
+                ...('document_details' in element ? { document_details: { ...element.document_details, [UNKNOWN_MEMBER]: 'document detail' } } : {}),
+                [UNKNOWN_MEMBER]: { note: 'evidence member' },
+              })),
+            }
+          : {}),
+        [UNKNOWN_MEMBER]: 'verification member',
+      },
+      claims: { ...claims, [UNKNOWN_MEMBER]: 'claim' },
+      [UNKNOWN_MEMBER]: ['verified_claims member'],
+    };
+  }
+  return { ...verifiedClaims };
+}
+
+/**
+ * The JWKS variants (qa/faults.ts, target `jwks`) taken for this token's client and flow start
+ * now: the JWKS responses of the next JWKS_VARIANT_WINDOW_SECONDS carry them (endpoints/jwks.ts),
+ * since the JWKS request that follows names no client and no flow.
+ */
+async function openJwksVariants(context: EmulatorContext, clientId: string, state: string | undefined): Promise<void> {
+  for (const id of await context.faults.take('jwks', clientId, [], state)) await context.faults.openWindow(id, JWKS_VARIANT_WINDOW_SECONDS);
+}
+
+/**
+ * The signed token (JWS, ES256, header {alg, kid, typ}), or what a signature fault makes of it:
+ * unsigned (`alg_none`), or HS256 with the current key's public key as the secret
+ * (`hs256_public_key`: the key confusion a verifier that trusts the header's `alg` falls for).
+ * @see spec 5.6; RFC 8725 §2.1, §3.1
+ */
+async function signIdToken(context: EmulatorContext, payload: JWTPayload, faults: ReadonlySet<FaultId>): Promise<string> {
+  if (faults.has('alg_none') || faults.has('hs256_public_key')) {
+    const current = (await context.signingKeys()).current();
+    if (faults.has('alg_none')) {
+      const part = (value: object) => base64url.encode(JSON.stringify(value));
+      return `${part({ alg: 'none', kid: current.kid, typ: 'JWT' })}.${part(payload)}.`;
+    }
+    const publicKey = (await importJWK({ ...current.publicJwk, x5c: undefined }, ID_TOKEN_SIGNING_ALGORITHM)) as CryptoKey;
+    const secret = new TextEncoder().encode(await exportSPKI(publicKey));
+    return new SignJWT(payload).setProtectedHeader({ alg: 'HS256', kid: current.kid, typ: 'JWT' }).sign(secret);
+  }
   const signingKey = await signingKeyFor(context, faults);
-  const signed = await new SignJWT(payload)
+  return new SignJWT(payload)
     .setProtectedHeader({ alg: signingKey.alg ?? ID_TOKEN_SIGNING_ALGORITHM, kid: signingKey.kid, typ: 'JWT' })
     .sign(signingKey.privateKey);
-  if (faults.has('unencrypted')) return signed;
-  return encryptIdToken(new TextEncoder().encode(signed), encryptionKeyOf(client), await context.idTokenEncryption(client.clientId), faults);
+}
+
+/** `jwe_tag_tampered`: the JWE with one bit of its authentication tag (the fifth segment) flipped. @see RFC 7516 §7.1 */
+function withTamperedTag(jwe: string): string {
+  const segments = jwe.split('.');
+  const tag = base64url.decode(segments[4]!);
+  tag[0]! ^= 0x01;
+  segments[4] = base64url.encode(tag);
+  return segments.join('.');
 }
 
 /**
@@ -196,7 +312,8 @@ async function signingKeyFor(
   context: EmulatorContext,
   faults: ReadonlySet<FaultId>,
 ): Promise<{ kid: string; privateKey: CryptoKey; alg?: string }> {
-  const current = (await context.signingKeys()).current();
+  // `key_rotated_unpublished`: a key the JWKS has from now on only; it stays current after.
+  const current = faults.has('key_rotated_unpublished') ? await (await context.signingKeys()).rotateUnannounced() : (await context.signingKeys()).current();
   // `signed_ps256`, `signed_es384`: another algorithm than 2.5's ES256, under the current kid.
   if (faults.has('signed_ps256')) {
     return { kid: current.kid, alg: 'PS256', privateKey: (await generateKeyPair('PS256')).privateKey };

@@ -58,6 +58,13 @@ export interface SigningKeyRing {
    * @returns the new current key
    */
   rotate(): Promise<SigningKey>;
+  /**
+   * An unannounced rotation, as a provider makes in an emergency: a fresh key from the ring's CA,
+   * never published ahead, becomes current (the key published ahead stays next). The previous
+   * key retires as in `rotate`. For the `key_rotated_unpublished` variant (qa/faults.ts).
+   * @returns the new current key
+   */
+  rotateUnannounced(): Promise<SigningKey>;
 }
 
 /**
@@ -164,6 +171,7 @@ function ringOf(stored: StoredRing, store: Store, now: () => number, cache: Sign
       ...(stored.next ? [{ kid: stored.next.kid, createdAt: stored.next.createdAt, current: false, next: true as const }] : []),
     ],
     rotate: () => rotateStoredRing(store, now, cache),
+    rotateUnannounced: () => rotateStoredRing(store, now, cache, { announced: false }),
   };
 }
 
@@ -181,14 +189,15 @@ function importPrivateKey(cache: SigningKeyCache, key: StoredKey): Promise<Crypt
  * until their tokens have expired (at most MAX_PUBLISHED_SIGNING_KEYS in all). Rotations are
  * serialised across instances by a short lock in the store, so none is lost.
  */
-async function rotateStoredRing(store: Store, now: () => number, cache: SigningKeyCache): Promise<SigningKey> {
+async function rotateStoredRing(store: Store, now: () => number, cache: SigningKeyCache, { announced = true } = {}): Promise<SigningKey> {
   await acquireRotationLock(store);
   try {
     const stored = (await store.get<StoredRing>(RING_KEY)) ?? (await createStoredRing(store, now));
     const x509 = await loadX509();
     // The key published ahead becomes current; a new one is published ahead of the next rotation.
-    const key = stored.next ?? (await issueSigningKey(x509, stored.authority, now()));
-    const next = await issueSigningKey(x509, stored.authority, now());
+    // Unannounced, a fresh key becomes current and the one published ahead stays next.
+    const key = (announced ? stored.next : undefined) ?? (await issueSigningKey(x509, stored.authority, now()));
+    const next = (announced ? undefined : stored.next) ?? (await issueSigningKey(x509, stored.authority, now()));
     const at = now();
     const retiresAt = at + RETIRED_KEY_PUBLICATION_SECONDS * 1000;
     const retired = stored.keys

@@ -28,8 +28,11 @@ export function flowAnswerText(locale: Locale, answer: FlowAnswer): string {
   switch (answer.kind) {
     case 'normal':
       return t.normal;
-    case 'fault':
-      return t.faultOption(PANEL_MESSAGES[locale].faultTexts[answer.fault].label, faultById(answer.fault).expected);
+    case 'fault': {
+      const fault = faultById(answer.fault);
+      const { label } = PANEL_MESSAGES[locale].faultTexts[answer.fault];
+      return fault.kind === 'refusal' ? t.faultOption(label, fault.expected) : t.variantOption(label);
+    }
     case 'error': {
       const error = flowErrorById(answer.error);
       return t.errorOption(error.error, t.errorMeanings?.[error.id] ?? error.description);
@@ -55,7 +58,8 @@ export function flowAnswerChooser(locale: Locale, chooser: FlowAnswerChooser, id
 <p id="${idPrefix}-hint" class="hint">${t.hint}</p>
 <select id="${idPrefix}-select" name="answer" aria-describedby="${idPrefix}-hint" data-testid="qa-answer-select">
 ${option({ kind: 'normal' })}
-<optgroup label="${t.faults}">${FAULTS.filter((fault) => FLOW_FAULTS.includes(fault.id)).map((fault) => option({ kind: 'fault', fault: fault.id }))}</optgroup>
+<optgroup label="${t.faults}">${FAULTS.filter((fault) => fault.kind === 'refusal' && FLOW_FAULTS.includes(fault.id)).map((fault) => option({ kind: 'fault', fault: fault.id }))}</optgroup>
+<optgroup label="${t.variants}">${FAULTS.filter((fault) => fault.kind === 'acceptance' && FLOW_FAULTS.includes(fault.id)).map((fault) => option({ kind: 'fault', fault: fault.id }))}</optgroup>
 <optgroup label="${t.errors}">${FLOW_ERRORS.map((error) => option({ kind: 'error', error: error.id }))}</optgroup>
 </select>
 <button type="submit" class="qa-use" data-testid="qa-answer-use">${t.use}</button>

@@ -12,8 +12,12 @@ import {
   FAULTY_AUDIENCE,
   FAULTY_ISSUER,
   ISSUED_SECONDS_AHEAD,
+  JWKS_VARIANT_WINDOW_SECONDS,
+  NOT_AN_IMAGE_PICTURE,
+  SKEWED_SECONDS_AHEAD,
   TOKEN_TIMEOUT_DELAY_MS,
   type FaultId,
+  type AcceptanceCheck,
   type FaultTarget,
 } from '../qa/faults';
 import { html, type SafeHtml } from './html';
@@ -26,6 +30,19 @@ export interface FaultText {
 
 /** The English fault texts are qa/faults.ts's own table. */
 const englishFaults = Object.fromEntries(FAULTS.map((fault) => [fault.id, { label: fault.label, effect: fault.effect }])) as Record<FaultId, FaultText>;
+
+type EncryptionVariant = Extract<(typeof FAULTS)[number], { encryption: object }>;
+
+/** The Norwegian texts of the encryption variants, made from the table as the English ones are. */
+const norwegianEncryptionVariants = Object.fromEntries(
+  FAULTS.flatMap((fault) => ('encryption' in fault ? [fault] : [])).map(({ id, encryption: { alg, enc } }) => [
+    id,
+    {
+      label: `Kryptert med ${alg} / ${enc}`,
+      effect: `Kryptert til klientens nøkkel med ${alg} og ${enc} for dette tokenet, uansett klientens variant (spec 2.5 viser RSA-OAEP-256 / A256GCM bare som eksempel).`,
+    },
+  ]),
+) as Record<EncryptionVariant['id'], FaultText>;
 
 const en = {
   app: 'IDV emulator',
@@ -108,6 +125,7 @@ const en = {
   armedNow: 'Armed now:',
   targets: {
     id_token: { legend: 'ID token', when: 'the next ID token the token endpoint issues' },
+    jwks: { legend: 'JWKS', when: `the JWKS responses of the ${JWKS_VARIANT_WINDOW_SECONDS} s after the next ID token is issued` },
     token_endpoint: { legend: 'Token endpoint', when: 'the next token request that would succeed' },
     par_endpoint: { legend: 'PAR endpoint', when: 'the next pushed authorization request that would succeed' },
     authorization_response: { legend: 'Redirect back to the client', when: 'the next redirect that carries a code' },
@@ -121,6 +139,10 @@ const en = {
   notArmed: 'Not armed',
   waitsForRedirectIss: 'While iss on the redirect is off, this fault waits: a redirect without iss is then what the relying party must accept.',
   shouldAnswer: (code: SafeHtml) => html`The relying party should answer ${code}.`,
+  shouldAccept: {
+    claims_read: 'The answer is unusual but valid: the relying party should accept it and read the claims.',
+    portrait_not_shown: 'The answer is unusual but valid: the relying party should accept it, read the claims and show no portrait from this picture.',
+  } satisfies Record<AcceptanceCheck, string> as Record<AcceptanceCheck, string>,
   arm: 'Arm',
   disarm: 'Disarm',
   recentlyInjected: 'Recently injected',
@@ -269,6 +291,7 @@ const nb: PanelMessages = {
   armedNow: 'Aktivert nå:',
   targets: {
     id_token: { legend: 'ID-token', when: 'neste ID-token som tokenendepunktet utsteder' },
+    jwks: { legend: 'JWKS', when: `JWKS-svarene de første ${JWKS_VARIANT_WINDOW_SECONDS} s etter at neste ID-token er utstedt` },
     token_endpoint: { legend: 'Tokenendepunktet', when: 'neste tokenforespørsel som ellers ville lyktes' },
     par_endpoint: { legend: 'PAR-endepunktet', when: 'neste PAR-forespørsel som ellers ville lyktes' },
     authorization_response: { legend: 'Videresendingen tilbake til klienten', when: 'neste videresending som har med en kode' },
@@ -326,6 +349,59 @@ const nb: PanelMessages = {
       label: 'Ingen iss i videresendingen',
       effect: 'Videresendingen tilbake har ingen iss, selv om discovery annonserer authorization_response_iss_parameter_supported (RFC 9207 §2.4).',
     },
+    missing_nonce: { label: 'Ingen nonce', effect: 'ID-tokenet har ingen nonce, selv om forespørselsobjektet sendte en.' },
+    missing_issuer: { label: 'Ingen utsteder', effect: 'ID-tokenet har ingen iss.' },
+    missing_audience: { label: 'Ingen mottaker', effect: 'ID-tokenet har ingen aud.' },
+    extra_audience: {
+      label: 'Ekstra mottaker',
+      effect: `aud er [client_id, "${FAULTY_AUDIENCE}"], med azp = client_id: en mottaker klienten ikke stoler på (OpenID Connect Core 3.1.3.7, punkt 3).`,
+    },
+    missing_subject: { label: 'Ingen subjekt', effect: 'ID-tokenet har ingen sub (OpenID Connect Core 2: sub er påkrevd).' },
+    alg_none: { label: 'Usignert (alg none)', effect: 'Den indre JWT-en har alg «none» og tom signatur, og er kryptert som vanlig.' },
+    hs256_public_key: {
+      label: 'HS256 med den offentlige nøkkelen',
+      effect: 'Signert med HS256 under den gjeldende kid-en, med den gjeldende nøkkelens offentlige nøkkel (SPKI-PEM) som HMAC-hemmelighet: nøkkelforveksling.',
+    },
+    jwe_tag_tampered: { label: 'Endret JWE-tag', effect: 'Kryptert som vanlig, deretter er én bit i JWE-ens autentiseringstag (siste del) snudd.' },
+    token_invalid_grant: { label: 'invalid_grant fra tokenendepunktet', effect: 'Tokenendepunktet svarer 400 invalid_grant i stedet for ID-tokenet.' },
+    token_invalid_client: { label: 'invalid_client fra tokenendepunktet', effect: 'Tokenendepunktet svarer 401 invalid_client i stedet for ID-tokenet.' },
+    token_not_json: { label: 'Tokensvar som ikke er JSON', effect: 'Tokenendepunktet svarer 200 med en HTML-side i stedet for JSON.' },
+    token_missing_id_token: { label: 'Tokensvar uten id_token', effect: 'Tokenendepunktet svarer 200 med JSON som har expires_in, men ingen id_token.' },
+    par_invalid_request: { label: 'invalid_request fra PAR', effect: 'PAR-endepunktet svarer 400 invalid_request i stedet for en request_uri.' },
+    par_invalid_client: { label: 'invalid_client fra PAR', effect: 'PAR-endepunktet svarer 401 invalid_client i stedet for en request_uri.' },
+    key_rotated_unpublished: {
+      label: 'Signert med en nøkkel som ikke var publisert',
+      effect:
+        'Signeringsnøklene roteres til en ny nøkkel som ikke var publisert på forhånd: den signerer dette tokenet og står i JWKS først fra nå, så en tjenesteyter som har JWKS i hurtigbuffer, må hente den på nytt for den ukjente kid-en (OpenID Connect Core 10.1.1).',
+    },
+    aud_array: { label: 'Mottaker som liste', effect: 'aud er en liste med ett element, client_id (RFC 7519 4.1.3 tillater begge former).' },
+    clock_skew_within_tolerance: {
+      label: 'Klokkeavvik innenfor toleransen',
+      effect: `iat ligger ${SKEWED_SECONDS_AHEAD} s frem i tid (en leverandørklokke som går litt for fort), og exp er som vanlig.`,
+    },
+    unknown_verified_claims_members: {
+      label: 'Ukjente felt i verified_claims',
+      effect:
+        'verified_claims, verification, hvert bevis, document_details og claims har felt som spesifikasjonen ikke nevner (OpenID Connect for Identity Assurance lar en leverandør legge dem til).',
+    },
+    minimal_token: {
+      label: 'Minimalt ID-token',
+      effect: 'ID-tokenet har bare iss, sub, aud, exp, iat, nonce og verified_claims med tillitsrammeverket og én enkelt verifisert opplysning: ingen auth_time, acr, amr eller bevis.',
+    },
+    picture_not_image: {
+      label: 'Bilde som ikke er et bilde',
+      effect: `picture er en ekstern URL (${NOT_AN_IMAGE_PICTURE}) i stedet for en base64-JPEG som data-URI; tjenesteyteren må godta tokenet og ikke vise noe portrett fra den. Venter på et token der picture ble bedt om.`,
+    },
+    ...norwegianEncryptionVariants,
+    jwks_keys_shuffled: {
+      label: 'JWKS-nøkler i annen rekkefølge',
+      effect: `I ${JWKS_VARIANT_WINDOW_SECONDS} s etter at dette ID-tokenet er utstedt, lister JWKS nøkkelen som signerte det, sist og aldri først (spec 4.4: rekkefølgen skal man ikke stole på).`,
+    },
+    jwks_unparseable_extra_keys: {
+      label: 'JWKS med ubrukelige ekstra nøkler',
+      effect: `I ${JWKS_VARIANT_WINDOW_SECONDS} s etter at dette ID-tokenet er utstedt, lister JWKS også nøkler som ingen kan verifisere et ES256-token med: en ukjent kty, en RSA-nøkkel med use «enc» og en EC-nøkkel der x ikke er en koordinat.`,
+    },
+    no_expires_in: { label: 'Tokensvar uten expires_in', effect: 'Tokensvaret har id_token, men ingen expires_in (spec 2.5 viser det; RFC 6749 5.1 gjør det valgfritt).' },
   },
   forClient: 'for',
   anyClient: 'hvilken som helst klient',
@@ -334,6 +410,10 @@ const nb: PanelMessages = {
   notArmed: 'Ikke aktivert',
   waitsForRedirectIss: 'Så lenge iss i videresendingen er av, venter denne feilen: en videresending uten iss er da det tjenesteyteren må godta.',
   shouldAnswer: (code) => html`Tjenesteyteren bør svare ${code}.`,
+  shouldAccept: {
+    claims_read: 'Svaret er uvanlig, men gyldig: tjenesteyteren bør godta det og lese opplysningene.',
+    portrait_not_shown: 'Svaret er uvanlig, men gyldig: tjenesteyteren bør godta det, lese opplysningene og ikke vise noe portrett fra dette bildet.',
+  },
   arm: 'Aktiver',
   disarm: 'Deaktiver',
   recentlyInjected: 'Nylig brukt',

@@ -67,7 +67,7 @@ export function clientHome(client: Pick<ClientInfo, 'redirectUris'>): string | u
 export const PANEL_ACTION_PATH = '/panel';
 
 /** The targets of FAULTS, in the order the panel lists them. */
-const TARGETS: readonly FaultTarget[] = ['id_token', 'token_endpoint', 'par_endpoint', 'authorization_response'];
+const TARGETS: readonly FaultTarget[] = ['id_token', 'jwks', 'token_endpoint', 'par_endpoint', 'authorization_response'];
 
 /** The panel's words in the view's language. */
 function words(view: PanelView): PanelMessages {
@@ -307,7 +307,7 @@ function faultRow(view: PanelView, fault: Fault): SafeHtml {
   }</p>
 <p class="muted">${text.effect}</p>
 ${fault.id === 'missing_response_issuer' && !view.redirectIss ? html`<p class="muted" data-testid="fault-waits">${t.waitsForRedirectIss}</p>` : ''}
-<p class="muted">${t.shouldAnswer(html`<code>${fault.expected}</code>`)}</p>
+<p class="muted">${fault.kind === 'refusal' ? t.shouldAnswer(html`<code>${fault.expected}</code>`) : t.shouldAccept[fault.check]}</p>
 </div>
 <div class="fault-actions">${armed ? '' : faultScopeChoice(view, fault)}<button type="submit" class="${armed ? 'danger' : 'primary'}" aria-describedby="${describedBy}"${disabled(view)}>${armed ? t.disarm : t.arm}</button></div>
 </form>`;
