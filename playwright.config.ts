@@ -9,8 +9,8 @@
  * - a strict emulator: a copy of the app in emulator mode on http://127.0.0.4 with
  *   EMULATOR_STRICT=on, whose embedded emulator refuses whatever the spec does not list or shape,
  *   as a service that checks the spec's letter would. It registers the provider-mode clients
- *   (`second-rp`, `cluster-provider-rp`) and the examples' (`example-rp`): what passes against
- *   it sends nothing the spec does not list;
+ *   (`second-rp`, `cluster-provider-rp`) and the examples' (`example-rp`, and `openid-client-rp`
+ *   for examples/openid-client/): what passes against it sends nothing the spec does not list;
  * - a second copy of the app on http://127.0.0.1 in provider mode, configured only by IDV_*
  *   variables, using the strict emulator as its provider. (A different host name keeps the apps'
  *   cookies apart: cookies are scoped by host, not port.)
@@ -27,7 +27,7 @@
 import { existsSync } from 'node:fs';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
-import { CLUSTER_APP, EMULATOR_APPS, EMULATOR_DATA_DIRS, EXAMPLE_APPS, PORTS, PROVIDER_APP, PROVIDER_CLUSTER_APP, STRICT_EMULATOR_APP, WORKERS } from './e2e/servers';
+import { CLUSTER_APP, EMULATOR_APPS, EMULATOR_DATA_DIRS, EXAMPLE_APPS, OPENID_CLIENT_EXAMPLE_APP, PORTS, PROVIDER_APP, PROVIDER_CLUSTER_APP, STRICT_EMULATOR_APP, WORKERS } from './e2e/servers';
 
 /**
  * The browser: CHROMIUM_PATH, else Debian's old headless shell (package chromium-headless-shell,
@@ -38,11 +38,14 @@ const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium-headless-she
 
 const CLUSTER_REDIS_PORT = PORTS.clusterRedis;
 
-/** A client key pair made for this run only: the second app's private keys and their public JWKS. */
-function secondClientKeys() {
-  const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+/**
+ * A client key pair made for this run only: the second app's private keys and their public JWKS.
+ * The signing key is ES256 (P-256), or EdDSA (Ed25519), the third algorithm of spec 5.2.
+ */
+function secondClientKeys(signingAlgorithm: 'ES256' | 'EdDSA' = 'ES256') {
+  const signing = signingAlgorithm === 'EdDSA' ? generateKeyPairSync('ed25519') : generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const encryption = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const signingJwk = { ...signing.privateKey.export({ format: 'jwk' }), kid: 'second-rp-sig', alg: 'ES256', use: 'sig' };
+  const signingJwk = { ...signing.privateKey.export({ format: 'jwk' }), kid: 'second-rp-sig', alg: signingAlgorithm, use: 'sig' };
   const encryptionJwk = { ...encryption.privateKey.export({ format: 'jwk' }), kid: 'second-rp-enc', alg: 'RSA-OAEP-256', use: 'enc' };
   const publicOf = (jwk: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(jwk).filter(([member]) => !['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(member)));
@@ -63,6 +66,9 @@ process.env.E2E_PANEL_PASSWORD ??= randomBytes(18).toString('base64url');
  */
 process.env.E2E_EXAMPLE_CLIENT_KEYS ??= JSON.stringify(secondClientKeys());
 const example = JSON.parse(process.env.E2E_EXAMPLE_CLIENT_KEYS) as ReturnType<typeof secondClientKeys>;
+/** The client of examples/openid-client/ (openid-client-rp), handed over the same way: EdDSA-signing, so its `alg` adaptation is used. */
+process.env.E2E_OPENID_CLIENT_KEYS ??= JSON.stringify(secondClientKeys('EdDSA'));
+const openidClientExample = JSON.parse(process.env.E2E_OPENID_CLIENT_KEYS) as ReturnType<typeof secondClientKeys>;
 const clusterSecret = randomBytes(32).toString('base64url');
 
 /** What the two instances behind each balancer share: the store, the session secret and the client keys. */
@@ -186,6 +192,13 @@ export default defineConfig({
             name: 'The examples in examples/',
             jwks: example.publicJwks,
             redirect_uris: EXAMPLE_APPS.map((app) => `${app}/callback`),
+            population_register: false,
+          },
+          {
+            client_id: 'openid-client-rp',
+            name: 'The example built on openid-client',
+            jwks: openidClientExample.publicJwks,
+            redirect_uris: [`${OPENID_CLIENT_EXAMPLE_APP}/callback`],
             population_register: false,
           },
           {

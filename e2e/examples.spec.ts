@@ -3,26 +3,28 @@
  * blank NodeNext project with only what they need installed, compiled with tsc, and run with
  * Node against the strict emulator (EMULATOR_STRICT=on: it refuses whatever the spec does not list
  * or shape), where their client `example-rp` is registered (playwright.config.ts, which hands its
- * keys over in E2E_EXAMPLE_CLIENT_KEYS).
+ * keys over in E2E_EXAMPLE_CLIENT_KEYS). examples/openid-client/ has a client of its own,
+ * `openid-client-rp`, with an EdDSA signing key (E2E_OPENID_CLIENT_KEYS).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, request, test, type APIRequestContext } from '@playwright/test';
 import { createBlankProject, type BlankProject } from '../test/support/blank-project';
-import { decideInEmulatedApp } from './flows';
-import { EXAMPLE_APPS, STRICT_EMULATOR_APP } from './servers';
+import { decideInEmulatedApp, signInToPanel } from './flows';
+import { EXAMPLE_APPS, OPENID_CLIENT_EXAMPLE_APP, STRICT_EMULATOR_APP } from './servers';
 
 const ISSUER = `${STRICT_EMULATOR_APP}/emulator`;
 const [EXPRESS_APP, CLI_REDIRECT] = EXAMPLE_APPS;
 let project: BlankProject;
 
-function exampleEnvironment(): Record<string, string> {
-  const keys = JSON.parse(process.env.E2E_EXAMPLE_CLIENT_KEYS ?? 'null') as { signingJwk: object; encryptionJwk: object } | null;
-  if (!keys) throw new Error('E2E_EXAMPLE_CLIENT_KEYS is not set: run the examples through playwright.config.ts');
+function exampleEnvironment(client: 'example-rp' | 'openid-client-rp' = 'example-rp'): Record<string, string> {
+  const variable = client === 'example-rp' ? 'E2E_EXAMPLE_CLIENT_KEYS' : 'E2E_OPENID_CLIENT_KEYS';
+  const keys = JSON.parse(process.env[variable] ?? 'null') as { signingJwk: object; encryptionJwk: object } | null;
+  if (!keys) throw new Error(`${variable} is not set: run the examples through playwright.config.ts`);
   return {
     IDV_BASE_URL: ISSUER,
-    IDV_CLIENT_ID: 'example-rp',
+    IDV_CLIENT_ID: client,
     IDV_SIGNING_KEY: JSON.stringify(keys.signingJwk),
     IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionJwk),
   };
@@ -81,5 +83,60 @@ test('examples/express-server.ts: the two routes and a session complete a verifi
     await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
   } finally {
     server.kill('SIGTERM');
+  }
+});
+
+test.describe('examples/openid-client: openid-client v6 adapted to the service', () => {
+  let server: ChildProcessWithoutNullStreams | undefined;
+  let panel: APIRequestContext;
+
+  test.beforeAll(async () => {
+    const started = spawn(process.execPath, [join(project.dir, 'dist/examples/openid-client/server.js')], {
+      env: { ...process.env, ...exampleEnvironment('openid-client-rp'), PORT: new URL(OPENID_CLIENT_EXAMPLE_APP).port, SESSION_SECRET: randomBytes(32).toString('base64url') },
+      stdio: 'pipe',
+    });
+    server = started;
+    started.stderr.pipe(process.stderr);
+    // It listens only after discovery, so this also proves discovery against the strict emulator.
+    await new Promise<void>((resolve, reject) => {
+      started.stdout.once('data', () => resolve());
+      started.once('exit', (code) => reject(new Error(`the openid-client example exited (${code})`)));
+    });
+    panel = await request.newContext();
+    await signInToPanel(panel, STRICT_EMULATOR_APP);
+  });
+
+  test.afterAll(async () => {
+    server?.kill('SIGTERM');
+    await panel?.dispose();
+  });
+
+  test('a whole verification in a browser: an EdDSA client assertion, PAR with a signed request object, an encrypted ID token; its page shows the given name', async ({ page }) => {
+    await page.goto(`${OPENID_CLIENT_EXAMPLE_APP}/`);
+    await page.getByRole('button', { name: 'Verify my identity' }).click();
+    await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+    await expect(page).toHaveURL(new RegExp(`^${OPENID_CLIENT_EXAMPLE_APP}/callback\\?`));
+    await expect(page.getByTestId('given-name')).toHaveText('Ingrid Solberg');
+    // The pending authorization was used up: the same callback again is refused.
+    await page.reload();
+    await expect(page.getByTestId('error-code')).toHaveText('no_pending_authorization');
+  });
+
+  // The two checks of spec 2.5 and 4.5 that openid-client does not make itself, made by the example.
+  for (const [fault, code] of [
+    ['unencrypted', 'id_token_not_encrypted'],
+    ['issued_in_future', 'id_token_issued_in_future'],
+  ] as const) {
+    test(`the ${fault} fault, armed for its client, is refused with ${code}`, async ({ page }) => {
+      const armed = await panel.post(`${STRICT_EMULATOR_APP}/emulator/panel`, {
+        form: { action: 'arm_fault', fault, client_id: 'openid-client-rp' },
+        maxRedirects: 0,
+      });
+      expect(armed.status()).toBe(303);
+      await page.goto(`${OPENID_CLIENT_EXAMPLE_APP}/`);
+      await page.getByRole('button', { name: 'Verify my identity' }).click();
+      await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+      await expect(page.getByTestId('error-code')).toHaveText(code);
+    });
   }
 });

@@ -33,6 +33,8 @@ const HOSTS = {
   /** the examples of examples/ (e2e/examples.spec.ts), registered with the strict emulator */
   exampleOne: '127.0.0.1',
   exampleTwo: '127.0.0.1',
+  /** examples/openid-client/, registered with the strict emulator as a client of its own */
+  exampleOpenidClient: '127.0.0.1',
 } as const;
 
 type Server = keyof typeof HOSTS;
@@ -70,3 +72,4 @@ export const CLUSTER_INSTANCES = [url('clusterOne'), url('clusterTwo')] as const
 export const PROVIDER_CLUSTER_APP = url('providerCluster');
 export const PROVIDER_CLUSTER_INSTANCES = [url('providerClusterOne'), url('providerClusterTwo')] as const;
 export const EXAMPLE_APPS = [url('exampleOne'), url('exampleTwo')] as const;
+export const OPENID_CLIENT_EXAMPLE_APP = url('exampleOpenidClient');

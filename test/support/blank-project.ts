@@ -3,7 +3,8 @@
  * in (lib/oidc without its tests): `"type": "module"`, strict, NodeNext, `lib: ["ES2023"]` with
  * @types/node and no DOM lib, the one extra flag `rewriteRelativeImportExtensions`, and only jose
  * installed (linked from this project's node_modules). With `examples`, examples/ is copied too,
- * and what they need besides (express, express-session and their types).
+ * and what they need besides (express, express-session and their types; openid-client and its
+ * oauth4webapi).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -44,7 +45,7 @@ export function createBlankProject(options: { examples?: boolean } = {}): BlankP
   const include = ['lib/oidc'];
   if (options.examples) {
     cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true, filter: (source) => !source.endsWith('.md') });
-    packages.push('express', 'express-session', '@types/express', '@types/express-session');
+    packages.push('express', 'express-session', '@types/express', '@types/express-session', 'openid-client', 'oauth4webapi');
     include.push('examples');
   }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'blank', private: true, type: 'module' }));
