@@ -155,3 +155,16 @@ test('a redirect whose state a fault changed is still traced to that fault', asy
   await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
   await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_state]')).toBeVisible();
 });
+
+test('a variant a correct relying party accepts is listed apart from the fault that caused the failure', async ({ page }) => {
+  await armFault(page, 'wrong_nonce');
+  await armFault(page, 'no_expires_in');
+  await startVerification(page, APP, {});
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page.getByTestId('error-code')).toHaveText('id_token_nonce_mismatch');
+  const cause = page.getByTestId('fault-cause');
+  await expect(cause.locator('[data-fault]')).toHaveCount(1);
+  await expect(cause.locator('[data-fault=wrong_nonce]')).toBeVisible();
+  await expect(cause.locator('[data-variant=no_expires_in]')).toBeVisible();
+  await expect(cause).toContainText('Also applied: answers a correct relying party accepts');
+});

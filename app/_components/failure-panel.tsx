@@ -5,7 +5,8 @@ import { IdTokenChecks } from './id-token-checks';
 
 /** What the embedded emulator did on purpose to the flow that failed, worded (emulator mode). */
 export interface EmulatorAnswerView {
-  faults: { id: string; label: string; effect: string }[];
+  /** `acceptance`: a variant a correct relying party accepts (so not what caused the failure) */
+  faults: { id: string; label: string; effect: string; acceptance?: boolean }[];
   /** where the faults were chosen: the QA panel, or the emulator's page for this one flow */
   chosen?: 'panel' | 'flow';
   /** a part 7 error chosen for this flow on the emulator's page */
@@ -56,6 +57,8 @@ export function FailurePanel({
   const t = FAILURE_MESSAGES[locale];
   const explanation = explainFailure(code, locale);
   const answered = emulatorAnswer && (emulatorAnswer.faults.length > 0 || emulatorAnswer.error !== undefined);
+  const causes = emulatorAnswer?.faults.filter((fault) => !fault.acceptance) ?? [];
+  const variants = emulatorAnswer?.faults.filter((fault) => fault.acceptance) ?? [];
   return (
     <section aria-labelledby="failure-heading" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8">
       <p className="text-sm font-semibold uppercase tracking-wide text-red-700">{eyebrow ?? t.failed}</p>
@@ -73,15 +76,27 @@ export function FailurePanel({
       )}
       {answered && (
         <div className="mt-4 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="fault-cause">
-          <p className="text-sm font-semibold">{t.fromFault(emulatorAnswer.faults.length || 1)}</p>
+          {(causes.length > 0 || emulatorAnswer.error !== undefined) && <p className="text-sm font-semibold">{t.fromFault(causes.length || 1)}</p>}
           <ul className="mt-1 space-y-1">
-            {emulatorAnswer.faults.map((fault) => (
+            {causes.map((fault) => (
               <li key={fault.id} data-fault={fault.id}>
                 <code className="font-mono text-sm font-semibold">{fault.id}</code> <span className="font-medium">{fault.label}</span>: {fault.effect}
               </li>
             ))}
             {emulatorAnswer.error !== undefined && <li data-fault-error={emulatorAnswer.error}>{t.chosenError(emulatorAnswer.error)}</li>}
           </ul>
+          {variants.length > 0 && (
+            <>
+              <p className="mt-2 text-sm font-semibold">{t.variantsApplied}</p>
+              <ul className="mt-1 space-y-1">
+                {variants.map((fault) => (
+                  <li key={fault.id} data-variant={fault.id}>
+                    <code className="font-mono text-sm font-semibold">{fault.id}</code> <span className="font-medium">{fault.label}</span>: {fault.effect}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
           {emulatorAnswer.faults.length > 0 && emulatorAnswer.chosen && (
             <p className="mt-1 text-sm">{emulatorAnswer.chosen === 'panel' ? t.armedOnPanel : t.chosenForFlow}</p>
           )}

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { describeFault, isFaultId } from '@/lib/emulator';
+import { describeFault, FAULTS, isFaultId } from '@/lib/emulator';
 import type { Locale } from '@/lib/i18n/locale';
 import { getFailure } from '@/lib/server/failures';
 import { preferences } from '@/lib/server/preferences';
@@ -71,7 +71,11 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
 /** What the embedded emulator did on purpose to the flow, worded in `locale` (its faults by the emulator's own words). */
 function emulatorAnswerView(answer: NonNullable<FailureRecord['emulatorAnswer']>, locale: Locale): EmulatorAnswerView {
   return {
-    faults: answer.faults.filter(isFaultId).map((id) => ({ id, ...describeFault(id, locale) })),
+    faults: answer.faults.filter(isFaultId).map((id) => ({
+      id,
+      ...describeFault(id, locale),
+      acceptance: FAULTS.find((fault) => fault.id === id)?.kind === 'acceptance',
+    })),
     ...(answer.chosen ? { chosen: answer.chosen } : {}),
     ...(answer.error ? { error: answer.error } : {}),
   };

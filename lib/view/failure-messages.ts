@@ -111,6 +111,8 @@ const en = {
   chosenForFlow: 'Chosen for this verification on the emulator’s page.',
   chosenError: (error: string) => `The emulator answered this verification with ${error}, as chosen on its page.`,
   noFault: 'No fault of the emulator was applied to this verification.',
+  /** acceptance variants: valid answers a correct relying party accepts */
+  variantsApplied: 'Also applied: answers a correct relying party accepts (if nothing above caused the failure, the relying party refused a valid answer)',
   notFound: {
     title: 'Page not found',
     sentence: 'There is nothing at this address.',
@@ -196,6 +198,7 @@ const nb: FailureMessages = {
   chosenForFlow: 'Valgt for denne verifiseringen på emulatorens side.',
   chosenError: (error) => `Emulatoren svarte denne verifiseringen med ${error}, slik det ble valgt på siden.`,
   noFault: 'Ingen feil fra emulatoren ble brukt på denne verifiseringen.',
+  variantsApplied: 'Også brukt: svar en korrekt tjenesteyter godtar (hvis ingenting ovenfor forårsaket feilen, avviste tjenesteyteren et gyldig svar)',
   notFound: {
     title: 'Fant ikke siden',
     sentence: 'Det finnes ingenting på denne adressen.',
