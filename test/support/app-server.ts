@@ -3,8 +3,9 @@
  * server), for tests that must stop or restart a server, which Playwright's configured web
  * servers cannot. Listens on 127.0.0.1 only; killed when the test process ends.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { killOnExit } from './kill-on-exit';
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -30,18 +31,6 @@ export interface AppServer {
   kill(signal: NodeJS.Signals): void;
 }
 
-/**
- * The processes this test process started and has not seen exit: killed when it exits, by one
- * listener (a worker starts many servers; a listener each would pass Node's limit of ten).
- */
-const started = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of started) child.kill('SIGKILL');
-});
-function killOnExit(child: ChildProcess): void {
-  started.add(child);
-  child.once('exit', () => started.delete(child));
-}
 
 /** Starts the built app on `port` with this environment added to the test's own (`args`: e.g. `--demo`). */
 export function startAppServer(port: number, env: Record<string, string>, args: string[] = []): AppServer {

@@ -9,6 +9,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './app-server';
+import { killOnExit } from './kill-on-exit';
 
 export const REDIS_SERVER_INSTALL = 'apt-get update && apt-get install -y redis-server';
 
@@ -58,9 +59,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
       stdio: 'ignore',
     });
-    const started = child;
     // The test process ending must not leave a server behind.
-    process.once('exit', () => started.kill('SIGKILL'));
+    killOnExit(child);
     for (let attempt = 0; attempt < 100; attempt += 1) {
       if (await answers(port)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
