@@ -22,6 +22,7 @@ export * from './authorization-url.ts';
 export * from './callback.ts';
 export * from './token.ts';
 export * from './id-token-encryption.ts';
+export * from './checks.ts';
 export * from './id-token.ts';
 export * from './verified-claims.ts';
 export * from './flow.ts';
