@@ -4,7 +4,7 @@
  * party must refuse.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { decideInEmulatedApp, openPanelSignedIn, startDefaultVerification, startVerification } from './flows';
+import { armFault, decideInEmulatedApp, openPanelSignedIn, startDefaultVerification, startVerification } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
 
@@ -48,14 +48,8 @@ test('the failing face check in the app can only end the verification', async ({
   await expect(page.getByTestId('error-code')).toHaveText('access_denied');
 });
 
-async function armFault(page: Page, fault: string): Promise<void> {
-  await openPanelSignedIn(page, APP);
-  await page.getByTestId(`fault-${fault}`).getByRole('button', { name: 'Arm' }).click();
-  await expect(page.getByTestId(`fault-${fault}`)).toHaveAttribute('data-armed', 'true');
-}
-
 test('a wrong nonce armed in the fault panel ends on the failure page with id_token_nonce_mismatch', async ({ page }) => {
-  await armFault(page, 'wrong_nonce');
+  await armFault(page, APP, 'wrong_nonce');
   await startDefaultVerification(page, APP);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('id_token_nonce_mismatch');
@@ -66,21 +60,21 @@ test('a wrong nonce armed in the fault panel ends on the failure page with id_to
 });
 
 test('an unencrypted ID token armed in the fault panel is refused with id_token_not_encrypted', async ({ page }) => {
-  await armFault(page, 'unencrypted');
+  await armFault(page, APP, 'unencrypted');
   await startDefaultVerification(page, APP);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('id_token_not_encrypted');
 });
 
 test('a redirect back without iss, armed in the fault panel, is refused with callback_issuer_mismatch', async ({ page }) => {
-  await armFault(page, 'missing_response_issuer');
+  await armFault(page, APP, 'missing_response_issuer');
   await startDefaultVerification(page, APP);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('callback_issuer_mismatch');
 });
 
 test('PAR temporarily_unavailable armed in the fault panel shows the provider’s error', async ({ page }) => {
-  await armFault(page, 'par_temporarily_unavailable');
+  await armFault(page, APP, 'par_temporarily_unavailable');
   await startDefaultVerification(page, APP);
   await expect(page.getByTestId('error-code')).toHaveText('temporarily_unavailable');
 });

@@ -34,6 +34,13 @@ export async function openPanelSignedIn(page: Page, appUrl: string): Promise<voi
   );
 }
 
+/** On the QA panel at `appUrl`, signed in: arms one fault (or variant) for the next matching response. */
+export async function armFault(page: Page, appUrl: string, fault: string): Promise<void> {
+  await openPanelSignedIn(page, appUrl);
+  await page.getByTestId(`fault-${fault}`).getByRole('button', { name: 'Arm' }).click();
+  await expect(page.getByTestId(`fault-${fault}`)).toHaveAttribute('data-armed', 'true');
+}
+
 /** Signs an API request context in to the QA panel at `appUrl` (its cookie jar keeps the sign-in). */
 export async function signInToPanel(request: APIRequestContext, appUrl: string): Promise<void> {
   const response = await request.post(`${appUrl}/emulator/panel`, { form: { action: 'sign_in', password: process.env.E2E_PANEL_PASSWORD! }, maxRedirects: 0 });

@@ -2,18 +2,12 @@
  * QA diagnostics: a failure explained from the failure page alone (which check failed, with
  * which values; what the service answered) and reproduced in one click.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { decideInEmulatedApp, openPanelSignedIn, startVerification } from './flows';
+import { expect, test } from '@playwright/test';
+import { armFault, decideInEmulatedApp, openPanelSignedIn, startVerification } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
-async function armFault(page: Page, fault: string): Promise<void> {
-  await openPanelSignedIn(page, APP);
-  await page.getByTestId(`fault-${fault}`).getByRole('button', { name: 'Arm' }).click();
-  await expect(page.getByTestId(`fault-${fault}`)).toHaveAttribute('data-armed', 'true');
-}
-
 test('a wrong nonce: the failure page names the nonce check with what was sent and received, the trace lists every check up to it, and one click asks again', async ({ page }) => {
-  await armFault(page, 'wrong_nonce');
+  await armFault(page, APP, 'wrong_nonce');
   await startVerification(page, APP, { preset: 'age-and-name' });
   await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('id_token_nonce_mismatch');
@@ -65,7 +59,7 @@ test('a wrong nonce: the failure page names the nonce check with what was sent a
 });
 
 test('a wrong issuer: the failure page shows the issuer expected and the one received', async ({ page }) => {
-  await armFault(page, 'wrong_issuer');
+  await armFault(page, APP, 'wrong_issuer');
   await startVerification(page, APP, {});
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('id_token_issuer_mismatch');
@@ -76,7 +70,7 @@ test('a wrong issuer: the failure page shows the issuer expected and the one rec
 });
 
 test('an expired token: expiry and the clock as readable dates, with the tolerance applied', async ({ page }) => {
-  await armFault(page, 'expired');
+  await armFault(page, APP, 'expired');
   await startVerification(page, APP, {});
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('id_token_expired');
@@ -87,7 +81,7 @@ test('an expired token: expiry and the clock as readable dates, with the toleran
 });
 
 test('a redirect from another issuer: what was compared, expected and received', async ({ page }) => {
-  await armFault(page, 'wrong_response_issuer');
+  await armFault(page, APP, 'wrong_response_issuer');
   await startVerification(page, APP, {});
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('callback_issuer_mismatch');
@@ -120,7 +114,7 @@ test('a failed face check: the service’s own error and words at the top, under
 });
 
 test('an error of the PAR endpoint: the service’s own error and description, verbatim', async ({ page }) => {
-  await armFault(page, 'par_temporarily_unavailable');
+  await armFault(page, APP, 'par_temporarily_unavailable');
   await startVerification(page, APP, {});
   await expect(page.getByTestId('error-code')).toHaveText('temporarily_unavailable');
   await expect(page.getByTestId('service-answer').getByTestId('service-error')).toHaveText('temporarily_unavailable');
@@ -149,7 +143,7 @@ test('a fault chosen for one verification on the emulator’s page is named as c
 });
 
 test('a redirect whose state a fault changed is still traced to that fault', async ({ page }) => {
-  await armFault(page, 'wrong_state');
+  await armFault(page, APP, 'wrong_state');
   await startVerification(page, APP, {});
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
@@ -157,8 +151,8 @@ test('a redirect whose state a fault changed is still traced to that fault', asy
 });
 
 test('a variant a correct relying party accepts is listed apart from the fault that caused the failure', async ({ page }) => {
-  await armFault(page, 'wrong_nonce');
-  await armFault(page, 'no_expires_in');
+  await armFault(page, APP, 'wrong_nonce');
+  await armFault(page, APP, 'no_expires_in');
   await startVerification(page, APP, {});
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('id_token_nonce_mismatch');
