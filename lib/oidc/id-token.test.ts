@@ -327,3 +327,15 @@ describe('validateIdTokenClaims without a listener', () => {
     );
   });
 });
+
+describe('exp and iat that are not numbers', () => {
+  it.each([
+    ['exp', '9999999999'],
+    ['exp', null],
+    ['iat', '0'],
+  ])('refuses %s as %j: a string would compare as NaN and pass the time checks', (claim, value) => {
+    expect(() => validateIdTokenClaims(claims({ [claim]: value }), { issuer: ISSUER, clientId: CLIENT_ID, nonce: NONCE, now: NOW })).toThrow(
+      expect.objectContaining({ code: 'id_token_malformed' }),
+    );
+  });
+});
