@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { BASELINE_CASE, CASES, type ConformanceCase } from './cases';
+import { judge, type Observation } from './judge';
+
+const byId = (id: string): ConformanceCase => CASES.find((testCase) => testCase.id === id)!;
+
+/** What the kit sees when the relying party ended on its result page, with every case fault applied. */
+function seen(testCase: ConformanceCase, more: Partial<Observation> = {}): Observation {
+  return {
+    reachedService: true,
+    finalUrl: 'http://127.0.0.1:8000/callback?code=x',
+    canarySeen: false,
+    serverErrors: [],
+    pictureUses: [],
+    applied: [...testCase.faults],
+    jwksFetches: 0,
+    ...more,
+  };
+}
+
+describe('judge', () => {
+  const wrongNonce = byId('wrong_nonce');
+
+  it('passes a refusal case when the canary never appears and nothing answered 5xx', () => {
+    expect(judge(wrongNonce, seen(wrongNonce))).toEqual({ status: 'pass', reason: expect.stringMatching(/^Refused, without a server error/) });
+  });
+
+  it('fails a refusal case when the canary appears: the relying party accepted a spoiled token', () => {
+    const verdict = judge(wrongNonce, seen(wrongNonce, { canarySeen: true }));
+    expect(verdict.status).toBe('fail');
+    expect(verdict.reason).toContain('Accepted what it must refuse');
+    expect(verdict.reason).toContain(wrongNonce.what);
+  });
+
+  it('fails a refusal case when the relying party answered 5xx, even though it refused', () => {
+    const verdict = judge(wrongNonce, seen(wrongNonce, { serverErrors: [{ status: 500, url: 'http://127.0.0.1:8000/callback' }, { status: 502, url: 'http://127.0.0.1:8000/x' }] }));
+    expect(verdict).toEqual({ status: 'fail', reason: expect.stringContaining('crashed: it answered 500 at http://127.0.0.1:8000/callback (and 1 more 5xx)') });
+  });
+
+  it('fails a case when the relying party never answered', () => {
+    expect(judge(byId('token_timeout'), seen(byId('token_timeout'), { hung: 'The relying party did not answer within 60 s' }))).toEqual({
+      status: 'fail',
+      reason: 'The relying party did not answer within 60 s',
+    });
+  });
+
+  it('passes an acceptance case when the canary appears, and fails it when it does not', () => {
+    const aud = byId('aud_array');
+    expect(judge(aud, seen(aud, { canarySeen: true })).status).toBe('pass');
+    const refused = judge(aud, seen(aud));
+    expect(refused.status).toBe('fail');
+    expect(refused.reason).toContain('Refused a verification it must accept');
+  });
+
+  it('says a relying party that refused a rotated key did not fetch the JWKS again, when it did not', () => {
+    const rotated = byId('key_rotated_unpublished');
+    expect(judge(rotated, seen(rotated)).reason).toContain('did not fetch the JWKS for the new kid');
+    expect(judge(rotated, seen(rotated, { jwksFetches: 1 })).reason).not.toContain('did not fetch');
+    expect(judge(rotated, seen(rotated, { canarySeen: true, jwksFetches: 2 })).reason).toContain('fetched the JWKS 2 times');
+  });
+
+  it('asks whether a relying party that refused the normal verification shows the given name', () => {
+    expect(judge(BASELINE_CASE, seen(BASELINE_CASE)).reason).toContain('show the verified given name');
+  });
+
+  it('cannot decide a case whose fault the emulator did not apply', () => {
+    const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], canarySeen: false }));
+    expect(verdict.status).toBe('error');
+    expect(verdict.reason).toContain("did not apply 'wrong_nonce'");
+  });
+
+  it('cannot decide a JWKS variant applied without its key rotation', () => {
+    const shuffled = byId('jwks_keys_shuffled');
+    expect(judge(shuffled, seen(shuffled, { applied: ['jwks_keys_shuffled'], canarySeen: true })).status).toBe('error');
+  });
+
+  it('says when the browser never reached the service, instead of blaming the fault', () => {
+    const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], reachedService: false, finalUrl: 'http://127.0.0.1:8000/' }));
+    expect(verdict).toEqual({ status: 'error', reason: expect.stringContaining('never reached the service') });
+  });
+
+  it('reports what went wrong driving the case before anything else', () => {
+    expect(judge(wrongNonce, seen(wrongNonce, { driverError: 'no start control', canarySeen: true }))).toEqual({ status: 'error', reason: 'no start control' });
+  });
+
+  describe('a picture that is not an image', () => {
+    const picture = byId('picture_not_image');
+
+    it('passes when neither page nor browser used it, whether or not the verification completed', () => {
+      expect(judge(picture, seen(picture, { canarySeen: true })).reason).toContain('completed the verification without it');
+      expect(judge(picture, seen(picture, { canarySeen: false })).reason).toContain('refused the verification');
+      expect(judge(picture, seen(picture)).status).toBe('pass');
+    });
+
+    it('fails when the page refers to it or the browser fetched it', () => {
+      const verdict = judge(picture, seen(picture, { canarySeen: true, pictureUses: ['<img src="https://portrait.invalid/portrait.jpg">'] }));
+      expect(verdict.status).toBe('fail');
+      expect(verdict.reason).toContain('<img src="https://portrait.invalid/portrait.jpg">');
+    });
+
+    it('does not apply to a relying party that did not request picture', () => {
+      expect(judge(picture, seen(picture, { applied: [], requestedClaims: ['given_name'] }))).toEqual({
+        status: 'not_applicable',
+        reason: 'The relying party did not request picture, so no picture could be spoiled.',
+      });
+      expect(judge(picture, seen(picture, { applied: [], requestedClaims: ['given_name', 'picture'] })).status).toBe('error');
+      expect(judge(picture, seen(picture, { applied: [] })).status).toBe('error');
+    });
+  });
+});
