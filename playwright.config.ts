@@ -10,7 +10,9 @@
  *   EMULATOR_STRICT=on, whose embedded emulator refuses whatever the spec does not list or shape,
  *   as a service that checks the spec's letter would. It registers the provider-mode clients
  *   (`second-rp`, `cluster-provider-rp`) and the examples' (`example-rp`, and `openid-client-rp`
- *   for examples/openid-client/): what passes against it sends nothing the spec does not list;
+ *   for examples/openid-client/), and `broken-nonce-rp` for the deliberately broken relying party
+ *   of test/support/broken-relying-party.ts: what passes against it sends nothing the spec does
+ *   not list;
  * - a second copy of the app on http://127.0.0.1 in provider mode, configured only by IDV_*
  *   variables, using the strict emulator as its provider. (A different host name keeps the apps'
  *   cookies apart: cookies are scoped by host, not port.)
@@ -27,7 +29,7 @@
 import { existsSync } from 'node:fs';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { defineConfig, devices } from '@playwright/test';
-import { CLUSTER_APP, EMULATOR_APPS, EMULATOR_DATA_DIRS, EXAMPLE_APPS, OPENID_CLIENT_EXAMPLE_APP, PORTS, PROVIDER_APP, PROVIDER_CLUSTER_APP, STRICT_EMULATOR_APP, WORKERS } from './e2e/servers';
+import { BROKEN_RELYING_PARTY_APP, CLUSTER_APP, EMULATOR_APPS, EMULATOR_DATA_DIRS, EXAMPLE_APPS, OPENID_CLIENT_EXAMPLE_APP, PORTS, PROVIDER_APP, PROVIDER_CLUSTER_APP, STRICT_EMULATOR_APP, WORKERS } from './e2e/servers';
 
 /**
  * The browser: CHROMIUM_PATH, else Debian's old headless shell (package chromium-headless-shell,
@@ -69,6 +71,9 @@ const example = JSON.parse(process.env.E2E_EXAMPLE_CLIENT_KEYS) as ReturnType<ty
 /** The client of examples/openid-client/ (openid-client-rp), handed over the same way: EdDSA-signing, so its `alg` adaptation is used. */
 process.env.E2E_OPENID_CLIENT_KEYS ??= JSON.stringify(secondClientKeys('EdDSA'));
 const openidClientExample = JSON.parse(process.env.E2E_OPENID_CLIENT_KEYS) as ReturnType<typeof secondClientKeys>;
+/** The client of the deliberately broken relying party (test/support/broken-relying-party.ts, broken-nonce-rp), handed over the same way. */
+process.env.E2E_BROKEN_RP_CLIENT_KEYS ??= JSON.stringify(secondClientKeys());
+const brokenRelyingParty = JSON.parse(process.env.E2E_BROKEN_RP_CLIENT_KEYS) as ReturnType<typeof secondClientKeys>;
 const clusterSecret = randomBytes(32).toString('base64url');
 
 /** What the two instances behind each balancer share: the store, the session secret and the client keys. */
@@ -199,6 +204,13 @@ export default defineConfig({
             name: 'The example built on openid-client',
             jwks: openidClientExample.publicJwks,
             redirect_uris: [`${OPENID_CLIENT_EXAMPLE_APP}/callback`],
+            population_register: false,
+          },
+          {
+            client_id: 'broken-nonce-rp',
+            name: 'A relying party that skips the nonce check, on purpose',
+            jwks: brokenRelyingParty.publicJwks,
+            redirect_uris: [`${BROKEN_RELYING_PARTY_APP}/callback`],
             population_register: false,
           },
           {

@@ -35,6 +35,8 @@ const HOSTS = {
   exampleTwo: '127.0.0.1',
   /** examples/openid-client/, registered with the strict emulator as a client of its own */
   exampleOpenidClient: '127.0.0.1',
+  /** test/support/broken-relying-party.ts, registered with the strict emulator as `broken-nonce-rp` */
+  brokenRelyingParty: '127.0.0.1',
 } as const;
 
 type Server = keyof typeof HOSTS;
@@ -73,3 +75,4 @@ export const PROVIDER_CLUSTER_APP = url('providerCluster');
 export const PROVIDER_CLUSTER_INSTANCES = [url('providerClusterOne'), url('providerClusterTwo')] as const;
 export const EXAMPLE_APPS = [url('exampleOne'), url('exampleTwo')] as const;
 export const OPENID_CLIENT_EXAMPLE_APP = url('exampleOpenidClient');
+export const BROKEN_RELYING_PARTY_APP = url('brokenRelyingParty');

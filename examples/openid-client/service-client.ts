@@ -56,7 +56,7 @@ export interface PendingAuthorization {
 /** A refusal of ours, beyond openid-client's own checks, with a stable code. */
 export class ServiceResponseRefused extends Error {
   constructor(
-    readonly code: 'id_token_not_encrypted' | 'id_token_issued_in_future',
+    readonly code: 'id_token_not_encrypted' | 'id_token_issued_in_future' | 'id_token_audience_mismatch',
     message: string,
   ) {
     super(message);
@@ -74,10 +74,20 @@ type SigningAlgorithm = keyof typeof SIGNING_ALGORITHMS;
 
 /** Interface spec 5.6: the service signs ID tokens with ES256 only. */
 const ID_TOKEN_SIGNING_ALGORITHM = 'ES256';
-/** Interface spec 2.5: the ID token is encrypted with RSA-OAEP-256 (the spec's example JWE header). */
-const ID_TOKEN_KEY_MANAGEMENT = 'RSA-OAEP-256';
+/**
+ * Interface spec 2.5: the ID token is encrypted to our RSA key; its example JWE header shows
+ * RSA-OAEP-256 "as an example", so RSA-OAEP (SHA-1) is accepted too (never RSA1_5). The content
+ * encryptions are openid-client's default list: AES-GCM and AES-CBC-HMAC-SHA2 at each key size.
+ */
+const ID_TOKEN_KEY_MANAGEMENT = { 'RSA-OAEP-256': 'SHA-256', 'RSA-OAEP': 'SHA-1' } as const;
 /** openid-client's own tolerance for `exp` (`clockTolerance`, 30 s by default), used for `iat` too. */
 const CLOCK_TOLERANCE_SECONDS = 30;
+/**
+ * How long a request to the service may take, in seconds: openid-client waits 30 s by default,
+ * and the spec names no figure. A person is waiting on the callback, so give up after 10 s
+ * (this project's core waits as long) and say so (ClientError code OAUTH_TIMEOUT).
+ */
+const TIMEOUT_SECONDS = 10;
 
 function isSigningAlgorithm(alg: string): alg is SigningAlgorithm {
   return Object.hasOwn(SIGNING_ALGORITHMS, alg);
@@ -91,10 +101,20 @@ async function importSigningKey(jwk: PrivateJwk): Promise<{ key: client.PrivateK
   return { key: { key, kid: jwk.kid }, alg: jwk.alg };
 }
 
-async function importEncryptionKey(jwk: PrivateJwk): Promise<client.DecryptionKey> {
-  const key = await webcrypto.subtle.importKey('jwk', jwk, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['decrypt']);
-  // The JWE header names our key by `kid`; openid-client skips a key without one when it does.
-  return { key, kid: jwk.kid, alg: ID_TOKEN_KEY_MANAGEMENT };
+/**
+ * Our RSA key, once per key management algorithm: Web Crypto binds an RSA-OAEP key to one hash,
+ * and openid-client picks the key whose `alg` the JWE header names.
+ */
+async function importEncryptionKeys(jwk: PrivateJwk): Promise<client.DecryptionKey[]> {
+  // The JWK's own `alg` (RSA-OAEP-256 as `npm run keys` prints it) would refuse the SHA-1 import.
+  const material = { ...jwk, alg: undefined };
+  return Promise.all(
+    Object.entries(ID_TOKEN_KEY_MANAGEMENT).map(async ([alg, hash]) => {
+      const key = await webcrypto.subtle.importKey('jwk', material, { name: 'RSA-OAEP', hash }, false, ['decrypt']);
+      // The JWE header names our key by `kid`; openid-client skips a key without one when it does.
+      return { key, kid: jwk.kid, alg };
+    }),
+  );
 }
 
 /**
@@ -192,14 +212,17 @@ export async function connectToService(options: ServiceClientOptions): Promise<S
     { id_token_signed_response_alg: ID_TOKEN_SIGNING_ALGORITHM },
     // Interface spec part 5 and 2.1: private_key_jwt, with a fresh assertion for each request.
     client.PrivateKeyJwt(signing.key, { [client.modifyAssertion]: shape.clientAssertion }),
-    { execute: options.allowInsecureRequests ? [client.allowInsecureRequests] : [] },
+    { execute: options.allowInsecureRequests ? [client.allowInsecureRequests] : [], timeout: TIMEOUT_SECONDS },
   );
   config[client.customFetch] = readTokenResponseWithoutAccessToken(config);
   // Interface spec 2.5 and 5.6: the ID token is a JWE to our RSA key around the signed JWT.
-  client.enableDecryptingResponses(config, undefined, await importEncryptionKey(options.encryptionKey));
+  client.enableDecryptingResponses(config, undefined, ...(await importEncryptionKeys(options.encryptionKey)));
   // Interface spec 4.4 and 5.6: verify the inner JWT's signature with the key of the service's
   // JWKS that its `kid` names. Without this, openid-client trusts an ID token from the token
   // endpoint on TLS alone (OpenID Connect Core §3.1.3.7, item 6), and does not check it.
+  // The JWKS is cached for 300 s; for a `kid` it does not hold, it is fetched again only when the
+  // cached copy is at least 60 s old (oauth4webapi), so a key rotated in within a minute of the
+  // last fetch is refused until then (interface spec 4.4 leaves caching to the client).
   client.enableNonRepudiationChecks(config);
   return { config, redirectUri: options.redirectUri, signingKey: signing.key, requestObject: shape.requestObject };
 }
@@ -244,7 +267,7 @@ export async function startAuthorization(
 /**
  * The callback: the redirect's `state` (and `iss`, when discovery advertises RFC 9207), the code
  * exchange with a fresh client assertion and the PKCE verifier (interface spec 4.3), and the ID
- * token's checks (4.5), which openid-client makes but for two that this function adds.
+ * token's checks (4.5), which openid-client makes but for three that this function adds.
  *
  * @returns the claims of the decrypted, verified ID token (interface spec 2.6)
  */
@@ -267,6 +290,13 @@ export async function completeAuthorization(
   }
   const claims = tokens.claims();
   if (!claims) throw new TypeError('openid-client returned no ID token claims'); // idTokenExpected makes this unreachable
+  // Interface spec 4.5: `aud` equals the client_id. openid-client also takes an array that names
+  // other audiences besides us when `azp` is our client_id; this client trusts no other audience
+  // (OpenID Connect Core §3.1.3.7, item 3). A one-element array is the same audience (RFC 7519 §4.1.3).
+  const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+  if (audiences.length !== 1 || audiences[0] !== service.config.clientMetadata().client_id) {
+    throw new ServiceResponseRefused('id_token_audience_mismatch', 'the ID token names an audience besides this client (interface spec 4.5)');
+  }
   // Interface spec 4.5: `iat` not in the future. openid-client checks `exp`, `nbf`, `iss`, `aud`
   // and `nonce`, but `iat` only for its type.
   if (claims.iat > Math.floor(Date.now() / 1000) + CLOCK_TOLERANCE_SECONDS) {

@@ -4,7 +4,8 @@
  * @types/node and no DOM lib, the one extra flag `rewriteRelativeImportExtensions`, and only jose
  * installed (linked from this project's node_modules). With `examples`, examples/ is copied too,
  * and what they need besides (express, express-session and their types; openid-client and its
- * oauth4webapi).
+ * oauth4webapi); with `brokenRelyingParty`, test/support/broken-relying-party.ts (an Express app
+ * like examples/express-server.ts, so it needs `examples` too).
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,7 @@ export interface BlankProject {
   remove(): void;
 }
 
-export function createBlankProject(options: { examples?: boolean } = {}): BlankProject {
+export function createBlankProject(options: { examples?: boolean; brokenRelyingParty?: boolean } = {}): BlankProject {
   const dir = mkdtempSync(join(tmpdir(), 'idv-blank-'));
   mkdirSync(join(dir, 'lib/oidc'), { recursive: true });
   for (const file of readdirSync(join(ROOT, 'lib/oidc'))) {
@@ -47,6 +48,12 @@ export function createBlankProject(options: { examples?: boolean } = {}): BlankP
     cpSync(join(ROOT, 'examples'), join(dir, 'examples'), { recursive: true, filter: (source) => !source.endsWith('.md') });
     packages.push('express', 'express-session', '@types/express', '@types/express-session', 'openid-client', 'oauth4webapi');
     include.push('examples');
+  }
+  if (options.brokenRelyingParty) {
+    // At the same path as here, so its import of lib/oidc resolves as it does in this project.
+    mkdirSync(join(dir, 'test/support'), { recursive: true });
+    cpSync(join(ROOT, 'test/support/broken-relying-party.ts'), join(dir, 'test/support/broken-relying-party.ts'));
+    include.push('test/support/broken-relying-party.ts');
   }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'blank', private: true, type: 'module' }));
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...BLANK_TSCONFIG, include }, null, 2));
