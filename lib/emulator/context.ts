@@ -10,6 +10,7 @@ import { isIdTokenEncryption, registeredIdTokenEncryption, type RegisteredClient
 import { POPULATION_REGISTER_NAME } from './checks/claims-request';
 import { ENDPOINT_PATHS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, type IdTokenEncryption } from './config';
 import { FaultSwitchboard } from './qa/faults';
+import { FlowTraces } from './qa/flow-trace';
 import { createPanelGate, type PanelAccess, type PanelGate } from './qa/panel-access';
 import type { AuthorizationCodeGrant, Interaction, PushedRequest, UsedFlow } from './state';
 import { Records } from './store';
@@ -38,6 +39,8 @@ export interface EmulatorContext {
   setPopulationRegister(clientId: string, enabled: boolean): Promise<void>;
   /** the one-shot faults armed for QA (qa/faults.ts) */
   readonly faults: FaultSwitchboard;
+  /** each flow's protocol trace, the flows of each client and the JWKS responses, for the QA API (qa/flow-trace.ts) */
+  readonly traces: FlowTraces;
   /** the secret mixed into pairwise subject identifiers: one per state store, so every instance sharing it agrees */
   subjectSalt(): Promise<Uint8Array>;
   readonly pushedRequests: Records<PushedRequest>;
@@ -136,6 +139,7 @@ export function createContext(options: {
       await store.set(`entitlement:${clientId}`, enabled, ENTITLEMENT_TTL_SECONDS);
     },
     faults: new FaultSwitchboard(store, now),
+    traces: new FlowTraces(store, now),
     subjectSalt() {
       subjectSalt ??= (async () => {
         // The first instance to ask makes it; the others read that one.

@@ -27,6 +27,15 @@ import {
 import { portraitEndpoint } from './endpoints/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
 import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './endpoints/panel';
+import {
+  qaArmFaultEndpoint,
+  qaChooseFlowEndpoint,
+  qaClientEndpoint,
+  qaDisarmFaultEndpoint,
+  qaFlowEndpoint,
+  qaFlowsEndpoint,
+  qaJwksFetchesEndpoint,
+} from './endpoints/qa-api';
 import type { PanelAccess } from './qa/panel-access';
 import { errorPage } from './views/authorization-page';
 import { homePath, pageLanguage } from './views/language';
@@ -169,13 +178,16 @@ interface Route {
   /** a path under the base URL, or a pattern of such paths */
   path: string | RegExp;
   /** the methods and their handlers; HEAD is answered wherever GET is */
-  methods: Partial<Record<'GET' | 'POST', Handler>>;
+  methods: Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE', Handler>>;
   /** none for read-only documents (discovery, JWKS, portraits, the page script, the panel itself) */
   rateLimit?: RouteLimit;
 }
 
 /** The pages of the person's side of a flow: one rate limit for all of them. */
 const INTERACTION: RouteLimit = { group: 'interaction', refusal: 'page' };
+
+/** The JSON QA API (endpoints/qa-api.ts): one rate limit for all of it. */
+const QA_API: RouteLimit = { group: 'qa', refusal: 'json' };
 
 /**
  * Part 4's endpoints, then the pages and documents of the person's side of a flow and of QA: the
@@ -202,6 +214,12 @@ const ROUTES: readonly Route[] = [
   { path: '', methods: { GET: panelEndpoint } },
   { path: '/', methods: { GET: panelEndpoint } },
   { path: PANEL_ACTION_PATH, methods: { POST: panelActionEndpoint }, rateLimit: { group: 'panel', refusal: 'page' } },
+  // The JSON QA API (endpoints/qa-api.ts), for programs; the panel's access rule.
+  { path: /^\/qa\/clients\/([^/]{1,256})$/, methods: { GET: qaClientEndpoint }, rateLimit: QA_API },
+  { path: /^\/qa\/faults\/([^/]{1,256})$/, methods: { PUT: qaArmFaultEndpoint, DELETE: qaDisarmFaultEndpoint }, rateLimit: QA_API },
+  { path: '/qa/flows', methods: { GET: qaFlowsEndpoint, POST: qaChooseFlowEndpoint }, rateLimit: QA_API },
+  { path: '/qa/flow', methods: { GET: qaFlowEndpoint }, rateLimit: QA_API },
+  { path: '/qa/jwks-fetches', methods: { GET: qaJwksFetchesEndpoint }, rateLimit: QA_API },
 ];
 
 /**

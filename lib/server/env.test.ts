@@ -103,8 +103,8 @@ describe('loadServerConfig', () => {
     expect((await load({ TRUST_PROXY: '2' })).trustedProxies).toBe(2);
     expect((await load({})).startLimits).toEqual({ perAddress: 20, overall: 300 });
     expect((await load({ IDV_START_LIMIT_PER_ADDRESS: '5', IDV_START_LIMIT_OVERALL: '50' })).startLimits).toEqual({ perAddress: 5, overall: 50 });
-    expect((await load({})).emulatorRateLimits).toEqual({ par: 300, token: 300, interaction: 1200, panel: 60 });
-    expect((await load({ EMULATOR_RATE_LIMITS: '{"par":6000}' })).emulatorRateLimits).toEqual({ par: 6000, token: 300, interaction: 1200, panel: 60 });
+    expect((await load({})).emulatorRateLimits).toEqual({ par: 300, token: 300, interaction: 1200, panel: 60, qa: 600 });
+    expect((await load({ EMULATOR_RATE_LIMITS: '{"par":6000}' })).emulatorRateLimits).toEqual({ par: 6000, token: 300, interaction: 1200, panel: 60, qa: 600 });
     // (With the client keys configured: otherwise they would be fetched from that Redis, shared-dev-keys.test.ts.)
     const config = await load({ ...providerEnv(), REDIS_URL: 'rediss://default:pw@cache.example:6380/1', SESSION_SECRET: 's'.repeat(32) });
     expect(config.state).toEqual({ store: 'redis', url: 'rediss://default:pw@cache.example:6380/1', prefix: 'idv:' });

@@ -154,3 +154,13 @@ function lowSEcdsaSignature(signature: Uint8Array): Uint8Array {
   canonical.set(Buffer.from((P256_N - s).toString(16).padStart(64, '0'), 'hex'), 32);
   return canonical;
 }
+
+/**
+ * The header's `alg` and `kid` of the client assertion of a request whose client
+ * `authenticateClient` accepted (so the header was checked): for the QA flow trace.
+ */
+export function clientAssertionHeader(parameters: RequestParameters): { alg: string; kid: string } {
+  const [encodedHeader = ''] = parameters.require('client_assertion').split('.');
+  const header = JSON.parse(Buffer.from(encodedHeader, 'base64url').toString('utf8')) as { alg: string; kid: string };
+  return { alg: header.alg, kid: header.kid };
+}

@@ -7,7 +7,7 @@
 import { isLimitReached, type Limiter, type Store } from '../../store/store';
 import { TooManyRequests } from '../errors';
 
-export type RateLimitGroup = 'par' | 'token' | 'interaction' | 'panel';
+export type RateLimitGroup = 'par' | 'token' | 'interaction' | 'panel' | 'qa';
 
 /** Requests per minute per client address, per group. */
 export type RateLimits = Record<RateLimitGroup, number>;
@@ -26,6 +26,8 @@ export const RATE_LIMITS: RateLimits = {
   interaction: 1200,
   /** the QA panel's actions (a key rotation makes keys and a certificate) */
   panel: 60,
+  /** the JSON QA API (a conformance kit makes a few calls per case, a case every few seconds) */
+  qa: 600,
 };
 
 const WINDOW_SECONDS = 60;
@@ -35,6 +37,7 @@ const DESCRIPTIONS: Record<RateLimitGroup, string> = {
   token: 'too many token requests',
   interaction: 'too many requests to the authorization pages',
   panel: 'too many panel actions',
+  qa: 'too many QA API requests',
 };
 
 export interface RateLimiter {

@@ -101,8 +101,11 @@ function checkContentType(header: string | null): void {
   }
 }
 
-/** Reads the body chunk by chunk so a huge body is refused without being buffered. */
-async function readBody(request: Request, limitBytes: number): Promise<Uint8Array> {
+/**
+ * Reads the body chunk by chunk so a huge body is refused without being buffered.
+ * @throws RequestTooLarge (413) over `limitBytes`, InvalidRequest when it cannot be read
+ */
+export async function readBody(request: Request, limitBytes: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limitBytes) throw new RequestTooLarge(limitBytes);
   if (!request.body) return new Uint8Array(0);

@@ -17,6 +17,8 @@ import type { EmulatorContext } from '../context';
  * was taken for), the response is changed as it says: the current key listed last
  * (`jwks_keys_shuffled`), or keys no client can verify an ES256 token with added
  * (`jwks_unparseable_extra_keys`).
+ *
+ * Each response is logged (kids in order, variants in effect) for the QA API (qa/flow-trace.ts).
  * @see spec 2.7, 4.4; DECISIONS.md "Keys", "Faults"
  */
 export async function jwksEndpoint(_request: Request, context: EmulatorContext): Promise<Response> {
@@ -28,6 +30,8 @@ export async function jwksEndpoint(_request: Request, context: EmulatorContext):
     keys = [...keys.filter((key) => key.kid !== kid), ...keys.filter((key) => key.kid === kid)];
   }
   if (variants.includes('jwks_unparseable_extra_keys')) keys = shuffled([...keys, ...UNUSABLE_KEYS]);
+  // For the QA API: which keys were served in which order (a JWKS request names no client or flow).
+  await context.traces.recordJwksFetch(keys.map((key) => key.kid ?? '(no kid)'), variants);
   return new Response(JSON.stringify({ keys }), {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=86400' },

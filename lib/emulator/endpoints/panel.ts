@@ -195,19 +195,24 @@ async function changeSignIn(
  * Why a post must be refused as cross-site, or undefined for a same-origin (or non-browser) post.
  * The panel's own origins are those of its configured base URLs (the issuer, and the address a
  * phone uses), never the request's URL: behind a proxy (or a framework that reports
- * localhost:PORT) that is not the origin the browser sees.
+ * localhost:PORT) that is not the origin the browser sees. The QA API's writes (endpoints/qa-api.ts)
+ * are checked by this very rule.
  */
-function crossSiteReason(request: Request, context: EmulatorContext): Message | undefined {
+export function panelCrossSite(request: Request, context: Pick<EmulatorContext, 'issuer' | 'deviceBaseUrl'>): { origin: string } | { site: string } | undefined {
   const origin = request.headers.get('origin');
   const ownOrigins = new Set([new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin]);
-  if (origin !== null && !ownOrigins.has(origin)) {
-    return (t) => t.crossSiteOrigin(describeValue(origin), new URL(context.issuer).origin);
-  }
+  if (origin !== null && !ownOrigins.has(origin)) return { origin };
   const site = request.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin') {
-    return (t) => t.crossSiteFetch(describeValue(site));
-  }
+  if (site !== null && site !== 'same-origin') return { site };
   return undefined;
+}
+
+/** The panel's sentence for a cross-site post (panelCrossSite). */
+function crossSiteReason(request: Request, context: EmulatorContext): Message | undefined {
+  const crossSite = panelCrossSite(request, context);
+  if (!crossSite) return undefined;
+  if ('origin' in crossSite) return (t) => t.crossSiteOrigin(describeValue(crossSite.origin), new URL(context.issuer).origin);
+  return (t) => t.crossSiteFetch(describeValue(crossSite.site));
 }
 
 /** Performs the action the form asks for, or says in words what is wrong with it. */

@@ -2,13 +2,15 @@
  * POST /par: the pushed authorization request (RFC 9126), mandatory for every flow (part 1).
  * @see spec 2.4, 4.1, part 7; RFC 9126 §2
  */
-import { authenticateClient } from '../checks/client-authentication';
+import { authenticateClient, clientAssertionHeader } from '../checks/client-authentication';
 import { verifyRequestObject } from '../checks/request-object';
 import { rulesAt, type Levelled } from '../checks/levels';
 import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
-import { LIFETIMES } from '../config';
+import { LIFETIMES, MAX_STATE_OR_NONCE_LENGTH } from '../config';
 import type { EmulatorContext } from '../context';
-import { InvalidClient, InvalidRequest, ServerError, TemporarilyUnavailable } from '../errors';
+import { InvalidClient, InvalidRequest, OAuthError, ServerError, TemporarilyUnavailable } from '../errors';
+import { masked } from '../qa/flow-trace';
+import type { AuthorizationRequest } from '../state';
 
 /** 2.4: `urn:ietf:params:oauth:request_uri:<uuid>` (RFC 9126 §2.2). */
 const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
@@ -45,30 +47,91 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
   for (const rule of rulesAt(FORM_RULES, strict)) rule(parameters);
 
   const client = await authenticateClient(parameters, context, strict);
-  const authorizationRequest = await verifyRequestObject(parameters.require('request'), client, context, strict);
+  const assertion = clientAssertionHeader(parameters);
+  let authorizationRequest: AuthorizationRequest;
+  try {
+    authorizationRequest = await verifyRequestObject(parameters.require('request'), client, context, strict);
+  } catch (error) {
+    // The flow trace (qa/flow-trace.ts): a refusal after client authentication, under the state
+    // the authenticated client sent, when it sent one.
+    const state = error instanceof OAuthError ? claimedState(parameters.require('request')) : undefined;
+    if (state !== undefined && error instanceof OAuthError) {
+      await context.traces.record(state, client.clientId, {
+        step: 'par',
+        outcome: 'refused',
+        summary: `The pushed authorization request was refused with ${error.status} ${error.error}.`,
+        details: { status: error.status, error: error.error, error_description: error.description, assertion_alg: assertion.alg, assertion_kid: assertion.kid },
+      });
+    }
+    throw error;
+  }
+  const { state } = authorizationRequest;
 
   // qa/faults.ts: a PAR fault armed for QA replaces this response, which would succeed; no
   // request_uri is stored, as none was issued.
-  const faults = await context.faults.take('par_endpoint', client.clientId, [], authorizationRequest.state);
-  if (faults.has('par_server_error')) {
-    throw new ServerError("injected fault 'par_server_error' (emulator QA panel): the PAR endpoint failed on purpose");
-  }
-  if (faults.has('par_invalid_request')) {
-    throw new InvalidRequest("injected fault 'par_invalid_request' (emulator QA panel): the request was refused on purpose");
-  }
-  if (faults.has('par_invalid_client')) {
-    throw new InvalidClient("injected fault 'par_invalid_client' (emulator QA panel): the client was refused on purpose");
-  }
-  if (faults.has('par_temporarily_unavailable')) {
-    throw new TemporarilyUnavailable(
-      "injected fault 'par_temporarily_unavailable' (emulator QA panel): the PAR endpoint is unavailable on purpose",
-    );
+  const faults = await context.faults.take('par_endpoint', client.clientId, [], state);
+  const fault = PAR_FAULTS.find(({ id }) => faults.has(id));
+  if (fault) {
+    const error = fault.error();
+    await Promise.all([
+      context.traces.record(state, client.clientId, {
+        step: 'par',
+        outcome: 'fault',
+        summary: `The fault ${fault.id} answered the pushed authorization request with ${error.status} ${error.error}.`,
+        details: { fault: fault.id, status: error.status, error: error.error, assertion_alg: assertion.alg, assertion_kid: assertion.kid },
+      }),
+      context.traces.list(state, client.clientId),
+    ]);
+    throw error;
   }
 
   const requestUri = REQUEST_URI_PREFIX + crypto.randomUUID();
   await context.pushedRequests.set(requestUri, { clientId: client.clientId, request: authorizationRequest }, LIFETIMES.requestUri);
+  await Promise.all([
+    context.traces.record(state, client.clientId, {
+      step: 'par',
+      outcome: 'ok',
+      summary: `The pushed authorization request of client ${client.clientId} was accepted.`,
+      details: {
+        // The prefix, and the start of the random part: enough to tell two flows apart.
+        request_uri: masked(requestUri, REQUEST_URI_PREFIX.length + 8),
+        expires_in: LIFETIMES.requestUri,
+        verified_claims: authorizationRequest.claims.claims.map(({ name }) => name),
+        trust_framework: authorizationRequest.claims.trustFramework,
+        assertion_alg: assertion.alg,
+        assertion_kid: assertion.kid,
+      },
+    }),
+    context.traces.list(state, client.clientId),
+  ]);
   return Response.json(
     { request_uri: requestUri, expires_in: LIFETIMES.requestUri },
     { status: 201, headers: { 'Cache-Control': 'no-store' } },
   );
+}
+
+/** The PAR faults (qa/faults.ts, target `par_endpoint`), in table order, and the error each answers with. */
+const PAR_FAULTS = [
+  { id: 'par_server_error', error: () => new ServerError("injected fault 'par_server_error' (emulator QA panel): the PAR endpoint failed on purpose") },
+  { id: 'par_invalid_request', error: () => new InvalidRequest("injected fault 'par_invalid_request' (emulator QA panel): the request was refused on purpose") },
+  { id: 'par_invalid_client', error: () => new InvalidClient("injected fault 'par_invalid_client' (emulator QA panel): the client was refused on purpose") },
+  {
+    id: 'par_temporarily_unavailable',
+    error: () => new TemporarilyUnavailable("injected fault 'par_temporarily_unavailable' (emulator QA panel): the PAR endpoint is unavailable on purpose"),
+  },
+] as const;
+
+/**
+ * The `state` claim of a request object that was refused, read without trusting the rest: its
+ * sender authenticated, so the trace it lands in is its own (qa/flow-trace.ts keeps one client per
+ * trace). Undefined when the payload has no usable `state`.
+ */
+function claimedState(requestObject: string): string | undefined {
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(requestObject.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    const state = typeof payload === 'object' && payload !== null ? (payload as { state?: unknown }).state : undefined;
+    return typeof state === 'string' && state.length > 0 && state.length <= MAX_STATE_OR_NONCE_LENGTH ? state : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -2,16 +2,18 @@
  * POST /token: exchanges an authorization code for the encrypted ID token.
  * @see spec 2.5, 4.3, 5.1; RFC 6749 §4.1.3, §5; RFC 7636 §4.6
  */
-import { authenticateClient } from '../checks/client-authentication';
+import { authenticateClient, clientAssertionHeader } from '../checks/client-authentication';
 import { isCodeVerifier, verifyCodeVerifier } from '../checks/pkce';
 import { rulesAt, type Levelled } from '../checks/levels';
 import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
-import { InvalidClient, InvalidGrant, InvalidRequest, ServerError, UnsupportedGrantType, describeValue } from '../errors';
+import { InvalidClient, InvalidGrant, InvalidRequest, OAuthError, ServerError, UnsupportedGrantType, describeValue } from '../errors';
 import { findPersona } from '../personas/personas';
-import { TOKEN_TIMEOUT_DELAY_MS, holdResponse } from '../qa/faults';
-import { issueIdToken } from '../tokens/id-token';
+import { TOKEN_TIMEOUT_DELAY_MS, holdResponse, type FaultId } from '../qa/faults';
+import { masked, type FlowEvent, type FlowEventDetail } from '../qa/flow-trace';
+import type { AuthorizationCodeGrant } from '../state';
+import { issueIdToken, type IssuedIdToken } from '../tokens/id-token';
 
 /** 4.3: every parameter is required. */
 const REQUIRED_PARAMETERS = [
@@ -51,6 +53,7 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
   const redirectUri = parameters.require('redirect_uri');
 
   const client = await authenticateClient(parameters, context, strict);
+  const assertion = clientAssertionHeader(parameters);
 
   if (grantType !== 'authorization_code') {
     throw new UnsupportedGrantType(`grant_type must be 'authorization_code', not ${describeValue(grantType)}`);
@@ -65,8 +68,38 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
       (await context.authorizationCodes.wasTaken(code)) ? 'the authorization code has already been used' : 'the authorization code is unknown or has expired',
     );
   }
-  if (grant.clientId !== client.clientId) {
-    throw new InvalidGrant(`the authorization code was not issued to client '${client.clientId}'`);
+  // From here the flow is known (its code's `state`): the flow trace (qa/flow-trace.ts) records the outcome.
+  const outcome: TokenOutcome = { faults: new Set() };
+  try {
+    const response = await redeem(request, context, grant, { clientId: client.clientId, redirectUri, codeVerifier, strict }, outcome);
+    await traceToken(context, grant, assertion, outcome, response);
+    return response;
+  } catch (error) {
+    if (error instanceof OAuthError) await traceToken(context, grant, assertion, outcome, error.toResponse(), error);
+    throw error;
+  }
+}
+
+/** What the token endpoint did to one request, for the flow trace: the faults it applied, how long it held the answer, the token it issued. */
+interface TokenOutcome {
+  faults: ReadonlySet<FaultId>;
+  heldMs?: number;
+  issued?: IssuedIdToken;
+}
+
+/**
+ * The checks of a presented code against the authenticated client and the request, then the
+ * answer: the ID token, or what a token endpoint fault makes of it. Fills `outcome` as it goes.
+ */
+async function redeem(
+  request: Request,
+  context: EmulatorContext,
+  grant: AuthorizationCodeGrant,
+  { clientId, redirectUri, codeVerifier, strict }: { clientId: string; redirectUri: string; codeVerifier: string; strict: boolean },
+  outcome: TokenOutcome,
+): Promise<Response> {
+  if (grant.clientId !== clientId) {
+    throw new InvalidGrant(`the authorization code was not issued to client '${clientId}'`);
   }
   if (grant.redirectUri !== redirectUri) {
     throw new InvalidGrant('redirect_uri does not match the redirect_uri of the authorization request');
@@ -80,14 +113,20 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
 
   // qa/faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed;
   // a fault that answers without an ID token mints none, so ID token faults stay armed.
-  const faults = await context.faults.take('token_endpoint', client.clientId, [], grant.state);
+  const faults = await context.faults.take('token_endpoint', clientId, [], grant.state);
+  outcome.faults = faults;
   if (faults.has('token_error')) {
     throw new ServerError("injected fault 'token_error' (emulator QA panel): the token endpoint failed on purpose");
   }
-  if (faults.has('token_timeout') && !(await holdResponse(TOKEN_TIMEOUT_DELAY_MS, request.signal))) {
-    // The client gave up (as it should, after its own timeout). Nobody reads this answer, and no
-    // ID token is minted, so armed ID token faults stay armed for a flow that will see them.
-    throw new ServerError("injected fault 'token_timeout' (emulator QA panel): the client closed the request while it was held");
+  if (faults.has('token_timeout')) {
+    const heldFrom = Date.now();
+    const held = await holdResponse(TOKEN_TIMEOUT_DELAY_MS, request.signal);
+    outcome.heldMs = Date.now() - heldFrom;
+    if (!held) {
+      // The client gave up (as it should, after its own timeout). Nobody reads this answer, and no
+      // ID token is minted, so armed ID token faults stay armed for a flow that will see them.
+      throw new ServerError("injected fault 'token_timeout' (emulator QA panel): the client closed the request while it was held");
+    }
   }
 
   if (faults.has('token_invalid_grant')) {
@@ -106,7 +145,86 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
   }
   if (faults.has('token_missing_id_token')) return Response.json({ expires_in: LIFETIMES.idToken }, { status: 200, headers });
 
-  const idToken = await issueIdToken(context, client, grant, persona, { strict });
+  // The given name QA chose for this flow (the QA API), if any, replaces the persona's.
+  const givenName = grant.state === undefined ? undefined : await context.traces.givenName(grant.state, grant.clientId);
+  outcome.issued = await issueIdToken(context, context.clients.get(clientId)!, grant, persona, { strict, givenName });
   // `no_expires_in`: RFC 6749 §5.1 makes expires_in optional; 2.5 shows it.
-  return Response.json({ id_token: idToken, ...(faults.has('no_expires_in') ? {} : { expires_in: LIFETIMES.idToken }) }, { status: 200, headers });
+  return Response.json({ id_token: outcome.issued.idToken, ...(faults.has('no_expires_in') ? {} : { expires_in: LIFETIMES.idToken }) }, { status: 200, headers });
+}
+
+/** Records the token request, the ID token issued (if one was) and the response in the flow's trace. */
+async function traceToken(
+  context: EmulatorContext,
+  grant: AuthorizationCodeGrant,
+  assertion: { alg: string; kid: string },
+  { faults, heldMs, issued }: TokenOutcome,
+  response: Response,
+  error?: OAuthError,
+): Promise<void> {
+  if (grant.state === undefined) return;
+  const applied = [...faults];
+  const result: Record<string, FlowEventDetail> = error ? { status: error.status, error: error.error, error_description: error.description } : { status: response.status };
+  const token: Omit<FlowEvent, 'at'> = {
+    step: 'token',
+    outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
+    summary: error
+      ? `The token request was answered ${error.status} ${error.error}${applied.length > 0 ? ` by the fault ${applied.join(', ')}` : ''}.`
+      : `The token request was accepted${applied.length > 0 ? `, with ${applied.join(', ')}` : ''}.`,
+    details: {
+      assertion_alg: assertion.alg,
+      assertion_kid: assertion.kid,
+      ...result,
+      faults: applied,
+      ...(heldMs === undefined ? {} : { held_ms: heldMs }),
+    },
+  };
+  const members = await responseMembers(response);
+  const tokenResponse: Omit<FlowEvent, 'at'> = {
+    step: 'token_response',
+    outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
+    summary: `The token endpoint answered ${response.status} with ${members.length > 0 ? members.join(', ') : 'no JSON members'}.`,
+    details: { status: response.status, content_type: response.headers.get('content-type') ?? 'none', members },
+  };
+  await context.traces.record(grant.state, grant.clientId, token, ...(issued ? [idTokenEvent(issued)] : []), tokenResponse);
+}
+
+/** The members of a JSON response, or none for a response that is not JSON. */
+async function responseMembers(response: Response): Promise<string[]> {
+  try {
+    const body: unknown = await response.clone().json();
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The ID token as the flow trace shows it: its headers and claims, the nonce masked, never the token. */
+function idTokenEvent({ signatureHeader, payload, encryptionHeader, faults }: IssuedIdToken): Omit<FlowEvent, 'at'> {
+  const verified = payload.verified_claims as { claims?: Record<string, unknown> } | undefined;
+  const givenName = verified?.claims?.given_name;
+  const text = (value: unknown): FlowEventDetail =>
+    value === undefined ? 'omitted' : typeof value === 'string' || typeof value === 'number' ? value : Array.isArray(value) ? value.map(String) : JSON.stringify(value);
+  return {
+    step: 'id_token',
+    outcome: faults.length > 0 ? 'fault' : 'ok',
+    summary: `An ID token was issued, signed ${signatureHeader.alg} and ${encryptionHeader ? `encrypted ${encryptionHeader.alg} / ${encryptionHeader.enc}` : 'not encrypted'}${faults.length > 0 ? `, with ${faults.join(', ')}` : ''}.`,
+    details: {
+      alg: signatureHeader.alg,
+      kid: signatureHeader.kid ?? 'omitted',
+      typ: signatureHeader.typ ?? 'omitted',
+      claims: Object.keys(payload),
+      iss: text(payload.iss),
+      aud: text(payload.aud),
+      exp: text(payload.exp),
+      iat: text(payload.iat),
+      nonce: typeof payload.nonce === 'string' ? masked(payload.nonce, 4) : 'omitted',
+      sub: text(payload.sub),
+      verified_claims: Object.keys(verified?.claims ?? {}),
+      given_name: typeof givenName === 'string' ? givenName : 'not issued',
+      ...(encryptionHeader
+        ? { jwe_alg: encryptionHeader.alg, jwe_enc: encryptionHeader.enc, jwe_kid: encryptionHeader.kid ?? 'omitted' }
+        : { encryption: 'not encrypted' }),
+      faults,
+    },
+  };
 }

@@ -12,6 +12,7 @@ import { AccessDenied, InvalidRequest } from '../errors';
 import type { Persona } from '../personas/personas';
 import { FAULTY_ISSUER, type FaultId } from '../qa/faults';
 import { flowErrorById } from '../qa/flow-answers';
+import { masked, type FlowEvent } from '../qa/flow-trace';
 import { rememberCompletedInteraction } from './used-flows';
 import { randomToken, type ErrorBody, type Interaction, type InteractionDecision } from '../state';
 
@@ -68,12 +69,15 @@ export async function completeInteraction(context: EmulatorContext, interactionI
     if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
     await rememberCompletedInteraction(context, interactionId, interaction.clientId, interaction.request.redirectUri);
     await context.faults.recordFlowError(interaction.request.state, { error, description });
-    return redirectToClient(context, interaction, { error: { error, description } }, await context.redirectIss());
+    return redirectToClient(context, interaction, { error: { error, description } }, await context.redirectIss(), {
+      decision: decisionEvent(decision, { error, description }),
+      chosen: true,
+    });
   }
   if (decision.outcome === 'denied') {
     if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
     await rememberCompletedInteraction(context, interactionId, interaction.clientId, interaction.request.redirectUri);
-    return redirectToClient(context, interaction, { error: decision.error }, await context.redirectIss());
+    return redirectToClient(context, interaction, { error: decision.error }, await context.redirectIss(), { decision: decisionEvent(decision) });
   }
 
   // Issued only now, at delivery: a decision taken on a phone may wait for the browser longer
@@ -105,7 +109,26 @@ export async function completeInteraction(context: EmulatorContext, interactionI
   const redirectIss = await context.redirectIss();
   // A redirect without iss cannot lose it: `missing_response_issuer` waits while iss is off.
   const faults = await context.faults.take('authorization_response', interaction.clientId, redirectIss ? [] : ['missing_response_issuer'], authorizationRequest.state);
-  return redirectToClient(context, interaction, { code }, redirectIss, faults);
+  return redirectToClient(context, interaction, { code }, redirectIss, { decision: decisionEvent(decision), faults });
+}
+
+/** The decision as the flow trace shows it (qa/flow-trace.ts); `replacedBy`: the error QA chose instead. */
+function decisionEvent(decision: InteractionDecision, replacedBy?: ErrorBody): Omit<FlowEvent, 'at'> {
+  const replaced: Record<string, string> = replacedBy ? { replaced_by_flow_answer: replacedBy.error } : {};
+  if (decision.outcome === 'approved') {
+    return {
+      step: 'decision',
+      outcome: 'ok',
+      summary: `The verification was approved as persona ${decision.personaId}.`,
+      details: { persona: decision.personaId, auth_time: decision.authTime, ...replaced },
+    };
+  }
+  return {
+    step: 'decision',
+    outcome: 'refused',
+    summary: `The verification was denied with ${decision.error.error}.`,
+    details: { error: decision.error.error, error_description: decision.error.description, ...replaced },
+  };
 }
 
 /**
@@ -113,13 +136,14 @@ export async function completeInteraction(context: EmulatorContext, interactionI
  * with `state`, and `iss` (RFC 9207) while `redirectIss` is on, on success and on error.
  * @see spec 4.2; RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 §2
  */
-function redirectToClient(
+async function redirectToClient(
   context: EmulatorContext,
   interaction: Interaction,
   result: { code: string } | { error: ErrorBody },
   redirectIss: boolean,
-  faults: ReadonlySet<FaultId> = new Set(),
-): Response {
+  trace: { decision: Omit<FlowEvent, 'at'>; faults?: ReadonlySet<FaultId>; chosen?: boolean },
+): Promise<Response> {
+  const faults = trace.faults ?? new Set<FaultId>();
   const response = new URLSearchParams(
     'code' in result
       ? { code: result.code }
@@ -136,8 +160,36 @@ function redirectToClient(
   const location = new URL(interaction.request.redirectUri);
   // Appended as text so the registered query is kept byte for byte.
   location.search = location.search ? `${location.search}&${response}` : `?${response}`;
+  await context.traces.record(interaction.request.state, interaction.clientId, trace.decision, redirectEvent(interaction, response, faults, trace.chosen === true));
   return new Response(null, {
     status: 303,
     headers: { Location: location.href, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
   });
+}
+
+/** The redirect as the flow trace shows it: the parameters it carried, the code masked. */
+function redirectEvent(interaction: Interaction, response: URLSearchParams, faults: ReadonlySet<FaultId>, chosen: boolean): Omit<FlowEvent, 'at'> {
+  const state = response.get('state');
+  const stateFault = faults.has('wrong_state') ? 'wrong_state' : faults.has('missing_state') ? 'missing_state' : undefined;
+  const code = response.get('code');
+  const error = response.get('error');
+  const carried = [...new Set(response.keys())];
+  const applied = [...faults];
+  return {
+    step: 'redirect',
+    outcome: applied.length > 0 || chosen ? 'fault' : error === null ? 'ok' : 'refused',
+    summary:
+      `The browser was sent back to ${new URL(interaction.request.redirectUri).origin} with ${carried.join(', ')}` +
+      (chosen ? ', an error QA chose for this flow.' : applied.length > 0 ? `, changed by ${applied.join(', ')}.` : '.'),
+    details: {
+      redirect_uri: interaction.request.redirectUri,
+      parameters: carried,
+      ...(code === null ? {} : { code: masked(code, 4) }),
+      ...(error === null ? {} : { error, error_description: response.get('error_description') ?? '' }),
+      state: state ?? 'omitted',
+      ...(stateFault ? { state_changed_by: stateFault } : {}),
+      iss: response.get('iss') ?? 'omitted',
+      faults: applied,
+    },
+  };
 }

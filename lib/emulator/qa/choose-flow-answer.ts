@@ -24,11 +24,20 @@ export async function flowAnswerFor(request: Request, context: Pick<EmulatorCont
 
 /**
  * Chooses how the flow of `interaction` is answered: a fault is armed for its `state` (and any
- * chosen before is disarmed), an error is kept in the interaction for the redirect back.
- * The caller writes the interaction back.
+ * chosen before is disarmed), an error is kept in the interaction for the redirect back. The
+ * choice is recorded in the flow's trace (qa/flow-trace.ts). The caller writes the interaction back.
  */
-export async function chooseFlowAnswer(context: Pick<EmulatorContext, 'faults'>, interaction: Interaction, answer: FlowAnswer): Promise<void> {
+export async function chooseFlowAnswer(context: Pick<EmulatorContext, 'faults' | 'traces'>, interaction: Interaction, answer: FlowAnswer): Promise<void> {
   await context.faults.armForFlow(interaction.request.state, interaction.clientId, answer.kind === 'fault' ? [answer.fault] : []);
   if (answer.kind === 'normal') delete interaction.answer;
   else interaction.answer = answer;
+  await context.traces.record(interaction.request.state, interaction.clientId, {
+    step: 'flow_answer',
+    outcome: 'ok',
+    summary:
+      answer.kind === 'normal'
+        ? 'QA chose the normal answer for this flow on its own pages.'
+        : `QA chose ${answer.kind === 'fault' ? `the fault ${answer.fault}` : `the error ${answer.error}`} for this flow on its own pages.`,
+    details: { chosen_with: 'chooser', faults: answer.kind === 'fault' ? [answer.fault] : [], ...(answer.kind === 'error' ? { error: answer.error } : {}) },
+  });
 }

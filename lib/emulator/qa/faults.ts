@@ -499,7 +499,7 @@ export const FAULTS = [
     target: 'id_token',
     group: 'claims_set',
     label: 'Minimal ID token',
-    effect: 'The ID token carries only iss, sub, aud, exp, iat, nonce and verified_claims with its trust framework and a single verified claim: no auth_time, acr, amr or evidence.',
+    effect: 'The ID token carries only iss, sub, aud, exp, iat, nonce and verified_claims with its trust framework and a single verified claim (given_name when the token would carry it, else the first): no auth_time, acr, amr or evidence.',
     expected: 'accepted',
     check: 'claims_read',
   },

@@ -128,6 +128,20 @@ export async function pairwiseSubject(context: EmulatorContext, clientId: string
   return base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
+/** What an issued ID token is made of, for the QA flow trace (qa/flow-trace.ts): never the token itself. */
+export interface IssuedIdToken {
+  /** the compact serialisation: a JWE, or the bare JWS (`unencrypted`) */
+  idToken: string;
+  /** the JWS protected header */
+  signatureHeader: { alg: string; kid?: string; typ?: string };
+  /** the payload as signed */
+  payload: JWTPayload;
+  /** the JWE protected header, absent when the token is not encrypted */
+  encryptionHeader?: { alg: string; enc: string; kid?: string };
+  /** the ID token faults and variants applied to it (those of its JWKS included) */
+  faults: FaultId[];
+}
+
 /**
  * Issues the ID token for a redeemed authorization code: the payload of 2.6, signed (JWS, ES256,
  * header {alg, kid, typ}) and encrypted with the client's variant (JWE, header {alg, enc, kid,
@@ -136,6 +150,8 @@ export async function pairwiseSubject(context: EmulatorContext, clientId: string
  * The ID token faults armed for QA (qa/faults.ts) are taken here, where the real token is made,
  * and each changes exactly one thing: a claim, the signing key, or the encryption.
  * @param options.strict the level of the token request (checks/levels.ts)
+ * @param options.givenName the given name QA chose for this flow (the QA API): it replaces the
+ *   persona's, and appears only where the persona's would (when `given_name` was requested)
  * @see spec 2.5, 2.6, 5.6; qa/faults.ts
  */
 export async function issueIdToken(
@@ -143,12 +159,12 @@ export async function issueIdToken(
   client: RegisteredClient,
   grant: AuthorizationCodeGrant,
   persona: Persona,
-  { strict = false }: { strict?: boolean } = {},
-): Promise<string> {
+  { strict = false, givenName }: { strict?: boolean; givenName?: string } = {},
+): Promise<IssuedIdToken> {
   // `picture_not_image` waits for a token whose picture was requested: it has nothing to change in another.
   const pictureRequested = grant.claims.claims.some(({ name }) => name === 'picture');
   const faults = await context.faults.take('id_token', client.clientId, pictureRequested ? [] : ['picture_not_image'], grant.state);
-  await openJwksVariants(context, client.clientId, grant.state);
+  const jwksVariants = await openJwksVariants(context, client.clientId, grant.state);
   const now = nowSeconds(context);
   // `expired`: the whole lifetime lies in the past, so only the exp check (4.5) can catch it;
   // `issued_in_future`: the whole lifetime lies ahead, so only the iat check can;
@@ -159,6 +175,7 @@ export async function issueIdToken(
       ? now + ISSUED_SECONDS_AHEAD + LIFETIMES.idToken
       : now + LIFETIMES.idToken;
   const iat = faults.has('clock_skew_within_tolerance') ? now + SKEWED_SECONDS_AHEAD : exp - LIFETIMES.idToken;
+  const subject = givenName === undefined ? persona : { ...persona, claims: { ...persona.claims, given_name: givenName } };
   const payload: JWTPayload = {
     iss: faults.has('wrong_issuer') ? FAULTY_ISSUER : context.issuer,
     sub: await pairwiseSubject(context, client.clientId, persona.id),
@@ -171,7 +188,7 @@ export async function issueIdToken(
     nonce: faults.has('wrong_nonce') ? base64url.encode(crypto.getRandomValues(new Uint8Array(24))) : grant.nonce,
     acr: ACR,
     amr: [...AMR],
-    verified_claims: claimsSetFor(await verifiedClaimsFor(persona, grant.claims, { strict }), faults),
+    verified_claims: claimsSetFor(await verifiedClaimsFor(subject, grant.claims, { strict }), faults),
   };
   if (faults.has('minimal_token')) for (const claim of ['auth_time', 'acr', 'amr']) delete payload[claim];
   // The claim faults that take a claim away: each leaves the rest of the token as it was.
@@ -181,7 +198,9 @@ export async function issueIdToken(
   if (faults.has('missing_subject')) delete payload.sub;
 
   const signed = await signIdToken(context, payload, faults);
-  if (faults.has('unencrypted')) return signed;
+  const applied = [...FAULTS.filter((fault) => faults.has(fault.id)).map((fault) => fault.id), ...jwksVariants];
+  const issued = { payload, signatureHeader: decodeHeader(signed) as IssuedIdToken['signatureHeader'], faults: applied };
+  if (faults.has('unencrypted')) return { idToken: signed, ...issued };
   // An encryption variant: exactly its alg and enc, whatever the client's variant.
   const [encryption] = FAULTS.flatMap((fault) => ('encryption' in fault && faults.has(fault.id) ? [fault.encryption] : []));
   const jwe = await encryptIdToken(
@@ -190,7 +209,13 @@ export async function issueIdToken(
     encryption ?? (await context.idTokenEncryption(client.clientId)),
     faults,
   );
-  return faults.has('jwe_tag_tampered') ? withTamperedTag(jwe) : jwe;
+  const encryptionHeader = decodeHeader(jwe) as NonNullable<IssuedIdToken['encryptionHeader']>;
+  return { idToken: faults.has('jwe_tag_tampered') ? withTamperedTag(jwe) : jwe, ...issued, encryptionHeader };
+}
+
+/** The protected header of a compact JWS or JWE the emulator just made. */
+function decodeHeader(compact: string): Record<string, unknown> {
+  return JSON.parse(new TextDecoder().decode(base64url.decode(compact.split('.')[0]!))) as Record<string, unknown>;
 }
 
 /** `aud` (2.6: the client_id), or what an audience fault or variant makes of it. */
@@ -216,8 +241,10 @@ function claimsSetFor(verifiedClaims: VerifiedClaims, faults: ReadonlySet<FaultI
     return { ...verifiedClaims, claims: { ...verifiedClaims.claims, picture: NOT_AN_IMAGE_PICTURE } };
   }
   if (faults.has('minimal_token')) {
-    const [first] = Object.entries(verifiedClaims.claims);
-    return { verification: { trust_framework: verifiedClaims.verification.trust_framework }, claims: first ? Object.fromEntries([first]) : {} };
+    // The given name when the token carries one (a kit compares it with what it chose), else the first claim.
+    const entries = Object.entries(verifiedClaims.claims);
+    const kept = entries.find(([name]) => name === 'given_name') ?? entries[0];
+    return { verification: { trust_framework: verifiedClaims.verification.trust_framework }, claims: kept ? Object.fromEntries([kept]) : {} };
   }
   if (faults.has('unknown_verified_claims_members')) {
     const { verification, claims } = verifiedClaims;
@@ -247,8 +274,10 @@ function claimsSetFor(verifiedClaims: VerifiedClaims, faults: ReadonlySet<FaultI
  * now: the JWKS responses of the next JWKS_VARIANT_WINDOW_SECONDS carry them (endpoints/jwks.ts),
  * since the JWKS request that follows names no client and no flow.
  */
-async function openJwksVariants(context: EmulatorContext, clientId: string, state: string | undefined): Promise<void> {
-  for (const id of await context.faults.take('jwks', clientId, [], state)) await context.faults.openWindow(id, JWKS_VARIANT_WINDOW_SECONDS);
+async function openJwksVariants(context: EmulatorContext, clientId: string, state: string | undefined): Promise<FaultId[]> {
+  const taken = [...(await context.faults.take('jwks', clientId, [], state))];
+  for (const id of taken) await context.faults.openWindow(id, JWKS_VARIANT_WINDOW_SECONDS);
+  return taken;
 }
 
 /**

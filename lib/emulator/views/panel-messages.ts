@@ -386,7 +386,7 @@ const nb: PanelMessages = {
     },
     minimal_token: {
       label: 'Minimalt ID-token',
-      effect: 'ID-tokenet har bare iss, sub, aud, exp, iat, nonce og verified_claims med tillitsrammeverket og én enkelt verifisert opplysning: ingen auth_time, acr, amr eller bevis.',
+      effect: 'ID-tokenet har bare iss, sub, aud, exp, iat, nonce og verified_claims med tillitsrammeverket og én enkelt verifisert opplysning (given_name når tokenet ville hatt den, ellers den første): ingen auth_time, acr, amr eller bevis.',
     },
     picture_not_image: {
       label: 'Bilde som ikke er et bilde',

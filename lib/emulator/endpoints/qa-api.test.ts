@@ -1,0 +1,584 @@
+import { compactDecrypt } from 'jose';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  TEST_BASE_URL,
+  authorizationPageFields,
+  clientAuthentication,
+  createPkce,
+  createTestClient,
+  createTestEmulator,
+  formPost,
+  redeemCode,
+  requestObjectClaims,
+  signAsClient,
+  type TestClient,
+  type TestEmulatorOptions,
+} from '@/test/support/emulator';
+import { MemoryStore } from '../../store/memory-store';
+import type { Emulator } from '..';
+import { FAULTS } from '../qa/faults';
+import { MAX_FLOW_EVENTS, MAX_TRACE_STRING, type FlowEvent } from '../qa/flow-trace';
+
+const ORIGIN = new URL(TEST_BASE_URL).origin;
+const PASSWORD = 'a panel password of some length';
+
+let client: TestClient;
+let other: TestClient;
+
+beforeAll(async () => {
+  client = await createTestClient();
+  other = await createTestClient({ clientId: 'other-client' });
+});
+
+function newEmulator(options: Partial<TestEmulatorOptions> = {}): Emulator {
+  return createTestEmulator({ clients: [client, other], ...options });
+}
+
+/** A QA API request as a program sends it: JSON, no Origin, no Sec-Fetch-Site. */
+function qa(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(`${TEST_BASE_URL}/qa/${path}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+}
+
+async function json(response: Response): Promise<Record<string, unknown>> {
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** PAR with a chosen state; returns the request_uri. */
+async function par(emulator: Emulator, state = `state-${crypto.randomUUID()}`, who = client, now?: number): Promise<{ requestUri: string; state: string; codeVerifier: string }> {
+  const { codeVerifier, codeChallenge } = await createPkce();
+  const response = await emulator.handle(
+    formPost(`${TEST_BASE_URL}/par`, {
+      ...(await clientAuthentication(who, now)),
+      request: await signAsClient(who, requestObjectClaims(who, { now, codeChallenge, claims: { state } })),
+    }),
+  );
+  expect(response.status).toBe(201);
+  return { requestUri: ((await response.json()) as { request_uri: string }).request_uri, state, codeVerifier };
+}
+
+/** GET /auth with the request_uri, as the browser does; the quick test's fields. */
+async function openPage(emulator: Emulator, requestUri: string, who = client): Promise<{ interaction: string; browser: string }> {
+  const page = await emulator.handle(new Request(`${TEST_BASE_URL}/auth?${new URLSearchParams({ client_id: who.clientId, request_uri: requestUri })}`));
+  expect(page.status).toBe(200);
+  const { interaction, browser } = authorizationPageFields(await page.text());
+  return { interaction: interaction!, browser: browser! };
+}
+
+/** A whole flow with the quick test, then the token request; the token response. */
+async function runFlow(emulator: Emulator, options: { before?: (requestUri: string) => Promise<void> } = {}) {
+  const { requestUri, state, codeVerifier } = await par(emulator);
+  const { interaction, browser } = await openPage(emulator, requestUri);
+  await options.before?.(requestUri);
+  const decision = await emulator.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction, browser, persona: 'ingrid-haugen', outcome: 'approve' }));
+  const redirect = new URL(decision.headers.get('location')!);
+  const token = await redeemCode(emulator, client, { redirect, codeVerifier });
+  return { state, requestUri, redirect, token };
+}
+
+/** The payload of the signed token inside a decrypted JWE. */
+function payloadOf(plaintext: Uint8Array): { aud?: unknown; verified_claims: { claims: Record<string, unknown> } } {
+  return JSON.parse(Buffer.from(new TextDecoder().decode(plaintext).split('.')[1]!, 'base64url').toString()) as ReturnType<typeof payloadOf>;
+}
+
+async function signIn(emulator: Emulator): Promise<string> {
+  const response = await emulator.handle(
+    new Request(`${TEST_BASE_URL}/panel`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ action: 'sign_in', password: PASSWORD }),
+    }),
+  );
+  expect(response.status).toBe(303);
+  return response.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+describe('who may use the QA API: the QA panel’s rule', () => {
+  it('a read-only panel: 403 access_denied naming where to sign in, for reads and writes', async () => {
+    const emulator = newEmulator({ panel: { mode: 'read-only', reason: 'production' } });
+    for (const request of [qa('GET', `clients/${client.clientId}`), qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }), qa('GET', 'jwks-fetches')]) {
+      const response = await emulator.handle(request);
+      expect(response.status).toBe(403);
+      const body = await json(response);
+      expect(body.error).toBe('access_denied');
+      expect(body.error_description).toContain(`sign in to the QA panel at ${TEST_BASE_URL}`);
+    }
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('a panel with a password: 403 before signing in, 200 with the cookie of a sign-in; a forged cookie is no sign-in', async () => {
+    const emulator = newEmulator({ panel: { mode: 'password', password: PASSWORD } });
+    expect((await emulator.handle(qa('GET', `clients/${client.clientId}`))).status).toBe(403);
+    expect((await emulator.handle(qa('GET', `clients/${client.clientId}`, undefined, { Cookie: `idv_emulator_panel=${'A'.repeat(43)}` }))).status).toBe(403);
+    const refused = await emulator.handle(qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }));
+    expect(refused.status).toBe(403);
+    expect(await emulator.control.armedFaults()).toEqual([]);
+
+    const cookie = await signIn(emulator);
+    expect((await emulator.handle(qa('GET', `clients/${client.clientId}`, undefined, { Cookie: cookie }))).status).toBe(200);
+    expect((await emulator.handle(qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }, { Cookie: cookie }))).status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+  });
+
+  it('an open panel: anyone', async () => {
+    expect((await newEmulator().handle(qa('GET', `clients/${client.clientId}`))).status).toBe(200);
+  });
+});
+
+describe('QA API writes refuse cross-site requests as the panel’s posts do', () => {
+  it.each([
+    ['another Origin', { Origin: 'https://evil.example' }],
+    ['Origin null', { Origin: 'null' }],
+    ['Sec-Fetch-Site cross-site', { 'Sec-Fetch-Site': 'cross-site' }],
+    ['Sec-Fetch-Site same-site', { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-site' }],
+  ])('refuses %s with 403 access_denied and changes nothing', async (_name, headers) => {
+    const emulator = newEmulator();
+    for (const request of [qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }, headers), qa('POST', 'flows', { request_uri: 'x' }, headers)]) {
+      const response = await emulator.handle(request);
+      expect(response.status).toBe(403);
+      expect((await json(response)).error).toBe('access_denied');
+    }
+    await emulator.control.armFault('expired', client.clientId);
+    expect((await emulator.handle(qa('DELETE', 'faults/expired', undefined, headers))).status).toBe(403);
+    expect(await emulator.control.armedFaults()).toEqual(['expired']);
+  });
+
+  it('accepts a write from the panel’s own origin, and from a program (no Origin, no Sec-Fetch-Site)', async () => {
+    const emulator = newEmulator();
+    expect((await emulator.handle(qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }, { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin' }))).status).toBe(204);
+    expect((await emulator.handle(qa('PUT', 'faults/expired', { client_id: client.clientId }))).status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce', 'expired']);
+  });
+
+  it('a read from another site is answered (reads change nothing, and a browser keeps the answer from that site)', async () => {
+    const response = await newEmulator().handle(qa('GET', `clients/${client.clientId}`, undefined, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('QA API bodies: JSON, at most 4 KiB', () => {
+  it('refuses another media type with 415, a larger body with 413, and malformed JSON or unknown members with 400', async () => {
+    const emulator = newEmulator();
+    const form = new Request(`${TEST_BASE_URL}/qa/faults/wrong_nonce`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `client_id=${client.clientId}`,
+    });
+    const cases: [Request, number][] = [
+      [form, 415],
+      [qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId, padding: 'x'.repeat(5000) }), 413],
+      [qa('PUT', 'faults/wrong_nonce', '{"client_id":'), 400],
+      [qa('PUT', 'faults/wrong_nonce', '["demo-client"]'), 400],
+      [qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId, scope: 'all' }), 400],
+      [qa('PUT', 'faults/wrong_nonce', {}), 400],
+      [qa('POST', 'flows', { request_uri: 'x', given_name: 'A'.repeat(65) }), 400],
+    ];
+    for (const [request, status] of cases) {
+      const response = await emulator.handle(request);
+      expect(response.status).toBe(status);
+      const body = await json(response);
+      expect(body.error).toBe('invalid_request');
+      expect(typeof body.error_description).toBe('string');
+    }
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('an unknown path under /qa/ is 404 not_found, a wrong method 405, both JSON', async () => {
+    const emulator = newEmulator();
+    const missing = await emulator.handle(qa('GET', 'nothing'));
+    expect(missing.status).toBe(404);
+    expect((await json(missing)).error).toBe('not_found');
+    const wrong = await emulator.handle(qa('POST', 'flow', {}));
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('counts against its own rate limit (qa), and answers JSON over it', async () => {
+    const emulator = newEmulator({ rateLimits: { qa: 2 } });
+    expect((await emulator.handle(qa('GET', 'jwks-fetches'))).status).toBe(200);
+    expect((await emulator.handle(qa('GET', 'jwks-fetches'))).status).toBe(200);
+    const limited = await emulator.handle(qa('GET', 'jwks-fetches'));
+    expect(limited.status).toBe(429);
+    expect((await json(limited)).error_description).toMatch(/too many QA API requests/);
+    // The protocol's endpoints have budgets of their own.
+    await par(emulator);
+  });
+});
+
+describe('GET {base}/qa/clients/{client_id}', () => {
+  it('answers the control API’s ClientInfo, or 404 unknown_client', async () => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(qa('GET', `clients/${client.clientId}`));
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual((await emulator.control.clients())[0]);
+    const unknown = await emulator.handle(qa('GET', 'clients/nobody%20here'));
+    expect(unknown.status).toBe(404);
+    expect(await json(unknown)).toEqual({ error: 'unknown_client', error_description: "client_id 'nobody here' is not registered" });
+  });
+});
+
+describe('PUT and DELETE {base}/qa/faults/{fault_id}', () => {
+  it('arms a fault for the client (204), disarms it (204)', async () => {
+    const emulator = newEmulator();
+    const armed = await emulator.handle(qa('PUT', 'faults/par_server_error', { client_id: other.clientId }));
+    expect(armed.status).toBe(204);
+    expect(armed.headers.get('cache-control')).toBe('no-store');
+    expect(await emulator.control.faultScope('par_server_error')).toBe(other.clientId);
+    expect((await emulator.handle(qa('DELETE', 'faults/par_server_error'))).status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('an unknown fault is 404 unknown_fault listing the known ones; an unknown client 400 unknown_client', async () => {
+    const emulator = newEmulator();
+    for (const request of [qa('PUT', 'faults/__proto__', { client_id: client.clientId }), qa('DELETE', 'faults/no_such_fault')]) {
+      const response = await emulator.handle(request);
+      expect(response.status).toBe(404);
+      const body = await json(response);
+      expect(body.error).toBe('unknown_fault');
+      for (const fault of FAULTS) expect(body.error_description).toContain(fault.id);
+    }
+    const unknownClient = await emulator.handle(qa('PUT', 'faults/wrong_nonce', { client_id: 'nobody' }));
+    expect(unknownClient.status).toBe(400);
+    expect((await json(unknownClient)).error).toBe('unknown_client');
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+});
+
+describe('POST {base}/qa/flows: faults and a given name for one flow', () => {
+  it('finds the flow by the request_uri GET /auth used up, arms its faults, and the given name reaches the decrypted ID token', async () => {
+    const emulator = newEmulator();
+    let chosen: Record<string, unknown> = {};
+    const { state, token } = await runFlow(emulator, {
+      before: async (requestUri) => {
+        const response = await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['aud_array'], given_name: 'Canary Qxvt' }));
+        expect(response.status).toBe(200);
+        chosen = await json(response);
+      },
+    });
+    expect(chosen).toEqual({ state, client_id: client.clientId });
+    expect(token.status).toBe(200);
+    const { id_token: idToken } = (await token.json()) as { id_token: string };
+    const { plaintext } = await compactDecrypt(idToken, client.encryptionKey.privateKey);
+    const payload = payloadOf(plaintext);
+    expect(payload.verified_claims.claims.given_name).toBe('Canary Qxvt');
+    // Nothing else changes: the family name is the persona's; the fault chosen was applied.
+    expect(payload.verified_claims.claims.family_name).toBe('Haugen');
+    expect(payload.aud).toEqual([client.clientId]);
+
+    const flow = await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)));
+    expect(flow.given_name).toBe('Canary Qxvt');
+    expect((flow.faults as { id: string; chosen: string }[]).map(({ id, chosen }) => [id, chosen])).toEqual([['aud_array', 'flow']]);
+    const idTokenEvent = (flow.events as FlowEvent[]).find((event) => event.step === 'id_token')!;
+    expect(idTokenEvent.details.given_name).toBe('Canary Qxvt');
+  });
+
+  it('minimal_token chosen with a given name keeps given_name as its single claim', async () => {
+    const emulator = newEmulator();
+    const { token } = await runFlow(emulator, {
+      before: async (requestUri) => {
+        expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['minimal_token'], given_name: "Åse-Marie O'Neil" }))).status).toBe(200);
+      },
+    });
+    const { plaintext } = await compactDecrypt(((await token.json()) as { id_token: string }).id_token, client.encryptionKey.privateKey);
+    const payload = payloadOf(plaintext);
+    expect(payload.verified_claims.claims).toEqual({ given_name: "Åse-Marie O'Neil" });
+  });
+
+  it('calling it again replaces the earlier choice: faults and given name', async () => {
+    const emulator = newEmulator();
+    const { token, state } = await runFlow(emulator, {
+      before: async (requestUri) => {
+        expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['wrong_nonce'], given_name: 'First' }))).status).toBe(200);
+        expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri }))).status).toBe(200);
+      },
+    });
+    expect(token.status).toBe(200);
+    const flow = await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)));
+    expect(flow.faults).toEqual([]);
+    expect(flow).not.toHaveProperty('given_name');
+    expect((flow.events as FlowEvent[]).find((event) => event.step === 'id_token')!.details.given_name).toBe('Ingrid Solberg');
+  });
+
+  it('refuses a PAR fault (armed with PUT /qa/faults), an unknown fault, a bad given name, and an unknown request_uri', async () => {
+    const emulator = newEmulator();
+    const { requestUri } = await par(emulator);
+    // Before GET /auth used it up, a request_uri opened no flow yet.
+    const early = await emulator.handle(qa('POST', 'flows', { request_uri: requestUri }));
+    expect(early.status).toBe(404);
+    expect((await json(early)).error).toBe('not_found');
+    await openPage(emulator, requestUri);
+
+    const parFault = await json(await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['par_server_error'] })));
+    expect(parFault).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('PUT {base}/qa/faults/par_server_error') });
+    const unknown = await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['nope'] }));
+    expect(unknown.status).toBe(400);
+    expect((await json(unknown)).error).toBe('unknown_fault');
+    for (const givenName of ['', ' ', 'R2-D2', 'Robert<script>', 'x'.repeat(65), 42, 'Ann\u0000']) {
+      const response = await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, given_name: givenName }));
+      expect(response.status, String(givenName)).toBe(400);
+      expect(await json(response)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('letters, marks, spaces, hyphens and apostrophes') });
+    }
+    for (const givenName of ['Zoë', 'Jean-Luc', 'D’Arcy', 'Łukasz Ñandú', 'نور', 'x'.repeat(64)]) {
+      expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, given_name: givenName }))).status, givenName).toBe(200);
+    }
+    const missing = await emulator.handle(qa('POST', 'flows', { request_uri: 'urn:ietf:params:oauth:request_uri:nothing' }));
+    expect(missing.status).toBe(404);
+    expect((await json(missing)).error).toBe('not_found');
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('remembers a used request_uri for an hour, no longer', async () => {
+    let clock = Date.now();
+    const emulator = newEmulator({ now: () => clock, store: new MemoryStore({ now: () => clock }) });
+    const { requestUri } = await par(emulator);
+    await openPage(emulator, requestUri);
+    clock += 3599_000;
+    expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri }))).status).toBe(200);
+    clock += 2000;
+    expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri }))).status).toBe(404);
+  });
+});
+
+describe('GET {base}/qa/flows: a client’s flows', () => {
+  it('lists the flows whose PAR was accepted or answered by a fault, newest first, since a time, per client', async () => {
+    let clock = Date.now();
+    const emulator = newEmulator({ now: () => clock, store: new MemoryStore({ now: () => clock }) });
+    const first = await par(emulator, 'state-first', client, clock);
+    clock += 1000;
+    await emulator.control.armFault('par_invalid_request', client.clientId);
+    const faulted = await emulator.handle(
+      formPost(`${TEST_BASE_URL}/par`, {
+        ...(await clientAuthentication(client, clock)),
+        request: await signAsClient(client, requestObjectClaims(client, { now: clock, codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-faulted' } })),
+      }),
+    );
+    expect(faulted.status).toBe(400);
+    clock += 61_000;
+    await par(emulator, 'state-other', other, clock);
+    await par(emulator, 'state-third', client, clock);
+
+    const all = await json(await emulator.handle(qa('GET', `flows?client_id=${client.clientId}&since=0`)));
+    expect(all.flows).toEqual([
+      { state: 'state-third', client_id: client.clientId, started_at: clock },
+      { state: 'state-faulted', client_id: client.clientId, started_at: clock - 61_000 },
+      { state: first.state, client_id: client.clientId, started_at: clock - 62_000 },
+    ]);
+    const since = await json(await emulator.handle(qa('GET', `flows?client_id=${client.clientId}&since=${clock - 61_000}`)));
+    expect((since.flows as { state: string }[]).map((flow) => flow.state)).toEqual(['state-third', 'state-faulted']);
+    expect((await json(await emulator.handle(qa('GET', `flows?client_id=${other.clientId}`)))).flows).toEqual([
+      { state: 'state-other', client_id: other.clientId, started_at: clock },
+    ]);
+    // An hour on, they are gone.
+    clock += 3600_000 + 60_000;
+    expect((await json(await emulator.handle(qa('GET', `flows?client_id=${client.clientId}`)))).flows).toEqual([]);
+  });
+
+  it('keeps at most 50, and two flows listed at once both stay listed', async () => {
+    const emulator = newEmulator();
+    const states = Array.from({ length: 55 }, (_, index) => `state-many-${index}`);
+    await Promise.all(states.map((state) => par(emulator, state)));
+    const { flows } = await json(await emulator.handle(qa('GET', `flows?client_id=${client.clientId}`)));
+    expect(flows).toHaveLength(50);
+    expect(new Set((flows as { state: string }[]).map((flow) => flow.state)).size).toBe(50);
+  });
+
+  it('refuses a missing or unknown client_id and a malformed since', async () => {
+    const emulator = newEmulator();
+    const cases: [string, number, string][] = [
+      ['flows', 400, 'invalid_request'],
+      ['flows?client_id=nobody', 400, 'unknown_client'],
+      [`flows?client_id=${client.clientId}&since=yesterday`, 400, 'invalid_request'],
+      [`flows?client_id=${client.clientId}&since=-5`, 400, 'invalid_request'],
+      [`flows?client_id=${client.clientId}&client_id=${other.clientId}`, 400, 'invalid_request'],
+    ];
+    for (const [path, status, error] of cases) {
+      const response = await emulator.handle(qa('GET', path));
+      expect(response.status, path).toBe(status);
+      expect((await json(response)).error, path).toBe(error);
+    }
+  });
+});
+
+describe('GET {base}/qa/flow: one flow’s protocol trace', () => {
+  it('records each step as the emulator saw it, with codes and nonces masked', async () => {
+    const emulator = newEmulator();
+    const { state, redirect } = await runFlow(emulator);
+    const response = await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`));
+    expect(response.status).toBe(200);
+    const flow = await json(response);
+    expect(flow).toMatchObject({ state, client_id: client.clientId, faults: [] });
+    const events = flow.events as FlowEvent[];
+    expect(events.map((event) => [event.step, event.outcome])).toEqual([
+      ['par', 'ok'],
+      ['authorization_page', 'ok'],
+      ['decision', 'ok'],
+      ['redirect', 'ok'],
+      ['token', 'ok'],
+      ['id_token', 'ok'],
+      ['token_response', 'ok'],
+    ]);
+    const [parEvent, , decision, redirectEvent, tokenEvent, idToken, tokenResponse] = events as [FlowEvent, FlowEvent, FlowEvent, FlowEvent, FlowEvent, FlowEvent, FlowEvent];
+    expect(parEvent.details).toMatchObject({
+      request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:[0-9a-f-]{8}…$/),
+      expires_in: 600,
+      verified_claims: ['given_name', 'family_name', 'birthdate'],
+      trust_framework: 'standard',
+      assertion_alg: 'ES256',
+      assertion_kid: client.signingKey.kid,
+    });
+    expect(decision.details).toMatchObject({ persona: 'ingrid-haugen' });
+    const code = redirect.searchParams.get('code')!;
+    expect(redirectEvent.details).toMatchObject({ code: `${code.slice(0, 4)}…`, state, iss: TEST_BASE_URL, parameters: ['code', 'state', 'iss'] });
+    expect(JSON.stringify(flow)).not.toContain(code);
+    expect(tokenEvent.details).toMatchObject({ assertion_alg: 'ES256', assertion_kid: client.signingKey.kid, status: 200, faults: [] });
+    expect(idToken.details).toMatchObject({
+      alg: 'ES256',
+      typ: 'JWT',
+      iss: TEST_BASE_URL,
+      aud: client.clientId,
+      nonce: 'nonc…',
+      verified_claims: ['given_name', 'family_name', 'birthdate'],
+      given_name: 'Ingrid Solberg',
+      jwe_alg: 'RSA-OAEP-256',
+      jwe_enc: 'A256GCM',
+      jwe_kid: client.encryptionKey.kid,
+    });
+    expect(idToken.details.claims).toEqual(expect.arrayContaining(['iss', 'sub', 'aud', 'exp', 'iat', 'nonce', 'verified_claims']));
+    expect(tokenResponse.details).toMatchObject({ status: 200, members: ['id_token', 'expires_in'] });
+    for (const event of events) expect(event.summary).toMatch(/^[A-Z].*\.$/);
+  });
+
+  it('records the faults applied at each step, and says when a fault changed the state sent back', async () => {
+    const emulator = newEmulator();
+    await emulator.control.armFault('wrong_state', client.clientId);
+    await emulator.control.armFault('no_expires_in', client.clientId);
+    await emulator.control.armFault('unencrypted', client.clientId);
+    const { state } = await runFlow(emulator);
+    const events = (await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)))).events as FlowEvent[];
+    const byStep = Object.fromEntries(events.map((event) => [event.step, event]));
+    expect(byStep.redirect).toMatchObject({ outcome: 'fault', details: { state_changed_by: 'wrong_state', faults: ['wrong_state'] } });
+    expect(byStep.redirect!.details.state).not.toBe(state);
+    expect(byStep.token).toMatchObject({ outcome: 'fault', details: { faults: ['no_expires_in'] } });
+    expect(byStep.id_token).toMatchObject({ outcome: 'fault', details: { encryption: 'not encrypted', faults: ['unencrypted'] } });
+    expect(byStep.token_response!.details.members).toEqual(['id_token']);
+  });
+
+  it('records a PAR refused after client authentication, and a token request refused', async () => {
+    const emulator = newEmulator();
+    const refused = await emulator.handle(
+      formPost(`${TEST_BASE_URL}/par`, {
+        ...(await clientAuthentication(client)),
+        request: await signAsClient(client, requestObjectClaims(client, { codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-refused', scope: 'email' } })),
+      }),
+    );
+    expect(refused.status).toBe(400);
+    const flow = await json(await emulator.handle(qa('GET', 'flow?state=state-refused')));
+    expect(flow.events).toEqual([
+      expect.objectContaining({ step: 'par', outcome: 'refused', details: expect.objectContaining({ status: 400, error: 'invalid_scope' }) }),
+    ]);
+    // Refused, not a flow: the client's list does not show it.
+    expect((await json(await emulator.handle(qa('GET', `flows?client_id=${client.clientId}`)))).flows).toEqual([]);
+
+
+    // A token request with the wrong code_verifier: refused after client authentication.
+    const { requestUri, state } = await par(emulator);
+    const { interaction, browser } = await openPage(emulator, requestUri);
+    const decision = await emulator.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction, browser, persona: 'ingrid-haugen', outcome: 'approve' }));
+    const token = await redeemCode(emulator, client, { redirect: new URL(decision.headers.get('location')!), codeVerifier: (await createPkce()).codeVerifier });
+    expect(token.status).toBe(400);
+    const events = (await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)))).events as FlowEvent[];
+    expect(events.slice(-2)).toEqual([
+      expect.objectContaining({ step: 'token', outcome: 'refused', details: expect.objectContaining({ status: 400, error: 'invalid_grant', error_description: expect.stringContaining('code_verifier') }) }),
+      expect.objectContaining({ step: 'token_response', outcome: 'refused', details: expect.objectContaining({ status: 400, members: ['error', 'error_description'] }) }),
+    ]);
+  });
+
+  it('an anonymous PAR (a bad client assertion) records nothing, not even under the state it sent', async () => {
+    const store = new MemoryStore();
+    const emulator = newEmulator({ store });
+    const forged = await emulator.handle(
+      formPost(`${TEST_BASE_URL}/par`, {
+        ...(await clientAuthentication(other)),
+        client_id: client.clientId,
+        request: await signAsClient(client, requestObjectClaims(client, { codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-anonymous' } })),
+      }),
+    );
+    expect(forged.status).toBe(401);
+    const response = await emulator.handle(qa('GET', 'flow?state=state-anonymous'));
+    expect(response.status).toBe(404);
+    expect(await json(response)).toEqual({ error: 'not_found', error_description: expect.stringContaining('authenticated client') });
+    expect((await json(await emulator.handle(qa('GET', `flows?client_id=${client.clientId}`)))).flows).toEqual([]);
+  });
+
+  it('a trace is one client’s: another client’s flow with the same state neither writes into it nor reads its given name', async () => {
+    const emulator = newEmulator();
+    const { requestUri, state } = await par(emulator, 'state-shared');
+    await openPage(emulator, requestUri);
+    expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, given_name: 'Canary Qxvt' }))).status).toBe(200);
+    // The other client uses the same state for a flow of its own, to the end.
+    const theirs = await par(emulator, state, other);
+    const { interaction, browser } = await openPage(emulator, theirs.requestUri, other);
+    const decision = await emulator.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction, browser, persona: 'ingrid-haugen', outcome: 'approve' }));
+    const token = await redeemCode(emulator, other, { redirect: new URL(decision.headers.get('location')!), codeVerifier: theirs.codeVerifier });
+    const { plaintext } = await compactDecrypt(((await token.json()) as { id_token: string }).id_token, other.encryptionKey.privateKey);
+    const payload = payloadOf(plaintext);
+    expect(payload.verified_claims.claims.given_name).toBe('Ingrid Solberg');
+
+    const flow = await json(await emulator.handle(qa('GET', `flow?state=${state}`)));
+    expect(flow.client_id).toBe(client.clientId);
+    expect((flow.events as FlowEvent[]).map((event) => event.step)).toEqual(['par', 'authorization_page', 'flow_answer']);
+  });
+
+  it('refuses a missing or over-long state; a state never seen is 404 not_found', async () => {
+    const emulator = newEmulator();
+    expect((await emulator.handle(qa('GET', 'flow'))).status).toBe(400);
+    expect((await emulator.handle(qa('GET', `flow?state=${'s'.repeat(513)}`))).status).toBe(400);
+    const never = await emulator.handle(qa('GET', 'flow?state=never'));
+    expect(never.status).toBe(404);
+    expect((await json(never)).error).toBe('not_found');
+  });
+});
+
+describe('the trace is bounded', () => {
+  it('keeps the last 40 events of a flow and cuts every string to 300 characters', async () => {
+    const emulator = newEmulator();
+    const { requestUri, state } = await par(emulator, `state-${'q'.repeat(500)}`);
+    const { interaction, browser } = await openPage(emulator, requestUri);
+    await emulator.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction, browser, persona: 'ingrid-haugen', outcome: 'approve' }));
+    const read = async () => (await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)))).events as FlowEvent[];
+    const redirect = (await read()).find((event) => event.step === 'redirect')!;
+    expect(redirect.details.state).toHaveLength(MAX_TRACE_STRING);
+    expect(redirect.details.state).toMatch(/^state-q+…$/);
+    expect(redirect.details.redirect_uri).toBe(client.redirectUri);
+
+    for (let index = 0; index < 45; index += 1) {
+      expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, given_name: 'Ann' }))).status).toBe(200);
+    }
+    const events = await read();
+    expect(events).toHaveLength(MAX_FLOW_EVENTS);
+    expect(events.every((event) => event.step === 'flow_answer')).toBe(true);
+  });
+});
+
+describe('GET {base}/qa/jwks-fetches', () => {
+  it('logs each JWKS response: the kids in the order served and the variants in effect, newest first', async () => {
+    const emulator = newEmulator();
+    const first = (await (await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).json()) as { keys: { kid: string }[] };
+    await emulator.control.armFault('jwks_keys_shuffled', client.clientId);
+    await runFlow(emulator);
+    const second = (await (await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).json()) as { keys: { kid: string }[] };
+    const response = await emulator.handle(qa('GET', 'jwks-fetches'));
+    expect(response.status).toBe(200);
+    const { fetches } = (await json(response)) as { fetches: { at: number; kids: string[]; variants: string[] }[] };
+    expect(fetches.map(({ kids, variants }) => ({ kids, variants }))).toEqual([
+      { kids: second.keys.map((key) => key.kid), variants: ['jwks_keys_shuffled'] },
+      { kids: first.keys.map((key) => key.kid), variants: [] },
+    ]);
+  });
+});
