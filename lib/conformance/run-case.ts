@@ -97,7 +97,11 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
       if ((await start.count()) === 0) return `the start page ${settings.startUrl} has no element matching ${settings.startSelector ?? 'a submit button'}: give the start control with --start-selector`;
       at.phase = 'starting';
       await navigated(page, deadline, () => start.click({ timeout: remaining(deadline) }), 'pressing the start control');
-      await settle(page, deadline);
+      // On to the service as soon as its page is reached; else wait for the page the relying party stopped on.
+      await Promise.race([
+        page.waitForURL((url) => authorizationPage(url.href, qa.base) !== undefined, { timeout: remaining(deadline), waitUntil: 'commit' }),
+        settle(page, deadline),
+      ]);
       const authorization = authorizationPage(page.url(), qa.base);
       if (!authorization) return undefined; // the relying party stopped before the service (a PAR fault, or its own error)
       reachedService = true;
@@ -169,7 +173,7 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
 /** The verified claims the relying party requested, from the emulator's PAR event. */
 function requestedClaimsOf(flow: FlowTrace | undefined): { requestedClaims?: string[] } {
   const par = flow?.events.find((event) => event.step === 'par' && event.outcome !== 'refused');
-  const claims = par?.details.claims;
+  const claims = par?.details.verified_claims;
   return Array.isArray(claims) ? { requestedClaims: claims } : {};
 }
 
@@ -222,7 +226,7 @@ async function settle(page: Page, deadline: number): Promise<void> {
     try {
       await page.waitForLoadState('load', { timeout: remaining(deadline) });
       await page.waitForLoadState('networkidle', { timeout: remaining(deadline) });
-      await page.waitForTimeout(300);
+      await page.waitForTimeout(100);
     } finally {
       page.off('framenavigated', onNavigated);
     }
