@@ -516,6 +516,34 @@ describe('GET {base}/qa/flow: one flow’s protocol trace', () => {
     expect((await json(await emulator.handle(qa('GET', `flows?client_id=${client.clientId}`)))).flows).toEqual([]);
   });
 
+  it('records a flow answer chosen on the flow’s own pages, and a denied decision with the error QA chose', async () => {
+    const emulator = newEmulator();
+    const { requestUri, state } = await par(emulator);
+    const { interaction, browser } = await openPage(emulator, requestUri);
+    const chosen = await emulator.handle(
+      new Request(`${TEST_BASE_URL}/app/${interaction}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ browser, from: 'page', action: 'choose-answer', answer: 'error:server_error' }).toString(),
+      }),
+    );
+    expect(chosen.status).toBe(303);
+    await emulator.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction, browser, persona: 'tobias-hansen', outcome: 'approve' }));
+    const flow = await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)));
+    expect(flow.error).toEqual({ error: 'server_error', description: 'Internal server error' });
+    const events = flow.events as FlowEvent[];
+    expect(events.map((event) => [event.step, event.outcome])).toEqual([
+      ['par', 'ok'],
+      ['authorization_page', 'ok'],
+      ['flow_answer', 'ok'],
+      ['decision', 'refused'],
+      ['redirect', 'fault'],
+    ]);
+    expect(events[2]!.details).toEqual({ chosen_with: 'chooser', faults: [], error: 'server_error' });
+    expect(events[3]!.details).toMatchObject({ error: 'access_denied', replaced_by_flow_answer: 'server_error' });
+    expect(events[4]!.details).toMatchObject({ error: 'server_error', state, parameters: ['error', 'error_description', 'state', 'iss'] });
+  });
+
   it('a trace is one client’s: another client’s flow with the same state neither writes into it nor reads its given name', async () => {
     const emulator = newEmulator();
     const { requestUri, state } = await par(emulator, 'state-shared');
