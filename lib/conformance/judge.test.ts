@@ -12,6 +12,7 @@ function seen(testCase: ConformanceCase, more: Partial<Observation> = {}): Obser
     canarySeen: false,
     serverErrors: [],
     pictureUses: [],
+    flowSeen: true,
     applied: [...testCase.faults],
     jwksFetches: 0,
     ...more,
@@ -74,9 +75,16 @@ describe('judge', () => {
     expect(judge(shuffled, seen(shuffled, { applied: ['jwks_keys_shuffled'], canarySeen: true })).status).toBe('error');
   });
 
-  it('says when the browser never reached the service, instead of blaming the fault', () => {
-    const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], reachedService: false, finalUrl: 'http://127.0.0.1:8000/' }));
-    expect(verdict).toEqual({ status: 'error', reason: expect.stringContaining('never reached the service') });
+  it('says when the relying party never called the service, instead of blaming the fault', () => {
+    const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], reachedService: false, flowSeen: false, finalUrl: 'http://127.0.0.1:8000/' }));
+    expect(verdict).toEqual({ status: 'error', reason: expect.stringContaining('never sent the service a pushed authorization request (the emulator saw none), and ended on http://127.0.0.1:8000/') });
+    const par = CASES.find((testCase) => testCase.id === 'par_server_error')!;
+    expect(judge(par, seen(par, { applied: [], reachedService: false, flowSeen: false })).reason).toContain('never sent the service a pushed authorization request');
+  });
+
+  it('says when the relying party stopped after its pushed authorization request', () => {
+    const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], reachedService: false, flowSeen: true }));
+    expect(verdict).toEqual({ status: 'error', reason: expect.stringContaining('stopped after its pushed authorization request') });
   });
 
   it('reports what went wrong driving the case before anything else', () => {

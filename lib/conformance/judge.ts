@@ -21,6 +21,8 @@ export interface Observation {
   serverErrors: readonly { status: number; url: string }[];
   /** where the page or the browser used the `picture` URL the case sent (picture cases only) */
   pictureUses: readonly string[];
+  /** the emulator saw the case's flow (its pushed authorization request) */
+  flowSeen: boolean;
   /** the faults the emulator says it applied to the case's flow */
   applied: readonly string[];
   /** the verified claims the relying party requested at PAR, when the emulator saw the request */
@@ -75,8 +77,14 @@ function notApplied(testCase: ConformanceCase, seen: Observation, missing: reado
   if (missing.includes('picture_not_image') && seen.requestedClaims !== undefined && !seen.requestedClaims.includes('picture')) {
     return { status: 'not_applicable', reason: 'The relying party did not request picture, so no picture could be spoiled.' };
   }
+  if (!seen.reachedService && !seen.flowSeen) {
+    return {
+      status: 'error',
+      reason: `The relying party never sent the service a pushed authorization request (the emulator saw none), and ended on ${seen.finalUrl}. If its start control did not do that, check --start-url and --start-selector.`,
+    };
+  }
   if (!seen.reachedService && testCase.armedFor === 'flow') {
-    return { status: 'error', reason: `The browser never reached the service's authorization page (it ended on ${seen.finalUrl}): check --start-url and --start-selector.` };
+    return { status: 'error', reason: `The browser never reached the service's authorization page: the relying party stopped after its pushed authorization request, on ${seen.finalUrl}.` };
   }
   return {
     status: 'error',

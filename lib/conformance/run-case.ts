@@ -44,9 +44,20 @@ export interface CaseResult {
   flow?: FlowTrace;
   /** the JWKS responses during the case */
   jwksFetches: JwksFetch[];
+  /** when the relying party last fetched the JWKS to check this case's ID token */
+  relyingPartyJwksFetchAt?: number;
   /** the main frame's navigations, in order */
   navigations: string[];
+  /**
+   * The relying party asked the kit to slow down before the flow began (a page answered 429): the
+   * seconds its Retry-After asked for (a default when it gave none). The runner waits and runs
+   * the case again.
+   */
+  slowDown?: number;
 }
+
+/** How long to wait after a 429 without a usable Retry-After. */
+const DEFAULT_SLOW_DOWN_SECONDS = 10;
 
 /** The default start control: the first submit button of the page. */
 export const DEFAULT_START_SELECTOR = 'button[type="submit"], form button:not([type]), input[type="submit"], input[type="image"]';
@@ -69,11 +80,17 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
   const navigations: string[] = [];
   const serverErrors: { status: number; url: string }[] = [];
   const pictureUses: string[] = [];
+  let slowDown: number | undefined;
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) navigations.push(frame.url());
   });
   page.on('response', (response) => {
-    if (response.status() >= 500 && settings.relyingPartyOrigins.has(originOf(response.url()))) serverErrors.push({ status: response.status(), url: response.url() });
+    if (!settings.relyingPartyOrigins.has(originOf(response.url()))) return;
+    if (response.status() >= 500) serverErrors.push({ status: response.status(), url: response.url() });
+    if (response.status() === 429 && response.request().isNavigationRequest()) {
+      const retryAfter = Number(response.headers()['retry-after']);
+      slowDown = Number.isInteger(retryAfter) && retryAfter >= 0 && retryAfter <= 600 ? retryAfter : DEFAULT_SLOW_DOWN_SECONDS;
+    }
   });
   // The picture URL is under .invalid: nobody answers it, and asking is what the case looks for.
   await page.route((url) => url.href.startsWith(new URL(NOT_AN_IMAGE_PICTURE).origin), async (route) => {
@@ -143,7 +160,15 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
   for (const fault of clientFaults) if (!applied.includes(fault)) await qa.disarmFault(fault).catch(() => undefined);
   const endedAt = Date.now();
   const jwksFetches = (await qa.jwksFetches().catch(() => [])).filter((fetch) => fetch.at >= startedAt && fetch.at <= endedAt);
+  // The relying party's own fetches: those after the service answered its token request, while it
+  // checks the ID token. (JWKS requests name nobody; a health check of its own may fetch too.)
+  const tokenAt = flow?.events.find((event) => event.step === 'token')?.at;
+  const relyingPartyFetches = tokenAt === undefined ? [] : jwksFetches.filter((fetch) => fetch.at >= tokenAt);
 
+  if (slowDown !== undefined && flow === undefined) {
+    // Nothing reached the service: the case did not happen, and runs again once allowed.
+    return { testCase, verdict: { status: 'error', reason: `The relying party answered 429 before the flow began (asking for ${slowDown} s).` }, canary, startedAt, durationMs: endedAt - startedAt, finalUrl, jwksFetches, navigations, slowDown };
+  }
   const seen: Observation = {
     ...(driverError === undefined ? {} : { driverError }),
     ...(hung === undefined ? {} : { hung }),
@@ -152,9 +177,10 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
     canarySeen,
     serverErrors,
     pictureUses,
+    flowSeen: flow !== undefined,
     applied,
     ...requestedClaimsOf(flow),
-    jwksFetches: jwksFetches.length,
+    jwksFetches: relyingPartyFetches.length,
   };
   return {
     testCase,
@@ -166,6 +192,7 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
     ...(screenshotSaved ? { screenshot } : {}),
     ...(flow ? { flow } : {}),
     jwksFetches,
+    ...(relyingPartyFetches[0] ? { relyingPartyJwksFetchAt: Math.max(...relyingPartyFetches.map((fetch) => fetch.at)) } : {}),
     navigations,
   };
 }

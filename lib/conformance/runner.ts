@@ -80,19 +80,35 @@ export async function runConformance(options: RunOptions, listener: RunListener 
   }
 }
 
+/** How many times a case runs again after the relying party answered 429 before its flow began. */
+const SLOW_DOWN_RETRIES = 5;
+
 async function runCases(browser: Browser, qa: EmulatorQa, settings: CaseSettings, cases: ConformanceCase[], cooldownMs: number, listener: RunListener): Promise<CaseResult[]> {
   const total = cases.length;
   const results: CaseResult[] = [];
   const seenStates = new Set<string>();
   const run = async (testCase: ConformanceCase) => {
     listener.caseStarted?.(results.length + 1, total, testCase);
-    const result = await runCase(browser, qa, settings, testCase, seenStates);
+    let result = await runCase(browser, qa, settings, testCase, seenStates);
+    for (let retry = 0; result.slowDown !== undefined && retry < SLOW_DOWN_RETRIES; retry += 1) {
+      listener.waiting?.(result.slowDown, 'because the relying party answered 429 Too Many Requests');
+      await new Promise((resolve) => setTimeout(resolve, result.slowDown! * 1000));
+      listener.caseStarted?.(results.length + 1, total, testCase);
+      result = await runCase(browser, qa, settings, testCase, seenStates);
+    }
     results.push(result);
     listener.caseEnded?.(results.length, total, result);
     return result;
   };
 
+  // The relying party's JWKS cache: fetched at some time before the run (the last fetch by anyone
+  // bounds it), then in the cases that made it fetch.
+  let lastFetch = await lastJwksFetch(qa);
+  const noteFetch = (result: CaseResult) => {
+    lastFetch = Math.max(lastFetch, result.relyingPartyJwksFetchAt ?? 0);
+  };
   const baseline = await run(BASELINE_CASE);
+  noteFetch(baseline);
   const queue = cases.filter((testCase) => testCase !== BASELINE_CASE && testCase !== CLOSING_CASE);
   if (baseline.verdict.status !== 'pass') {
     for (const testCase of [...queue, CLOSING_CASE]) {
@@ -103,14 +119,15 @@ async function runCases(browser: Browser, qa: EmulatorQa, settings: CaseSettings
     return results;
   }
   while (queue.length > 0) {
-    const wait = cooldownMs - (Date.now() - (await lastJwksFetch(qa)));
-    const next = queue.findIndex((testCase) => !testCase.needsJwksFetch || wait <= 0);
+    const wait = cooldownMs - (Date.now() - lastFetch);
+    // A case that needs a JWKS fetch goes as soon as it may (the others fill the cooldowns between them).
+    const next = wait <= 0 && queue.some((testCase) => testCase.needsJwksFetch) ? queue.findIndex((testCase) => testCase.needsJwksFetch) : queue.findIndex((testCase) => !testCase.needsJwksFetch);
     if (next === -1) {
       listener.waiting?.(Math.ceil(wait / 1000), "until the relying party may fetch the JWKS again (--jwks-cooldown)");
       await new Promise((resolve) => setTimeout(resolve, wait));
       continue;
     }
-    await run(queue.splice(next, 1)[0]!);
+    noteFetch(await run(queue.splice(next, 1)[0]!));
   }
   await run(CLOSING_CASE);
   return results;
