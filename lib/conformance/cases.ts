@@ -67,6 +67,7 @@ const BASIS: Record<FaultId, { basis: string; fapiTest?: string; otherSuiteTest?
   extra_audience: { basis: 'spec 4.5 (aud equals the client_id); OpenID Connect Core 3.1.3.7 item 3', fapiTest: 'fapi2-security-profile-final-client-test-invalid-secondary-aud' },
   missing_subject: { basis: 'spec 2.6 (sub); OpenID Connect Core 2', otherSuiteTest: 'oidcc-client-test-missing-sub' },
   expired: { basis: 'spec 4.5 (exp); OpenID Connect Core 3.1.3.7 item 9', fapiTest: 'fapi2-security-profile-final-client-test-invalid-expired-exp' },
+  missing_expiry: { basis: 'spec 2.6 (exp), 4.5; OpenID Connect Core 2', fapiTest: 'fapi2-security-profile-final-client-test-invalid-missing-exp' },
   issued_in_future: { basis: 'spec 4.5 (iat not in the future)' },
   unknown_signing_key: { basis: 'spec 4.4, 5.6; RFC 7515 §5.2', otherSuiteTest: 'oidcc-client-test-invalid-sig-es256' },
   unknown_kid: { basis: 'spec 4.4 (keys matched by kid)' },

@@ -85,6 +85,8 @@ async function acceptAsRelyingParty(emulator: Emulator, idToken: string, nonce: 
     algorithms: ['ES256'],
     issuer: TEST_BASE_URL,
     audience: as.clientId,
+    // OpenID Connect Core 2: exp is required (jose checks it only when present).
+    requiredClaims: ['exp'],
   });
   if (payload.nonce !== nonce) throw new Error('nonce differs');
   // OpenID Connect Core 2 and 3.1.3.7 (jose checks neither): a subject, and no audience but ours.

@@ -33,6 +33,7 @@ export type ExpectedRpError =
   | 'id_token_unsupported_encryption'
   | 'id_token_decryption_failed'
   | 'id_token_subject_missing'
+  | 'id_token_malformed'
   | 'id_token_missing'
   | 'invalid_response'
   | 'invalid_grant'
@@ -235,6 +236,15 @@ export const FAULTS = [
     label: 'Issued in the future',
     effect: `iat lies ${ISSUED_SECONDS_AHEAD / 60} minutes in the future (spec 4.5: iat must not be), and exp the token lifetime after it.`,
     expected: 'id_token_issued_in_future',
+  },
+  {
+    id: 'missing_expiry',
+    kind: 'refusal',
+    target: 'id_token',
+    group: 'lifetime',
+    label: 'No expiry',
+    effect: 'The ID token has no exp claim (spec 2.6 lists it; OpenID Connect Core 2: exp is required), so nothing bounds its life.',
+    expected: 'id_token_malformed',
   },
   {
     id: 'unknown_signing_key',

@@ -193,6 +193,7 @@ export async function issueIdToken(
   if (faults.has('minimal_token')) for (const claim of ['auth_time', 'acr', 'amr']) delete payload[claim];
   // The claim faults that take a claim away: each leaves the rest of the token as it was.
   if (faults.has('missing_issuer')) delete payload.iss;
+  if (faults.has('missing_expiry')) delete payload.exp;
   if (faults.has('missing_audience')) delete payload.aud;
   if (faults.has('missing_nonce')) delete payload.nonce;
   if (faults.has('missing_subject')) delete payload.sub;

@@ -351,6 +351,10 @@ const nb: PanelMessages = {
     },
     missing_nonce: { label: 'Ingen nonce', effect: 'ID-tokenet har ingen nonce, selv om forespørselsobjektet sendte en.' },
     missing_issuer: { label: 'Ingen utsteder', effect: 'ID-tokenet har ingen iss.' },
+    missing_expiry: {
+      label: 'Ingen utløpstid',
+      effect: 'ID-tokenet har ingen exp (spec 2.6 oppgir den; OpenID Connect Core 2: exp er påkrevd), så ingenting begrenser levetiden.',
+    },
     missing_audience: { label: 'Ingen mottaker', effect: 'ID-tokenet har ingen aud.' },
     extra_audience: {
       label: 'Ekstra mottaker',
