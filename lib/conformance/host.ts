@@ -66,7 +66,9 @@ export const KIT_MISSING =
 
 async function loadRunnerKit(): Promise<ConformanceKit> {
   try {
-    const [runner, reports] = await Promise.all([import('./runner'), import('./reports')]);
+    // One after the other: the reports import the runner, so a runner that cannot load fails once.
+    const runner = await import('./runner');
+    const reports = await import('./reports');
     return { runConformance: runner.runConformance, progressLine: reports.progressLine, htmlReport: reports.htmlReport, junitXml: reports.junitXml };
   } catch (error) {
     throw new Error(`${KIT_MISSING} (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, { cause: error });
