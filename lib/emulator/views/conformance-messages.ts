@@ -77,7 +77,7 @@ const nb: ConformanceMessages = {
   passedVerdict: 'Alle tilfeller besto eller gjaldt ikke.',
   failedVerdict: 'Et tilfelle feilet eller kunne ikke avgjøres.',
   report: 'HTML-rapport',
-  junit: 'JUnit XML',
+  junit: 'JUnit-XML',
   screenshots: 'Skjermbilder',
   newRun: 'Start en ny kjøring',
   busy: 'En samsvarskjøring pågår allerede: én kjører om gangen. Vent til den er ferdig, og start så din.',
