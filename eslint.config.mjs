@@ -17,7 +17,7 @@ const emulatorLayers = [
   // pages render what they are given: never a handler (endpoints/), and of identity-app/ and qa/ only the model
   { target: emulator('views'), from: emulator('endpoints') },
   { target: emulator('views'), from: emulator('identity-app'), except: ['./steps.ts', './links.ts'] },
-  { target: emulator('views'), from: emulator('qa'), except: ['./faults.ts', './control.ts', './panel-access.ts', './flow-answers.ts'] },
+  { target: emulator('views'), from: emulator('qa'), except: ['./faults.ts', './control.ts', './panel-access.ts', './flow-answers.ts', './conformance-host.ts'] },
   // the simulated identity app and QA never call an endpoint
   { target: [emulator('identity-app'), emulator('qa')], from: emulator('endpoints') },
 ];
@@ -51,7 +51,8 @@ export default defineConfig([
           zones: [
             // lib/oidc is copied alone into other products; the emulator must not share its guesses.
             { target: './lib/oidc', from: ['./lib/emulator', './lib/server', './lib/verification', './lib/view', './app', './test'] },
-            { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/verification', './lib/view', './app'] },
+            // the emulator knows the conformance kit by its host's interface only (qa/conformance-host.ts)
+            { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/verification', './lib/view', './app', './lib/conformance'] },
             // the state layer serves the app and the emulator alike
             { target: './lib/store', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/verification', './lib/view', './app'] },
             // languages and their formatting serve the app and the emulator alike, knowing neither

@@ -207,8 +207,8 @@ export function panelCrossSite(request: Request, context: Pick<EmulatorContext, 
   return undefined;
 }
 
-/** The panel's sentence for a cross-site post (panelCrossSite). */
-function crossSiteReason(request: Request, context: EmulatorContext): Message | undefined {
+/** The panel's sentence for a cross-site post (panelCrossSite); the conformance page's posts use it too. */
+export function crossSiteReason(request: Request, context: EmulatorContext): Message | undefined {
   const crossSite = panelCrossSite(request, context);
   if (!crossSite) return undefined;
   if ('origin' in crossSite) return (t) => t.crossSiteOrigin(describeValue(crossSite.origin), new URL(context.issuer).origin);

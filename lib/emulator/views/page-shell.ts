@@ -43,6 +43,8 @@ export interface Page {
    * `same-origin`, since with `no-referrer` browsers send `Origin: null`.
    */
   referrer?: 'no-referrer' | 'same-origin';
+  /** reload the page after this many seconds (a page that shows progress without a script) */
+  refreshSeconds?: number;
 }
 
 const styleHashes = new Map<string, string>();
@@ -95,6 +97,7 @@ export function pageResponse(page: Page): Response {
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="referrer" content="${referrer}">
 <meta name="color-scheme" content="light">
+${page.refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${String(page.refreshSeconds)}">`}
 <title>${page.title}</title>
 <style>${new SafeHtml(page.styles)}</style>
 ${scripts}

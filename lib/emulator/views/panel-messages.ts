@@ -156,6 +156,7 @@ const en = {
   startButton: 'Arm and start a verification',
   backToApp: (name: string) => `Back to ${name}`,
   relyingParties: 'Relying parties:',
+  conformanceKit: 'Conformance kit',
 
   personas: 'Personas',
   personasLead: 'The people the simulated identity app can verify as; all fictional.',
@@ -431,6 +432,7 @@ const nb: PanelMessages = {
   startButton: 'Aktiver og start en verifisering',
   backToApp: (name) => `Tilbake til ${name}`,
   relyingParties: 'Tjenester:',
+  conformanceKit: 'Samsvarstesting',
 
   personas: 'Personaer',
   personasLead: 'Personene (fiktive personer) som den simulerte identitetsappen kan verifisere som.',

@@ -63,6 +63,9 @@ export function clientHome(client: Pick<ClientInfo, 'redirectUris'>): string | u
   return first === undefined ? undefined : `${new URL(first).origin}/`;
 }
 
+/** The conformance page, under the base path. @see endpoints/conformance.ts */
+export const CONFORMANCE_PATH = '/conformance';
+
 /** Where the panel's forms post. @see endpoints/panel.ts */
 export const PANEL_ACTION_PATH = '/panel';
 
@@ -85,8 +88,11 @@ export function panelPath(basePath: string): string {
   return basePath === '' ? '/' : basePath;
 }
 
-/** A panel page on the emulator's page shell; its forms post to the emulator itself and nowhere else. */
-function panelResponse(language: PageLanguage, status: number, title: string, body: SafeHtml, forms: readonly string[] = []): Response {
+/**
+ * A panel page on the emulator's page shell (the panel, its error pages, the conformance page);
+ * its forms post to the emulator itself and to `forms`, nowhere else.
+ */
+export function panelResponse(language: PageLanguage, status: number, title: string, body: SafeHtml, forms: readonly string[] = [], refreshSeconds?: number): Response {
   const t = PANEL_MESSAGES[language.locale];
   return pageResponse({
     status,
@@ -103,6 +109,7 @@ function panelResponse(language: PageLanguage, status: number, title: string, bo
     // Not no-referrer: with it, browsers send `Origin: null` on the panel's own form posts,
     // which the cross-site check of endpoints/panel.ts would then refuse.
     referrer: 'same-origin',
+    ...(refreshSeconds === undefined ? {} : { refreshSeconds }),
   });
 }
 
@@ -440,6 +447,7 @@ ${relyingPartyLinks(view)}
 <li><a href="#signing-keys">${t.signingKeys}</a></li>
 <li><a href="#faults">${t.faults}</a></li>
 <li><a href="#personas">${t.personas}</a></li>
+<li><a href="${view.basePath}${CONFORMANCE_PATH}" data-testid="conformance-link">${t.conformanceKit}</a></li>
 </ul></nav>
 </header>
 ${view.notice ? html`<p class="notice" role="status" data-testid="panel-notice">${view.notice}</p>` : ''}
