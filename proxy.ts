@@ -3,6 +3,8 @@
  * - a Content-Security-Policy with a fresh nonce (lib/server/content-security-policy.ts), on the
  *   response and on the request, where Next.js reads it to put the nonce on its own scripts;
  * - on the failure page of a refusal, the refusal's status and `Retry-After`;
+ * - a page opened under another name of this server (127.0.0.1 for localhost) is sent to APP_URL,
+ *   where sign-in works (lib/server/app-address.ts);
  * - on the home page, the browser's session binding, handed out before any form is posted (see
  *   lib/server/session.ts): two tabs that then start verifications at the same moment both carry
  *   the same binding, so both complete.
@@ -10,6 +12,7 @@
  * that answer with data rather than a page.
  */
 import { NextResponse, type NextRequest } from 'next/server';
+import { addressFacts, appAddressRedirect, APP_ADDRESS_ROUTE } from '@/lib/server/app-address';
 import { contentSecurityPolicy, newNonce } from '@/lib/server/content-security-policy';
 import { serverConfig } from '@/lib/server/env';
 import { holdsBinding, newBindingCookie, sessionCookie } from '@/lib/server/session';
@@ -17,6 +20,8 @@ import { FAILURE_PAGE, readFailureLink, refusalStatus } from '@/lib/verification
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const config = await serverConfig();
+  const elsewhere = request.method === 'GET' || request.method === 'HEAD' ? sentToAppUrl(request, config) : undefined;
+  if (elsewhere) return elsewhere;
   const policy = contentSecurityPolicy({
     nonce: newNonce(),
     development: !config.production,
@@ -33,6 +38,20 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const cookie = await newBindingCookie();
   response.cookies.set(cookie.name, cookie.value, cookie.options);
   return response;
+}
+
+/**
+ * A page opened under another name of this server goes to APP_URL, through the route that
+ * answers the 307 (app/app-address/route.ts): Next.js makes a Location that a proxy returns
+ * relative when its host is the one Next.js believes it serves (its own listening name), which
+ * for APP_URL http://localhost:3000 would send the browser back where it came from, in a loop.
+ */
+function sentToAppUrl(request: NextRequest, config: { appUrl: string; trustedProxies: number }): NextResponse | undefined {
+  const path = `${request.nextUrl.pathname}${request.nextUrl.search}`;
+  if (!appAddressRedirect(path, addressFacts(request.headers, config))) return undefined;
+  const route = new URL(APP_ADDRESS_ROUTE, request.url);
+  route.searchParams.set('to', path);
+  return NextResponse.rewrite(route);
 }
 
 /**

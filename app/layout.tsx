@@ -1,9 +1,11 @@
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import { LOCALE_NAMES, LOCALES } from '@/lib/i18n/locale';
+import { serverConfig } from '@/lib/server/env';
 import { preferences, THEMES } from '@/lib/server/preferences';
 import { serviceHealth } from '@/lib/server/service-health';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
+import { AddressNotice } from './_components/address-notice';
 import { ModeBadge } from './_components/mode-badge';
 import './globals.css';
 
@@ -35,6 +37,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // The doctor's findings, reused for 15 s, waited for at most a quarter of a second: the badge
   // never holds a page up, however slow the provider (lib/server/service-health.ts).
   const health = await serviceHealth();
+  const { appUrl } = await serverConfig();
   const t = PAGE_MESSAGES[locale];
   return (
     // data-theme only when chosen: without it the stylesheet follows prefers-color-scheme.
@@ -87,6 +90,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             {t.presenterBanner}
           </p>
         )}
+        <div className="px-4 sm:px-6">
+          <AddressNotice appOrigin={appUrl} locale={locale} />
+        </div>
         <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
           {children}
         </main>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSameOriginRequest } from './origin';
+import { isSameOriginRequest, whereFrom } from './origin';
 
 const APP = 'https://rp.example';
 const check = (headers: Record<string, string>) => isSameOriginRequest(new Headers(headers), APP);
@@ -21,5 +21,22 @@ describe('isSameOriginRequest', () => {
 
   it('lets a script without browser headers through: it cannot carry a user’s cookies by accident', () => {
     expect(check({})).toBe(true);
+  });
+});
+
+describe('whereFrom', () => {
+  it('names the page’s origin and the app’s address, so a page opened under another name explains itself', () => {
+    expect(whereFrom('http://127.0.0.1:3000', 'http://localhost:3000')).toBe(
+      '; it came from http://127.0.0.1:3000, and this app’s address is http://localhost:3000 (APP_URL): open the app there and start again',
+    );
+  });
+
+  it('quotes an origin that is not a plain http(s) origin only by its length', () => {
+    expect(whereFrom(`http://evil.example/${'<script>'.repeat(3)}`, 'http://localhost:3000')).toContain('it came from a value of 44 characters');
+  });
+
+  it('names only the app’s address without an Origin, or with the opaque origin "null"', () => {
+    expect(whereFrom(null, 'http://localhost:3000')).toBe('; this app’s address is http://localhost:3000');
+    expect(whereFrom('null', 'http://localhost:3000')).toBe('; this app’s address is http://localhost:3000');
   });
 });

@@ -5,7 +5,7 @@ import 'server-only';
  * our flow) is refused.
  * A request with neither comes from a script, not a browser, and cannot ride a user's cookies.
  */
-import { AppError } from '@/lib/verification/failures';
+import { AppError, quoteInput } from '@/lib/verification/failures';
 import { serverConfig } from './env';
 
 /** Whether a request may change state for this app: no foreign `Origin`, no cross-site `Sec-Fetch-Site`. */
@@ -23,5 +23,17 @@ export function isSameOriginRequest(headers: Headers, appUrl: string): boolean {
  */
 export async function requireSameOrigin(request: Request, refusal: string): Promise<void> {
   const { appUrl } = await serverConfig();
-  if (!isSameOriginRequest(request.headers, appUrl)) throw new AppError('forbidden_origin', refusal);
+  if (!isSameOriginRequest(request.headers, appUrl)) throw new AppError('forbidden_origin', `${refusal}${whereFrom(request.headers.get('origin'), appUrl)}`);
+}
+
+/**
+ * What the refusal adds about the page the request came from: most often this very app opened
+ * under another name (http://127.0.0.1:3000 for http://localhost:3000), which is then named. An
+ * origin that is not a plain http(s) origin is quoted only by its length (quoteInput).
+ */
+export function whereFrom(origin: string | null, appUrl: string): string {
+  const app = new URL(appUrl).origin;
+  if (origin === null || origin === 'null') return `; this app’s address is ${app}`;
+  const named = /^https?:\/\/[A-Za-z0-9.:[\]-]{1,100}$/.test(origin) ? origin : quoteInput(origin);
+  return `; it came from ${named}, and this app’s address is ${app} (APP_URL): open the app there and start again`;
 }

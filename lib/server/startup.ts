@@ -1,6 +1,6 @@
 import 'server-only';
 import { RedisStore } from '@/lib/store/redis-store';
-import { ConfigurationError } from './env';
+import { ConfigurationError, serverConfig } from './env';
 import { services } from './services';
 
 /**
@@ -11,6 +11,9 @@ export async function validateConfigurationAtStartup(): Promise<void> {
   try {
     const { store } = await services();
     prepareShutdown(store);
+    // Next.js prints every address it listens on ("Local:", "Network:"); only one works for sign-in.
+    const { appUrl } = await serverConfig();
+    console.info(`[idv] open ${appUrl}/ : the app’s address (APP_URL). Sign-in works there only: a page opened under another name of this machine is sent there.`);
   } catch (error) {
     if (error instanceof ConfigurationError) {
       console.error(`\n[idv] configuration error: ${error.message}\n`);

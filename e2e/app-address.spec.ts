@@ -1,0 +1,59 @@
+/**
+ * The app has one address, APP_URL (its redirect URI, cookies and same-origin checks hang on it).
+ * A page opened under another name of the same server is sent there, or, where the server cannot
+ * be sure the browser reaches APP_URL, says which address to open before anything is pressed.
+ * Start-up prints the address.
+ */
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { freePort, startAppServer } from '../test/support/app-server';
+import { EMULATOR_APP as APP } from './servers';
+
+test('a page opened at 127.0.0.1 is sent to APP_URL at localhost, path and query kept, and Start then works', async ({ page }) => {
+  const other = APP.replace('//localhost:', '//127.0.0.1:');
+  expect(other).not.toBe(APP);
+  await page.goto(`${other}/doctor?from=address`);
+  await expect(page).toHaveURL(`${APP}/doctor?from=address`);
+  await page.goto(`${other}/`);
+  await expect(page).toHaveURL(`${APP}/`);
+  await expect(page.getByTestId('address-notice')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Start verification' }).click();
+  await expect(page).toHaveURL(/\/emulator\/auth\?/);
+});
+
+test('behind a trusted proxy the page stays where it was opened and says which address to open, in the page’s language; start-up prints it', async ({ page, request }) => {
+  const port = await freePort();
+  const app = `http://localhost:${port}`;
+  const server = startAppServer(port, {
+    APP_URL: app,
+    TRUST_PROXY: '1',
+    IDV_DATA_DIR: '.data/e2e-app-address',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+  });
+  try {
+    await expect
+      .poll(() => (server.running() ? request.get(`${app}/readyz`).then((response) => response.status(), () => 0) : -1), { timeout: 30_000 })
+      .toBe(200);
+    expect(server.output()).toContain(`[idv] open ${app}/ : the app’s address (APP_URL)`);
+
+    const other = `http://127.0.0.1:${port}`;
+    await page.goto(`${other}/`);
+    await expect(page).toHaveURL(`${other}/`);
+    const notice = page.getByTestId('address-notice');
+    await expect(notice).toContainText(`This page is open at ${other}, but the app’s address is ${app}.`);
+    await expect(notice).toContainText('set to an address that device reaches');
+    // The header's switch posts to /preferences, which is refused from this address: the cookie it would set.
+    await page.context().addCookies([{ name: 'idv_lang', value: 'nb', url: other }]);
+    await page.reload();
+    await expect(notice).toContainText(`Denne siden er åpnet på ${other}, men appens adresse er ${app}.`);
+    await expect(page.getByTestId('address-notice-link')).toHaveText(`Åpne ${app}`);
+
+    await page.getByTestId('address-notice-link').click();
+    await expect(page).toHaveURL(`${app}/`);
+    await expect(page.getByTestId('address-notice')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Start verification' }).click();
+    await expect(page).toHaveURL(/\/emulator\/auth\?/);
+  } finally {
+    server.kill('SIGKILL');
+  }
+});
