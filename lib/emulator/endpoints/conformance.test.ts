@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL, createTestClient, createTestEmulator, type TestClient } from '@/test/support/emulator';
 import type { ConformanceHost, ConformanceRunInput, ConformanceRunStatus, Emulator, EmulatorOptions } from '..';
+import { CONFORMANCE_MESSAGES } from '../views/conformance-messages';
+import { runInput } from './conformance';
 
 const ORIGIN = new URL(TEST_BASE_URL).origin;
 const PAGE_URL = `${TEST_BASE_URL}/conformance`;
@@ -147,6 +149,17 @@ describe('POST {base}/conformance', () => {
     expect(started).toHaveLength(0);
   });
 
+  it('refuses a body that is not a form with 4xx and the reason, and starts nothing', async () => {
+    const { host, started } = memoryHost();
+    const response = await newEmulator({ conformance: host }).handle(
+      new Request(PAGE_URL, { method: 'POST', headers: { 'Content-Type': 'application/json', ...SAME_ORIGIN }, body: JSON.stringify(FORM) }),
+    );
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+    expect(await response.text()).toContain('application/x-www-form-urlencoded');
+    expect(started).toHaveLength(0);
+  });
+
   it('refuses a body over 4 KiB', async () => {
     const { host, started } = memoryHost();
     const response = await newEmulator({ conformance: host }).handle(startPost({ ...FORM, start_selector: 'x'.repeat(5000) }));
@@ -231,6 +244,10 @@ describe('GET {base}/conformance/runs/{id}/{file}', () => {
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
+    // Its screenshots are never sniffed as something else, never framed, and no link from the report leaks its address.
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
     expect(await response.text()).toBe('<p>index.html</p>');
     expect((await emulator.handle(new Request(`${PAGE_URL}/runs/run-1/normal.png`))).status).toBe(200);
   });
@@ -249,5 +266,48 @@ describe('GET {base}/conformance/runs/{id}/{file}', () => {
     // A valid name the run does not have: 404 from the host.
     expect((await emulator.handle(new Request(`${PAGE_URL}/runs/run-1/expired.png`))).status).toBe(404);
     expect(fileNames).toEqual(['expired.png']);
+  });
+});
+
+describe('runInput: the run a form asks for, or what is wrong with it', () => {
+  const CLIENTS = new Set(['my-rp']);
+  const VALUES = { clientId: 'my-rp', startUrl: 'https://rp.example/start', startSelector: '', cases: '', jwksCooldownSeconds: '30' };
+  const problemOf = (values: Partial<typeof VALUES>) => {
+    const input = runInput({ ...VALUES, ...values }, CLIENTS);
+    return 'problem' in input ? input.problem(CONFORMANCE_MESSAGES.en) : undefined;
+  };
+
+  it('keeps what was given, trimmed; an empty selector or case list is left out (the kit’s defaults)', () => {
+    expect(runInput({ ...VALUES, startSelector: '  #go  ', cases: ' wrong_nonce , ,expired* ', jwksCooldownSeconds: ' 0 ' }, CLIENTS)).toEqual({
+      clientId: 'my-rp',
+      startUrl: 'https://rp.example/start',
+      startSelector: '#go',
+      cases: ['wrong_nonce', 'expired*'],
+      jwksCooldownSeconds: 0,
+    });
+    expect(runInput({ ...VALUES, startSelector: '   ', cases: ' , ' }, CLIENTS)).toEqual({ clientId: 'my-rp', startUrl: 'https://rp.example/start', jwksCooldownSeconds: 30 });
+  });
+
+  it.each([
+    [{ clientId: '' }, 'Choose a client.'],
+    [{ clientId: 'nobody' }, 'is not registered'],
+    [{ startUrl: '' }, 'The start URL must be an absolute http or https URL.'],
+    [{ startUrl: '/relative' }, 'The start URL must be an absolute http or https URL.'],
+    [{ startUrl: 'ftp://rp.example/' }, 'The start URL must be an absolute http or https URL.'],
+    [{ startSelector: 'x'.repeat(201) }, 'The start selector may be at most 200 characters.'],
+    [{ cases: Array.from({ length: 101 }, (_, index) => `case_${index}`).join(',') }, 'separated by commas (at most 100)'],
+    [{ cases: 'Wrong_Nonce' }, 'separated by commas (at most 100)'],
+    [{ jwksCooldownSeconds: '' }, 'The JWKS cooldown must be a whole number of seconds from 0 to 3600.'],
+    [{ jwksCooldownSeconds: '30s' }, 'The JWKS cooldown must be a whole number of seconds from 0 to 3600.'],
+    [{ jwksCooldownSeconds: '3601' }, 'The JWKS cooldown must be a whole number of seconds from 0 to 3600.'],
+  ])('refuses %j', (values, words) => {
+    expect(problemOf(values)).toContain(words);
+  });
+
+  it('accepts the limits themselves: a 200-character selector, 100 cases, 3600 s, an http URL', () => {
+    expect(problemOf({ startSelector: 'x'.repeat(200) })).toBeUndefined();
+    expect(problemOf({ cases: Array.from({ length: 100 }, (_, index) => `case_${index}`).join(',') })).toBeUndefined();
+    expect(problemOf({ jwksCooldownSeconds: '3600' })).toBeUndefined();
+    expect(problemOf({ startUrl: 'http://localhost:3000/' })).toBeUndefined();
   });
 });

@@ -276,6 +276,24 @@ describe('POST {base}/qa/flows: faults and a given name for one flow', () => {
     expect((flow.faults as { id: string; chosen: string }[]).map(({ id, chosen }) => [id, chosen])).toEqual([['aud_array', 'flow']]);
     const idTokenEvent = (flow.events as FlowEvent[]).find((event) => event.step === 'id_token')!;
     expect(idTokenEvent.details.given_name).toBe('Canary Qxvt');
+    // The trace says what QA chose, and how.
+    const answer = (flow.events as FlowEvent[]).find((event) => event.step === 'flow_answer')!;
+    expect(answer.summary).toBe('QA chose aud_array and a given name for this flow through the QA API.');
+    expect(answer.details).toEqual({ chosen_with: 'qa_api', faults: ['aud_array'], given_name: 'Canary Qxvt' });
+  });
+
+  it('a choice of no fault and the persona’s name is traced as such', async () => {
+    const emulator = newEmulator();
+    const { state } = await runFlow(emulator, {
+      before: async (requestUri) => {
+        expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri }))).status).toBe(200);
+      },
+    });
+    const flow = await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)));
+    const answer = (flow.events as FlowEvent[]).find((event) => event.step === 'flow_answer')!;
+    expect(answer.summary).toBe("QA chose no fault and the persona's given name for this flow through the QA API.");
+    expect(answer.details).toEqual({ chosen_with: 'qa_api', faults: [], given_name: 'persona' });
+    expect(flow).not.toHaveProperty('given_name');
   });
 
   it('minimal_token chosen with a given name keeps given_name as its single claim', async () => {
@@ -608,5 +626,106 @@ describe('GET {base}/qa/jwks-fetches', () => {
       { kids: second.keys.map((key) => key.kid), variants: ['jwks_keys_shuffled'] },
       { kids: first.keys.map((key) => key.kid), variants: [] },
     ]);
+  });
+});
+
+describe('every refusal of the QA API says what was wrong, in its error_description', () => {
+  /** Sends a request and returns its status, error and description. */
+  async function refusal(emulator: Emulator, request: Request) {
+    const response = await emulator.handle(request);
+    const body = await json(response);
+    return { status: response.status, error: body.error, description: body.error_description as string };
+  }
+
+  function raw(method: string, path: string, body: BodyInit, contentType?: string): Request {
+    return new Request(`${TEST_BASE_URL}/qa/${path}`, { method, ...(contentType ? { headers: { 'Content-Type': contentType } } : {}), body });
+  }
+
+  it('a body: its media type, its size, its encoding, its JSON, its shape and its members', async () => {
+    const emulator = newEmulator();
+    const path = 'faults/wrong_nonce';
+    const cases: [Request, number, string][] = [
+      [raw('PUT', path, `client_id=${client.clientId}`, 'application/x-www-form-urlencoded'), 415, "Content-Type must be application/json, not 'application/x-www-form-urlencoded'"],
+      [raw('PUT', path, new TextEncoder().encode('{}')), 415, 'Content-Type must be application/json, not absent'],
+      [qa('PUT', path, { client_id: client.clientId, padding: 'x'.repeat(5000) }), 413, 'the body must be at most 4096 bytes'],
+      [raw('PUT', path, new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]), 'application/json'), 400, 'the body could not be read as UTF-8'],
+      [qa('PUT', path, '{"client_id":'), 400, 'the body is not JSON'],
+      [qa('PUT', path, '["demo-client"]'), 400, 'the body must be a JSON object'],
+      [qa('PUT', path, 'null'), 400, 'the body must be a JSON object'],
+      [qa('PUT', path, '"demo-client"'), 400, 'the body must be a JSON object'],
+      [qa('PUT', path, { client_id: client.clientId, scope: 'all' }), 400, "the body has an unknown member 'scope'; its members are client_id"],
+      [qa('PUT', path, {}), 400, "body member 'client_id' is required"],
+      [qa('PUT', path, { client_id: 'nobody' }), 400, "client_id 'nobody' is not registered"],
+      [qa('PUT', 'faults/%E0%A4%A', { client_id: client.clientId }), 400, 'the fault id in the path is not valid percent-encoding'],
+      [qa('PUT', 'faults/nope', { client_id: client.clientId }), 404, "unknown fault 'nope'; known faults: "],
+    ];
+    for (const [request, status, description] of cases) {
+      const answer = await refusal(emulator, request);
+      expect(answer.status, description).toBe(status);
+      expect(answer.description, description).toContain(description);
+    }
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('accepts application/json with parameters and in any case', async () => {
+    const emulator = newEmulator();
+    const response = await emulator.handle(raw('PUT', 'faults/expired', JSON.stringify({ client_id: client.clientId }), ' Application/JSON ; charset=UTF-8'));
+    expect(response.status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual(['expired']);
+  });
+
+  it('POST flows: the request_uri, the faults and the given name', async () => {
+    const emulator = newEmulator();
+    const required = "body member 'request_uri' is required";
+    const cases: [unknown, string, string][] = [
+      [{}, 'invalid_request', required],
+      [{ request_uri: '' }, 'invalid_request', required],
+      [{ request_uri: 42 }, 'invalid_request', required],
+      [{ request_uri: 'u'.repeat(1025) }, 'invalid_request', required],
+      [{ request_uri: 'urn:x', faults: 'wrong_nonce' }, 'invalid_request', "body member 'faults' must be an array of fault ids"],
+      [{ request_uri: 'urn:x', faults: ['wrong_nonce', 7] }, 'invalid_request', "body member 'faults' must be an array of fault ids"],
+      [{ request_uri: 'urn:x', faults: ['nope'] }, 'unknown_fault', "unknown fault 'nope'; a flow may be answered with: "],
+    ];
+    for (const [body, error, description] of cases) {
+      const answer = await refusal(emulator, qa('POST', 'flows', body));
+      expect(answer, JSON.stringify(body).slice(0, 40)).toEqual({ status: 400, error, description: expect.stringContaining(description) });
+    }
+    // 1024 characters is a request_uri that may have been seen: looked for, and not found.
+    const longest = await refusal(emulator, qa('POST', 'flows', { request_uri: 'u'.repeat(1024) }));
+    expect(longest).toEqual({ status: 404, error: 'not_found', description: expect.stringContaining('no flow was opened with this request_uri in the last hour') });
+  });
+
+  it('GET flows and flow: the query', async () => {
+    const emulator = newEmulator();
+    const cases: [string, string][] = [
+      ['flows', "query parameter 'client_id' is required"],
+      ['flows?client_id=nobody', "client_id 'nobody' is not registered"],
+      [`flows?client_id=${client.clientId}&since=1e3`, "query parameter 'since' must be a time in ms since the epoch, not '1e3'"],
+      [`flows?client_id=${client.clientId}&since=x5`, "query parameter 'since' must be a time in ms since the epoch"],
+      [`flows?client_id=${client.clientId}&since=99999999999999999`, "query parameter 'since' must be a time in ms since the epoch"],
+      [`flows?client_id=${client.clientId}&client_id=${other.clientId}`, "query parameter 'client_id' must be given once"],
+      ['flow', "query parameter 'state' is required: 1 to 512 characters"],
+      ['flow?state=', "query parameter 'state' is required: 1 to 512 characters"],
+      [`flow?state=${'s'.repeat(513)}`, "query parameter 'state' is required: 1 to 512 characters"],
+    ];
+    for (const [path, description] of cases) {
+      const answer = await refusal(emulator, qa('GET', path));
+      expect(answer.status, path).toBe(400);
+      expect(answer.description, path).toContain(description);
+    }
+    expect((await emulator.handle(qa('GET', `flow?state=${'s'.repeat(512)}`))).status).toBe(404);
+    expect((await emulator.handle(qa('GET', `flows?client_id=${client.clientId}&since=999999999999999`))).status).toBe(200);
+  });
+
+  it('a cross-site write names what made it cross-site; a cross-site read of a flow is answered', async () => {
+    const emulator = newEmulator();
+    const fromOrigin = await refusal(emulator, qa('PUT', 'faults/expired', { client_id: client.clientId }, { Origin: 'https://evil.example' }));
+    expect(fromOrigin.description).toBe(`a write from Origin 'https://evil.example' is refused: it is not the QA panel's own origin ${ORIGIN}`);
+    const fromSite = await refusal(emulator, qa('PUT', 'faults/expired', { client_id: client.clientId }, { 'Sec-Fetch-Site': 'cross-site' }));
+    expect(fromSite.description).toBe(`a write with Sec-Fetch-Site 'cross-site' is refused: only the QA panel's own origin may write`);
+    for (const method of ['GET', 'HEAD', 'get']) {
+      const read = await emulator.handle(qa(method, `flows?client_id=${client.clientId}`, undefined, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }));
+      expect(read.status, method).toBe(200);
+    }
   });
 });
