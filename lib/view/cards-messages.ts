@@ -39,6 +39,7 @@ const en = {
   registerNotProvided: (lookedUp: string | undefined) =>
     `Not provided: the register returned no match${lookedUp ? ` for ${lookedUp}` : ' for the document'}, or this client is not entitled to register data.`,
   verification: 'Verification',
+  issuer: 'Issued by (iss)',
   trustFramework: 'Trust framework',
   acr: 'Authentication context (acr)',
   amr: 'Methods (amr)',
@@ -82,12 +83,14 @@ const nb: CardsMessages = {
   nationalNumber: 'Identitetsnummer',
   chipAuthentication: 'Brikkeautentisering',
   issuerCheck: 'Utstederkontroll',
-  register: 'Folkeregisteret',
+  // the card's title says what was done, the row below names the register (Folkeregisteret) once
+  register: 'Registeroppslag',
   registerName: 'Register',
   matchedNumber: 'Identitetsnummer med treff',
   registerNotProvided: (lookedUp) =>
     `Ikke levert: registeret fant ikke noe treff${lookedUp ? ` for ${lookedUp}` : ' for dokumentet'}, eller denne klienten har ikke tilgang til opplysninger fra registeret.`,
   verification: 'Verifisering',
+  issuer: 'Utstedt av (iss)',
   trustFramework: 'Tillitsrammeverk',
   acr: 'Autentiseringskontekst (acr)',
   amr: 'Metoder (amr)',
