@@ -23,6 +23,7 @@ export function FieldRow({
   masked = false,
   revealed = false,
   url = false,
+  opaque = false,
   locale,
 }: {
   label: string;
@@ -32,6 +33,8 @@ export function FieldRow({
   revealed?: boolean;
   /** a URL: may break after its slashes and before its query's parts, never inside a word */
   url?: boolean;
+  /** an opaque identifier (monospaced): may break anywhere */
+  opaque?: boolean;
   locale: Locale;
 }) {
   const t = CARDS_MESSAGES[locale];
@@ -46,7 +49,7 @@ export function FieldRow({
           </>
         ) : field.state === 'value' ? (
           <>
-            <span className={mono ? 'value-mono' : 'value'}>{url ? withBreaks(field.text) : field.text}</span>
+            <span className={opaque ? 'value-opaque' : mono ? 'value-mono' : 'value'}>{url ? withBreaks(field.text) : field.text}</span>
             {field.hint && <span className="hint">{field.hint}</span>}
           </>
         ) : field.state === 'not_provided' ? (

@@ -143,7 +143,7 @@ export function VerificationCard({ verification, locale }: { verification: Verif
         <FieldRow label={t.acr} field={verification.acr} mono locale={locale} />
         <FieldRow label={t.amr} field={verification.amr} mono locale={locale} />
         <FieldRow label={t.authTime} field={verification.authTime} locale={locale} />
-        <FieldRow label={t.subject} field={verification.subject} mono locale={locale} />
+        <FieldRow label={t.subject} field={verification.subject} opaque locale={locale} />
         {verification.verificationTime && <FieldRow label={t.verifiedAt} field={{ state: 'value', text: verification.verificationTime }} locale={locale} />}
         {verification.assuranceLevel && <FieldRow label={t.assuranceLevel} field={{ state: 'value', text: verification.assuranceLevel }} mono locale={locale} />}
       </dl>

@@ -11,8 +11,8 @@ const en = {
   /** 2.3 `active_authentication_result` and `issuer_check.valid`: in English as the service sends them, as the emulator shows them */
   chipResults: {} as Record<string, string>,
   issuerCheckValues: {} as Record<string, string>,
-  /** a NumericDate (auth_time) in words: "25 November 2026, 01:11:58 UTC" */
-  numericDate: (date: string, time: string) => `${date}, ${time} UTC`,
+  /** a NumericDate (auth_time) in words: "25 November 2026, 01:11:58 UTC" (the time and its zone kept on one line) */
+  numericDate: (date: string, time: string) => `${date}, ${time}\u00a0UTC`,
   yearsOld: (years: string) => `${years} old`,
   check: (method: string, organization: string | undefined, txn: string | undefined, time: string | undefined) =>
     `Check: ${method}${organization ? ` by ${organization}` : ''}${txn ? `, transaction ${txn}` : ''}${time ? `, ${time}` : ''}`,
@@ -72,7 +72,7 @@ const nb: ResultMessages = {
   // the emulator's words for the same values (its identity app and authorization page)
   chipResults: { passed: 'bestått', failed: 'ikke bestått' },
   issuerCheckValues: { VALID: 'gyldig', INVALID: 'ugyldig', UNKNOWN: 'ukjent' },
-  numericDate: (date, time) => `${date} kl. ${time} UTC`,
+  numericDate: (date, time) => `${date} kl.\u00a0${time}\u00a0UTC`,
   yearsOld: (years) => years,
   check: (method, organization, txn, time) =>
     `Kontroll: ${method}${organization ? ` utført av ${organization}` : ''}${txn ? `, transaksjon ${txn}` : ''}${time ? `, ${time}` : ''}`,

@@ -135,9 +135,9 @@ describe('buildVerificationView and buildChecks', () => {
     const withAuthTime = { ...input, idToken: { ...input.idToken, claims: { ...input.idToken.claims, auth_time: 1_795_569_182 } } };
     expect(buildVerificationView(withAuthTime, 'en')).toMatchObject({
       issuer: { state: 'value', text: 'https://idv.example' },
-      authTime: { state: 'value', text: '25 November 2026, 01:13:02 UTC' },
+      authTime: { state: 'value', text: '25 November 2026, 01:13:02\u00a0UTC' },
     });
-    expect(buildVerificationView(withAuthTime, 'nb').authTime).toEqual({ state: 'value', text: '25. november 2026 kl. 01:13:02 UTC' });
+    expect(buildVerificationView(withAuthTime, 'nb').authTime).toEqual({ state: 'value', text: '25. november 2026 kl.\u00a001:13:02\u00a0UTC' });
   });
 
   it('lists each validation with what it compared', () => {
@@ -145,7 +145,8 @@ describe('buildVerificationView and buildChecks', () => {
     expect(checks.map((c) => c.label)).toContain('Signature verified');
     expect(checks.find((c) => c.label === 'Signature verified')).toEqual({ label: 'Signature verified', detail: 'ES256 with the service key abc123 from the JWKS', outcome: 'passed' });
     expect(checks.find((c) => c.label === 'Decrypted with our key')?.detail).toBe('JWE RSA-OAEP-256 / A256GCM, key enc-1');
-    expect(checks.find((c) => c.label === 'Not expired')?.detail).toContain('2023-11-14 23:13:20 UTC');
+    expect(checks.find((c) => c.label === 'Not expired')?.detail).toBe('exp 14 November 2023, 23:13:20\u00a0UTC is in the future');
+    expect(buildChecks(input, 'nb').find((c) => c.label === 'Ikke utløpt')?.detail).toBe('exp 14. november 2023 kl.\u00a023:13:20\u00a0UTC er fram i tid');
   });
 });
 

@@ -316,8 +316,8 @@ export function buildChecks(input: VerificationInput, locale: Locale): Check[] {
     certificateChainCheck(input, locale),
     passed(t.issuer, t.issuerDetail(String(claims.iss))),
     passed(t.audience, t.audienceDetail(JSON.stringify(claims.aud), input.clientId)),
-    passed(t.expiry, t.expiryDetail(formatNumericDate(claims.exp) ?? String(claims.exp))),
-    passed(t.issuedAt, `iat ${formatNumericDate(claims.iat) ?? String(claims.iat)}`),
+    passed(t.expiry, t.expiryDetail(describeNumericDate(claims.exp, locale) ?? String(claims.exp))),
+    passed(t.issuedAt, `iat ${describeNumericDate(claims.iat, locale) ?? String(claims.iat)}`),
     passed(...t.nonce),
     passed(t.subject, t.subjectDetail(String(claims.sub))),
   ];

@@ -242,13 +242,13 @@ describe('a trace read in the reader’s language', () => {
       { type: 'note', step: 'id_token', at: 1, detail: { jweHeader: {}, jwsHeader: {}, payload: { iss: 'x', exp: 1_795_572_782, iat: 1_795_569_182, auth_time: 1_795_569_182, nbf: 'not a number' } } },
     ];
     expect(times(present(withDates), /^Signed ID token: payload/)).toEqual([
-      { claim: 'exp', seconds: 1_795_572_782, text: '25 November 2026, 02:13:02 UTC' },
-      { claim: 'iat', seconds: 1_795_569_182, text: '25 November 2026, 01:13:02 UTC' },
-      { claim: 'auth_time', seconds: 1_795_569_182, text: '25 November 2026, 01:13:02 UTC' },
+      { claim: 'exp', seconds: 1_795_572_782, text: '25 November 2026, 02:13:02\u00a0UTC' },
+      { claim: 'iat', seconds: 1_795_569_182, text: '25 November 2026, 01:13:02\u00a0UTC' },
+      { claim: 'auth_time', seconds: 1_795_569_182, text: '25 November 2026, 01:13:02\u00a0UTC' },
     ]);
-    expect(times(present(withDates, { locale: 'nb' }), /^Signert ID-token: payload/)![0]).toEqual({ claim: 'exp', seconds: 1_795_572_782, text: '25. november 2026 kl. 02:13:02 UTC' });
+    expect(times(present(withDates, { locale: 'nb' }), /^Signert ID-token: payload/)![0]).toEqual({ claim: 'exp', seconds: 1_795_572_782, text: '25. november 2026 kl.\u00a002:13:02\u00a0UTC' });
     // the client assertion's exp (1: one second after the epoch), and the number itself kept in the JSON
-    expect(times(present(withDates), /^Client assertion: payload/)).toEqual([{ claim: 'exp', seconds: 1, text: '1 January 1970, 00:00:01 UTC' }]);
+    expect(times(present(withDates), /^Client assertion: payload/)).toEqual([{ claim: 'exp', seconds: 1, text: '1 January 1970, 00:00:01\u00a0UTC' }]);
     expect(present(withDates)[1]!.sections[2]!.content).toContain('"exp": 1795572782');
     // a header has none
     expect(times(present(withDates), /^Signed ID token: header/)).toBeUndefined();
