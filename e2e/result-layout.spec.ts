@@ -77,9 +77,12 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
 }
 
 test('an empty "not requested" document card is no taller than its title and its message', async ({ page }) => {
-  await startVerification(page, APP, { trust_framework: 'standard', claim: ['name', 'birthdate'], essential: ['name', 'birthdate'] });
+  await startVerification(page, APP, { trust_framework: 'standard', claim: ['given_name', 'family_name', 'birthdate'], essential: ['birthdate'] });
   await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
   await expect(page).toHaveURL(`${APP}/result`);
+  // without a full name the heading says so; "Verified" is the verdict's alone
+  await expect(page.getByTestId('person-name')).toHaveText('Name not requested');
+  expect(await timesAboveTheFold(page, /\bVerified\b/)).toBe(1);
   const card = documentCard(page);
   await expect(card).toContainText('Document evidence was not requested.');
   const cardBox = (await card.boundingBox())!;
@@ -146,6 +149,8 @@ test.describe('at 360 px wide', () => {
       for (const summary of await page.locator('.trace summary').all()) await summary.click();
       await expect(page.locator('.trace pre').first()).toBeVisible();
       expect(await overflow(page)).toBeLessThanOrEqual(0);
+      // the code blocks wrap their long lines on a phone rather than hide them to the right
+      for (const code of await page.locator('.trace pre').all()) expect(await code.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
 
       // the issuer breaks, if at all, after a slash, never inside a word
       const issuer = page.locator('[aria-labelledby="verification-heading"] dd .value-mono').first();

@@ -20,16 +20,17 @@ import { OutcomeList } from './outcome-list';
 /**
  * The person, first on the page: the portrait beside the name (the page's heading) and the other
  * claims, each label above its value so that names and dates keep a line of their own at any
- * width. The full name is the heading when it came back; otherwise the heading is `title` and a
- * row says why there is no name. `blurPortrait`: presenter mode (lib/view/presenter.ts).
+ * width. The full name is the heading when it came back; otherwise the heading says it was not
+ * requested or not provided (never a name put together from the others, nor "Verified", which is
+ * the verdict's to say). `blurPortrait`: presenter mode (lib/view/presenter.ts).
  */
-export function PersonCard({ identity, title, blurPortrait = false, locale }: { identity: IdentityView; title: string; blurPortrait?: boolean; locale: Locale }) {
+export function PersonCard({ identity, blurPortrait = false, locale }: { identity: IdentityView; blurPortrait?: boolean; locale: Locale }) {
   const t = CARDS_MESSAGES[locale];
   const name = identity.name.state === 'value' ? identity.name.text : undefined;
   return (
     <section aria-labelledby="person-heading" className="card person" data-testid="person">
       <p id="person-heading" className="person-eyebrow">{t.person}</p>
-      <h1 className="person-name" data-testid="person-name">{name ?? title}</h1>
+      <h1 className="person-name" data-testid="person-name">{name ?? t.nameMissing(identity.name.state === 'not_provided')}</h1>
       <div className="person-portrait">
         {identity.portrait.state === 'value' ? (
           // The verified portrait (/result/portrait, private and uncached); next/image adds nothing for it.

@@ -71,7 +71,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
     <div className="space-y-6">
       {/* The person and the verdict first, each said once; the actions beside the verdict. */}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <PersonCard identity={identity} title={t.title} blurPortrait={presenter} locale={locale} />
+        <PersonCard identity={identity} blurPortrait={presenter} locale={locale} />
         <div className="space-y-4">
           <VerdictPanel assessment={assessment} locale={locale} />
           <nav aria-label={t.actions} className="flex flex-wrap gap-2" data-testid="result-actions">
