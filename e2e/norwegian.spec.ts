@@ -69,7 +69,7 @@ test.describe('a browser that prefers English (Accept-Language en-US)', () => {
     await expect(page).toHaveURL(`${APP}/result`);
 
     await expect(page.locator('html')).toHaveAttribute('lang', 'nb');
-    await expect(page.getByTestId('verdict-badge')).toHaveText(/Verifisert/);
+    await expect(page.getByTestId('verdict-title')).toHaveText(/Verifisert/);
     const person = page.getByRole('region', { name: 'Person' });
     await expect(person).toContainText(/Fødselsdato\d{1,2}\. (januar|februar|mars|april|mai|juni|juli|august|september|oktober|november|desember) \d{4}/);
     await expect(person).toContainText(/\d{4}\d{1,3} år/);

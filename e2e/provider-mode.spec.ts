@@ -45,7 +45,7 @@ test.describe('in Norwegian', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
     await expect(page).toHaveURL(`${PROVIDER_APP}/result`);
-    await expect(page.getByTestId('verdict-badge')).toHaveText(/Verifisert/);
+    await expect(page.getByTestId('verdict-title')).toHaveText(/Verifisert/);
   });
 });
 

@@ -7,7 +7,7 @@ import { decideInEmulatedApp, startVerification } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
 
-const badge = (page: Page) => page.getByTestId('verdict-badge');
+const badge = (page: Page) => page.getByTestId('verdict-title');
 const verdict = (page: Page) => page.getByTestId('verdict');
 const policy = (page: Page) => page.getByTestId('policy');
 const rule = (page: Page, name: string) => policy(page).locator(`li[data-rule="${name}"]`);

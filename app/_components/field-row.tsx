@@ -4,6 +4,14 @@ import type { Field } from '@/lib/view/result-view';
 import { MaskedValue } from './masked-value';
 
 /**
+ * A URL with a break opportunity (`<wbr>`) after each single `/` of its path and each `?` and `&`,
+ * never inside `//` or a word: "https://idv.example/<wbr>emulator".
+ */
+function withBreaks(url: string): React.ReactNode[] {
+  return url.split(/(?<=[^/]\/)(?!\/)|(?<=[?&])/).flatMap((part, index) => (index === 0 ? [part] : [<wbr key={index} />, part]));
+}
+
+/**
  * One labelled value of the result, or why there is none: a row of a `<dl className="fields">`
  * (app/globals.css). `masked`: a number the server masks
  * unless revealed (MaskedValue); `revealed` says which it is.
@@ -14,6 +22,8 @@ export function FieldRow({
   mono = false,
   masked = false,
   revealed = false,
+  url = false,
+  opaque = false,
   locale,
 }: {
   label: string;
@@ -21,6 +31,10 @@ export function FieldRow({
   mono?: boolean;
   masked?: boolean;
   revealed?: boolean;
+  /** a URL: may break after its slashes and before its query's parts, never inside a word */
+  url?: boolean;
+  /** an opaque identifier (monospaced): may break anywhere */
+  opaque?: boolean;
   locale: Locale;
 }) {
   const t = CARDS_MESSAGES[locale];
@@ -35,7 +49,7 @@ export function FieldRow({
           </>
         ) : field.state === 'value' ? (
           <>
-            <span className={mono ? 'value-mono' : 'value'}>{field.text}</span>
+            <span className={opaque ? 'value-opaque' : mono ? 'value-mono' : 'value'}>{url ? withBreaks(field.text) : field.text}</span>
             {field.hint && <span className="hint">{field.hint}</span>}
           </>
         ) : field.state === 'not_provided' ? (

@@ -38,6 +38,37 @@ function CopyButton({ text, label, locale }: { text: string | (() => Promise<str
 }
 
 /**
+ * An exchange's row: its number in a column of its own (so it never sits alone on a line of a
+ * phone), then its title, status and time, and its URL on a line below.
+ */
+function TraceHead({ entry, locale }: { entry: TraceEntryView; locale: Locale }) {
+  const t = TRACE_MESSAGES[locale];
+  return (
+    <>
+      <span className="trace-index">{entry.index}</span>
+      <span className="trace-head">
+        <span className="trace-title">{entry.title}</span>
+        {entry.checks && (
+          <span className="trace-status" data-tone={statusTone(entry)}>
+            {entry.checks.some((check) => !check.passed) ? t.check.failed : t.check.passed}
+          </span>
+        )}
+        {(entry.method || entry.status !== undefined || entry.fromCache || entry.error) && (
+          <span className="trace-status" data-tone={statusTone(entry)}>
+            {[entry.method, entry.error ? t.statusFailed : entry.status, entry.fromCache ? t.statusCache : undefined].filter(Boolean).join(' ')}
+          </span>
+        )}
+        <span className="trace-time">
+          {entry.at.slice(11, 23)}
+          {entry.durationMs !== undefined ? ` · ${entry.durationMs} ms` : ''}
+        </span>
+        {entry.url && <span className="trace-url">{entry.url}</span>}
+      </span>
+    </>
+  );
+}
+
+/**
  * Every exchange of the flow in order; works without JavaScript (details/summary), copy and
  * download with it. With `detailUrl`, `entries` carry no sections: the whole trace is fetched from
  * there when the first exchange is opened (or copied, or downloaded), and without JavaScript the
@@ -115,62 +146,66 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
         <p className="mt-4 text-sm text-slate-600">{t.nothingExchanged}</p>
       ) : (
         <ol ref={list} className="trace mt-4 space-y-2" data-testid="trace">
-          {shown.map((entry) => (
-            <li key={entry.index} data-testid="trace-entry" data-step={entry.checks ? 'id_token_checks' : entry.step}>
-              <details
-                // the checks of a failed ID token are open from the start: the failing one is what QA came for
-                open={entry.checks?.some((check) => !check.passed) || undefined}
-                onToggle={(event) => {
-                  if ((event.currentTarget as HTMLDetailsElement).open) void load().catch(() => undefined);
-                }}
-              >
-                <summary>
-                  <span className="trace-index">{entry.index}</span>
-                  <span className="trace-title">{entry.title}</span>
-                  {entry.checks && (
-                    <span className="trace-status" data-tone={statusTone(entry)}>
-                      {entry.checks.some((check) => !check.passed) ? t.check.failed : t.check.passed}
-                    </span>
-                  )}
-                  {(entry.method || entry.status !== undefined || entry.fromCache || entry.error) && (
-                    <span className="trace-status" data-tone={statusTone(entry)}>
-                      {[entry.method, entry.error ? t.statusFailed : entry.status, entry.fromCache ? t.statusCache : undefined].filter(Boolean).join(' ')}
-                    </span>
-                  )}
-                  <span className="trace-time">
-                    {entry.at.slice(11, 23)}
-                    {entry.durationMs !== undefined ? ` · ${entry.durationMs} ms` : ''}
-                  </span>
-                  {entry.url && <span className="trace-url">{entry.url}</span>}
-                </summary>
-                <div className="trace-body">
-                  {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
-                  {entry.checks ? (
-                    <IdTokenChecks checks={entry.checks} locale={locale} />
-                  ) : sectionsOf(entry) === undefined ? (
-                    loadError ? (
-                      <p role="alert" className="text-sm text-red-800">{t.loadError(loadError)}</p>
-                    ) : (
-                      <p className="text-sm text-slate-600">
-                        {t.loading} ({t.withoutJavaScript}: <a className="link" href={detailUrl}>{t.wholeTraceAsJson}</a>)
-                      </p>
-                    )
-                  ) : (
-                    sectionsOf(entry)!.length === 0 && !entry.error && <p className="text-sm text-slate-600">{t.noContent}</p>
-                  )}
-                  {(sectionsOf(entry) ?? []).map((section) => (
-                    <div key={section.label}>
-                      <div className="mb-1 flex items-center justify-between gap-2">
-                        <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{section.label}</h3>
-                        <CopyButton text={section.content} label={t.copySection(section.label)} locale={locale} />
+          {shown.map((entry) => {
+            const head = <TraceHead entry={entry} locale={locale} />;
+            // A step with nothing to open (a cache answered it) is a plain row, not an empty drawer.
+            if (!entry.expandable) {
+              return (
+                <li key={entry.index} data-testid="trace-entry" data-step={entry.step} data-expandable="false">
+                  <div className="trace-row">{head}</div>
+                </li>
+              );
+            }
+            const sections = sectionsOf(entry);
+            return (
+              <li key={entry.index} data-testid="trace-entry" data-step={entry.checks ? 'id_token_checks' : entry.step}>
+                <details
+                  // the checks of a failed ID token are open from the start: the failing one is what QA came for
+                  open={entry.checks?.some((check) => !check.passed) || undefined}
+                  onToggle={(event) => {
+                    if ((event.currentTarget as HTMLDetailsElement).open) void load().catch(() => undefined);
+                  }}
+                >
+                  <summary className="trace-row">
+                    {head}
+                  </summary>
+                  <div className="trace-body">
+                    {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
+                    {entry.checks ? (
+                      <IdTokenChecks checks={entry.checks} locale={locale} />
+                    ) : sections === undefined ? (
+                      loadError ? (
+                        <p role="alert" className="text-sm text-red-800">{t.loadError(loadError)}</p>
+                      ) : (
+                        <p className="text-sm text-slate-600">
+                          {t.loading} ({t.withoutJavaScript}: <a className="link" href={detailUrl}>{t.wholeTraceAsJson}</a>)
+                        </p>
+                      )
+                    ) : null}
+                    {(sections ?? []).map((section) => (
+                      <div key={section.label}>
+                        <div className="mb-1 flex items-center justify-between gap-2">
+                          <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{section.label}</h3>
+                          <CopyButton text={section.content} label={t.copySection(section.label)} locale={locale} />
+                        </div>
+                        <pre tabIndex={0} role="region" aria-label={`${entry.title}: ${section.label}`} className="code-panel">{section.content}</pre>
+                        {section.times && (
+                          <dl className="trace-times" aria-label={`${section.label}: ${t.times}`} data-testid="trace-times">
+                            {section.times.map((time) => (
+                              <div key={time.claim}>
+                                <dt><code>{time.claim}</code> <span className="font-mono">{time.seconds}</span></dt>
+                                <dd>{time.text}</dd>
+                              </div>
+                            ))}
+                          </dl>
+                        )}
                       </div>
-                      <pre tabIndex={0} role="region" aria-label={`${entry.title}: ${section.label}`} className="max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink">{section.content}</pre>
-                    </div>
-                  ))}
-                </div>
-              </details>
-            </li>
-          ))}
+                    ))}
+                  </div>
+                </details>
+              </li>
+            );
+          })}
         </ol>
       )}
     </section>

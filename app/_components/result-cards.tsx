@@ -17,41 +17,48 @@ import { Card } from './card';
 import { FieldRow } from './field-row';
 import { OutcomeList } from './outcome-list';
 
-/** `blurPortrait`: presenter mode (lib/view/presenter.ts). */
+/**
+ * The person, first on the page: the portrait beside the name (the page's heading) and the other
+ * claims, each label above its value so that names and dates keep a line of their own at any
+ * width. The full name is the heading when it came back; otherwise the heading says it was not
+ * requested or not provided (never a name put together from the others, nor "Verified", which is
+ * the verdict's to say). `blurPortrait`: presenter mode (lib/view/presenter.ts).
+ */
 export function PersonCard({ identity, blurPortrait = false, locale }: { identity: IdentityView; blurPortrait?: boolean; locale: Locale }) {
   const t = CARDS_MESSAGES[locale];
+  const name = identity.name.state === 'value' ? identity.name.text : undefined;
   return (
-    <Card title={t.person} id="person-heading">
-      <div className="mt-4 flex flex-col gap-5 sm:flex-row">
-        <div className="w-36 shrink-0 overflow-hidden rounded-lg">
-          {identity.portrait.state === 'value' ? (
-            // The verified portrait (/result/portrait, private and uncached); next/image adds nothing for it.
-            // eslint-disable-next-line @next/next/no-img-element
-            <img
-              src={identity.portrait.src}
-              alt={blurPortrait ? t.portraitBlurred : t.portraitOf(identity.name.state === 'value' ? identity.name.text : undefined)}
-              width={144}
-              height={192}
-              className={`aspect-[3/4] w-36 rounded-lg border border-slate-200 bg-slate-100 object-cover ${blurPortrait ? 'presenter-blur' : ''}`}
-              data-testid="portrait"
-              data-blurred={blurPortrait ? 'true' : undefined}
-            />
-          ) : (
-            <div className="grid aspect-[3/4] w-36 place-items-center rounded-lg border border-dashed border-slate-300 bg-slate-50 p-3 text-center text-sm text-slate-600">
-              {t.portraitMissing(identity.portrait.state === 'not_provided')}
-            </div>
-          )}
-        </div>
-        <dl className="fields min-w-0 flex-1 divide-y divide-slate-100">
-          <FieldRow label={t.fullName} field={identity.name} locale={locale} />
-          <FieldRow label={t.givenName} field={identity.givenName} locale={locale} />
-          <FieldRow label={t.familyName} field={identity.familyName} locale={locale} />
-          <FieldRow label={t.birthdate} field={identity.birthdate} locale={locale} />
-          <FieldRow label={t.gender} field={identity.gender} locale={locale} />
-          <FieldRow label={t.nationalities} field={identity.nationalities} locale={locale} />
-        </dl>
+    <section aria-labelledby="person-heading" className="card person" data-testid="person">
+      <p id="person-heading" className="person-eyebrow">{t.person}</p>
+      <h1 className="person-name" data-testid="person-name">{name ?? t.nameMissing(identity.name.state === 'not_provided')}</h1>
+      <div className="person-portrait">
+        {identity.portrait.state === 'value' ? (
+          // The verified portrait (/result/portrait, private and uncached); next/image adds nothing for it.
+          // eslint-disable-next-line @next/next/no-img-element
+          <img
+            src={identity.portrait.src}
+            alt={blurPortrait ? t.portraitBlurred : t.portraitOf(name)}
+            width={144}
+            height={192}
+            className={`aspect-[3/4] w-full rounded-lg border border-slate-200 bg-slate-100 object-cover ${blurPortrait ? 'presenter-blur' : ''}`}
+            data-testid="portrait"
+            data-blurred={blurPortrait ? 'true' : undefined}
+          />
+        ) : (
+          <div className="grid aspect-[3/4] w-full place-items-center rounded-lg border border-dashed border-slate-300 bg-slate-50 p-2 text-center text-xs text-slate-600 sm:text-sm">
+            {t.portraitMissing(identity.portrait.state === 'not_provided')}
+          </div>
+        )}
       </div>
-    </Card>
+      <dl className="facts person-facts" data-testid="person-facts">
+        {name === undefined && <FieldRow label={t.fullName} field={identity.name} locale={locale} />}
+        <FieldRow label={t.givenName} field={identity.givenName} locale={locale} />
+        <FieldRow label={t.familyName} field={identity.familyName} locale={locale} />
+        <FieldRow label={t.birthdate} field={identity.birthdate} locale={locale} />
+        <FieldRow label={t.gender} field={identity.gender} locale={locale} />
+        <FieldRow label={t.nationalities} field={identity.nationalities} locale={locale} />
+      </dl>
+    </section>
   );
 }
 
@@ -131,12 +138,13 @@ export function VerificationCard({ verification, locale }: { verification: Verif
   const t = CARDS_MESSAGES[locale];
   return (
     <Card title={t.verification} id="verification-heading">
-      <dl className="fields mt-2 grid gap-x-8 sm:grid-cols-2">
+      <dl className="fields mt-2 divide-y divide-slate-100">
+        <FieldRow label={t.issuer} field={verification.issuer} mono url locale={locale} />
         <FieldRow label={t.trustFramework} field={verification.trustFramework} mono locale={locale} />
         <FieldRow label={t.acr} field={verification.acr} mono locale={locale} />
         <FieldRow label={t.amr} field={verification.amr} mono locale={locale} />
         <FieldRow label={t.authTime} field={verification.authTime} locale={locale} />
-        <FieldRow label={t.subject} field={verification.subject} mono locale={locale} />
+        <FieldRow label={t.subject} field={verification.subject} opaque locale={locale} />
         {verification.verificationTime && <FieldRow label={t.verifiedAt} field={{ state: 'value', text: verification.verificationTime }} locale={locale} />}
         {verification.assuranceLevel && <FieldRow label={t.assuranceLevel} field={{ state: 'value', text: verification.assuranceLevel }} mono locale={locale} />}
       </dl>

@@ -1,9 +1,9 @@
 'use client';
 
 /**
- * The assurance verdict of a result (lib/view/assurance.ts): a badge for the page's header, a
- * panel saying why, and the policy card listing every rule with its outcome. Client components
- * for the size of the page's payload, as the result cards (result-cards.tsx); each takes the
+ * The assurance verdict of a result (lib/view/assurance.ts): a panel saying it, once, and why;
+ * and the policy card listing every rule with its outcome. Client components for the size of the
+ * page's payload, as the result cards (result-cards.tsx); each takes the
  * reader's `locale` and picks its words from lib/view/assurance-messages.ts (functions cannot be
  * passed from the server).
  */
@@ -18,14 +18,6 @@ const VERDICT_MARKS: Record<Verdict, string> = { verified: '✓', verified_with_
 /** How each outcome is marked (the `.checks` rules of app/globals.css, by `data-outcome`). */
 const OUTCOME_MARKS: Record<RuleOutcome, string> = { met: '✓', warning: '!', failed: '✗', not_applicable: '–' };
 
-export function VerdictBadge({ verdict, locale }: { verdict: Verdict; locale: Locale }) {
-  return (
-    <p className="verdict-badge" data-verdict={verdict} data-testid="verdict-badge">
-      <span aria-hidden="true">{VERDICT_MARKS[verdict]}</span> {ASSURANCE_MESSAGES[locale].verdicts[verdict]}
-    </p>
-  );
-}
-
 /** The verdict with the reason for each failed rule and each warning; a plain line when all is met. */
 export function VerdictPanel({ assessment, locale }: { assessment: Assessment; locale: Locale }) {
   const { verdict, policy, results } = assessment;
@@ -35,7 +27,7 @@ export function VerdictPanel({ assessment, locale }: { assessment: Assessment; l
   const met = results.filter((result) => result.outcome === 'met').length;
   return (
     <section aria-labelledby="verdict-heading" className="verdict" data-verdict={verdict} data-testid="verdict">
-      <h2 id="verdict-heading" className="verdict-title">
+      <h2 id="verdict-heading" className="verdict-title" data-testid="verdict-title">
         <span aria-hidden="true">{VERDICT_MARKS[verdict]}</span> {t.verdicts[verdict]}
       </h2>
       <p className="mt-1 text-sm">

@@ -14,7 +14,7 @@ import { FailurePanel } from '../_components/failure-panel';
 import { NumbersSwitch } from '../_components/numbers-switch';
 import { ProtocolTrace } from '../_components/protocol-trace';
 import { ChecksCard, DocumentCard, PersonCard, PopulationRegisterCard, VerificationCard } from '../_components/result-cards';
-import { PolicyCard, VerdictBadge, VerdictPanel } from '../_components/verdict';
+import { PolicyCard, VerdictPanel } from '../_components/verdict';
 
 export const dynamic = 'force-dynamic';
 export async function generateMetadata(): Promise<Metadata> {
@@ -54,7 +54,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
   const revealed = disclosure.numbersRevealed;
   const identityOfResult = { verifiedClaims: result.verifiedClaims, subject: result.idToken.claims.sub };
   const view = discloseResultView(buildResultView(result.verifiedClaims, result.selection, today, locale), disclosure);
-  const { document, populationRegister, trustFramework } = view;
+  const { document, populationRegister } = view;
   // The portrait is served on its own (/result/portrait): as a data: URI the page would carry it twice.
   const identity = view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
   const verification = discloseVerification(buildVerificationView(result, locale), disclosure);
@@ -69,34 +69,31 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
 
   return (
     <div className="space-y-6">
-      <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <div className="flex flex-wrap items-center gap-2">
-            <VerdictBadge verdict={assessment.verdict} locale={locale} />
-          </div>
-          <h1 className="mt-3 text-3xl font-bold tracking-tight text-slate-900">
-            {identity.name.state === 'value' ? identity.name.text : t.title}
-          </h1>
-          <p className="mt-1 text-sm text-slate-600">
-            {t.trustFramework} <code className="font-mono text-slate-800">{trustFramework ?? t.notStated}</code> · {t.issuedBy}{' '}
-            <span className="font-mono break-all text-slate-800">{result.issuer}</span>
-          </p>
+      {/* The person and the verdict first, each said once; the actions beside the verdict. */}
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <PersonCard identity={identity} blurPortrait={presenter} locale={locale} />
+        <div className="space-y-4">
+          <VerdictPanel assessment={assessment} locale={locale} />
+          <nav aria-label={t.actions} className="flex flex-wrap gap-2" data-testid="result-actions">
+            <a href="/" className="button-primary">{t.newVerification}</a>
+            <form method="post" action="/result/again">
+              <button type="submit" className="button-secondary" title={t.runAgainHint}>{t.runAgain}</button>
+            </form>
+            <form method="post" action="/auth/signout">
+              <button type="submit" className="button-secondary">{t.signOut}</button>
+            </form>
+          </nav>
         </div>
-        <form method="post" action="/auth/signout">
-          <button type="submit" className="rounded-lg border border-slate-300 bg-white px-4 py-2 font-medium text-slate-800 shadow-sm hover:bg-slate-50">
-            {t.signOut}
-          </button>
-        </form>
       </div>
 
-      <VerdictPanel assessment={assessment} locale={locale} />
       <NumbersSwitch presenter={presenter} revealed={revealed} revealHref={`/result${revealQuery}`} maskHref="/result" locale={locale} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <PersonCard identity={identity} blurPortrait={presenter} locale={locale} />
-        <DocumentCard document={document} numbersRevealed={revealed} locale={locale} />
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <div className="space-y-6">
+          <DocumentCard document={document} numbersRevealed={revealed} locale={locale} />
+          {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={revealed} locale={locale} />}
+        </div>
+        <VerificationCard verification={verification} locale={locale} />
       </div>
-      {populationRegister.requested && <PopulationRegisterCard register={populationRegister} numbersRevealed={revealed} locale={locale} />}
-      <VerificationCard verification={verification} locale={locale} />
       <PolicyCard assessment={assessment} judgedOn={formatDate(assessment.verifiedOn.date, locale)} locale={locale} />
       <ChecksCard checks={checks} locale={locale} />
       {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}

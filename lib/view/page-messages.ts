@@ -63,9 +63,11 @@ const en = {
     noneExplained: (minutes: number) =>
       `There is no result in this browser session: it was deleted, it expired after ${minutes} minutes, or no verification has run yet.`,
     start: 'Start a verification',
-    trustFramework: 'Trust framework',
-    notStated: 'not stated',
-    issuedBy: 'issued by',
+    /** the result's actions: the picker again, empty; the same request again (POST /result/again) */
+    actions: 'What next',
+    newVerification: 'New verification',
+    runAgain: 'Run again',
+    runAgainHint: 'The same request again',
     signOut: 'Sign out and delete',
     kept: (minutes: number, until: string) =>
       `This result is kept on the server for ${minutes} minutes (until ${until} UTC) and only this browser session can see it. Signing out deletes it at once.`,
@@ -112,9 +114,10 @@ const nb: PageMessages = {
     noneExplained: (minutes) =>
       `Det finnes ikke noe resultat i denne nettleserøkten: det er slettet, det utløp etter ${minutes} minutter, eller ingen verifisering er kjørt ennå.`,
     start: 'Start en verifisering',
-    trustFramework: 'Tillitsrammeverk',
-    notStated: 'ikke oppgitt',
-    issuedBy: 'utstedt av',
+    actions: 'Hva nå',
+    newVerification: 'Ny verifisering',
+    runAgain: 'Kjør på nytt',
+    runAgainHint: 'Den samme forespørselen en gang til',
     signOut: 'Logg ut og slett',
     kept: (minutes, until) =>
       `Dette resultatet lagres på serveren i ${minutes} minutter (til kl. ${until} UTC), og bare denne nettleserøkten kan se det. Når du logger ut, slettes det med en gang.`,

@@ -51,7 +51,7 @@ const nb: PickerMessages = {
   essential: 'påkrevd',
   evidence: 'Dokumentasjon',
   document: 'Identitetsdokument (pass eller ID-kort)',
-  populationRegister: 'Oppslag i folkeregisteret',
+  populationRegister: 'Registeroppslag',
   personalNumber: 'Fødselsnummer som skal slås opp (valgfritt, 11 sifre)',
   willRefuse: 'Tjenesten vil avvise denne forespørselen:',
   problems: {

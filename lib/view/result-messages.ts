@@ -8,6 +8,11 @@ import type { Locale } from '@/lib/i18n/locale';
 const en = {
   genders: { male: 'Male', female: 'Female', unknown: 'Unknown', unspecified: 'Unspecified' } as Record<string, string>,
   documentTypes: { passport: 'Passport', idcard: 'National ID card' } as Record<string, string>,
+  /** 2.3 `active_authentication_result` and `issuer_check.valid`: in English as the service sends them, as the emulator shows them */
+  chipResults: {} as Record<string, string>,
+  issuerCheckValues: {} as Record<string, string>,
+  /** a NumericDate (auth_time) in words: "25 November 2026, 01:11:58 UTC" (the time and its zone kept on one line) */
+  numericDate: (date: string, time: string) => `${date}, ${time}\u00a0UTC`,
   yearsOld: (years: string) => `${years} old`,
   check: (method: string, organization: string | undefined, txn: string | undefined, time: string | undefined) =>
     `Check: ${method}${organization ? ` by ${organization}` : ''}${txn ? `, transaction ${txn}` : ''}${time ? `, ${time}` : ''}`,
@@ -64,6 +69,10 @@ export type ResultMessages = typeof en;
 const nb: ResultMessages = {
   genders: { male: 'Mann', female: 'Kvinne', unknown: 'Ukjent', unspecified: 'Ikke oppgitt' },
   documentTypes: { passport: 'Pass', idcard: 'Nasjonalt ID-kort' },
+  // the emulator's words for the same values (its identity app and authorization page)
+  chipResults: { passed: 'bestått', failed: 'ikke bestått' },
+  issuerCheckValues: { VALID: 'gyldig', INVALID: 'ugyldig', UNKNOWN: 'ukjent' },
+  numericDate: (date, time) => `${date} kl.\u00a0${time}\u00a0UTC`,
   yearsOld: (years) => years,
   check: (method, organization, txn, time) =>
     `Kontroll: ${method}${organization ? ` utført av ${organization}` : ''}${txn ? `, transaksjon ${txn}` : ''}${time ? `, ${time}` : ''}`,

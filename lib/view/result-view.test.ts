@@ -42,6 +42,21 @@ describe('buildResultView', () => {
     expect(view.document.issuerCheck).toEqual({ state: 'not_provided' });
   });
 
+  it('words the chip and issuer check results in Norwegian as the emulator does, and leaves them as sent in English', () => {
+    const checked: VerifiedClaims = {
+      ...verified,
+      evidence: [{ type: 'document', documentDetails: { active_authentication_result: 'passed', issuer_check: { valid: 'VALID' } } }],
+    };
+    const nb = buildResultView([checked], DEFAULT_SELECTION, '2026-11-21', 'nb').document;
+    expect(nb.chipAuthentication).toEqual({ state: 'value', text: 'bestått' });
+    expect(nb.issuerCheck).toEqual({ state: 'value', text: 'gyldig' });
+    const en = buildResultView([checked], DEFAULT_SELECTION, '2026-11-21', 'en').document;
+    expect(en.chipAuthentication).toEqual({ state: 'value', text: 'passed' });
+    expect(en.issuerCheck).toEqual({ state: 'value', text: 'VALID' });
+    const unknown: VerifiedClaims = { ...checked, evidence: [{ type: 'document', documentDetails: { issuer_check: { valid: 'SOMETHING_NEW' } } }] };
+    expect(buildResultView([unknown], DEFAULT_SELECTION, '2026-11-21', 'nb').document.issuerCheck).toEqual({ state: 'value', text: 'SOMETHING_NEW' });
+  });
+
   it('says when document evidence was requested but none came back', () => {
     const view = buildResultView([{ ...verified, evidence: [] }], DEFAULT_SELECTION, '2026-11-21', 'en');
     expect(view.document).toMatchObject({ requested: true, provided: false });
@@ -116,12 +131,22 @@ describe('buildVerificationView and buildChecks', () => {
     expect(view.authTime).toEqual({ state: 'not_provided' });
   });
 
+  it('names the issuer and words auth_time as a date and time in the reader\'s language', () => {
+    const withAuthTime = { ...input, idToken: { ...input.idToken, claims: { ...input.idToken.claims, auth_time: 1_795_569_182 } } };
+    expect(buildVerificationView(withAuthTime, 'en')).toMatchObject({
+      issuer: { state: 'value', text: 'https://idv.example' },
+      authTime: { state: 'value', text: '25 November 2026, 01:13:02\u00a0UTC' },
+    });
+    expect(buildVerificationView(withAuthTime, 'nb').authTime).toEqual({ state: 'value', text: '25. november 2026 kl.\u00a001:13:02\u00a0UTC' });
+  });
+
   it('lists each validation with what it compared', () => {
     const checks = buildChecks(input, 'en');
     expect(checks.map((c) => c.label)).toContain('Signature verified');
     expect(checks.find((c) => c.label === 'Signature verified')).toEqual({ label: 'Signature verified', detail: 'ES256 with the service key abc123 from the JWKS', outcome: 'passed' });
     expect(checks.find((c) => c.label === 'Decrypted with our key')?.detail).toBe('JWE RSA-OAEP-256 / A256GCM, key enc-1');
-    expect(checks.find((c) => c.label === 'Not expired')?.detail).toContain('2023-11-14 23:13:20 UTC');
+    expect(checks.find((c) => c.label === 'Not expired')?.detail).toBe('exp 14 November 2023, 23:13:20\u00a0UTC is in the future');
+    expect(buildChecks(input, 'nb').find((c) => c.label === 'Ikke utløpt')?.detail).toBe('exp 14. november 2023 kl.\u00a023:13:20\u00a0UTC er fram i tid');
   });
 });
 

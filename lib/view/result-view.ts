@@ -115,8 +115,11 @@ function documentView(verified: VerifiedClaims | undefined, selection: Selection
     dateOfExpiry: field(asked('date_of_expiry'), expiry && formatDate(expiry, locale)),
     expired: expiry === undefined ? undefined : expiry < today,
     personalNumber: field(asked('personal_number'), personal?.value, personal?.type),
-    chipAuthentication: field(asked('active_authentication_result'), details.active_authentication_result),
-    issuerCheck: field(asked('issuer_check'), details.issuer_check?.valid),
+    chipAuthentication: field(
+      asked('active_authentication_result'),
+      details.active_authentication_result && wordFor(RESULT_MESSAGES[locale].chipResults, details.active_authentication_result),
+    ),
+    issuerCheck: field(asked('issuer_check'), details.issuer_check?.valid && wordFor(RESULT_MESSAGES[locale].issuerCheckValues, details.issuer_check.valid)),
     extras: evidence ? extrasLines(evidence, locale) : [],
   };
 }
@@ -174,6 +177,8 @@ export interface VerificationView {
   /** the trust framework the token states, and whether it is the one we asked for */
   trustFramework: Field;
   trustFrameworkMatches: boolean;
+  /** the service that issued the ID token (its `iss`, the configured issuer) */
+  issuer: Field;
   /** false when the token carried no verified_claims at all */
   hasVerifiedClaims: boolean;
   acr: Field;
@@ -219,6 +224,15 @@ export function formatNumericDate(seconds: unknown): string | undefined {
   return `${new Date(seconds * 1000).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 }
 
+/**
+ * A NumericDate (RFC 7519 section 2: seconds since the epoch) as a reader's date and time in UTC,
+ * to the second: "25 November 2026, 01:11:58 UTC" | "25. november 2026 kl. 01:11:58 UTC".
+ */
+export function describeNumericDate(seconds: unknown, locale: Locale): string | undefined {
+  const iso = formatNumericDate(seconds);
+  return iso === undefined ? undefined : RESULT_MESSAGES[locale].numericDate(formatDate(iso.slice(0, 10), locale), iso.slice(11, 19));
+}
+
 /** The time of day (UTC) until which a result is kept, e.g. "14:05". */
 export function keptUntilText(expiresAt: number, locale: Locale): string {
   return formatTime(expiresAt, locale);
@@ -236,10 +250,11 @@ export function buildVerificationView(input: VerificationInput, locale: Locale):
   return {
     trustFramework: valueField(returned),
     trustFrameworkMatches: returned === input.selection.trustFramework,
+    issuer: valueField(input.issuer),
     hasVerifiedClaims: input.verifiedClaims.length > 0,
     acr: valueField(typeof claims.acr === 'string' ? claims.acr : undefined),
     amr: valueField(amr.join(', ')),
-    authTime: valueField(formatNumericDate(claims.auth_time)),
+    authTime: valueField(describeNumericDate(claims.auth_time, locale)),
     subject: valueField(typeof claims.sub === 'string' ? claims.sub : undefined),
     ...(first?.verificationTime ? { verificationTime: formatDateTime(first.verificationTime, locale) } : {}),
     ...(first?.assuranceLevel ? { assuranceLevel: first.assuranceLevel } : {}),
@@ -301,8 +316,8 @@ export function buildChecks(input: VerificationInput, locale: Locale): Check[] {
     certificateChainCheck(input, locale),
     passed(t.issuer, t.issuerDetail(String(claims.iss))),
     passed(t.audience, t.audienceDetail(JSON.stringify(claims.aud), input.clientId)),
-    passed(t.expiry, t.expiryDetail(formatNumericDate(claims.exp) ?? String(claims.exp))),
-    passed(t.issuedAt, `iat ${formatNumericDate(claims.iat) ?? String(claims.iat)}`),
+    passed(t.expiry, t.expiryDetail(describeNumericDate(claims.exp, locale) ?? String(claims.exp))),
+    passed(t.issuedAt, `iat ${describeNumericDate(claims.iat, locale) ?? String(claims.iat)}`),
     passed(...t.nonce),
     passed(t.subject, t.subjectDetail(String(claims.sub))),
   ];

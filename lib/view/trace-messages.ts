@@ -23,8 +23,8 @@ const en = {
     jwks: 'Signing keys (JWKS)',
     id_token: 'ID token decrypted and verified',
   } satisfies Record<TraceStep, string>,
-  /** A step a cache answered. */
-  fromCache: (title: string) => `${title} (from cache)`,
+  /** A step a cache answered (a comma, not brackets: a title may end in some already). */
+  fromCache: (title: string) => `${title}, from cache`,
   /** Discovery, when the flow had to assume endpoints the discovery document does not name. */
   endpointsNotDiscovered: 'Endpoints: some not in the discovery document',
   /** The labels of an exchange's sections. */
@@ -37,6 +37,7 @@ const en = {
     responseBody: 'Response body',
     idTokenJweHeader: 'ID token: JWE header',
     queryParameters: 'Query parameters received',
+    queryParametersSent: 'Query parameters sent',
     jweHeader: 'JWE header',
     signedIdTokenHeader: 'Signed ID token: header',
     signedIdTokenPayload: 'Signed ID token: payload',
@@ -67,7 +68,8 @@ const en = {
   withoutJavaScript: 'without JavaScript',
   wholeTraceAsJson: 'the whole trace as JSON',
   loadError: (problem: string) => `The detail could not be loaded (${problem}); reload the page to try again.`,
-  noContent: 'No content.',
+  /** The NumericDates of a payload, worded under it. */
+  times: 'Times',
   /** The words around each check of the ID token (their labels and values come worded: lib/view/checks-view.ts). */
   check: { passed: 'passed', failed: 'failed', expected: 'Expected', received: 'Received', droppedMembers: 'Members dropped' },
   /** The result page's one switch for national identity and document numbers. */
@@ -92,7 +94,7 @@ const nb: TraceMessages = {
     jwks: 'Signeringsnøkler (JWKS)',
     id_token: 'ID-token dekryptert og verifisert',
   },
-  fromCache: (title) => `${title} (fra cache)`,
+  fromCache: (title) => `${title}, fra cache`,
   endpointsNotDiscovered: 'Endepunkter: noen står ikke i discovery-dokumentet',
   sections: {
     formParameters: 'Skjemaparametere sendt',
@@ -103,6 +105,7 @@ const nb: TraceMessages = {
     responseBody: 'Svarinnhold',
     idTokenJweHeader: 'ID-token: JWE-header',
     queryParameters: 'Spørreparametere mottatt',
+    queryParametersSent: 'Spørreparametere sendt',
     jweHeader: 'JWE-header',
     signedIdTokenHeader: 'Signert ID-token: header',
     signedIdTokenPayload: 'Signert ID-token: payload (nyttelast)',
@@ -128,7 +131,7 @@ const nb: TraceMessages = {
   withoutJavaScript: 'uten JavaScript',
   wholeTraceAsJson: 'hele sporet som JSON',
   loadError: (problem) => `Kunne ikke laste detaljene (${problem}); last inn siden på nytt for å prøve igjen.`,
-  noContent: 'Ikke noe innhold.',
+  times: 'Tidspunkter',
   check: { passed: 'bestått', failed: 'feilet', expected: 'Forventet', received: 'Mottatt', droppedMembers: 'Utelatte medlemmer' },
   numbers: {
     presenter: 'Presentasjonsmodus: identitetsnumre og dokumentnumre forblir maskert til de fire siste tegnene til modusen slås av.',

@@ -174,10 +174,10 @@ describe('a trace read in the reader’s language', () => {
 
   it('names every step and section in English', () => {
     expect(labels(english)).toEqual([
-      ['Discovery (from cache)', []],
+      ['Discovery, from cache', []],
       ['Endpoints: some not in the discovery document', ['Detail']],
       ['Pushed authorization request', ['Form parameters sent', 'Request object: header', 'Request object: payload', 'Response body']],
-      ['Redirect to the identity app', []],
+      ['Redirect to the identity app', ['Query parameters sent']],
       ['Callback', ['Query parameters received']],
       ['Token request', ['Form parameters sent', 'Client assertion: header', 'Client assertion: payload', 'Response body', 'ID token: JWE header']],
       ['Signing keys (JWKS)', []],
@@ -187,10 +187,10 @@ describe('a trace read in the reader’s language', () => {
 
   it('gives every step its Norwegian title and every section its Norwegian label', () => {
     expect(labels(norwegian)).toEqual([
-      ['Discovery (fra cache)', []],
+      ['Discovery, fra cache', []],
       ['Endepunkter: noen står ikke i discovery-dokumentet', ['Detaljer']],
       ['Pushed authorization request (PAR)', ['Skjemaparametere sendt', 'Forespørselsobjekt: header', 'Forespørselsobjekt: payload (nyttelast)', 'Svarinnhold']],
-      ['Omdirigering til identitetsappen', []],
+      ['Omdirigering til identitetsappen', ['Spørreparametere sendt']],
       ['Tilbakekall (callback)', ['Spørreparametere mottatt']],
       ['Tokenforespørsel', ['Skjemaparametere sendt', 'Klientpåstand: header', 'Klientpåstand: payload (nyttelast)', 'Svarinnhold', 'ID-token: JWE-header']],
       ['Signeringsnøkler (JWKS)', []],
@@ -209,6 +209,49 @@ describe('a trace read in the reader’s language', () => {
     // the exchanges' own content is the same in both: headers, the certificate
     expect(norwegian[2]!.sections[1]!.content).toBe(english[2]!.sections[1]!.content);
     expect(norwegian[7]!.sections[3]!.content).toBe(english[7]!.sections[3]!.content);
+  });
+
+  it('makes an entry with nothing to show a plain row, and gives the redirect the query it sent', () => {
+    expect(english.map((entry) => [entry.step, entry.expandable])).toEqual([
+      ['discovery', false],
+      ['discovery', true],
+      ['par', true],
+      ['authorization_redirect', true],
+      ['callback', true],
+      ['token', true],
+      ['jwks', true], // no answer, but its error to show
+      ['id_token', true],
+    ]);
+    expect(JSON.parse(english[3]!.sections[0]!.content)).toEqual({ request_uri: 'urn:x' });
+  });
+
+  it('never puts brackets beside brackets, in either language, even for a step a cache answered whose title has some', () => {
+    const cached: TraceEvent[] = [...events, { type: 'note', step: 'jwks', at: 6, fromCache: true, url: 'https://idv.example/jwks' }];
+    for (const locale of ['en', 'nb'] as const) {
+      const entries = present(cached, { locale, certificate });
+      expect(entries.at(-1)!.title).toBe(locale === 'en' ? 'Signing keys (JWKS), from cache' : 'Signeringsnøkler (JWKS), fra cache');
+      const words = entries.flatMap((entry) => [entry.title, ...entry.sections.flatMap((section) => [section.label, section.content])]);
+      for (const text of words) expect(text).not.toMatch(/\)\s*\(|\(\(|\)\)/);
+    }
+  });
+
+  it('words the NumericDates of every JWT payload in the reader’s language, beside the number', () => {
+    const times = (entries: TraceEntryView[], label: RegExp) => entries.flatMap((entry) => entry.sections).find((section) => label.test(section.label))?.times;
+    const withDates: TraceEvent[] = [
+      { type: 'http', step: 'token', method: 'POST', url: 'https://idv.example/token', requestForm: { client_id: 'c', client_assertion: assertion }, status: 200, responseBody: '{}', startedAt: 0, durationMs: 1 },
+      { type: 'note', step: 'id_token', at: 1, detail: { jweHeader: {}, jwsHeader: {}, payload: { iss: 'x', exp: 1_795_572_782, iat: 1_795_569_182, auth_time: 1_795_569_182, nbf: 'not a number' } } },
+    ];
+    expect(times(present(withDates), /^Signed ID token: payload/)).toEqual([
+      { claim: 'exp', seconds: 1_795_572_782, text: '25 November 2026, 02:13:02\u00a0UTC' },
+      { claim: 'iat', seconds: 1_795_569_182, text: '25 November 2026, 01:13:02\u00a0UTC' },
+      { claim: 'auth_time', seconds: 1_795_569_182, text: '25 November 2026, 01:13:02\u00a0UTC' },
+    ]);
+    expect(times(present(withDates, { locale: 'nb' }), /^Signert ID-token: payload/)![0]).toEqual({ claim: 'exp', seconds: 1_795_572_782, text: '25. november 2026 kl.\u00a002:13:02\u00a0UTC' });
+    // the client assertion's exp (1: one second after the epoch), and the number itself kept in the JSON
+    expect(times(present(withDates), /^Client assertion: payload/)).toEqual([{ claim: 'exp', seconds: 1, text: '1 January 1970, 00:00:01\u00a0UTC' }]);
+    expect(present(withDates)[1]!.sections[2]!.content).toContain('"exp": 1795572782');
+    // a header has none
+    expect(times(present(withDates), /^Signed ID token: header/)).toBeUndefined();
   });
 
   it('lists the numbers to mask in any language, so a Norwegian trace leaves the server masked as an English one does', () => {

@@ -13,6 +13,7 @@ import type { CertificateSummary } from '@/lib/verification/signing-certificate'
 import { isDecodedJwt, isMaskedSecret, type RecordedCheck, type RecordedEvent, type RecordedExchange, type RecordedNote } from '@/lib/verification/trace';
 import { presentCheck, type CheckView } from './checks-view';
 import { personalValues } from './masking';
+import { describeNumericDate } from './result-view';
 import { describeSecret } from './secrets';
 
 export { describeSecret } from './secrets';
@@ -28,6 +29,11 @@ export interface TraceSection {
    * (disclosure.ts), which masks them or reveals them and drops this list: never sent.
    */
   personal?: string[];
+  /**
+   * The NumericDate claims of a JWT payload (`exp`, `iat`, `auth_time`, ...) as dates and times
+   * in the reader's language, beside the number `content` keeps: "25 November 2026, 02:13:02 UTC".
+   */
+  times?: { claim: string; seconds: number; text: string }[];
 }
 
 export interface TraceEntryView {
@@ -43,6 +49,12 @@ export interface TraceEntryView {
   fromCache?: boolean;
   error?: string;
   sections: TraceSection[];
+  /**
+   * Whether the entry has anything to open (sections, checks or an error): a step a cache
+   * answered has not, and is shown as a plain row. Kept when `sections` are left out to be
+   * loaded later (the result page).
+   */
+  expandable: boolean;
   /** the ID token's checks, in order, when this entry lists them (they hold no personal data, so they always travel with the entry) */
   checks?: CheckView[];
 }
@@ -86,13 +98,35 @@ function shortenCertificates(body: unknown, messages: TraceMessages): unknown {
   };
 }
 
+/**
+ * The claims of a JWT payload that are NumericDates (RFC 7519 section 2): the registered ones
+ * (section 4.1) and OpenID Connect Core's `auth_time` (section 2).
+ */
+const NUMERIC_DATE_CLAIMS = ['exp', 'nbf', 'iat', 'auth_time'] as const;
+
+/** A payload's NumericDate claims worded, in the order above; those that are no usable number are left out. */
+function numericDates(payload: unknown, locale: Locale): NonNullable<TraceSection['times']> {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return [];
+  return NUMERIC_DATE_CLAIMS.flatMap((claim) => {
+    const seconds = (payload as Record<string, unknown>)[claim];
+    const text = describeNumericDate(seconds, locale);
+    return text === undefined ? [] : [{ claim, seconds: seconds as number, text }];
+  });
+}
+
 /** A section, with the numbers it holds listed for the disclosure rule. */
 function section(label: string, value: unknown, content: string): TraceSection {
   const personal = [...personalValues(value)];
   return personal.length > 0 ? { label, content, personal } : { label, content };
 }
 
-function formSections(form: RecordedExchange['requestForm'] & object, messages: TraceMessages): TraceSection[] {
+/** A JWT payload's section: its numbers listed, its NumericDates worded. */
+function payloadSection(label: string, payload: unknown, content: string, locale: Locale): TraceSection {
+  const times = numericDates(payload, locale);
+  return times.length > 0 ? { ...section(label, payload, content), times } : section(label, payload, content);
+}
+
+function formSections(form: RecordedExchange['requestForm'] & object, messages: TraceMessages, locale: Locale): TraceSection[] {
   const labels = messages.sections;
   const shown: Record<string, unknown> = {};
   const sections: TraceSection[] = [];
@@ -102,7 +136,7 @@ function formSections(form: RecordedExchange['requestForm'] & object, messages: 
       const request = name === 'request';
       sections.push({ label: request ? labels.requestObjectHeader : labels.clientAssertionHeader, content: json(value.header, messages) });
       // A register lookup's personal number (the claims request) is masked like the token's.
-      sections.push(section(request ? labels.requestObjectPayload : labels.clientAssertionPayload, value.payload, json(value.payload, messages)));
+      sections.push(payloadSection(request ? labels.requestObjectPayload : labels.clientAssertionPayload, value.payload, json(value.payload, messages), locale));
     } else {
       shown[name] = value;
     }
@@ -125,16 +159,28 @@ function responseSections(exchange: RecordedExchange, messages: TraceMessages): 
   return [{ label: labels.responseBody, content: json(exchange.step === 'jwks' ? shortenCertificates(response.json, messages) : response.json, messages) }];
 }
 
-function noteSections(note: RecordedNote, certificate: CertificateSummary | undefined, messages: TraceMessages): TraceSection[] {
+/** The query of the authorization redirect (`client_id`, `request_uri`: no secret), or nothing when it has none. */
+function redirectSections(url: string, messages: TraceMessages): TraceSection[] {
+  let parameters: [string, string][];
+  try {
+    parameters = [...new URL(url).searchParams];
+  } catch {
+    return [];
+  }
+  return parameters.length === 0 ? [] : [{ label: messages.sections.queryParametersSent, content: json(Object.fromEntries(parameters), messages) }];
+}
+
+function noteSections(note: RecordedNote, certificate: CertificateSummary | undefined, messages: TraceMessages, locale: Locale): TraceSection[] {
   const labels = messages.sections;
   const { detail } = note;
+  if (note.step === 'authorization_redirect' && note.url && !detail) return redirectSections(note.url, messages);
   if (!detail) return [];
   if (note.step === 'callback' && detail.parameters) return [{ label: labels.queryParameters, content: json(detail.parameters, messages) }];
   if (note.step === 'id_token') {
     const sections: TraceSection[] = [
       { label: labels.jweHeader, content: json(detail.jweHeader, messages) },
       { label: labels.signedIdTokenHeader, content: json(detail.jwsHeader, messages) },
-      section(labels.signedIdTokenPayload, detail.payload, json(shortenPortraits(detail.payload, messages), messages)),
+      payloadSection(labels.signedIdTokenPayload, detail.payload, json(shortenPortraits(detail.payload, messages), messages), locale),
     ];
     if (certificate) sections.push({ label: labels.signingCertificate, content: json(certificate, messages) });
     return sections;
@@ -160,11 +206,13 @@ function checksEntry(checks: readonly RecordedCheck[], index: number, locale: Lo
     title: failed ? t.titleFailed(failed.label) : t.title,
     at: new Date(checks[0]!.at).toISOString(),
     sections: [],
+    expandable: true,
     checks: views,
   };
 }
 
-function exchangeEntry(event: RecordedExchange, index: number, messages: TraceMessages): TraceEntryView {
+function exchangeEntry(event: RecordedExchange, index: number, messages: TraceMessages, locale: Locale): TraceEntryView {
+  const sections = [...(event.requestForm ? formSections(event.requestForm, messages, locale) : []), ...responseSections(event, messages)];
   return {
     index,
     step: event.step,
@@ -175,12 +223,14 @@ function exchangeEntry(event: RecordedExchange, index: number, messages: TraceMe
     at: new Date(event.startedAt).toISOString(),
     durationMs: event.durationMs,
     ...(event.error ? { error: event.error } : {}),
-    sections: [...(event.requestForm ? formSections(event.requestForm, messages) : []), ...responseSections(event, messages)],
+    sections,
+    expandable: sections.length > 0 || event.error !== undefined,
   };
 }
 
-function noteEntry(event: RecordedNote, index: number, certificate: CertificateSummary | undefined, messages: TraceMessages): TraceEntryView {
+function noteEntry(event: RecordedNote, index: number, certificate: CertificateSummary | undefined, messages: TraceMessages, locale: Locale): TraceEntryView {
   const redirect = event.step === 'authorization_redirect' && event.url;
+  const sections = noteSections(event, certificate, messages, locale);
   return {
     index,
     step: event.step,
@@ -194,7 +244,8 @@ function noteEntry(event: RecordedNote, index: number, certificate: CertificateS
     ...(event.step === 'callback' ? { method: 'GET' } : {}),
     at: new Date(event.at).toISOString(),
     ...(event.fromCache ? { fromCache: true } : {}),
-    sections: noteSections(event, certificate, messages),
+    sections,
+    expandable: sections.length > 0,
   };
 }
 
@@ -214,7 +265,7 @@ export function presentTrace(events: readonly RecordedEvent[], { locale, certifi
     if (event.type === 'check') {
       if (event === lastCheck) entries.push(checksEntry(checks, index, locale));
     } else {
-      entries.push(event.type === 'http' ? exchangeEntry(event, index, messages) : noteEntry(event, index, certificate, messages));
+      entries.push(event.type === 'http' ? exchangeEntry(event, index, messages, locale) : noteEntry(event, index, certificate, messages, locale));
     }
   }
   return entries;

@@ -1,0 +1,24 @@
+import { requireSameOrigin } from '@/lib/server/origin';
+import { failureRedirect } from '@/lib/server/failures';
+import { redirect303, redirectToPage } from '@/lib/server/responses';
+import { beginVerification, countStart, currentResult } from '@/lib/server/verification';
+import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
+
+/**
+ * POST /result/again: the result's request again (the result page's "Run again"): the selection
+ * and policy kept with the result, started as POST /auth/start starts a form's. Read on the
+ * server, rather than sent back as hidden fields (the failure page's "Try the same request
+ * again"), so the result page never holds a personal number to look up that it shows masked.
+ * Without a result (expired, signed out), back to the result page, which says so.
+ */
+export async function POST(request: Request): Promise<Response> {
+  try {
+    await requireSameOrigin(request, 'A verification can only be started from this app’s own pages');
+    await countStart(request.headers);
+    const result = await currentResult();
+    if (!result) return redirectToPage('/result');
+    return redirect303(await beginVerification({ selection: result.selection, policy: result.policy ?? OWN_SELECTION_POLICY }));
+  } catch (error) {
+    return failureRedirect(error, request);
+  }
+}
