@@ -69,13 +69,11 @@ describe('signingCertificateOf: what the result page says of the signing certifi
 });
 
 describe('requestExtras: login_hint for a preset’s persona, and ui_locales', () => {
-  const lenient = { mode: 'emulator', emulatorStrict: false, uiLocales: { send: false, source: 'default' } } as const;
+  const lenient = { mode: 'emulator', uiLocales: { send: false, source: 'default' } } as const;
 
-  it('hints the preset’s persona to the embedded, lenient emulator only', () => {
+  it('hints the preset’s persona to the embedded emulator only, never to a real service', () => {
     expect(requestExtras({ locale: 'en', persona: 'lars-eriksson' }, lenient)).toEqual({ loginHint: 'lars-eriksson' });
-    // a real service never gets a test persona's id; a strict emulator refuses what spec 2.2 does not list
     expect(requestExtras({ locale: 'en', persona: 'lars-eriksson' }, { ...lenient, mode: 'provider' })).toEqual({});
-    expect(requestExtras({ locale: 'en', persona: 'lars-eriksson' }, { ...lenient, emulatorStrict: true })).toEqual({});
   });
 
   it('drops a persona the emulator does not have, and sends nothing without one', () => {
@@ -89,7 +87,7 @@ describe('requestExtras: login_hint for a preset’s persona, and ui_locales', (
     expect(requestExtras({ locale: 'en' }, send)).toEqual({ uiLocales: 'en' });
   });
 
-  it('the pushed request object carries login_hint, and the lenient emulator accepts the PAR', async () => {
+  it('the pushed request object carries login_hint in emulator mode, not in provider mode, and the emulator accepts the PAR', async () => {
     const keys = await generateClientKeys('ES256');
     const redirectUri = 'https://rp.test/auth/callback';
     const emulator = createTestEmulator({ clients: [{ clientId: 'hint-client', jwks: clientPublicJwks(keys), redirectUris: [redirectUri], populationRegister: true }], rateLimits: false });

@@ -68,18 +68,18 @@ export async function countStart(headers: Headers): Promise<void> {
  * - `ui_locales`: the service's pages in the person's language, ours first and English as the
  *   second choice, where IDV_UI_LOCALES allows;
  * - `login_hint` (OpenID Connect Core §3.1.2.1): the persona a preset suggests, so that the
- *   embedded emulator pre-selects them. Only to the embedded emulator, and only when it is
- *   lenient (a strict one refuses what 2.2 does not list), and only the id of a persona it has:
- *   a real service never gets a test persona's id, and a form's odd value goes nowhere.
+ *   embedded emulator pre-selects them (it takes login_hint at either strictness). Only to the
+ *   embedded emulator, and only the id of a persona it has: a real service never gets a test
+ *   persona's id, and a form's odd value goes nowhere.
  */
 export function requestExtras(
   { locale, persona }: { locale: Locale; persona?: string | undefined },
-  config: Pick<ServerConfig, 'mode' | 'emulatorStrict' | 'uiLocales'>,
+  config: Pick<ServerConfig, 'mode' | 'uiLocales'>,
 ): { uiLocales?: string; loginHint?: string } {
   const knownPersona = persona !== undefined && personas.some((candidate) => candidate.id === persona);
   return {
     ...(config.uiLocales.send ? { uiLocales: locale === 'en' ? 'en' : `${locale} en` } : {}),
-    ...(config.mode === 'emulator' && !config.emulatorStrict && knownPersona ? { loginHint: persona } : {}),
+    ...(config.mode === 'emulator' && knownPersona ? { loginHint: persona } : {}),
   };
 }
 
