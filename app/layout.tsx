@@ -75,7 +75,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               <ModeBadge health={health} locale={locale} linked={!config?.customerMode} />
             </div>
             {/* Forms, so the switches work without JavaScript; POST /preferences remembers them. */}
-            <div className="flex flex-wrap items-center gap-1.5 sm:gap-2 [&_button]:px-2 [&_button]:py-0.5 [&_button]:text-xs sm:[&_button]:px-3 sm:[&_button]:py-1 sm:[&_button]:text-sm">
+            <div className="flex flex-wrap items-center gap-1.5 sm:gap-2 [&_button]:px-1.5 [&_button]:py-1 [&_button]:text-xs min-[380px]:[&_button]:px-2 sm:[&_button]:px-3 sm:[&_button]:text-sm">
               {/* Each language named in itself, and marked as such for screen readers. */}
               <form method="post" action="/preferences" className="segmented" role="group" aria-label={t.language} data-testid="language-switch">
                 {LOCALES.map((value) => (

@@ -212,12 +212,15 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             {CLAIM_NAMES.map((name) => {
               const requested = selection.claims[name];
               return (
-                <li key={name} className="flex flex-wrap items-center justify-between gap-3 py-2">
-                  <label className="flex items-center gap-2 text-slate-800">
-                    <input type="checkbox" name={FIELD.claim} value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={box} />
-                    {CLAIM_LABELS[locale][name]} <code className="font-mono text-xs text-slate-500">{name}</code>
+                <li key={name} className="flex items-center justify-between gap-3 py-2">
+                  {/* The claim's name and its code wrap beside the box, so "essential" keeps to the right on a phone. */}
+                  <label className="flex min-w-0 items-center gap-2 text-slate-800">
+                    <input type="checkbox" name={FIELD.claim} value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={`${box} shrink-0`} />
+                    <span className="flex min-w-0 flex-wrap items-baseline gap-x-1.5">
+                      {CLAIM_LABELS[locale][name]} <code className="font-mono text-xs text-slate-500">{name}</code>
+                    </span>
                   </label>
-                  <label className={`flex items-center gap-2 text-sm ${requested ? 'text-slate-700' : 'text-slate-400'}`}>
+                  <label className={`flex shrink-0 items-center gap-2 text-sm ${requested ? 'text-slate-700' : 'text-slate-400'}`}>
                     <input
                       type="checkbox"
                       name={FIELD.essential}
@@ -380,7 +383,18 @@ function Preview({ title, value, testId, note, hide, locale }: { title: string; 
         aria-label={title}
         className="mt-2 max-h-[28rem] overflow-auto rounded-md border border-slate-300 bg-code p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-code-ink [overflow-wrap:anywhere]"
       >
-        {text}
+        {text.split('\n').map((line, index, lines) => {
+          // A wrapped line continues two characters in from where its own text starts (a hanging
+          // indent), so a long value never runs back to the left edge; the text itself, spaces and
+          // newlines, is what Copy copies.
+          const hang = `${line.length - line.trimStart().length + 2}ch`;
+          return (
+            <span key={index} className="block" style={{ paddingLeft: hang, textIndent: `-${hang}` }}>
+              {line}
+              {index < lines.length - 1 ? '\n' : ''}
+            </span>
+          );
+        })}
       </pre>
     </section>
   );
