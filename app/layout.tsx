@@ -69,7 +69,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
                     ID
                   </span>
                 )}
-                <span className="truncate text-sm sm:text-base">{name}</span>
+                <span className="truncate text-sm sm:text-base" title={demoName}>
+                  {name}
+                </span>
                 <span className="hidden shrink-0 text-sm font-normal text-slate-500 sm:inline">{t.appRole}</span>
               </a>
               <ModeBadge health={health} locale={locale} linked={!config?.customerMode} />
