@@ -8,7 +8,7 @@ import type { Preset } from '@/lib/verification/presets';
 import type { Locale } from '@/lib/i18n/locale';
 import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from '@/lib/view/labels';
 import { PICKER_MESSAGES } from '@/lib/view/picker-messages';
-import { EVIDENCE, FIELD, SEND_ANYWAY_VALUE, selectionLink } from '@/lib/verification/selection';
+import { EVIDENCE, FIELD, SEND_ANYWAY_VALUE, selectionLink, tickClaim, type EssentialWhenUnticked } from '@/lib/verification/selection';
 
 interface PickerProps {
   trustFrameworks: string[];
@@ -46,7 +46,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
   const t = PICKER_MESSAGES[locale];
   const [selection, setSelection] = useState<Selection>(initial);
   // Each claim's "essential" choice as it was when the claim was unticked: ticked again, it comes back.
-  const [essentialWhenUnticked, setEssentialWhenUnticked] = useState<Partial<Record<ClaimName, boolean>>>({});
+  const [essentialWhenUnticked, setEssentialWhenUnticked] = useState<EssentialWhenUnticked>({});
   const [sendAnyway, setSendAnyway] = useState(false);
   const [activePreset, setActivePreset] = useState<string | undefined>(initialPreset);
   const [copiedLink, setCopiedLink] = useState<string | undefined>();
@@ -94,14 +94,9 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
     setSelection((current) => change(structuredClone(current)));
   };
   const toggleClaim = (name: ClaimName, on: boolean) => {
-    const requested = selection.claims[name];
-    if (!on && requested) setEssentialWhenUnticked((kept) => ({ ...kept, [name]: requested.essential }));
-    const essential = essentialWhenUnticked[name] ?? false;
-    update((draft) => {
-      if (on) draft.claims[name] = { essential };
-      else delete draft.claims[name];
-      return draft;
-    });
+    const ticked = tickClaim(selection, name, on, essentialWhenUnticked);
+    setEssentialWhenUnticked(ticked.kept);
+    update(() => structuredClone(ticked.selection));
   };
   const toggleEssential = (name: ClaimName, on: boolean) =>
     update((draft) => {

@@ -92,6 +92,25 @@ export function selectionLink(selection: Selection, preset?: string): string {
   return query ? `/?${query}` : '/';
 }
 
+/** Each unticked claim's "essential" choice as it was when it was unticked (the picker keeps them). */
+export type EssentialWhenUnticked = Partial<Record<ClaimName, boolean>>;
+
+/**
+ * Ticks or unticks claim `name` of `selection`: unticked, its "essential" choice is kept in
+ * `kept`; ticked again, it comes back as it was (not essential, for a claim never ticked). Both
+ * returned new, the inputs left as they were.
+ */
+export function tickClaim(selection: Selection, name: ClaimName, on: boolean, kept: EssentialWhenUnticked): { selection: Selection; kept: EssentialWhenUnticked } {
+  const claims = { ...selection.claims };
+  const requested = claims[name];
+  if (!on) {
+    delete claims[name];
+    return { selection: { ...selection, claims }, kept: requested ? { ...kept, [name]: requested.essential } : kept };
+  }
+  claims[name] = requested ?? { essential: kept[name] ?? false };
+  return { selection: { ...selection, claims }, kept };
+}
+
 /** The fields of a link to a request: the start form's, less what links never carry (the personal number, "send anyway", a policy). */
 const LINK_FIELDS = [FIELD.preset, FIELD.trustFramework, FIELD.claim, FIELD.essential, FIELD.evidence, FIELD.documentDetail] as const;
 /** A field of a link to a request. */
