@@ -17,7 +17,6 @@ export async function GET(): Promise<Response> {
       'x-content-type-options': 'nosniff',
       // read once at start-up: the same bytes until a restart, which may bring another file
       'cache-control': 'public, max-age=3600',
-      'content-security-policy': "default-src 'none'",
     },
   });
 }
