@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import { LOCALE_NAMES, LOCALES } from '@/lib/i18n/locale';
-import { serverConfig } from '@/lib/server/env';
+import { DEMO_LOGO_PATH, serverConfig } from '@/lib/server/env';
 import { preferences, THEMES } from '@/lib/server/preferences';
 import { serviceHealth } from '@/lib/server/service-health';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
@@ -37,8 +37,14 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // The doctor's findings, reused for 15 s, waited for at most a quarter of a second: the badge
   // never holds a page up, however slow the provider (lib/server/service-health.ts).
   const health = await serviceHealth();
-  const { appUrl } = await serverConfig();
   const t = PAGE_MESSAGES[locale];
+  // The customer's name and logo (IDV_DEMO_NAME, IDV_DEMO_LOGO), and whether QA's links are left
+  // out (IDV_CUSTOMER_MODE). A configuration that does not load shows the app's own frame: the
+  // page below says what is wrong.
+  const config = await serverConfig().catch(() => undefined);
+  const demoName = config?.demo.name;
+  const name = demoName ?? t.appName;
+  const [presenterShort, presenterRest] = t.presenterMode(presenter);
   return (
     // data-theme only when chosen: without it the stylesheet follows prefers-color-scheme.
     <html lang={locale} data-theme={theme === 'system' ? undefined : theme}>
@@ -46,21 +52,33 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
           {t.skipToContent}
         </a>
-        <header className="border-b border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3 sm:px-6">
-            {/* The badge under the name: the header keeps to one row of switches at desktop width in either language. */}
-            <div className="flex min-w-0 flex-col items-start gap-1.5">
-              <a href="/" className="flex items-center gap-2 font-semibold text-slate-900">
-                <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-indigo-700 text-sm font-bold text-on-accent">
-                  ID
+        <header className="border-b border-slate-200 bg-white" data-testid="site-header">
+          {/*
+            Two short rows on a phone (the name and the badge; the switches, smaller), so the page
+            starts near the top; at desktop width the badge sits under the name and the switches
+            keep to one row beside them, in either language.
+          */}
+          <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-3 py-2 sm:px-6 sm:py-3">
+            <div className="flex w-full min-w-0 items-center justify-between gap-x-3 gap-y-1 sm:w-auto sm:flex-col sm:items-start sm:gap-1.5">
+              <a href="/" className="flex min-w-0 items-center gap-2 font-semibold text-slate-900" data-testid="site-name">
+                {config?.demo.logo ? (
+                  // The customer's logo at the mark's fixed size, its shape kept (object-contain); PNG, JPEG or WebP only (lib/server/env.ts).
+                  // eslint-disable-next-line @next/next/no-img-element
+                  <img src={DEMO_LOGO_PATH} alt={t.logoOf(name)} width={32} height={32} className="size-7 shrink-0 rounded-md object-contain sm:size-8" data-testid="demo-logo" />
+                ) : (
+                  <span aria-hidden="true" className="grid size-7 shrink-0 place-items-center rounded-lg bg-indigo-700 text-xs font-bold text-on-accent sm:size-8 sm:text-sm">
+                    ID
+                  </span>
+                )}
+                <span className="truncate text-sm sm:text-base" title={demoName}>
+                  {name}
                 </span>
-                <span>{t.appName}</span>
-                <span className="hidden text-sm font-normal text-slate-500 sm:inline">{t.appRole}</span>
+                <span className="hidden shrink-0 text-sm font-normal text-slate-500 sm:inline">{t.appRole}</span>
               </a>
-              <ModeBadge health={health} locale={locale} />
+              <ModeBadge health={health} locale={locale} linked={!config?.customerMode} />
             </div>
             {/* Forms, so the switches work without JavaScript; POST /preferences remembers them. */}
-            <div className="flex flex-wrap items-center gap-2">
+            <div className="flex flex-wrap items-center gap-1.5 sm:gap-2 [&_button]:px-1.5 [&_button]:py-1 [&_button]:text-xs min-[380px]:[&_button]:px-2 sm:[&_button]:px-3 sm:[&_button]:text-sm">
               {/* Each language named in itself, and marked as such for screen readers. */}
               <form method="post" action="/preferences" className="segmented" role="group" aria-label={t.language} data-testid="language-switch">
                 {LOCALES.map((value) => (
@@ -79,19 +97,22 @@ export default async function RootLayout({ children }: { children: React.ReactNo
               <form method="post" action="/preferences">
                 <input type="hidden" name="presenter" value={presenter ? 'off' : 'on'} />
                 <button type="submit" className="presenter-switch" aria-pressed={presenter} data-testid="presenter-switch">
-                  {t.presenterMode(presenter)}
+                  {presenterShort}
+                  <span className="hidden sm:inline">{presenterRest}</span>
                 </button>
               </form>
             </div>
           </div>
         </header>
         {presenter && (
-          <p role="status" className="presenter-banner" data-testid="presenter-banner">
-            {t.presenterBanner}
+          <p role="status" className="presenter-banner px-3 py-1 text-xs sm:px-4 sm:py-2 sm:text-sm" data-testid="presenter-banner">
+            {/* One short line on a phone, above the page it is about; the whole of it where there is room. */}
+            <span className="sm:hidden">{t.presenterBannerShort}</span>
+            <span className="hidden sm:inline">{t.presenterBanner}</span>
           </p>
         )}
         <div className="px-4 sm:px-6">
-          <AddressNotice appOrigin={appUrl} locale={locale} />
+          {config && <AddressNotice appOrigin={config.appUrl} locale={locale} />}
         </div>
         <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
           {children}

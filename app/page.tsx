@@ -1,3 +1,4 @@
+import { personas } from '@/lib/emulator';
 import { preferences } from '@/lib/server/preferences';
 import { selectionProblemCodes } from '@/lib/oidc';
 import { services } from '@/lib/server/services';
@@ -5,7 +6,8 @@ import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { PRESETS } from '@/lib/verification/presets';
 import { readSelectionQuery } from '@/lib/verification/selection';
-import { Picker } from './_components/picker';
+import { Picker, START_SECTION_ID } from './_components/picker';
+import { SkipToStart } from './_components/skip-to-start';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,9 +22,16 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   // (lib/verification/selection.ts); a trust framework the service does not offer is one part.
   const link = readSelectionQuery(query, { presets: PRESETS, trustFrameworks: frameworks.values });
   const readNothing = selectionProblemCodes(link.selection).includes('nothing_requested');
+  const emulator = config.mode === 'emulator';
+  // Presets name the person they suggest (the embedded emulator's personas: emulator mode only).
+  const personaNames = emulator ? Object.fromEntries(personas.map((persona) => [persona.id, persona.label])) : {};
+  // IDV_CUSTOMER_MODE: no links to QA's tools on a customer's screen (they stay reachable by URL).
+  const qaLinks = !config.customerMode;
 
   return (
     <div className="space-y-8">
+      {/* The first stop after "Skip to content": past the presets and claims, to Start, in two Tabs. */}
+      <SkipToStart target={START_SECTION_ID} label={t.skipToStart} />
       {signedOut && (
         <p role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
           {t.home.signedOut}
@@ -33,14 +42,16 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           <span className="text-sm text-slate-700" data-testid="service-issuer">
             {t.home.service} <code className="font-mono text-xs break-all text-slate-600">{config.issuer}</code>
           </span>
-          {config.mode === 'emulator' && (
-            <a href="/emulator" className="text-sm font-medium text-link underline underline-offset-2 hover:text-link-hover">
+          {emulator && qaLinks && (
+            <a href="/emulator" className="text-sm font-medium text-link underline underline-offset-2 hover:text-link-hover" data-testid="qa-panel-link">
               {t.home.qaPanel}
             </a>
           )}
-          <a href="/doctor" className="text-sm font-medium text-link underline underline-offset-2 hover:text-link-hover">
-            {t.home.doctor}
-          </a>
+          {qaLinks && (
+            <a href="/doctor" className="text-sm font-medium text-link underline underline-offset-2 hover:text-link-hover" data-testid="doctor-link">
+              {t.home.doctor}
+            </a>
+          )}
         </div>
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{t.home.heading}</h1>
         <p className="max-w-3xl text-lg text-slate-700">
@@ -71,7 +82,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         clientId={config.client.clientId}
         issuer={config.issuer}
         redirectUri={config.redirectUri}
-        emulator={config.mode === 'emulator'}
+        emulator={emulator}
+        personaNames={personaNames}
         populationRegisterName={config.populationRegisterName}
         presenter={presenter}
         locale={locale}

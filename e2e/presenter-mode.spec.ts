@@ -97,3 +97,46 @@ test('a settings change from another site is refused', async ({ request }) => {
   expect(response.headers().location).toContain('code=forbidden_origin');
   expect(response.headers()['set-cookie']).toBeUndefined();
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  // Before: a 165 px header (name, badge, two rows of switches) and a 97 px banner of four lines,
+  // 262 px above the page at 390 px. Now two short rows and one line.
+  test('the header and the presenter banner take little height, one line of banner, in either language, and nothing overflows at 360 px', async ({ page }) => {
+    await page.goto(`${APP}/`);
+    await page.getByTestId('presenter-switch').click();
+    await expect(page.getByTestId('presenter-banner')).toBeVisible();
+    for (const [language, lang] of [['English', 'en'], ['Norsk', 'nb']] as const) {
+      await page.getByTestId('language-switch').getByRole('button', { name: language }).click();
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.getByTestId('presenter-banner')).toBeVisible();
+      for (const width of [390, 360]) {
+        await page.setViewportSize({ width, height: 844 });
+        const { header, banner, lineHeight, pageWidth } = await page.evaluate(() => {
+          const bannerElement = document.querySelector('[data-testid="presenter-banner"]')!;
+          return {
+            header: document.querySelector('header')!.getBoundingClientRect().height,
+            banner: bannerElement.getBoundingClientRect().height,
+            lineHeight: parseFloat(getComputedStyle(bannerElement).lineHeight),
+            pageWidth: document.documentElement.scrollWidth,
+          };
+        });
+        expect(header + banner, `${language} at ${width} px`).toBeLessThanOrEqual(width === 390 ? 120 : 125);
+        // one line of text, and its padding
+        expect(banner).toBeLessThan(2 * lineHeight);
+        expect(pageWidth).toBeLessThanOrEqual(width);
+        // the switches keep to one row: each is level with the language switch
+        const tops = await page.locator('header form').evaluateAll((forms) => forms.map((form) => Math.round(form.getBoundingClientRect().top)));
+        expect(new Set(tops).size, `${language} at ${width} px`).toBe(1);
+      }
+      await page.setViewportSize({ width: 390, height: 844 });
+    }
+    // the banner's whole explanation is kept for wider screens
+    await expect(page.getByTestId('presenter-banner')).toContainText('Presentasjonsmodus: navn vises som initialer');
+    await page.getByTestId('language-switch').getByRole('button', { name: 'English' }).click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await page.getByTestId('presenter-switch').click();
+    await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
+  });
+});

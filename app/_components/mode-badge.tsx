@@ -25,32 +25,35 @@ function reasonText(reason: HealthReason, locale: Locale): string {
  * (lib/server/service-health.ts). A link to the doctor, whose name says the state ("Provider:
  * Unreachable"); when not OK, the reason is written beside it in a few words (and read as its
  * description), so keyboard and touch users see it too, not only a mouse's hover. Given only what
- * it shows, never the configuration.
+ * it shows, never the configuration. On a phone it says the mode in one word, in a smaller pill.
+ * `linked: false` (IDV_CUSTOMER_MODE): the same words, not a link to the doctor.
  */
-export function ModeBadge({ health, locale }: { health: ServiceHealth; locale: Locale }) {
+export function ModeBadge({ health, locale, linked = true }: { health: ServiceHealth; locale: Locale; linked?: boolean }) {
   const t = DOCTOR_MESSAGES[locale].badge;
   const look = LOOKS[health.state];
   const stateWord = health.reason?.kind === 'configuration' ? t.states.configuration : t.states[health.state];
   const reason = health.reason && health.state !== 'ok' ? reasonText(health.reason, locale) : undefined;
-  const hover = [health.issuer ? `${t.service} ${health.issuer}` : undefined, reason, t.seeDoctor].filter(Boolean).join('\n');
+  const hover = [health.issuer ? `${t.service} ${health.issuer}` : undefined, reason, linked ? t.seeDoctor : undefined].filter(Boolean).join('\n');
+  const Pill = linked ? 'a' : 'span';
   return (
-    <div data-testid="mode-badge" data-state={health.state} data-mode={health.mode} className="flex min-w-0 flex-col items-start gap-0.5">
-      <a
-        href="/doctor"
+    <div data-testid="mode-badge" data-state={health.state} data-mode={health.mode} className="flex min-w-0 max-w-[60%] shrink-0 flex-col items-end gap-0.5 sm:max-w-none sm:items-start">
+      <Pill
+        {...(linked ? { href: '/doctor' } : {})}
         title={hover}
         aria-describedby={reason ? 'mode-badge-reason' : undefined}
-        className={`inline-flex max-w-full items-center gap-1.5 rounded-full border px-2.5 py-0.5 text-sm font-medium no-underline hover:underline ${look.pill}`}
+        className={`inline-flex max-w-full items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap no-underline sm:px-2.5 sm:text-sm ${linked ? 'hover:underline' : ''} ${look.pill}`}
       >
         <span aria-hidden="true" className={`size-2 shrink-0 rounded-full ${look.dot}`} />
         {health.mode && (
           <>
-            <span>{`${PAGE_MESSAGES[locale].mode[health.mode]}:`}</span>
+            <span className="sm:hidden">{`${PAGE_MESSAGES[locale].modeShort[health.mode]}:`}</span>
+            <span className="hidden sm:inline">{`${PAGE_MESSAGES[locale].mode[health.mode]}:`}</span>
           </>
         )}
         <span data-testid="mode-badge-state">{stateWord}</span>
-      </a>
+      </Pill>
       {reason && (
-        <span id="mode-badge-reason" className="text-xs text-slate-700" data-testid="mode-badge-reason">
+        <span id="mode-badge-reason" className="text-right text-xs text-slate-700 sm:text-left" data-testid="mode-badge-reason">
           {reason}
         </span>
       )}

@@ -8,7 +8,7 @@ import type { Preset } from '@/lib/verification/presets';
 import type { Locale } from '@/lib/i18n/locale';
 import { CLAIM_LABELS, DOCUMENT_DETAIL_LABELS } from '@/lib/view/labels';
 import { PICKER_MESSAGES } from '@/lib/view/picker-messages';
-import { EVIDENCE, FIELD, SEND_ANYWAY_VALUE, selectionLink } from '@/lib/verification/selection';
+import { EVIDENCE, FIELD, SEND_ANYWAY_VALUE, selectionLink, tickClaim, type EssentialWhenUnticked } from '@/lib/verification/selection';
 
 interface PickerProps {
   trustFrameworks: string[];
@@ -20,6 +20,11 @@ interface PickerProps {
   issuer: string;
   redirectUri: string;
   emulator: boolean;
+  /**
+   * The display names of the embedded emulator's personas, by id (emulator mode only): a preset
+   * names the person it suggests, and the flow pre-selects them (`login_hint`).
+   */
+  personaNames?: Readonly<Record<string, string>>;
   /** the population register's name in register requests (IDV_POPULATION_REGISTER_NAME) */
   populationRegisterName: string;
   /** presenter mode: the personal number typed is masked on screen and in the previews */
@@ -29,14 +34,19 @@ interface PickerProps {
 
 const box = 'size-4 rounded border-slate-400 text-indigo-700 accent-indigo-700';
 
+/** The part of the picker with Start verification: the target of the page's "Skip to Start verification" link. */
+export const START_SECTION_ID = 'start-verification';
+
 /**
  * The claims picker. Server-rendered with the default selection checked, so the plain form posts
  * it without JavaScript; with JavaScript it previews the exact `claims` parameter and request
  * object, explains mistakes, and offers presets.
  */
-export function Picker({ trustFrameworks, initial, initialPreset, presets, clientId, issuer, redirectUri, emulator, populationRegisterName, presenter = false, locale }: PickerProps) {
+export function Picker({ trustFrameworks, initial, initialPreset, presets, clientId, issuer, redirectUri, emulator, personaNames = {}, populationRegisterName, presenter = false, locale }: PickerProps) {
   const t = PICKER_MESSAGES[locale];
   const [selection, setSelection] = useState<Selection>(initial);
+  // Each claim's "essential" choice as it was when the claim was unticked: ticked again, it comes back.
+  const [essentialWhenUnticked, setEssentialWhenUnticked] = useState<EssentialWhenUnticked>({});
   const [sendAnyway, setSendAnyway] = useState(false);
   const [activePreset, setActivePreset] = useState<string | undefined>(initialPreset);
   const [copiedLink, setCopiedLink] = useState<string | undefined>();
@@ -74,6 +84,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
     [clientId, redirectUri, issuer, claimsRequest],
   );
   const problems = selectionProblemCodes(selection);
+  const activePersona = presets.find((preset) => preset.id === activePreset)?.persona;
   // Presenter mode masks the personal number typed wherever the page shows it.
   const hidden = presenter ? selection.populationRegister?.personalNumber : undefined;
   const blocked = problems.length > 0 && !sendAnyway;
@@ -82,12 +93,11 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
     setActivePreset(undefined);
     setSelection((current) => change(structuredClone(current)));
   };
-  const toggleClaim = (name: ClaimName, on: boolean) =>
-    update((draft) => {
-      if (on) draft.claims[name] = { essential: false };
-      else delete draft.claims[name];
-      return draft;
-    });
+  const toggleClaim = (name: ClaimName, on: boolean) => {
+    const ticked = tickClaim(selection, name, on, essentialWhenUnticked);
+    setEssentialWhenUnticked(ticked.kept);
+    update(() => structuredClone(ticked.selection));
+  };
   const toggleEssential = (name: ClaimName, on: boolean) =>
     update((draft) => {
       if (draft.claims[name]) draft.claims[name] = { essential: on };
@@ -144,13 +154,17 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                   setActivePreset(preset.id);
                 }}
                 aria-pressed={activePreset === preset.id}
-                className={`rounded-lg border px-3 py-2 text-left text-sm hover:border-indigo-400 ${activePreset === preset.id ? 'border-indigo-600 bg-accent-soft' : 'border-slate-200 bg-white'}`}
+                // A column from the top: the titles of a row line up, however long each description.
+                className={`flex h-full flex-col items-start justify-start rounded-lg border px-3 py-2 text-left text-sm hover:border-indigo-400 ${activePreset === preset.id ? 'border-indigo-600 bg-accent-soft' : 'border-slate-200 bg-white'}`}
+                data-testid={`preset-${preset.id}`}
               >
-                <span className="block font-semibold text-slate-900">{preset.label[locale]}</span>
+                <span className="block font-semibold text-slate-900" data-testid="preset-title">
+                  {preset.label[locale]}
+                </span>
                 <span className="block text-slate-600">{preset.description[locale]}</span>
-                {emulator && (
-                  <span className="mt-1 block text-xs text-slate-500">
-                    {t.tryPersona} {preset.persona}
+                {emulator && personaNames[preset.persona] && (
+                  <span className="mt-auto block pt-1 text-xs text-slate-600" data-testid="preset-persona">
+                    {t.suggestedPerson} <span className="font-medium text-slate-800">{personaNames[preset.persona]}</span>
                   </span>
                 )}
               </button>
@@ -160,6 +174,8 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             <p className="mt-3 text-sm text-slate-600" data-testid="preset-policy">
               {/* The preset's policy goes with its selection, until the selection is changed. */}
               <input type="hidden" name={FIELD.policy} value={activePreset} />
+              {/* The person it suggests, pre-selected on the emulator's page (the start checks the id). */}
+              {emulator && activePersona && <input type="hidden" name={FIELD.persona} value={activePersona} />}
               {t.judgedBy[0]} <strong className="text-slate-900">{policyNameOf(presets.find((preset) => preset.id === activePreset), locale)}</strong>
               {t.judgedBy[1]}
             </p>
@@ -191,17 +207,21 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             {CLAIM_NAMES.map((name) => {
               const requested = selection.claims[name];
               return (
-                <li key={name} className="flex flex-wrap items-center justify-between gap-3 py-2">
-                  <label className="flex items-center gap-2 text-slate-800">
-                    <input type="checkbox" name={FIELD.claim} value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={box} />
-                    {CLAIM_LABELS[locale][name]} <code className="font-mono text-xs text-slate-500">{name}</code>
+                <li key={name} className="flex items-center justify-between gap-3 py-2">
+                  {/* The claim's name and its code wrap beside the box, so "essential" keeps to the right on a phone. */}
+                  <label className="flex min-w-0 items-center gap-2 text-slate-800">
+                    <input type="checkbox" name={FIELD.claim} value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={`${box} shrink-0`} />
+                    <span className="flex min-w-0 flex-wrap items-baseline gap-x-1.5">
+                      {CLAIM_LABELS[locale][name]} <code className="font-mono text-xs text-slate-500">{name}</code>
+                    </span>
                   </label>
-                  <label className={`flex items-center gap-2 text-sm ${requested ? 'text-slate-700' : 'text-slate-400'}`}>
+                  <label className={`flex shrink-0 items-center gap-2 text-sm ${requested ? 'text-slate-700' : 'text-slate-400'}`}>
                     <input
                       type="checkbox"
                       name={FIELD.essential}
                       value={name}
-                      checked={!!requested?.essential}
+                      // unticked, the claim shows the choice it will come back with (a disabled box is not sent)
+                      checked={requested ? requested.essential : (essentialWhenUnticked[name] ?? false)}
                       disabled={!requested}
                       onChange={(e) => toggleEssential(name, e.target.checked)}
                       className={box}
@@ -268,7 +288,7 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
           </div>
         </fieldset>
 
-        <div className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+        <div id={START_SECTION_ID} tabIndex={-1} className="scroll-mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600">
           {problems.length > 0 && (
             <div role="alert" className="mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="selection-problems">
               <p className="font-semibold">{t.willRefuse}</p>
@@ -350,8 +370,26 @@ function Preview({ title, value, testId, note, hide, locale }: { title: string; 
         </button>
       </div>
       {note && <p className="mt-1 text-xs text-slate-600">{note}</p>}
-      <pre data-testid={testId} tabIndex={0} role="region" aria-label={title} className="mt-2 max-h-[28rem] overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink">
-        {text}
+      {/* Long lines wrap inside the box (a URL anywhere), never cut off; a border keeps it a panel of its own on a dark card. */}
+      <pre
+        data-testid={testId}
+        tabIndex={0}
+        role="region"
+        aria-label={title}
+        className="mt-2 max-h-[28rem] overflow-auto rounded-md border border-slate-300 bg-code p-3 font-mono text-xs leading-relaxed break-words whitespace-pre-wrap text-code-ink [overflow-wrap:anywhere]"
+      >
+        {text.split('\n').map((line, index, lines) => {
+          // A wrapped line continues two characters in from where its own text starts (a hanging
+          // indent), so a long value never runs back to the left edge; the text itself, spaces and
+          // newlines, is what Copy copies.
+          const hang = `${line.length - line.trimStart().length + 2}ch`;
+          return (
+            <span key={index} className="block" style={{ paddingLeft: hang, textIndent: `-${hang}` }}>
+              {line}
+              {index < lines.length - 1 ? '\n' : ''}
+            </span>
+          );
+        })}
       </pre>
     </section>
   );

@@ -28,7 +28,14 @@ import { describeIssue, issueMessage } from './errors';
  */
 export interface RegisteredClient {
   clientId: string;
+  /** the name the pages show: "<name> wants to verify your identity" (default: the client_id) */
   name?: string;
+  /**
+   * A logo the pages show beside the name (RFC 7591 §2 `logo_uri`): an https URL, an http URL on a
+   * loopback host, or a `data:image/png|jpeg|webp;base64,…` URI of at most 64 KiB. A page's
+   * Content-Security-Policy allows exactly this image's origin (or `data:`). @see logoSource
+   */
+  logoUri?: string;
   /**
    * Public keys: at least one signing key (EC P-256 / RSA / OKP Ed25519, `alg` ES256 | PS256 |
    * EdDSA, a `kid`, `use` "sig" or absent) and exactly one RSA encryption key (`use` "enc",

@@ -54,6 +54,12 @@ export interface FlowOptions {
   trace?: ProtocolTrace;
   /** `ui_locales` for the request object: the languages the person reads, e.g. `nb en` (request-object.ts) */
   uiLocales?: string;
+  /**
+   * `login_hint` for the request object: who is expected to sign in, e.g. a test persona's id at
+   * an emulator that pre-selects it (OpenID Connect Core §3.1.2.1; request-object.ts). Spec 2.2
+   * does not list it: send it only to a service that reads it.
+   */
+  loginHint?: string;
 }
 
 /** The fetch for one step: the relying party's own, recorded when the flow is traced. */
@@ -109,7 +115,7 @@ export interface StartedAuthorization {
 export async function startAuthorization(
   rp: RelyingParty,
   selection: Selection,
-  { trace, uiLocales }: FlowOptions = {},
+  { trace, uiLocales, loginHint }: FlowOptions = {},
 ): Promise<StartedAuthorization> {
   // A bad tolerance or pinned encryption is refused here, before a person goes through the
   // identity app for nothing.
@@ -128,6 +134,7 @@ export async function startAuthorization(
     codeChallenge: await codeChallengeS256(codeVerifier),
     claims: buildClaimsRequest(selection, { populationRegisterName: rp.populationRegisterName }),
     ...(uiLocales ? { uiLocales } : {}),
+    ...(loginHint ? { loginHint } : {}),
     now,
   });
   const par = await processParResponse(

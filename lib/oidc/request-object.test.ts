@@ -57,6 +57,14 @@ describe('requestObjectClaims (2.2)', () => {
     expect(requestObjectClaims({ ...(await input()), uiLocales: '' })).not.toHaveProperty('ui_locales');
   });
 
+  it('adds login_hint (OpenID Connect Core §3.1.2.1) only when asked for, after ui_locales', async () => {
+    const claims = requestObjectClaims({ ...(await input()), uiLocales: 'nb en', loginHint: 'lars-eriksson' });
+    expect(Object.keys(claims).slice(-2)).toEqual(['ui_locales', 'login_hint']);
+    expect(claims.login_hint).toBe('lars-eriksson');
+    expect(requestObjectClaims(await input())).not.toHaveProperty('login_hint');
+    expect(requestObjectClaims({ ...(await input()), loginHint: '' })).not.toHaveProperty('login_hint');
+  });
+
   it('needs no key: the picker previews the claims without one', async () => {
     const { client, ...rest } = await input();
     const claims = requestObjectClaims({ ...rest, client: { clientId: client.clientId, redirectUri: client.redirectUri } });

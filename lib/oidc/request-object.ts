@@ -35,13 +35,20 @@ export interface RequestObjectInput {
    * follow. Left out of the request object when not given.
    */
   uiLocales?: string;
+  /**
+   * Who is expected to sign in (`login_hint`, OpenID Connect Core §3.1.2.1): a hint the service
+   * may use to pre-select the person, an identifier it knows. Spec 2.2 does not list it, so send
+   * it only to a service that reads it (a strict one refuses what 2.2 does not list). Left out of
+   * the request object when not given.
+   */
+  loginHint?: string;
   /** ms since the epoch; defaults to now */
   now?: number;
 }
 
 /**
  * The thirteen claims of 2.2, in the spec's order (no key needed: the picker previews them), and
- * `ui_locales` when asked for.
+ * `ui_locales` and `login_hint` when asked for.
  * @see Interface specification 2.2 "Request object JWT"
  * @see https://www.rfc-editor.org/rfc/rfc9101#section-4
  * @see https://openid.net/specs/openid-connect-core-1_0.html#RequestObject
@@ -65,6 +72,7 @@ export function requestObjectClaims(
     code_challenge_method: 'S256',
     claims: input.claims,
     ...(input.uiLocales ? { ui_locales: input.uiLocales } : {}),
+    ...(input.loginHint ? { login_hint: input.loginHint } : {}),
   };
 }
 

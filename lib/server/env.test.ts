@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import 'reflect-metadata';
@@ -322,5 +322,59 @@ describe('EMULATOR_STRICT and EMULATOR_REDIRECT_ISS', () => {
   it('are read as on or off', async () => {
     expect(await load({ EMULATOR_STRICT: 'yes', EMULATOR_REDIRECT_ISS: 'off' })).toMatchObject({ emulatorStrict: true, emulatorRedirectIss: false });
     await expect(load({ EMULATOR_STRICT: 'strict' })).rejects.toThrow(/^EMULATOR_STRICT: must be on or off/);
+  });
+});
+
+describe('IDV_DEMO_NAME, IDV_DEMO_LOGO and IDV_CUSTOMER_MODE: a demo in the customer’s name', () => {
+  /** A file in the test's own folder (the working folder relative paths are read from). */
+  async function file(name: string, bytes: Uint8Array | string): Promise<string> {
+    await writeFile(join(cwd, name), bytes);
+    return name;
+  }
+  const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
+  const WEBP = new Uint8Array(Buffer.from('RIFF\x24\x00\x00\x00WEBPVP8 ', 'latin1'));
+
+  it('are unset by default: no name or logo of its own, links to QA and the doctor shown', async () => {
+    expect(await load({})).toMatchObject({ demo: {}, customerMode: false });
+  });
+
+  it('takes a display name of 1 to 60 printable characters, letters of any script included', async () => {
+    expect((await load({ IDV_DEMO_NAME: '  Ærlig Bank ASA  ' })).demo.name).toBe('Ærlig Bank ASA');
+    expect((await load({ IDV_DEMO_NAME: 'x'.repeat(60) })).demo.name).toHaveLength(60);
+    await expect(load({ IDV_DEMO_NAME: 'x'.repeat(61) })).rejects.toThrow(/^IDV_DEMO_NAME: must be at most 60 characters \(it has 61\)/);
+    for (const unprintable of ['Acme\nBank', 'Acme\u0007', 'Acme \u202eknaB', 'Ac\u200bme']) {
+      await expect(load({ IDV_DEMO_NAME: unprintable })).rejects.toThrow(/^IDV_DEMO_NAME: must be printable characters only/);
+    }
+  });
+
+  it('reads a PNG, JPEG or WebP logo of at most 64 KiB, its type told by its first bytes', async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'idv-env-'));
+    for (const [name, bytes, contentType] of [['logo.png', PNG, 'image/png'], ['logo.jpg', JPEG, 'image/jpeg'], ['logo.bin', WEBP, 'image/webp']] as const) {
+      const config = await loadServerConfig({ IDV_DEMO_LOGO: await file(name, bytes) }, cwd);
+      expect(config.demo.logo?.contentType).toBe(contentType);
+      expect(Buffer.from(config.demo.logo!.bytes).equals(Buffer.from(bytes))).toBe(true);
+    }
+    const big = new Uint8Array(64 * 1024 + 1);
+    big.set(PNG);
+    await expect(loadServerConfig({ IDV_DEMO_LOGO: await file('big.png', big) }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: must be at most 64 KiB \(the file has 65537 bytes\)/);
+    const justRight = new Uint8Array(64 * 1024);
+    justRight.set(PNG);
+    expect((await loadServerConfig({ IDV_DEMO_LOGO: await file('right.png', justRight) }, cwd)).demo.logo?.bytes).toHaveLength(65536);
+  });
+
+  it('refuses an SVG (it can carry script), whatever its name, and any file that is not one of the three', async () => {
+    cwd = await mkdtemp(join(tmpdir(), 'idv-env-'));
+    const svg = await file('logo.png', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    await expect(loadServerConfig({ IDV_DEMO_LOGO: svg }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: must be a PNG, JPEG or WebP image \(judged by its first bytes\); SVG is refused/);
+    await expect(loadServerConfig({ IDV_DEMO_LOGO: await file('empty.png', '') }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: must be a file of 1 byte/);
+    await expect(loadServerConfig({ IDV_DEMO_LOGO: 'missing.png' }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: cannot read "missing.png" \(ENOENT\)/);
+    await expect(loadServerConfig({ IDV_DEMO_LOGO: '.' }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: "." is not a file/);
+  });
+
+  it('reads the customer mode as on or off, off by default', async () => {
+    expect((await load({ IDV_CUSTOMER_MODE: 'on' })).customerMode).toBe(true);
+    expect((await load({ IDV_CUSTOMER_MODE: 'off' })).customerMode).toBe(false);
+    await expect(load({ IDV_CUSTOMER_MODE: 'customer' })).rejects.toThrow(/^IDV_CUSTOMER_MODE: must be on or off/);
   });
 });

@@ -5,6 +5,7 @@ import 'server-only';
  * the variable's name.
  */
 import { createPublicKey, X509Certificate, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
@@ -107,6 +108,22 @@ export interface ServerConfig {
    * to, base64 DER (IDV_TRUST_ANCHOR); empty: chains are not validated, and the result page says so.
    */
   trustAnchors: string[];
+  /**
+   * The relying party a demo is given in the name of (IDV_DEMO_NAME, IDV_DEMO_LOGO): the header
+   * shows them, and the embedded emulator's pages name the client by them.
+   */
+  demo: { name?: string; logo?: DemoLogo };
+  /** IDV_CUSTOMER_MODE: the pages leave out the links to the QA panel and the doctor (which stay reachable by URL) */
+  customerMode: boolean;
+}
+
+/** Where the app serves the demo's logo (app/demo-logo/route.ts). */
+export const DEMO_LOGO_PATH = '/demo-logo';
+
+/** The demo's logo, read and checked at start-up; GET /demo-logo serves these bytes. */
+export interface DemoLogo {
+  contentType: 'image/png' | 'image/jpeg' | 'image/webp';
+  bytes: Uint8Array;
 }
 
 export class ConfigurationError extends Error {
@@ -405,6 +422,60 @@ function parseRegisterName(env: Env, name: string): string {
   return raw;
 }
 
+/** The longest demo name: it sits in the header beside the switches, and in the emulator's "<name> wants to verify your identity". */
+export const MAX_DEMO_NAME_LENGTH = 60;
+/** The largest demo logo: a header mark of 32 px needs far less, and every page links it. */
+export const MAX_DEMO_LOGO_BYTES = 64 * 1024;
+
+/**
+ * IDV_DEMO_NAME: 1 to 60 printable characters. No control or format characters (Unicode's
+ * category C: line breaks, bidirectional overrides, zero-width marks), which could make the name
+ * read other than it is.
+ */
+function parseDemoName(env: Env): string | undefined {
+  const raw = value(env, 'IDV_DEMO_NAME');
+  if (raw === undefined) return undefined;
+  const length = [...raw].length;
+  if (length > MAX_DEMO_NAME_LENGTH) {
+    throw new ConfigurationError('IDV_DEMO_NAME', `must be at most ${MAX_DEMO_NAME_LENGTH} characters (it has ${length}): the relying party's display name, e.g. "Acme Bank"`);
+  }
+  if (/\p{C}/u.test(raw)) throw new ConfigurationError('IDV_DEMO_NAME', 'must be printable characters only: no control characters, line breaks or invisible formatting marks');
+  return raw;
+}
+
+/** The image types a demo logo may be, by the bytes each file starts with. */
+const LOGO_SIGNATURES: ReadonlyArray<{ contentType: DemoLogo['contentType']; matches: (bytes: Uint8Array) => boolean }> = [
+  { contentType: 'image/png', matches: (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => b[i] === byte) },
+  { contentType: 'image/jpeg', matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { contentType: 'image/webp', matches: (b) => Buffer.from(b.subarray(0, 4)).toString('latin1') === 'RIFF' && Buffer.from(b.subarray(8, 12)).toString('latin1') === 'WEBP' },
+];
+
+/**
+ * IDV_DEMO_LOGO: the path of a PNG, JPEG or WebP file of at most 64 KiB (relative paths from the
+ * working folder), its type told by its first bytes, not its name. Never SVG: an SVG is a
+ * document that can carry script.
+ */
+async function parseDemoLogo(env: Env, cwd: string): Promise<DemoLogo | undefined> {
+  const raw = value(env, 'IDV_DEMO_LOGO');
+  if (raw === undefined) return undefined;
+  const path = isAbsolute(raw) ? raw : resolve(/* turbopackIgnore: true */ cwd, raw);
+  let bytes: Uint8Array;
+  try {
+    const { size, isFile } = await stat(path).then((stats) => ({ size: stats.size, isFile: stats.isFile() }));
+    if (!isFile) throw new ConfigurationError('IDV_DEMO_LOGO', `"${raw}" is not a file`);
+    if (size > MAX_DEMO_LOGO_BYTES) throw new ConfigurationError('IDV_DEMO_LOGO', `must be at most ${MAX_DEMO_LOGO_BYTES / 1024} KiB (the file has ${size} bytes)`);
+    bytes = new Uint8Array(await readFile(path));
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw error;
+    throw new ConfigurationError('IDV_DEMO_LOGO', `cannot read "${raw}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  // read, then checked again: the file may have changed between the two
+  if (bytes.length === 0 || bytes.length > MAX_DEMO_LOGO_BYTES) throw new ConfigurationError('IDV_DEMO_LOGO', `must be a file of 1 byte to ${MAX_DEMO_LOGO_BYTES / 1024} KiB (it has ${bytes.length} bytes)`);
+  const type = LOGO_SIGNATURES.find((signature) => signature.matches(bytes));
+  if (!type) throw new ConfigurationError('IDV_DEMO_LOGO', 'must be a PNG, JPEG or WebP image (judged by its first bytes); SVG is refused, since it can carry script');
+  return { contentType: type.contentType, bytes };
+}
+
 /** An on/off setting: on, off, true, false, 1, 0, yes or no (any case); the default when unset. */
 function parseSwitch(env: Env, name: string, fallback: boolean): boolean {
   const raw = value(env, name);
@@ -539,6 +610,9 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const startLimits = { perAddress: parseLimit(env, 'IDV_START_LIMIT_PER_ADDRESS', 20), overall: parseLimit(env, 'IDV_START_LIMIT_OVERALL', 300) };
   const emulatorRedirectIss = parseSwitch(env, 'EMULATOR_REDIRECT_ISS', true);
   const emulatorDeviceUrl = parseDeviceUrl(env, appUrl);
+  const demoName = parseDemoName(env);
+  const demoLogo = await parseDemoLogo(env, cwd);
+  const customerMode = parseSwitch(env, 'IDV_CUSTOMER_MODE', false);
   // Last, once everything else is valid: the keys may be generated, or fetched from Redis.
   const { keys, shared } = await parseClientKeys(env, { dataDir, mode, state }, generated);
   return {
@@ -570,6 +644,8 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     ...(idTokenEncryption ? { idTokenEncryption } : {}),
     emulatorStrict,
     emulatorRedirectIss,
+    demo: { ...(demoName !== undefined ? { name: demoName } : {}), ...(demoLogo ? { logo: demoLogo } : {}) },
+    customerMode,
   };
 }
 

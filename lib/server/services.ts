@@ -10,7 +10,7 @@ import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '
 import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced, type Store } from '@/lib/store/store';
-import { ConfigurationError, emulatorProductionNotice, serverConfig, type ServerConfig } from './env';
+import { ConfigurationError, DEMO_LOGO_PATH, emulatorProductionNotice, serverConfig, type ServerConfig } from './env';
 import { startFlowListener } from './flow-listener';
 import { clientAddress } from './client-address';
 import { createFailureRecorder, type FailureRecorder } from './failure-records';
@@ -104,7 +104,9 @@ async function build(): Promise<Services> {
             {
               clientId: config.client.clientId,
               // A name, not a phrase: the emulator's pages say it in English and in Norwegian.
-              name: 'IDV Demo',
+              // IDV_DEMO_NAME and IDV_DEMO_LOGO give the demo the customer's name and logo there too.
+              name: config.demo.name ?? 'IDV Demo',
+              ...(config.demo.logo ? { logoUri: `${config.appUrl}${DEMO_LOGO_PATH}` } : {}),
               jwks: clientPublicJwks(config.client),
               redirectUris: [config.redirectUri],
               populationRegister: true,

@@ -1,9 +1,9 @@
-import type { JWK } from 'jose';
+import { decodeJwt, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SELECTION, type ValidatedIdToken } from '@/lib/oidc';
+import { clientPublicJwks, DEFAULT_SELECTION, DiscoveryCache, generateClientKeys, JwksCache, startAuthorization, type FetchLike, type ValidatedIdToken } from '@/lib/oidc';
 import { buildChecks, type VerificationInput } from '@/lib/view/result-view';
 import { TEST_BASE_URL, createTestEmulator } from '@/test/support/emulator';
-import { signingCertificateOf, storedIdToken } from './verification';
+import { requestExtras, signingCertificateOf, storedIdToken } from './verification';
 
 describe('storedIdToken', () => {
   it('keeps the headers and claims a result shows, without verified_claims (kept parsed) and the signing key', () => {
@@ -65,5 +65,43 @@ describe('signingCertificateOf: what the result page says of the signing certifi
     const [other] = await rotatedEmulatorJwks();
     expect(await certificateRows(current!, [current!.x5c[1]])).toEqual(['passed: Signing key matches its certificate', 'passed: Certificate chain validated']);
     expect(await certificateRows(current!, [other!.x5c[1]])).toEqual(['passed: Signing key matches its certificate', 'failed: Certificate chain NOT valid']);
+  });
+});
+
+describe('requestExtras: login_hint for a preset’s persona, and ui_locales', () => {
+  const lenient = { mode: 'emulator', uiLocales: { send: false, source: 'default' } } as const;
+
+  it('hints the preset’s persona to the embedded emulator only, never to a real service', () => {
+    expect(requestExtras({ locale: 'en', persona: 'lars-eriksson' }, lenient)).toEqual({ loginHint: 'lars-eriksson' });
+    expect(requestExtras({ locale: 'en', persona: 'lars-eriksson' }, { ...lenient, mode: 'provider' })).toEqual({});
+  });
+
+  it('drops a persona the emulator does not have, and sends nothing without one', () => {
+    expect(requestExtras({ locale: 'en', persona: 'nobody-here' }, lenient)).toEqual({});
+    expect(requestExtras({ locale: 'en' }, lenient)).toEqual({});
+  });
+
+  it('asks for the person’s language first and English second, where IDV_UI_LOCALES allows', () => {
+    const send = { ...lenient, uiLocales: { send: true, source: 'default' } } as const;
+    expect(requestExtras({ locale: 'nb' }, send)).toEqual({ uiLocales: 'nb en' });
+    expect(requestExtras({ locale: 'en' }, send)).toEqual({ uiLocales: 'en' });
+  });
+
+  it('the pushed request object carries login_hint in emulator mode, not in provider mode, and the emulator accepts the PAR', async () => {
+    const keys = await generateClientKeys('ES256');
+    const redirectUri = 'https://rp.test/auth/callback';
+    const emulator = createTestEmulator({ clients: [{ clientId: 'hint-client', jwks: clientPublicJwks(keys), redirectUris: [redirectUri], populationRegister: true }], rateLimits: false });
+    const pushed: URLSearchParams[] = [];
+    const fetch: FetchLike = async (input, init) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).pathname.endsWith('/par')) pushed.push(new URLSearchParams(await request.clone().text()));
+      return emulator.handle(request);
+    };
+    const rp = { issuer: TEST_BASE_URL, client: { clientId: 'hint-client', redirectUri, ...keys }, discovery: new DiscoveryCache({ fetch, allowInsecureRequests: true }), jwks: new JwksCache({ fetch, allowInsecureRequests: true }), http: { fetch, allowInsecureRequests: true } };
+    await startAuthorization(rp, DEFAULT_SELECTION, requestExtras({ locale: 'en', persona: 'amira-nilsen' }, lenient));
+    await startAuthorization(rp, DEFAULT_SELECTION, requestExtras({ locale: 'en', persona: 'amira-nilsen' }, { ...lenient, mode: 'provider' }));
+    expect(pushed.map((body) => decodeJwt(body.get('request')!).login_hint)).toEqual(['amira-nilsen', undefined]);
+    // only in the signed request object: RFC 9126 §3, every authorization parameter is a claim of it
+    expect(pushed[0]!.has('login_hint')).toBe(false);
   });
 });

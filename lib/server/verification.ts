@@ -13,7 +13,10 @@ import {
   type ValidatedIdToken,
   type Selection,
 } from '@/lib/oidc';
+import { personas } from '@/lib/emulator';
 import type { AssurancePolicy } from '@/lib/verification/policy';
+import type { Locale } from '@/lib/i18n/locale';
+import type { ServerConfig } from './env';
 import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
 import { traced } from './failures';
@@ -61,19 +64,37 @@ export async function countStart(headers: Headers): Promise<void> {
 }
 
 /**
+ * What a flow's request object carries beyond spec 2.2, neither of which 2.2 lists:
+ * - `ui_locales`: the service's pages in the person's language, ours first and English as the
+ *   second choice, where IDV_UI_LOCALES allows;
+ * - `login_hint` (OpenID Connect Core §3.1.2.1): the persona a preset suggests, so that the
+ *   embedded emulator pre-selects them (it takes login_hint at either strictness). Only to the
+ *   embedded emulator, and only the id of a persona it has: a real service never gets a test
+ *   persona's id, and a form's odd value goes nowhere.
+ */
+export function requestExtras(
+  { locale, persona }: { locale: Locale; persona?: string | undefined },
+  config: Pick<ServerConfig, 'mode' | 'uiLocales'>,
+): { uiLocales?: string; loginHint?: string } {
+  const knownPersona = persona !== undefined && personas.some((candidate) => candidate.id === persona);
+  return {
+    ...(config.uiLocales.send ? { uiLocales: locale === 'en' ? 'en' : `${locale} en` } : {}),
+    ...(config.mode === 'emulator' && knownPersona ? { loginHint: persona } : {}),
+  };
+}
+
+/**
  * Starts the flow and returns the authorization URL to redirect the browser to (counted by
  * `countStart` before).
  * @throws StoreError when the store refuses, the core's failure with its trace (failures.ts `traced`)
  */
-export async function beginVerification({ selection, policy }: { selection: Selection; policy: AssurancePolicy }): Promise<string> {
+export async function beginVerification({ selection, policy, persona }: { selection: Selection; policy: AssurancePolicy; persona?: string }): Promise<string> {
   const { relyingParty, flows, config } = await services();
   const browser = await bindBrowser();
   const trace = new ProtocolTrace();
-  // The service's pages in the person's language, ours first and English as the second choice,
-  // where IDV_UI_LOCALES allows: spec 2.2 does not list ui_locales.
   const { locale } = await preferences();
-  const uiLocales = config.uiLocales.send ? { uiLocales: locale === 'en' ? 'en' : `${locale} en` } : {};
-  const started = await startAuthorization(relyingParty, selection, { trace, ...uiLocales }).catch((error: unknown) => {
+  const extras = requestExtras({ locale, persona }, config);
+  const started = await startAuthorization(relyingParty, selection, { trace, ...extras }).catch((error: unknown) => {
     throw traced(error, trace, { selection, policy });
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;

@@ -49,4 +49,16 @@ describe('parseSelectionForm', () => {
     const selection = parseSelectionForm(new URLSearchParams('trust_framework=standard_etsi&claim=birthdate&send_anyway=1'));
     expect(selection.trustFramework).toBe('standard_etsi');
   });
+
+  it('carries the persona a preset suggests, and drops a persona field that is not shaped like an id or comes without a preset', () => {
+    // a preset button pressed without JavaScript: the preset's own persona, whatever the field says
+    expect(parseStartForm(new URLSearchParams('preset=age-and-name&persona=amira-nilsen')).persona).toBe('lars-eriksson');
+    // the picker's hidden field beside the preset's policy
+    const ageFields = 'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
+    expect(parseStartForm(new URLSearchParams(`${ageFields}&policy=age-and-name&persona=lars-eriksson`)).persona).toBe('lars-eriksson');
+    for (const odd of ['', 'Lars Eriksson', '<script>', 'x'.repeat(41), 'lars-eriksson%0Aevil']) {
+      expect(parseStartForm(new URLSearchParams({ claim: 'name', policy: 'full-kyc', persona: odd })).persona).toBeUndefined();
+    }
+    expect(parseStartForm(new URLSearchParams('claim=name&persona=lars-eriksson'))).not.toHaveProperty('persona');
+  });
 });

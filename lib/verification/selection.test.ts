@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLAIM_NAMES, DEFAULT_SELECTION, DOCUMENT_DETAILS, TRUST_FRAMEWORKS, type Selection } from '@/lib/oidc';
 import { PRESETS } from './presets';
-import { MAX_UNREAD_NAMED, readSelectionQuery, selectionLink, selectionQuery } from './selection';
+import { MAX_UNREAD_NAMED, readSelectionQuery, selectionLink, selectionQuery, tickClaim } from './selection';
 
 describe('selectionLink', () => {
   it('is the bare home page for the default selection, and ?preset= for an unchanged preset', () => {
@@ -160,5 +160,31 @@ describe('readSelectionQuery (the home page’s query)', () => {
   it('reads every claim and document detail there is, and only those', () => {
     const everything = `/?${CLAIM_NAMES.map((name) => `claim=${name}`).join('&')}&evidence=document&${DOCUMENT_DETAILS.map((detail) => `document_detail=${detail}`).join('&')}`;
     expect(read(everything)).toMatchObject({ selection: { claims: Object.fromEntries(CLAIM_NAMES.map((name) => [name, { essential: false }])), document: { details: [...DOCUMENT_DETAILS] } }, unread: [] });
+  });
+});
+
+describe('tickClaim (the picker’s claim boxes)', () => {
+  const selection: Selection = { trustFramework: 'standard', claims: { birthdate: { essential: true }, gender: { essential: false } } };
+
+  it('keeps an essential claim’s choice while it is unticked, and gives it back when ticked again', () => {
+    const unticked = tickClaim(selection, 'birthdate', false, {});
+    expect(unticked.selection.claims).toEqual({ gender: { essential: false } });
+    expect(unticked.kept).toEqual({ birthdate: true });
+    const ticked = tickClaim(unticked.selection, 'birthdate', true, unticked.kept);
+    expect(ticked.selection.claims.birthdate).toEqual({ essential: true });
+  });
+
+  it('keeps "not essential" too, and ticks a claim never ticked as not essential', () => {
+    const unticked = tickClaim(selection, 'gender', false, { gender: true });
+    expect(unticked.kept.gender).toBe(false);
+    expect(tickClaim(unticked.selection, 'gender', true, unticked.kept).selection.claims.gender).toEqual({ essential: false });
+    expect(tickClaim(selection, 'nationalities', true, {}).selection.claims.nationalities).toEqual({ essential: false });
+  });
+
+  it('leaves a ticked claim’s own choice alone, and its inputs as they were', () => {
+    const before = structuredClone(selection);
+    expect(tickClaim(selection, 'birthdate', true, { birthdate: false }).selection.claims.birthdate).toEqual({ essential: true });
+    tickClaim(selection, 'birthdate', false, {});
+    expect(selection).toEqual(before);
   });
 });

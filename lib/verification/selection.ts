@@ -9,8 +9,10 @@
  * (repeated); `personal_number`; `send_anyway` (QA: send even when the service's rules say no);
  * `preset` (a preset's id: its selection and its policy, whatever else was sent, so that preset
  * buttons work without JavaScript); `policy` (a preset's id: its policy for the selection sent,
- * which the picker adds while a preset's selection is unchanged). An empty form is the default
- * selection, so a bare `<form method="post">` works without JavaScript.
+ * which the picker adds while a preset's selection is unchanged); `persona` (the id of the test
+ * persona a preset suggests, which the picker adds with `policy` in emulator mode: a hint for the
+ * embedded emulator, never part of the selection). An empty form is the default selection, so a
+ * bare `<form method="post">` works without JavaScript.
  *
  * A link (the home page's query):
  * - An unchanged preset is `?preset=<id>`; the default selection is the bare home page.
@@ -38,7 +40,11 @@ export const FIELD = {
   sendAnyway: 'send_anyway',
   preset: 'preset',
   policy: 'policy',
+  persona: 'persona',
 } as const;
+
+/** What the start form takes as a persona's id; anything else is dropped, never forwarded. */
+const PERSONA_ID = /^[a-z0-9-]{1,40}$/;
 
 /** The values of the `evidence` field. */
 export const EVIDENCE = { document: 'document', populationRegister: 'population_register' } as const;
@@ -84,6 +90,25 @@ export function sameSelection(a: Selection, b: Selection): boolean {
 export function selectionLink(selection: Selection, preset?: string): string {
   const query = selectionQuery(selection, preset).toString();
   return query ? `/?${query}` : '/';
+}
+
+/** Each unticked claim's "essential" choice as it was when it was unticked (the picker keeps them). */
+export type EssentialWhenUnticked = Partial<Record<ClaimName, boolean>>;
+
+/**
+ * Ticks or unticks claim `name` of `selection`: unticked, its "essential" choice is kept in
+ * `kept`; ticked again, it comes back as it was (not essential, for a claim never ticked). Both
+ * returned new, the inputs left as they were.
+ */
+export function tickClaim(selection: Selection, name: ClaimName, on: boolean, kept: EssentialWhenUnticked): { selection: Selection; kept: EssentialWhenUnticked } {
+  const claims = { ...selection.claims };
+  const requested = claims[name];
+  if (!on) {
+    delete claims[name];
+    return { selection: { ...selection, claims }, kept: requested ? { ...kept, [name]: requested.essential } : kept };
+  }
+  claims[name] = requested ?? { essential: kept[name] ?? false };
+  return { selection: { ...selection, claims }, kept };
 }
 
 /** The fields of a link to a request: the start form's, less what links never carry (the personal number, "send anyway", a policy). */
@@ -263,6 +288,12 @@ export function parseSelectionForm(form: URLSearchParams, { enforceRules = true 
 export interface StartForm {
   selection: Selection;
   policy: AssurancePolicy;
+  /**
+   * The test persona the preset suggests (its `persona`, or the form's `persona` field when it
+   * has the shape of an id): whether it goes anywhere is the start's decision (only to the
+   * embedded emulator, and only a persona it has).
+   */
+  persona?: string;
 }
 
 /**
@@ -272,13 +303,18 @@ export interface StartForm {
  */
 export function parseStartForm(form: URLSearchParams): StartForm {
   const selection = parseSelectionForm(form);
-  const presetId = form.get(FIELD.preset) ?? form.get(FIELD.policy);
+  const pressed = form.get(FIELD.preset);
+  // A preset button (without JavaScript) suggests its own persona; otherwise the field's, if it
+  // is shaped like an id (only the first, and only from a form that names a preset's policy).
+  const field = form.get(FIELD.persona);
+  const presetId = pressed ?? form.get(FIELD.policy);
   if (presetId === null) return { selection, policy: OWN_SELECTION_POLICY };
   const preset = findPreset(presetId);
   if (!preset) throw invalid(`${quoteInput(presetId)} is not a known preset`);
+  const persona = pressed !== null ? preset.persona : field !== null && PERSONA_ID.test(field) ? field : undefined;
   // A preset's policy goes only with its own selection: a changed one is judged as one's own
   // (a form sent without JavaScript keeps the server-rendered `policy` field whatever was ticked).
-  return { selection, policy: sameSelection(selection, preset.selection) ? preset.policy : OWN_SELECTION_POLICY };
+  return { selection, policy: sameSelection(selection, preset.selection) ? preset.policy : OWN_SELECTION_POLICY, ...(persona ? { persona } : {}) };
 }
 
 /**

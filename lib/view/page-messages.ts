@@ -33,10 +33,23 @@ const en = {
   language: 'Language',
   theme: 'Theme',
   themes: { system: 'Auto', light: 'Light', dark: 'Dark' },
-  presenterMode: (on: boolean) => `Presenter mode${on ? ': on' : ''}`,
+  /**
+   * The presenter switch's words, in two parts: a phone shows only the first, so that its header
+   * keeps the switches in one row (the switch's pressed look says it is on); read together they
+   * say it in full.
+   */
+  presenterMode: (on: boolean) => ['Presenter', ` mode${on ? ': on' : ''}`] as [string, string],
   presenterBanner:
     'Presenter mode: names are shown as initials, dates of birth hidden, the portrait blurred and every number masked, on every page and in what is copied or downloaded.',
+  /** the banner on a phone: one short line */
+  presenterBannerShort: 'Presenter mode: personal data is hidden.',
   mode: { emulator: 'Embedded emulator', provider: 'Provider' },
+  /** the badge's words on a phone */
+  modeShort: { emulator: 'Emulator', provider: 'Provider' },
+  /** the alternative text of the demo's logo (IDV_DEMO_LOGO) */
+  logoOf: (name: string) => `${name} logo`,
+  /** the home page's first link: past the presets and the claims to the Start button */
+  skipToStart: 'Skip to Start verification',
   home: {
     signedOut: 'Signed out. The verified identity and the session were deleted.',
     /** before the issuer the app talks to */
@@ -86,10 +99,14 @@ const nb: PageMessages = {
   language: 'Språk',
   theme: 'Tema',
   themes: { system: 'Auto', light: 'Lys', dark: 'Mørk' },
-  presenterMode: (on) => `Presentasjonsmodus${on ? ': på' : ''}`,
+  presenterMode: (on) => ['Presentasjon', `smodus${on ? ': på' : ''}`],
   presenterBanner:
     'Presentasjonsmodus: navn vises som initialer, fødselsdatoer skjules, portrettet gjøres uskarpt og alle numre maskeres, på alle sider og i det som kopieres eller lastes ned.',
+  presenterBannerShort: 'Presentasjonsmodus: personopplysninger skjules.',
   mode: { emulator: 'Innebygd emulator', provider: 'Leverandør' },
+  modeShort: { emulator: 'Emulator', provider: 'Leverandør' },
+  logoOf: (name) => `Logoen til ${name}`,
+  skipToStart: 'Hopp til Start verifisering',
   home: {
     signedOut: 'Logget ut. Den verifiserte identiteten og økten er slettet.',
     service: 'Tjeneste:',

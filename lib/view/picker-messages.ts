@@ -7,7 +7,8 @@ import type { Locale } from '@/lib/i18n/locale';
 
 const en = {
   presets: 'Presets',
-  tryPersona: 'Try persona:',
+  /** before the display name of the persona a preset suggests (emulator mode) */
+  suggestedPerson: 'Suggested person:',
   judgedBy: ['The result will be judged by the policy', '.'] as [string, string],
   trustFramework: 'Trust framework',
   claims: 'Claims',
@@ -44,7 +45,7 @@ export type PickerMessages = typeof en;
 
 const nb: PickerMessages = {
   presets: 'Ferdige valg',
-  tryPersona: 'Prøv personaen:',
+  suggestedPerson: 'Foreslått person:',
   judgedBy: ['Resultatet vurderes etter regelsettet', '.'],
   trustFramework: 'Tillitsrammeverk',
   claims: 'Opplysninger',

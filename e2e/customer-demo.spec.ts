@@ -1,0 +1,91 @@
+/**
+ * A demo in the customer's name: IDV_DEMO_NAME and IDV_DEMO_LOGO in the header and on the
+ * embedded emulator's pages (its client's name and logo), the logo served at GET /demo-logo, and
+ * IDV_CUSTOMER_MODE, which leaves the links to the QA panel and the doctor off the pages (they
+ * stay reachable by URL). A server of this spec's own, in emulator mode with those settings.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { freePort, startAppServer, type AppServer } from '../test/support/app-server';
+import { decideInEmulatedApp } from './flows';
+import { EMULATOR_APP } from './servers';
+
+const LOGO = 'e2e/fixtures/acme-logo.png';
+let server: AppServer;
+let app: string;
+
+test.beforeAll(async ({ request }) => {
+  const port = await freePort();
+  app = `http://localhost:${port}`;
+  server = startAppServer(port, {
+    APP_URL: app,
+    IDV_DATA_DIR: '.data/e2e-customer-demo',
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    EMULATOR_PANEL_PASSWORD: randomBytes(18).toString('base64url'),
+    IDV_DEMO_NAME: 'Acme Bank',
+    // relative: the project folder's (scripts/start.mjs)
+    IDV_DEMO_LOGO: LOGO,
+    IDV_CUSTOMER_MODE: 'on',
+  });
+  await expect
+    .poll(() => request.get(`${app}/readyz`).then((response) => response.status(), () => 0), { timeout: 45_000 })
+    .toBe(200);
+});
+
+test.afterAll(() => server?.kill('SIGTERM'));
+
+test('the header shows the customer’s name and logo at a fixed size, in either language', async ({ page }) => {
+  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`${app}/`);
+    const name = page.getByTestId('site-name');
+    await expect(name).toContainText('Acme Bank');
+    await expect(name).not.toContainText('Identity verification');
+    const logo = page.getByTestId('demo-logo');
+    await expect(logo).toHaveAttribute('alt', 'Acme Bank logo');
+    expect(await logo.evaluate(async (image: HTMLImageElement) => (await image.decode(), image.naturalWidth))).toBe(64);
+    const box = (await logo.boundingBox())!;
+    expect(box.width).toBe(box.height);
+    expect(box.width).toBe(viewport.width === 390 ? 28 : 32);
+  }
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Norsk' }).click();
+  await expect(page.getByTestId('demo-logo')).toHaveAttribute('alt', 'Logoen til Acme Bank');
+  await expect(page.getByTestId('site-name')).toContainText('Acme Bank');
+});
+
+test('GET /demo-logo serves the file’s bytes as the PNG it is, never sniffed, cached; 404 where no logo is set', async ({ request }) => {
+  const response = await request.get(`${app}/demo-logo`);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toBe('image/png');
+  expect(response.headers()['x-content-type-options']).toBe('nosniff');
+  expect(response.headers()['cache-control']).toMatch(/max-age=\d+/);
+  expect(Buffer.compare(await response.body(), await readFile(LOGO))).toBe(0);
+  expect((await request.get(`${EMULATOR_APP}/demo-logo`)).status()).toBe(404);
+});
+
+test('customer mode shows no link to the QA panel or the doctor, on the picker or the result; both stay reachable by URL', async ({ page }) => {
+  const qaLinks = page.locator('a[href="/doctor"], a[href^="/emulator"]');
+  await page.goto(`${app}/`);
+  await expect(page.getByTestId('start')).toBeVisible();
+  await expect(qaLinks).toHaveCount(0);
+  // the badge still says which service and its state, as words rather than a link
+  await expect(page.getByTestId('mode-badge')).toContainText('Embedded emulator');
+  await expect(page.getByTestId('mode-badge').getByRole('link')).toHaveCount(0);
+
+  await page.getByTestId('start').click();
+  // the emulator's page names the client by the demo's name
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acme Bank wants to verify your identity');
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page).toHaveURL(`${app}/result`);
+  await expect(qaLinks).toHaveCount(0);
+
+  for (const path of ['/doctor', '/emulator']) expect((await page.request.get(`${app}${path}`)).status()).toBe(200);
+});
+
+test('without customer mode the picker links to both (the suite’s own app)', async ({ page }) => {
+  await page.goto(`${EMULATOR_APP}/`);
+  await expect(page.getByTestId('qa-panel-link')).toHaveAttribute('href', '/emulator');
+  await expect(page.getByTestId('doctor-link')).toHaveAttribute('href', '/doctor');
+  await expect(page.getByTestId('mode-badge').getByRole('link')).toHaveAttribute('href', '/doctor');
+});
