@@ -729,3 +729,15 @@ describe('every refusal of the QA API says what was wrong, in its error_descript
     }
   });
 });
+
+describe('the QA API while the state store is out', () => {
+  it('answers as every endpoint does when the store fails (503, Retry-After), never a refusal of its own or a 200', async () => {
+    const { StoreError } = await import('../../store/store');
+    const store = new MemoryStore();
+    const emulator = newEmulator({ store });
+    store.get = () => Promise.reject(new StoreError('store_unavailable', 'Redis did not answer', 5));
+    const response = await emulator.handle(qa('GET', `flows?client_id=${client.clientId}`));
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+  });
+});
