@@ -104,6 +104,8 @@ const en = {
     faceCheckFails: 'Face check fails',
     documentExpired: 'Document expired',
     inPopulationRegister: 'In the population register',
+    /** the persona the relying party suggested (login_hint) */
+    suggestedBy: (client: string) => `Suggested by ${client}`,
   },
   personaDescriptions: englishDescriptions,
 
@@ -232,6 +234,7 @@ const nb: EmulatorMessages = {
     faceCheckFails: 'Ansiktskontrollen feiler',
     documentExpired: 'Dokumentet er utløpt',
     inPopulationRegister: 'I folkeregisteret',
+    suggestedBy: (client) => `Foreslått av ${client}`,
   },
   personaDescriptions: {
     'ingrid-haugen': 'Brikke og utstederkontroll er gyldige; finnes i folkeregisteret.',
