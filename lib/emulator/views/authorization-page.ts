@@ -123,11 +123,11 @@ function personaOption(persona: Persona, checked: boolean, context: EmulatorCont
   const { locale } = language;
   const portrait = `${context.issuer}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg`;
   const words = EMULATOR_MESSAGES[locale].personaTags;
-  const tags = [
-    suggestedBy === undefined ? undefined : { text: words.suggestedBy(suggestedBy), warn: false, suggested: true },
-    persona.faceCheck === 'fail' ? { text: words.faceCheckFails, warn: true } : undefined,
-    documentExpired(persona, context.now()) ? { text: words.documentExpired, warn: true } : undefined,
-    persona.populationRegister ? { text: words.inPopulationRegister, warn: false } : undefined,
+  const tags: SafeHtml[] = [
+    suggestedBy === undefined ? undefined : html`<span class="tag suggested" data-testid="suggested-persona">${words.suggestedBy(suggestedBy)}</span>`,
+    persona.faceCheck === 'fail' ? html`<span class="tag warn">${words.faceCheckFails}</span>` : undefined,
+    documentExpired(persona, context.now()) ? html`<span class="tag warn">${words.documentExpired}</span>` : undefined,
+    persona.populationRegister ? html`<span class="tag">${words.inPopulationRegister}</span>` : undefined,
   ].filter((tag) => tag !== undefined);
   return html`
 <label class="persona">
@@ -136,7 +136,7 @@ function personaOption(persona: Persona, checked: boolean, context: EmulatorCont
 <span><strong>${persona.label}</strong>
 <span class="muted">${documentSummary(persona, locale)}</span>
 <span class="muted">${personaDescription(persona, locale)}</span>
-${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}${'suggested' in tag ? ' suggested' : ''}"${'suggested' in tag ? html` data-testid="suggested-persona"` : ''}>${tag.text}</span>`)}</span>
+${tags}</span>
 </label>`;
 }
 
