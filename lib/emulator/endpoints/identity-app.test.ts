@@ -556,6 +556,19 @@ describe('the client’s logo and the persona it suggests (login_hint) in the ap
     expect(html).not.toContain('suggested-persona');
   });
 
+  it('on a phone, fetches a logo served on the issuer’s own origin from the address the phone reached the app by', async () => {
+    const branded: TestClient = { ...client, registered: { ...client.registered, name: 'Nordlys Bank', logoUri: 'http://localhost:3000/demo-logo?v=2' } };
+    const emulator = createTestEmulator({ clients: [branded], deviceBaseUrl: TEST_DEVICE_BASE_URL });
+    const { interaction, browser } = await openAuthorizationPage(emulator, branded);
+    const here = await (await get(emulator, appUrl(interaction, { browser }))).text();
+    expect(here).toContain('<img class="client-logo" src="http://localhost:3000/demo-logo?v=2" alt="Nordlys Bank"');
+    const device = await openOnPhone(emulator, interaction, browser);
+    const phone = await get(emulator, appUrl(interaction, { device }));
+    expect(await phone.text()).toContain('<img class="client-logo" src="http://192.168.1.20:3000/demo-logo?v=2" alt="Nordlys Bank"');
+    // Both origins are the page's own image sources already: the logo adds nothing.
+    expect(phone.headers.get('content-security-policy')).toContain("img-src 'self' http://localhost:3000 http://192.168.1.20:3000;");
+  });
+
   it('names the client with its logo at step 1 and at consent, and allows only the logo’s source for images', async () => {
     const branded: TestClient = { ...client, registered: { ...client.registered, name: 'Nordlys Bank', logoUri: PNG } };
     const emulator = createTestEmulator({ clients: [branded], deviceBaseUrl: TEST_DEVICE_BASE_URL });

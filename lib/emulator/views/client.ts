@@ -13,10 +13,25 @@ export function clientDisplayName(client: Pick<RegisteredClient, 'clientId' | 'n
   return client.name ?? client.clientId;
 }
 
-/** The client's logo, `size` CSS pixels square (the image scaled to fit, never cropped), or nothing. */
-export function clientLogo(client: Pick<RegisteredClient, 'clientId' | 'name' | 'logoUri'>, size: number): SafeHtml | '' {
+/**
+ * The client's logo, `size` CSS pixels square (the image scaled to fit, never cropped), or nothing.
+ * @param reachedBy on a device that reached the emulator by another base URL than the issuer (a
+ *   phone, by the QR code): a logo on the issuer's own origin is fetched from that base URL's
+ *   origin instead, the one address the device is known to reach
+ */
+export function clientLogo(
+  client: Pick<RegisteredClient, 'clientId' | 'name' | 'logoUri'>,
+  size: number,
+  reachedBy?: { issuer: string; baseUrl: string },
+): SafeHtml | '' {
   if (client.logoUri === undefined) return '';
-  return html`<img class="client-logo" src="${client.logoUri}" alt="${clientDisplayName(client)}" width="${size}" height="${size}" data-testid="client-logo">`;
+  let src = client.logoUri;
+  if (reachedBy && !src.startsWith('data:')) {
+    const logo = new URL(src);
+    const issuer = new URL(reachedBy.issuer);
+    if (logo.origin === issuer.origin) src = `${new URL(reachedBy.baseUrl).origin}${logo.pathname}${logo.search}`;
+  }
+  return html`<img class="client-logo" src="${src}" alt="${clientDisplayName(client)}" width="${size}" height="${size}" data-testid="client-logo">`;
 }
 
 /** What a page showing the client's logo adds to its images' sources (CSP `img-src`). */

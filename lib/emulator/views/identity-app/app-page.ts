@@ -17,7 +17,7 @@ import type { Interaction } from '../../state';
 import { APP_MESSAGES, type AppMessages } from '../app-messages';
 import { stylesheet } from '../assets';
 import { SafeHtml, html } from '../html';
-import { clientDisplayName, logoImageSources } from '../client';
+import { clientDisplayName, clientLogo, logoImageSources } from '../client';
 import { languageSwitch, pathOf, type PageLanguage } from '../language';
 import { EMULATOR_MESSAGES, type EmulatorMessages } from '../messages';
 import { pageResponse } from '../page-shell';
@@ -72,6 +72,11 @@ export function words(options: { language: PageLanguage }): { t: AppMessages; sh
 /** Where links and images of the app point: the base URL this device reached the app by. */
 function baseUrl(context: EmulatorContext, mode: AppMode): string {
   return mode.sameDevice ? context.issuer : context.deviceBaseUrl;
+}
+
+/** The client's logo (views/client.ts) as this device can fetch it: one on the issuer's origin from the base URL it reached the app by. */
+export function appClientLogo(context: EmulatorContext, options: Pick<ScreenOptions, 'client' | 'mode'>, size: number): SafeHtml | '' {
+  return clientLogo(options.client, size, { issuer: context.issuer, baseUrl: baseUrl(context, options.mode) });
 }
 
 /** A persona's portrait, from the base URL this device reached the app by. */

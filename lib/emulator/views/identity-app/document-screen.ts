@@ -4,10 +4,10 @@
  */
 import type { EmulatorContext } from '../../context';
 import { personas } from '../../personas/personas';
-import { clientLogo, suggestedPersonaId } from '../client';
+import { suggestedPersonaId } from '../client';
 import { SafeHtml, html } from '../html';
 import { capitalize, documentExpired, documentName } from '../labels';
-import { alert, appForm, clientName, portraitUrl, words, type StepScreenOptions } from './app-page';
+import { alert, appClientLogo, appForm, clientName, portraitUrl, words, type StepScreenOptions } from './app-page';
 
 const CHEVRON = new SafeHtml(
   '<svg class="chevron" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="m9 5 7 7-7 7"/></svg>',
@@ -39,7 +39,7 @@ export function documentScreen(context: EmulatorContext, options: StepScreenOpti
     }</span>${CHEVRON}</button></li>`;
   });
   return html`
-<p class="client-asks">${clientLogo(options.client, 40)}<span>${t.clientAsks(name)}</span></p>
+<p class="client-asks">${appClientLogo(context, options, 40)}<span>${t.clientAsks(name)}</span></p>
 <h1>${t.steps.document}</h1>
 <p class="lead">${t.chooseLead}</p>
 ${alert(options.message)}
