@@ -110,8 +110,10 @@ async function everyPage(page: Page, visit: (name: string) => Promise<void>): Pr
   await page.goto(await pushedAuthorization({ login_hint: 'lars-eriksson' }));
   await visit('authorization page');
   await page.getByTestId('use-app-on-this-device').click();
+  await expect(page.getByTestId('app-step')).toHaveText(/1/);
   await visit('app: choose document');
   await page.getByTestId('persona-lars-eriksson').click();
+  await expect(page.getByTestId('scan-document')).toBeVisible();
   await visit('app: scan');
   await page.getByTestId('scan-document').click();
   await expect(page.getByTestId('read-chip')).toBeVisible();
@@ -135,12 +137,14 @@ async function everyPage(page: Page, visit: (name: string) => Promise<void>): Pr
   await expect(page.getByTestId('error-code')).toHaveText('invalid_request_uri');
   await visit('error page');
   await page.goto(issuer);
+  await expect(page.getByTestId('panel-access')).toBeVisible();
   await visit('QA panel, signed out');
   await page.getByLabel(/Panel password|Panelpassord/).fill(PANEL_PASSWORD);
   await page.getByLabel(/Panel password|Panelpassord/).press('Enter');
   await expect(page.getByTestId('panel-access')).toHaveAttribute('data-access', 'signed-in');
   await visit('QA panel');
   await page.goto(`${issuer}/conformance`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await visit('conformance page');
 }
 
