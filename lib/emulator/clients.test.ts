@@ -1,7 +1,7 @@
 import type { JWK } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, type TestClient } from '@/test/support/emulator';
-import { checkRegisteredClients, parseRegisteredClients, registeredIdTokenEncryption } from './clients';
+import { checkRegisteredClients, logoSource, parseRegisteredClients, registeredIdTokenEncryption } from './clients';
 
 let client: TestClient;
 let signingKey: JWK;
@@ -98,5 +98,43 @@ describe('ID token encryption of a registration (spec 2.5; Dynamic Client Regist
     expect(() => checkRegisteredClients([{ ...client.registered, idTokenEncryptedResponseAlg: 'ECDH-ES' as never }])).toThrow(
       /^clients\[0\]\.idTokenEncryptedResponseAlg: must be one of 'RSA-OAEP-256', 'RSA-OAEP'$/,
     );
+  });
+});
+
+describe('logo_uri (RFC 7591 §2): the logo the pages show beside the client name', () => {
+  const PNG = `data:image/png;base64,${Buffer.from('a small png').toString('base64')}`;
+
+  it.each([
+    ['an https URL', 'https://rp.example/logo.svg'],
+    ['an http URL on localhost', 'http://localhost:3000/demo-logo'],
+    ['an http URL on 127.0.0.1', 'http://127.0.0.1:3000/demo-logo'],
+    ['an http URL on [::1]', 'http://[::1]:3000/demo-logo'],
+    ['a base64 PNG data URI', PNG],
+    ['a base64 WebP data URI of exactly 64 KiB', `data:image/webp;base64,${Buffer.alloc(64 * 1024).toString('base64')}`],
+  ])('accepts %s, as logoUri', (_name, logo) => {
+    expect(parseRegisteredClients(JSON.stringify([asJson({ logo_uri: logo })]))[0]!.logoUri).toBe(logo);
+  });
+
+  it.each([
+    ['http on another host', 'http://rp.example/logo.png', /^\[0\]\.logo_uri: must be https \(http only on a loopback host/],
+    ['a javascript: URI', 'javascript:alert(1)', /^\[0\]\.logo_uri: must be an https URL, an http URL on a loopback host, or a data:image URI$/],
+    ['a relative URL', '/logo.png', /^\[0\]\.logo_uri: must be an https URL/],
+    ['an SVG data URI (it may carry script)', 'data:image/svg+xml;base64,PHN2Zz4=', /^\[0\]\.logo_uri: a data: logo must be data:image\/png, image\/jpeg or image\/webp, base64-encoded$/],
+    ['a data URI that is not base64', 'data:image/png,rawbytes', /a data: logo must be data:image\/png/],
+    ['a data URI over 64 KiB', `data:image/jpeg;base64,${Buffer.alloc(64 * 1024 + 1).toString('base64')}`, /^\[0\]\.logo_uri: a data: logo must be at most 64 KiB \(it has 65537 bytes\)$/],
+    ['a URL with credentials', 'https://user:secret@rp.example/logo.png', /^\[0\]\.logo_uri: must not carry a user name or password$/],
+  ])('refuses %s at start-up, by path', (_name, logo, message) => {
+    expect(() => parseRegisteredClients(JSON.stringify([asJson({ logo_uri: logo })]))).toThrow(message);
+  });
+
+  it('checks a client passed in code by the same rules', () => {
+    expect(() => checkRegisteredClients([{ ...client.registered, logoUri: 'http://rp.example/logo.png' }])).toThrow(/^clients\[0\]\.logoUri: must be https/);
+    expect(checkRegisteredClients([{ ...client.registered, logoUri: PNG }])[0]!.logoUri).toBe(PNG);
+  });
+
+  it('gives the pages the one image source to allow: the logo’s origin, or data:', () => {
+    expect(logoSource({ logoUri: 'https://cdn.rp.example:8443/brand/logo.png?v=2' })).toBe('https://cdn.rp.example:8443');
+    expect(logoSource({ logoUri: PNG })).toBe('data:');
+    expect(logoSource({})).toBeUndefined();
   });
 });

@@ -185,8 +185,62 @@ const redirectUriSchema = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** The longest `data:` logo: 64 KiB, so a page that inlines it stays small. */
+export const MAX_DATA_LOGO_BYTES = 64 * 1024;
+/** The image types a `data:` logo may have: what every browser shows. */
+const DATA_LOGO = /^data:image\/(png|jpeg|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
+/** The longest logo URL (not `data:`), as browsers and proxies take URLs without trouble. */
+const MAX_LOGO_URL_LENGTH = 2048;
+
+/** Whether `hostname` (a URL's, IPv6 in brackets) is the machine itself: http is accepted there only. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
+}
+
+/**
+ * What is wrong with a logo URI, in words; undefined when the pages may show it. RFC 7591 §2 asks
+ * for a URL of an image; the pages load it in the person's browser, so it must be https (or http
+ * on the machine itself, for local demos), or an image inlined as `data:` of a size a page carries.
+ */
+export function logoUriProblem(value: string): string | undefined {
+  if (value.startsWith('data:')) {
+    const match = DATA_LOGO.exec(value);
+    if (!match) return 'a data: logo must be data:image/png, image/jpeg or image/webp, base64-encoded';
+    const bytes = Math.floor((match[2]!.length * 3) / 4) - (match[2]!.endsWith('==') ? 2 : match[2]!.endsWith('=') ? 1 : 0);
+    if (bytes > MAX_DATA_LOGO_BYTES) return `a data: logo must be at most ${MAX_DATA_LOGO_BYTES / 1024} KiB (it has ${bytes} bytes)`;
+    return undefined;
+  }
+  if (value.length > MAX_LOGO_URL_LENGTH) return `must be at most ${MAX_LOGO_URL_LENGTH} characters`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an https URL, an http URL on a loopback host, or a data:image URI';
+  }
+  if (url.username || url.password) return 'must not carry a user name or password';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
+  if (url.protocol === 'http:') return 'must be https (http only on a loopback host: localhost, 127.0.0.1, [::1])';
+  return 'must be an https URL, an http URL on a loopback host, or a data:image URI';
+}
+
+const logoUriSchema = z.string().superRefine((value, ctx) => {
+  const problem = logoUriProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/**
+ * The source a page's Content-Security-Policy allows for the client's logo (`img-src`): `data:`
+ * for an inlined image, else the logo URL's origin; none without a logo.
+ */
+export function logoSource(client: Pick<RegisteredClient, 'logoUri'>): string | undefined {
+  if (client.logoUri === undefined) return undefined;
+  return client.logoUri.startsWith('data:') ? 'data:' : new URL(client.logoUri).origin;
+}
+
 const clientFields = {
   name: z.string().min(1).optional(),
+  logoUri: logoUriSchema.optional(),
   jwks: jwksSchema,
   redirectUris: z.array(redirectUriSchema).min(1),
   populationRegister: z.boolean(),
@@ -201,6 +255,7 @@ const registeredClientJsonSchema = z
   .strictObject({
     client_id: clientIdSchema,
     name: clientFields.name,
+    logo_uri: clientFields.logoUri,
     jwks: clientFields.jwks,
     redirect_uris: clientFields.redirectUris,
     population_register: clientFields.populationRegister,
@@ -211,6 +266,7 @@ const registeredClientJsonSchema = z
     (client): RegisteredClient => ({
       clientId: client.client_id,
       ...(client.name === undefined ? {} : { name: client.name }),
+      ...(client.logo_uri === undefined ? {} : { logoUri: client.logo_uri }),
       jwks: client.jwks as { keys: JWK[] },
       redirectUris: client.redirect_uris,
       populationRegister: client.population_register,
@@ -236,7 +292,7 @@ function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, root: string): T 
 }
 
 /**
- * Parses a JSON array of clients, `[{ client_id, name?, jwks, redirect_uris, population_register,
+ * Parses a JSON array of clients, `[{ client_id, name?, logo_uri?, jwks, redirect_uris, population_register,
  * id_token_encrypted_response_alg?, id_token_encrypted_response_enc? }]`,
  * e.g. from an environment variable.
  * @throws Error whose message names each problem by path, e.g.

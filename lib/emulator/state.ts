@@ -23,6 +23,13 @@ export interface AuthorizationRequest {
    * another device (the QR code) speaks them too. @see views/language.ts
    */
   uiLocales?: string;
+  /**
+   * `login_hint` (OpenID Connect Core §3.1.2.1), when the relying party sent one, as a request
+   * object claim or a PAR form parameter: the id of the test persona it suggests, pre-selected on
+   * the authorization page and in the app. A hint that names no persona is kept and ignored.
+   * @see checks/login-hint.ts
+   */
+  loginHint?: string;
 }
 
 /** A pushed authorization request, referenced by its `request_uri`. @see spec 2.4; RFC 9126 §2.2 */

@@ -6,7 +6,8 @@
  * At the default level, claims beyond the thirteen of 2.2 are ignored, except that an `nbf` is
  * honoured (RFC 7519 §4.1.5) and a `ui_locales` (OpenID Connect Core §3.1.2.1) chooses the
  * language of the pages. At the strict level (checks/levels.ts) they are refused, and `exp` must
- * be in whole seconds.
+ * be in whole seconds. A `login_hint` (OpenID Connect Core §3.1.2.1) is taken at both levels: it
+ * suggests a test persona (checks/login-hint.ts).
  * @see spec 2.2, 2.3, 5.5, part 7
  */
 import type { RegisteredClient } from '../clients';
@@ -17,6 +18,7 @@ import type { AuthorizationRequest } from '../state';
 import { parseClaimsRequest } from './claims-request';
 import { verifyClientJwt } from './client-jwt';
 import { describeUnlisted, rulesAt, type Levelled } from './levels';
+import { LOGIN_HINT, checkLoginHint } from './login-hint';
 import { isCodeChallenge } from './pkce';
 
 /** 2.2: the thirteen required claims, in the spec's order, with their JSON types. */
@@ -54,9 +56,13 @@ interface RuleInput {
 /** One rule of 2.2 over the request object's claims; throws the error part 7 gives for it. */
 type RequestObjectRule = (claims: RequestObjectClaims, input: RuleInput) => void;
 
-/** Strict level: exactly the thirteen claims of the 2.2 table; `nbf`, `iat`, `jti`, `ui_locales` and any other are refused. */
+/**
+ * Strict level: exactly the thirteen claims of the 2.2 table; `nbf`, `iat`, `jti`, `ui_locales` and
+ * any other are refused. `login_hint` is the one exception: a standard parameter the demo relying
+ * party sends in emulator mode only (DECISIONS.md "A persona suggested by the relying party").
+ */
 const onlyTheThirteenClaims: RequestObjectRule = (_claims, { payload }) => {
-  const unlisted = describeUnlisted(Object.keys(payload), Object.keys(REQUIRED_CLAIMS));
+  const unlisted = describeUnlisted(Object.keys(payload), [...Object.keys(REQUIRED_CLAIMS), LOGIN_HINT]);
   if (unlisted) {
     throw new InvalidRequest(`request object has claim(s) ${unlisted} that spec 2.2 does not list; it has exactly the thirteen of its table (strict level)`);
   }
@@ -190,6 +196,7 @@ export async function verifyRequestObject(
   }
 
   const uiLocales = optionalUiLocales(payload.ui_locales);
+  const loginHint = checkLoginHint(payload[LOGIN_HINT], 'request object claim');
   return {
     redirectUri: claims.redirect_uri,
     state: claims.state,
@@ -197,6 +204,7 @@ export async function verifyRequestObject(
     codeChallenge: claims.code_challenge,
     claims: claimsRequest,
     ...(uiLocales === undefined ? {} : { uiLocales }),
+    ...(loginHint === undefined ? {} : { loginHint }),
   };
 }
 

@@ -53,12 +53,13 @@ export class RequestParameters {
 
 /**
  * The strict level's rule for a request's parameters: none beyond the spec's table for the
- * endpoint (`listed`, from `section`). At the default level others are ignored (RFC 6749 §3.1).
+ * endpoint (`listed`, from `section`) and the standard ones the emulator takes besides (`also`).
+ * At the default level others are ignored (RFC 6749 §3.1).
  * @throws InvalidRequest naming the parameters that are not listed
  * @see spec 4.1, 4.2, 4.3; DECISIONS.md "Levels"
  */
-export function onlyListedParameters(parameters: RequestParameters, listed: readonly string[], section: string): void {
-  const unlisted = describeUnlisted(parameters.names(), listed);
+export function onlyListedParameters(parameters: RequestParameters, listed: readonly string[], section: string, also: readonly string[] = []): void {
+  const unlisted = describeUnlisted(parameters.names(), [...listed, ...also]);
   if (unlisted) {
     throw new InvalidRequest(`unexpected parameter(s) ${unlisted}: ${section} lists only ${listed.join(', ')} (strict level)`);
   }

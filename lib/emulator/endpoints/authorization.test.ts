@@ -302,3 +302,67 @@ describe('HEAD on the authorization endpoint', () => {
     expect(await get.text()).toContain('name="interaction"');
   });
 });
+
+describe('the client’s name and logo (clients.ts logoUri), and the persona it suggests (login_hint)', () => {
+  const PNG = `data:image/png;base64,${Buffer.from('a logo').toString('base64')}`;
+  const withLogo = (logoUri: string): TestClient => ({ ...client, registered: { ...client.registered, name: 'Nordlys Bank', logoUri } });
+
+  it('says "<name> wants to verify your identity" with the logo beside it, its alternative text the name', async () => {
+    const emulator = createTestEmulator({ clients: [withLogo(PNG)] });
+    const { html } = await openInteraction(emulator);
+    expect(html).toContain(
+      `<div class="client-heading"><img class="client-logo" src="${PNG}" alt="Nordlys Bank" width="56" height="56" data-testid="client-logo"><h1>Nordlys Bank wants to verify your identity</h1></div>`,
+    );
+  });
+
+  it('allows exactly the logo’s source for images: data: for an inlined logo, else the logo URL’s origin', async () => {
+    const imgSrc = async (logo?: string) => {
+      const emulator = createTestEmulator({ clients: [logo ? withLogo(logo) : client] });
+      const requestUri = await push(emulator);
+      const page = await openAuthorization(emulator, { client_id: client.clientId, request_uri: requestUri });
+      return /img-src ([^;]+);/.exec(page.headers.get('content-security-policy') ?? '')?.[1];
+    };
+    expect(await imgSrc(PNG)).toBe("'self' http://localhost:3000 data:");
+    expect(await imgSrc('https://cdn.rp.example/brand/logo.svg?v=3')).toBe("'self' http://localhost:3000 https://cdn.rp.example");
+    expect(await imgSrc()).toBe("'self' http://localhost:3000");
+  });
+
+  it('shows no logo for a client without one, and names it by client_id when it has no name', async () => {
+    const bare: TestClient = { ...client, registered: { ...client.registered, name: undefined } };
+    const { html } = await openInteraction(createTestEmulator({ clients: [bare] }));
+    expect(html).not.toContain('data-testid="client-logo"');
+    expect(html).toContain('<h1>demo-client wants to verify your identity</h1>');
+  });
+
+  it('pre-selects the persona of the login_hint and says the client suggested it, in English and Norwegian', async () => {
+    const emulator = createTestEmulator({ clients: [withLogo(PNG)] });
+    const { html } = await openInteraction(emulator, client, { login_hint: 'lars-eriksson' });
+    expect(html.match(/ checked>/g)).toHaveLength(1);
+    expect(html).toContain('<input type="radio" name="persona" value="lars-eriksson" checked>');
+    expect(html).toMatch(/value="lars-eriksson" checked>[\s\S]*?<span class="tag suggested" data-testid="suggested-persona">Suggested by Nordlys Bank<\/span>[\s\S]*?<\/label>/);
+
+    const norwegian = await openInteraction(emulator, client, { login_hint: 'lars-eriksson', ui_locales: 'nb' });
+    expect(norwegian.html).toContain('<h1>Nordlys Bank vil verifisere identiteten din</h1>');
+    expect(norwegian.html).toContain('data-testid="suggested-persona">Foreslått av Nordlys Bank</span>');
+  });
+
+  it('without a login_hint, or with one that names no persona, pre-selects the first persona and suggests none', async () => {
+    const emulator = newEmulator();
+    for (const claims of [{}, { login_hint: 'nobody-here' }]) {
+      const { html } = await openInteraction(emulator, client, claims);
+      expect(html).toContain(`<input type="radio" name="persona" value="${personas[0]!.id}" checked>`);
+      expect(html.match(/ checked>/g)).toHaveLength(1);
+      expect(html).not.toContain('suggested-persona');
+    }
+  });
+
+  it('keeps the persona chosen in a refused post over the suggested one', async () => {
+    const emulator = newEmulator();
+    const { interaction, browser } = await openInteraction(emulator, client, { login_hint: 'lars-eriksson' });
+    const refused = await decide(emulator, { interaction, browser, persona: 'sofia-costa' });
+    expect(refused.status).toBe(400);
+    const html = await refused.text();
+    expect(html).toContain('<input type="radio" name="persona" value="sofia-costa" checked>');
+    expect(html).toContain('data-testid="suggested-persona">Suggested by Test client demo-client</span>');
+  });
+});

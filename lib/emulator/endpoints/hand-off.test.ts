@@ -597,7 +597,7 @@ describe('a phone uses the app only once the starting browser confirms it by the
     const elsewhere = await get(emulator, qrUrl(interaction), 'GET', NORWEGIAN);
     expect(elsewhere.status).toBe(409);
     const html = await elsewhere.text();
-    expect(html).toContain('<html lang="nb">');
+    expect(html).toContain('<html lang="nb" data-theme="system">');
     expect(html).toContain('<h1>Denne verifiseringen fullføres på en annen enhet</h1>');
   });
 

@@ -3,12 +3,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   TEST_BASE_URL,
   TEST_DEVICE_BASE_URL,
+  authorizationPageFields,
+  clientAuthentication,
+  createPkce,
   createTestClient,
   createTestEmulator,
   formPost,
   openAppFromQrCode,
   openAuthorizationPage,
   redeemCode,
+  requestObjectClaims,
+  signAsClient,
   type TestClient,
 } from '@/test/support/emulator';
 import { personas, type Emulator } from '..';
@@ -354,7 +359,7 @@ describe('the app pages', () => {
       /^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' http:\/\/localhost:3000 http:\/\/192\.168\.1\.20:3000; script-src http:\/\/192\.168\.1\.20:3000\/emulator\/assets\/auth-page\.js; form-action 'self' http:\/\/192\.168\.1\.20:3000; base-uri 'none'; frame-ancestors 'none'$/,
     );
     const html = await response.text();
-    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<html lang="en" data-theme="system">');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">');
     // Only the pages' own script (it shows a pressed button working), never an inline one.
     expect(html.match(/<script[^>]*>/g)).toEqual([`<script src="${TEST_DEVICE_BASE_URL}/assets/auth-page.js" defer>`]);
@@ -500,5 +505,81 @@ describe('the app on a phone (opened from the QR code)', () => {
     );
     await expectSeeOther(await press(emulator, interaction, { outcome: 'approve', persona: 'tobias-hansen' }, { device }), appUrl(interaction, { device }));
     expect(await (await get(emulator, appUrl(interaction, { device }))).text()).toContain('data-testid="app-done"');
+  });
+});
+
+describe('the client’s logo and the persona it suggests (login_hint) in the app', () => {
+  const PNG = `data:image/png;base64,${Buffer.from('a logo').toString('base64')}`;
+
+  /** PAR with `extra` claims in the request object, then the authorization page, as a browser opens it. */
+  async function openWith(emulator: Emulator, as: TestClient, extra: Record<string, unknown>): Promise<{ interaction: string; browser: string }> {
+    const { codeChallenge } = await createPkce();
+    const par = await emulator.handle(
+      formPost(`${TEST_BASE_URL}/par`, {
+        ...(await clientAuthentication(as)),
+        request: await signAsClient(as, requestObjectClaims(as, { codeChallenge, claims: extra })),
+      }),
+    );
+    const { request_uri: requestUri } = (await par.json()) as { request_uri: string };
+    const page = await emulator.handle(new Request(`${TEST_BASE_URL}/auth?${new URLSearchParams({ client_id: as.clientId, request_uri: requestUri })}`));
+    const { interaction, browser } = authorizationPageFields(await page.text());
+    return { interaction: interaction!, browser: browser! };
+  }
+
+  it('marks the suggested persona as the current choice of step 1, on this device and on a phone, and says who suggested it', async () => {
+    const emulator = newEmulator();
+    const { interaction, browser } = await openWith(emulator, client, { login_hint: 'lars-eriksson' });
+    const here = await (await get(emulator, appUrl(interaction, { browser }))).text();
+    expect(here.match(/data-testid="persona-[a-z-]+" aria-current="true"/g)).toHaveLength(1);
+    expect(here).toMatch(/data-testid="persona-lars-eriksson" aria-current="true">[\s\S]*?<span class="tag suggested" data-testid="suggested-persona">Suggested by Test client demo-client<\/span>/);
+    const device = await openOnPhone(emulator, interaction, browser);
+    const phone = await (await get(emulator, appUrl(interaction, { device }))).text();
+    expect(phone).toMatch(/data-testid="persona-lars-eriksson" aria-current="true">/);
+  });
+
+  it('lets the choice made in the app win over the suggestion once made', async () => {
+    const emulator = newEmulator();
+    const { interaction, browser } = await openWith(emulator, client, { login_hint: 'lars-eriksson' });
+    await press(emulator, interaction, { action: 'choose-document', persona: 'sofia-costa' }, { browser });
+    const html = await (await get(emulator, appUrl(interaction, { browser, step: 'document' }))).text();
+    expect(html.match(/data-testid="persona-[a-z-]+" aria-current="true"/g)).toHaveLength(1);
+    expect(html).toContain('data-testid="persona-sofia-costa" aria-current="true"');
+    expect(html).toContain('data-testid="suggested-persona">Suggested by');
+  });
+
+  it('without a login_hint, marks no persona and suggests none', async () => {
+    const emulator = newEmulator();
+    const { interaction, browser } = await openAuthorizationPage(emulator, client);
+    const html = await (await get(emulator, appUrl(interaction, { browser }))).text();
+    expect(html).toContain('data-testid="persona-lars-eriksson">');
+    expect(html).not.toMatch(/data-testid="persona-[a-z-]+" aria-current="true"/);
+    expect(html).not.toContain('suggested-persona');
+  });
+
+  it('on a phone, fetches a logo served on the issuer’s own origin from the address the phone reached the app by', async () => {
+    const branded: TestClient = { ...client, registered: { ...client.registered, name: 'Nordlys Bank', logoUri: 'http://localhost:3000/demo-logo?v=2' } };
+    const emulator = createTestEmulator({ clients: [branded], deviceBaseUrl: TEST_DEVICE_BASE_URL });
+    const { interaction, browser } = await openAuthorizationPage(emulator, branded);
+    const here = await (await get(emulator, appUrl(interaction, { browser }))).text();
+    expect(here).toContain('<img class="client-logo" src="http://localhost:3000/demo-logo?v=2" alt="Nordlys Bank"');
+    const device = await openOnPhone(emulator, interaction, browser);
+    const phone = await get(emulator, appUrl(interaction, { device }));
+    expect(await phone.text()).toContain('<img class="client-logo" src="http://192.168.1.20:3000/demo-logo?v=2" alt="Nordlys Bank"');
+    // Both origins are the page's own image sources already: the logo adds nothing.
+    expect(phone.headers.get('content-security-policy')).toContain("img-src 'self' http://localhost:3000 http://192.168.1.20:3000;");
+  });
+
+  it('names the client with its logo at step 1 and at consent, and allows only the logo’s source for images', async () => {
+    const branded: TestClient = { ...client, registered: { ...client.registered, name: 'Nordlys Bank', logoUri: PNG } };
+    const emulator = createTestEmulator({ clients: [branded], deviceBaseUrl: TEST_DEVICE_BASE_URL });
+    const { interaction, browser } = await openAuthorizationPage(emulator, branded);
+    const first = await get(emulator, appUrl(interaction, { browser }));
+    expect(first.headers.get('content-security-policy')).toContain("img-src 'self' http://localhost:3000 http://192.168.1.20:3000 data:;");
+    expect(await first.text()).toContain(
+      `<p class="client-asks"><img class="client-logo" src="${PNG}" alt="Nordlys Bank" width="40" height="40" data-testid="client-logo"><span>Nordlys Bank wants to verify your identity</span></p>`,
+    );
+    await walkToConsent(emulator, interaction, 'ingrid-haugen', { browser });
+    const consent = await (await get(emulator, appUrl(interaction, { browser, step: 'consent' }))).text();
+    expect(consent).toMatch(/<div class="client-heading"><img class="client-logo" src="data:image\/png;base64,[^"]+" alt="Nordlys Bank" width="40" height="40" data-testid="client-logo"><h1>/);
   });
 });

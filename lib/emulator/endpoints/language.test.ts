@@ -67,7 +67,7 @@ describe('POST {base}/language: the language switch', () => {
   it('works end to end without JavaScript: the form on the page, the cookie, the page again in the chosen language', async () => {
     const emulator = newEmulator();
     const { html, interaction, browser } = await openAuthorizationPage(emulator, client);
-    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<html lang="en" data-theme="system">');
     const returnTo = /name="return_to" value="([^"]+)"/.exec(html)![1]!.replaceAll('&#38;', '&');
     expect(returnTo).toBe(`/emulator/auth/page?interaction=${interaction}&browser=${browser}`);
 
@@ -77,7 +77,7 @@ describe('POST {base}/language: the language switch', () => {
     const again = await emulator.handle(new Request(`${ORIGIN}${response.headers.get('location')}`, { headers: { Cookie: cookie } }));
     expect(again.status).toBe(200);
     const norwegian = await again.text();
-    expect(norwegian).toContain('<html lang="nb">');
+    expect(norwegian).toContain('<html lang="nb" data-theme="system">');
     expect(norwegian).toContain('vil verifisere identiteten din</h1>');
     expect(norwegian).toContain(`name="interaction" value="${interaction}"`);
     // GET /auth/page is the page of the open interaction, for its browser only.
@@ -112,7 +112,7 @@ describe('POST {base}/language: the language switch', () => {
       403,
       /^Skjemaet ble sendt fra &#39;https:\/\/evil\.example&#39;/,
     );
-    expect(norwegian).toContain('<html lang="nb">');
+    expect(norwegian).toContain('<html lang="nb" data-theme="system">');
   });
 
   it('refuses a return path to another origin, //host, or outside the base path (400), and names the rule', async () => {

@@ -308,6 +308,85 @@ describe('POST /par (spec 4.1, 2.4)', () => {
   });
 });
 
+describe('login_hint at PAR (OpenID Connect Core §3.1.2.1; DECISIONS.md "A persona suggested by the relying party")', () => {
+  /**
+   * The persona the authorization page of an accepted PAR pre-selects, and the one it says the
+   * client suggested: what the flow kept of its login_hint.
+   */
+  async function kept(response: Response, running: ReturnType<typeof emulator>): Promise<{ checked?: string; suggested?: string }> {
+    expect(response.status).toBe(201);
+    const { request_uri: requestUri } = (await response.json()) as { request_uri: string };
+    const page = await running.handle(new Request(`${TEST_BASE_URL}/auth?${new URLSearchParams({ client_id: client.clientId, request_uri: requestUri })}`));
+    const html = await page.text();
+    const checked = /<input type="radio" name="persona" value="([a-z-]+)" checked>/.exec(html)?.[1];
+    const suggested = /value="([a-z-]+)" checked>(?:(?!<\/label>)[\s\S])*data-testid="suggested-persona"/.exec(html)?.[1];
+    return { checked, suggested };
+  }
+
+  it.each([false, true])('takes a login_hint claim in the request object and keeps it with the request (strict level: %s)', async (strict) => {
+    const running = emulator({ strict });
+    const response = await running.handle(
+      formPost(`${TEST_BASE_URL}/par`, {
+        ...(await clientAuthentication(client)),
+        request: await signAsClient(client, requestObjectClaims(client, { codeChallenge, claims: { login_hint: 'lars-eriksson' } })),
+      }),
+    );
+    expect(await kept(response, running)).toEqual({ checked: 'lars-eriksson', suggested: 'lars-eriksson' });
+  });
+
+  it.each([false, true])('takes a login_hint form parameter beside the request object (strict level: %s); the request object’s wins', async (strict) => {
+    const running = emulator({ strict });
+    const push = async (claims: Record<string, unknown>) =>
+      running.handle(
+        formPost(`${TEST_BASE_URL}/par`, {
+          ...(await clientAuthentication(client)),
+          request: await signAsClient(client, requestObjectClaims(client, { codeChallenge, claims })),
+          login_hint: 'sofia-costa',
+        }),
+      );
+    expect(await kept(await push({}), running)).toEqual({ checked: 'sofia-costa', suggested: 'sofia-costa' });
+    expect(await kept(await push({ login_hint: 'lars-eriksson' }), running)).toEqual({ checked: 'lars-eriksson', suggested: 'lars-eriksson' });
+  });
+
+  it('takes a hint that names no persona without complaint (a hint, never an error): the first persona stays selected', async () => {
+    const running = emulator({ strict: true });
+    const response = await running.handle(
+      formPost(`${TEST_BASE_URL}/par`, {
+        ...(await clientAuthentication(client)),
+        request: await signAsClient(client, requestObjectClaims(client, { codeChallenge, claims: { login_hint: 'someone@rp.example' } })),
+      }),
+    );
+    expect(await kept(response, running)).toEqual({ checked: 'ingrid-haugen', suggested: undefined });
+  });
+
+  it.each([
+    ['a number', { login_hint: 42 }, "request object claim 'login_hint' must be a string, not 42"],
+    ['an object', { login_hint: { persona: 'x' } }, "request object claim 'login_hint' must be a string, not an object"],
+    ['257 characters', { login_hint: 'x'.repeat(257) }, "request object claim 'login_hint' must be at most 256 characters"],
+    ['a control character', { login_hint: 'lars\neriksson' }, "request object claim 'login_hint' must not contain control characters"],
+  ])('refuses a login_hint claim that is %s, at both levels', async (_name, claims, description) => {
+    for (const strict of [false, true]) {
+      const response = await pushWith(claims, { strict });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'invalid_request', error_description: description });
+    }
+  });
+
+  it('refuses a login_hint form parameter of more than 256 characters', async () => {
+    const response = await pushWith({}, { form: { login_hint: 'y'.repeat(257) } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error_description).toBe("parameter 'login_hint' must be at most 256 characters");
+  });
+
+  it('still refuses every other form parameter at the strict level, naming only the spec’s four as listed', async () => {
+    const response = await pushWith({}, { strict: true, form: { login_hint: 'lars-eriksson', prompt: 'login' } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).error_description).toBe(
+      "unexpected parameter(s) 'prompt': spec 4.1 lists only client_id, client_assertion_type, client_assertion, request (strict level)",
+    );
+  });
+});
+
 function withClaims(claims: Record<string, unknown>) {
   return { claims };
 }

@@ -5,6 +5,7 @@
 import { authenticateClient, clientAssertionHeader } from '../checks/client-authentication';
 import { verifyRequestObject } from '../checks/request-object';
 import { rulesAt, type Levelled } from '../checks/levels';
+import { LOGIN_HINT, checkLoginHint } from '../checks/login-hint';
 import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import { LIFETIMES, MAX_STATE_OR_NONCE_LENGTH } from '../config';
 import type { EmulatorContext } from '../context';
@@ -31,7 +32,8 @@ const FORM_RULES: readonly Levelled<FormRule>[] = [
   ['every', (parameters) => {
     if (parameters.has('request_uri')) throw new InvalidRequest("parameter 'request_uri' must not be sent to the PAR endpoint");
   }],
-  ['strict', (parameters) => onlyListedParameters(parameters, REQUIRED_PARAMETERS, 'spec 4.1')],
+  // login_hint is taken at both levels (checks/login-hint.ts): a standard parameter, not the spec's.
+  ['strict', (parameters) => onlyListedParameters(parameters, REQUIRED_PARAMETERS, 'spec 4.1', [LOGIN_HINT])],
 ];
 
 /**
@@ -64,6 +66,11 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
       });
     }
     throw error;
+  }
+  // A login_hint beside the request object (RFC 9126 §3 wants it inside, where it wins) is taken too.
+  const formLoginHint = checkLoginHint(parameters.get(LOGIN_HINT), 'parameter');
+  if (authorizationRequest.loginHint === undefined && formLoginHint !== undefined) {
+    authorizationRequest = { ...authorizationRequest, loginHint: formLoginHint };
   }
   const { state } = authorizationRequest;
 
@@ -98,6 +105,7 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
         expires_in: LIFETIMES.requestUri,
         verified_claims: authorizationRequest.claims.claims.map(({ name }) => name),
         trust_framework: authorizationRequest.claims.trustFramework,
+        ...(authorizationRequest.loginHint === undefined ? {} : { login_hint: authorizationRequest.loginHint }),
         assertion_alg: assertion.alg,
         assertion_kid: assertion.kid,
       },

@@ -22,7 +22,8 @@ const en = {
   footer: (client: string) => `Simulated identity app for ${client}. All people and documents are fictional.`,
 
   /** step 1 */
-  chooseLead: (client: string) => `${client} asks you to verify your identity. These are test people: choose whose passport or ID card to scan.`,
+  clientAsks: (client: string) => `${client} wants to verify your identity`,
+  chooseLead: 'These are test people: choose whose passport or ID card to scan.',
 
   /** the drawn document: printed labels, as on a data page */
   printed: {
@@ -147,7 +148,8 @@ const nb: AppMessages = {
   cancelVerification: 'Avbryt verifiseringen',
   footer: (client) => `Simulert identitetsapp for ${client}. Alle personer og dokumenter er fiktive.`,
 
-  chooseLead: (client) => `${client} ber deg verifisere identiteten din. Dette er testpersoner: velg hvem sitt pass eller ID-kort du vil skanne.`,
+  clientAsks: (client) => `${client} vil verifisere identiteten din`,
+  chooseLead: 'Dette er testpersoner: velg hvem sitt pass eller ID-kort du vil skanne.',
 
   printed: {
     surname: 'Etternavn',

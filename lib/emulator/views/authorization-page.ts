@@ -28,6 +28,7 @@ import { stylesheet } from './assets';
 import { AUTHORIZATION_MESSAGES, type AuthorizationMessages } from './authorization-messages';
 import { SafeHtml, html } from './html';
 import { documentExpired, documentSummary, personaDescription } from './labels';
+import { clientDisplayName, clientLogo, logoImageSources, suggestedPersonaId } from './client';
 import { languageSwitch, pageLanguage, pathOf, type LanguageHints, type PageLanguage } from './language';
 import { EMULATOR_MESSAGES, type PageError } from './messages';
 import { pageResponse } from './page-shell';
@@ -48,7 +49,15 @@ const MARK = new SafeHtml(
 export function desktopPage(
   context: EmulatorContext,
   language: PageLanguage,
-  options: { status: number; title: string; body: SafeHtml; scripts?: { script: string; connect: string }; forms?: readonly string[] },
+  options: {
+    status: number;
+    title: string;
+    body: SafeHtml;
+    scripts?: { script: string; connect: string };
+    forms?: readonly string[];
+    /** image sources besides the issuer's (the client's logo: views/client.ts) */
+    images?: readonly string[];
+  },
 ): Response {
   const t = AUTHORIZATION_MESSAGES[language.locale];
   const body = html`
@@ -58,12 +67,13 @@ export function desktopPage(
   return pageResponse({
     status: options.status,
     locale: language.locale,
+    theme: language.theme,
     title: options.title,
     styles: stylesheet('authorization-page'),
     body,
     layout: 'desk',
     sources: {
-      images: [new URL(context.issuer).origin],
+      images: [new URL(context.issuer).origin, ...(options.images ?? [])],
       scripts: options.scripts ? [options.scripts.script] : undefined,
       connect: options.scripts ? [options.scripts.connect] : undefined,
       forms: options.forms,
@@ -105,14 +115,19 @@ ${claims.evidence.length > 0 ? html`<h3>${t.evidence}</h3><ul class="list">${cla
 </section>`;
 }
 
-function personaOption(persona: Persona, checked: boolean, context: EmulatorContext, language: PageLanguage): SafeHtml {
+/**
+ * A persona of the quick test, a radio button; `suggestedBy` names the client when it suggested
+ * this persona (login_hint).
+ */
+function personaOption(persona: Persona, checked: boolean, context: EmulatorContext, language: PageLanguage, suggestedBy?: string): SafeHtml {
   const { locale } = language;
   const portrait = `${context.issuer}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg`;
   const words = EMULATOR_MESSAGES[locale].personaTags;
-  const tags = [
-    persona.faceCheck === 'fail' ? { text: words.faceCheckFails, warn: true } : undefined,
-    documentExpired(persona, context.now()) ? { text: words.documentExpired, warn: true } : undefined,
-    persona.populationRegister ? { text: words.inPopulationRegister, warn: false } : undefined,
+  const tags: SafeHtml[] = [
+    suggestedBy === undefined ? undefined : html`<span class="tag suggested" data-testid="suggested-persona">${words.suggestedBy(suggestedBy)}</span>`,
+    persona.faceCheck === 'fail' ? html`<span class="tag warn">${words.faceCheckFails}</span>` : undefined,
+    documentExpired(persona, context.now()) ? html`<span class="tag warn">${words.documentExpired}</span>` : undefined,
+    persona.populationRegister ? html`<span class="tag">${words.inPopulationRegister}</span>` : undefined,
   ].filter((tag) => tag !== undefined);
   return html`
 <label class="persona">
@@ -121,7 +136,7 @@ function personaOption(persona: Persona, checked: boolean, context: EmulatorCont
 <span><strong>${persona.label}</strong>
 <span class="muted">${documentSummary(persona, locale)}</span>
 <span class="muted">${personaDescription(persona, locale)}</span>
-${tags.map((tag) => html`<span class="tag${tag.warn ? ' warn' : ''}">${tag.text}</span>`)}</span>
+${tags}</span>
 </label>`;
 }
 
@@ -229,10 +244,12 @@ export async function interactionPage(
   const message = options.message?.(t);
   const codeError = options.codeError?.(t);
   const secret = interaction.browserSecret;
-  const clientName = client.name ?? client.clientId;
+  const clientName = clientDisplayName(client);
+  // The persona chosen in a refused post, else the one the client suggested (login_hint), else the first.
+  const suggested = suggestedPersonaId(interaction.request.loginHint);
   const selected = personas.some((persona) => persona.id === options.selectedPersonaId)
     ? options.selectedPersonaId
-    : personas[0]?.id;
+    : (suggested ?? personas[0]?.id);
   const returnTo = new URL(interaction.request.redirectUri).host;
   const phoneUrl = qrCodeLink(context, interactionId);
   const status = deviceStatus(interaction);
@@ -279,7 +296,7 @@ ${deviceLink(context, t, interactionId, secret, phoneUrl, showLink)}`;
 
   const body = html`
 <p class="eyebrow" data-returns-to-client>${t.eyebrow}</p>
-<h1>${t.heading(clientName)}</h1>
+<div class="client-heading">${clientLogo(client, 56)}<h1>${t.heading(clientName)}</h1></div>
 <p class="muted">${t.clientLine(html`<code>${client.clientId}</code>`, returnTo)}</p>
 ${message ? html`<p class="alert" role="alert">${message}</p>` : ''}
 <div class="grid">
@@ -303,7 +320,7 @@ ${requestedCard(language, interaction)}
 <fieldset>
 <legend>${t.quickLegend}</legend>
 <div class="personas">
-${personas.map((persona) => personaOption(persona, persona.id === selected, context, language))}
+${personas.map((persona) => personaOption(persona, persona.id === selected, context, language, persona.id === suggested ? clientName : undefined))}
 </div>
 </fieldset>
 <div class="actions">
@@ -333,6 +350,7 @@ ${
     // The quick test posts to the issuer (the page may be on the flow URL), and is answered by
     // the redirect to the client.
     forms: [new URL(context.issuer).origin, new URL(interaction.request.redirectUri).origin],
+    images: logoImageSources(client),
   });
 }
 

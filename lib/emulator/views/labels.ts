@@ -31,7 +31,7 @@ export function documentName(persona: Persona, locale: Locale): string {
   return `${countryAdjective(document.issuer.country_code, locale)} ${documentTypeName(document.type, locale)} ${document.document_number}`;
 }
 
-/** On a line of its own: "Norwegian passport FK4820713, expiry 2031-06-10" | "Norsk pass FK4820713, utløper 10. juni 2031". */
+/** On a line of its own: "Norwegian passport FK4820713, expires 10 June 2031" | "Norsk pass FK4820713, utløper 10. juni 2031". */
 export function documentSummary(persona: Persona, locale: Locale): string {
   return capitalize(EMULATOR_MESSAGES[locale].documentSummary(documentName(persona, locale), persona.document.date_of_expiry));
 }

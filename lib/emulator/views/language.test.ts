@@ -83,7 +83,7 @@ describe('how a page’s language is chosen', () => {
   it('is English by default: lang="en", the English page as it was, the switch on English', async () => {
     const { response, html } = await openPage(newEmulator());
     expect(response.status).toBe(200);
-    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<html lang="en" data-theme="system">');
     expect(response.headers.get('content-language')).toBe('en');
     expect(html).toContain('<h1>Test client demo-client wants to verify your identity</h1>');
     expect(html).toContain('<button class="approve" type="submit" name="outcome" value="approve">Verify and share</button>');
@@ -92,7 +92,7 @@ describe('how a page’s language is chosen', () => {
 
   it('follows Accept-Language nb-NO: the page in bokmål, lang="nb", protocol names as they are', async () => {
     const { response, html, interaction, browser } = await openPage(newEmulator(), { headers: NORWEGIAN });
-    expect(html).toContain('<html lang="nb">');
+    expect(html).toContain('<html lang="nb" data-theme="system">');
     expect(response.headers.get('content-language')).toBe('nb');
     expect(html).toContain('<title>Verifiser identiteten din for Test client demo-client</title>');
     expect(html).toContain('<h1>Test client demo-client vil verifisere identiteten din</h1>');
@@ -117,7 +117,7 @@ describe('how a page’s language is chosen', () => {
   it('follows the request object’s ui_locales over Accept-Language, and the app on a phone (QR code) speaks it too', async () => {
     const emulator = newEmulator();
     const { html, interaction, browser } = await openPage(emulator, { extra: { ui_locales: 'nb en' }, headers: { 'Accept-Language': 'en-US,en;q=0.9' } });
-    expect(html).toContain('<html lang="nb">');
+    expect(html).toContain('<html lang="nb" data-theme="system">');
     expect(html).toContain('vil verifisere identiteten din</h1>');
 
     // A phone with its own browser (English) opens the QR link: the interaction carries ui_locales.
@@ -125,7 +125,7 @@ describe('how a page’s language is chosen', () => {
     expect(bind.status).toBe(303);
     const location = new URL(bind.headers.get('location')!);
     const confirm = await (await get(emulator, location.href, { 'Accept-Language': 'en' })).text();
-    expect(confirm).toContain('<html lang="nb">');
+    expect(confirm).toContain('<html lang="nb" data-theme="system">');
     expect(confirm).toContain('<h1>Bekreft denne telefonen på datamaskinen</h1>');
     expectSwitch(confirm, 'nb', `${location.pathname}${location.search}`);
 
@@ -133,7 +133,7 @@ describe('how a page’s language is chosen', () => {
     await confirmPhone(emulator, interaction, browser, confirm);
     const screen = await get(emulator, location.href, { 'Accept-Language': 'en' });
     const app = await screen.text();
-    expect(app).toContain('<html lang="nb">');
+    expect(app).toContain('<html lang="nb" data-theme="system">');
     expect(app).toContain('<h1>Velg dokumentet ditt</h1>');
     expect(app).toContain('data-testid="app-step">Steg 1 av 5</p>');
     expectSwitch(app, 'nb', `${location.pathname}${location.search}&step=document`);
@@ -141,24 +141,24 @@ describe('how a page’s language is chosen', () => {
 
   it('takes ui_locales in order of preference, skipping languages it does not speak; en picks English', async () => {
     const emulator = newEmulator();
-    expect((await openPage(emulator, { extra: { ui_locales: 'de-DE nb-NO' } })).html).toContain('<html lang="nb">');
-    expect((await openPage(emulator, { extra: { ui_locales: 'en nb' }, headers: NORWEGIAN })).html).toContain('<html lang="en">');
+    expect((await openPage(emulator, { extra: { ui_locales: 'de-DE nb-NO' } })).html).toContain('<html lang="nb" data-theme="system">');
+    expect((await openPage(emulator, { extra: { ui_locales: 'en nb' }, headers: NORWEGIAN })).html).toContain('<html lang="en" data-theme="system">');
     // Nothing it speaks: Accept-Language decides.
-    expect((await openPage(emulator, { extra: { ui_locales: 'fr sv' }, headers: NORWEGIAN })).html).toContain('<html lang="nb">');
+    expect((await openPage(emulator, { extra: { ui_locales: 'fr sv' }, headers: NORWEGIAN })).html).toContain('<html lang="nb" data-theme="system">');
   });
 
   it('the switch’s cookie beats both ui_locales and Accept-Language', async () => {
     const emulator = newEmulator();
     const english = await openPage(emulator, { extra: { ui_locales: 'nb' }, headers: { ...NORWEGIAN, ...COOKIE_EN } });
-    expect(english.html).toContain('<html lang="en">');
+    expect(english.html).toContain('<html lang="en" data-theme="system">');
     expect(english.html).toContain('wants to verify your identity</h1>');
     expectSwitch(english.html, 'en');
 
     const norwegian = await openPage(emulator, { extra: { ui_locales: 'en' }, headers: { 'Accept-Language': 'en', ...COOKIE_NB } });
-    expect(norwegian.html).toContain('<html lang="nb">');
+    expect(norwegian.html).toContain('<html lang="nb" data-theme="system">');
     // A cookie naming no language of ours is ignored.
     const ignored = await openPage(emulator, { extra: { ui_locales: 'nb' }, headers: { Cookie: `${LANGUAGE_COOKIE}=de` } });
-    expect(ignored.html).toContain('<html lang="nb">');
+    expect(ignored.html).toContain('<html lang="nb" data-theme="system">');
   });
 
   it('chooseLocale: cookie, then ui_locales, then Accept-Language, then English', () => {
@@ -257,7 +257,7 @@ describe('every page in Norwegian', () => {
     expect(new URL(continued.headers.get('location')!).searchParams.get('error_description')).toBe('the user cancelled the verification');
     const finished = await get(emulator, `${TEST_DEVICE_BASE_URL}/app/${interaction}?device=${device}`, NORWEGIAN);
     const finishedHtml = await finished.text();
-    expect(finishedHtml).toContain('<html lang="nb">');
+    expect(finishedHtml).toContain('<html lang="nb" data-theme="system">');
     expect(finishedHtml).toContain('<h1>Denne verifiseringen er fullført</h1>');
     expectSwitch(finishedHtml, 'nb', `/emulator/app/${interaction}?device=${device}`);
   });
@@ -267,7 +267,7 @@ describe('every page in Norwegian', () => {
     const response = await get(emulator, `${TEST_BASE_URL}/auth?client_id=${client.clientId}&request_uri=urn:ietf:params:oauth:request_uri:nope`, NORWEGIAN);
     expect(response.status).toBe(400);
     const html = await response.text();
-    expect(html).toContain('<html lang="nb">');
+    expect(html).toContain('<html lang="nb" data-theme="system">');
     expect(html).toContain('<h1>Forespørselen om verifisering kan ikke behandles</h1>');
     expect(html).toContain('<p>Feil <code data-testid="error-code">invalid_request_uri</code></p>');
     expect(html).toContain('<p role="alert">Forespørselen finnes ikke eller er utløpt. Start verifiseringen på nytt fra tjenesten du kom fra.</p>');
@@ -297,7 +297,7 @@ describe('every page in Norwegian', () => {
     const emulator = newEmulator();
     const panel = await get(emulator, TEST_BASE_URL, NORWEGIAN);
     const html = await panel.text();
-    expect(html).toContain('<html lang="nb">');
+    expect(html).toContain('<html lang="nb" data-theme="system">');
     expect(html).toContain('<h1>QA-panel</h1>');
     expect(html).toContain('<h2 id="faults-heading">Feil</h2>');
     expect(html).toContain('<strong>Feil nonce</strong> <code>wrong_nonce</code>');

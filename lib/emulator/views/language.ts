@@ -18,6 +18,7 @@ import { ENDPOINT_PATHS } from '../config';
 import { basePathOf, type EmulatorContext } from '../context';
 import { html, type SafeHtml } from './html';
 import { EMULATOR_MESSAGES } from './messages';
+import { chooseTheme, type Theme } from './theme';
 
 /** The cookie that keeps the reader's choice. */
 export const LANGUAGE_COOKIE = 'idv_emulator_lang';
@@ -28,9 +29,11 @@ export const LANGUAGE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 3600;
 /** The longest return path accepted: the app's links with two secrets are a few hundred characters. */
 const MAX_RETURN_PATH_LENGTH = 2048;
 
-/** A page's language, and what its switch needs. */
+/** A page's language, and what its switch needs; and its theme, read from the same request (views/theme.ts). */
 export interface PageLanguage {
   locale: Locale;
+  /** light or dark, as the host app's theme cookie asks; absent: `system` (prefers-color-scheme) */
+  theme?: Theme;
   /** the emulator's base path ("" at an origin's root): the switch posts under it */
   basePath: string;
   /** where the switch brings the reader back to: a path (and query) under the base path */
@@ -60,7 +63,7 @@ export function pageLanguage(request: Request, context: Pick<EmulatorContext, 'i
   const method = request.method.toUpperCase();
   const own = method === 'GET' || method === 'HEAD' ? `${url.pathname}${url.search}` : url.pathname;
   const returnTo = (hints.returnTo === undefined ? undefined : checkReturnPath(hints.returnTo, basePath)) ?? checkReturnPath(own, basePath) ?? homePath(basePath);
-  return { locale: chooseLocale(request, hints.uiLocales), basePath, returnTo };
+  return { locale: chooseLocale(request, hints.uiLocales), theme: chooseTheme(request), basePath, returnTo };
 }
 
 /** The emulator's own page at its base path (the QA panel). */

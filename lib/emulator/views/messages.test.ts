@@ -30,7 +30,7 @@ describe('the emulator’s catalogs', () => {
     expect(documentName(ingrid, 'nb')).toBe('norsk pass FK4820713');
     expect(documentName(ingrid, 'en')).toBe('Norwegian passport FK4820713');
     expect(documentName(lars, 'nb')).toMatch(/^svensk (pass|ID-kort) /);
-    expect(documentSummary(ingrid, 'en')).toBe('Norwegian passport FK4820713, expiry 2031-06-10');
+    expect(documentSummary(ingrid, 'en')).toBe('Norwegian passport FK4820713, expires 10 June 2031');
     expect(documentSummary(ingrid, 'nb')).toBe('Norsk pass FK4820713, utløper 10. juni 2031');
   });
 

@@ -87,8 +87,8 @@ const en = {
   documentType: { passport: 'passport', idcard: 'ID card' } satisfies Record<DocumentType, string> as Record<DocumentType, string>,
   /** on its own: the value of the `type` detail */
   documentTypeTitle: { passport: 'Passport', idcard: 'ID card' } satisfies Record<DocumentType, string> as Record<DocumentType, string>,
-  /** "Norwegian passport FK4820713, expiry 2031-06-10" */
-  documentSummary: (documentName: string, expiry: string) => `${documentName}, expiry ${expiry}`,
+  /** "Norwegian passport FK4820713, expires 10 June 2031": a date written out, which a narrow line breaks at its spaces only */
+  documentSummary: (documentName: string, expiry: string) => `${documentName}, expires ${formatDate(expiry, 'en')}`,
 
   gender: {
     male: 'Male',
@@ -104,6 +104,8 @@ const en = {
     faceCheckFails: 'Face check fails',
     documentExpired: 'Document expired',
     inPopulationRegister: 'In the population register',
+    /** the persona the relying party suggested (login_hint) */
+    suggestedBy: (client: string) => `Suggested by ${client}`,
   },
   personaDescriptions: englishDescriptions,
 
@@ -232,6 +234,7 @@ const nb: EmulatorMessages = {
     faceCheckFails: 'Ansiktskontrollen feiler',
     documentExpired: 'Dokumentet er utløpt',
     inPopulationRegister: 'I folkeregisteret',
+    suggestedBy: (client) => `Foreslått av ${client}`,
   },
   personaDescriptions: {
     'ingrid-haugen': 'Brikke og utstederkontroll er gyldige; finnes i folkeregisteret.',

@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { Locale } from '../../i18n/locale';
 import { SafeHtml, html } from './html';
+import { colorSchemeOf, type Theme } from './theme';
 
 /** The sources a page may load besides its own inline stylesheet (allowed by hash). */
 export interface PageSources {
@@ -30,6 +31,8 @@ export interface Page {
   status: number;
   /** the page's language: `<html lang>` and `Content-Language` (views/language.ts) */
   locale: Locale;
+  /** light, dark, or `system` (prefers-color-scheme, the default): views/theme.ts */
+  theme?: Theme;
   title: string;
   /** the stylesheet, inlined and allowed by its SHA-256 hash */
   styles: string;
@@ -88,15 +91,16 @@ export function contentSecurityPolicy(page: Pick<Page, 'styles' | 'sources'>): s
 export function pageResponse(page: Page): Response {
   const policy = contentSecurityPolicy(page);
   const referrer = page.referrer ?? 'no-referrer';
+  const theme = page.theme ?? 'system';
   const scripts = (page.sources.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`);
   const document = html`<!doctype html>
-<html lang="${page.locale}">
+<html lang="${page.locale}" data-theme="${theme}">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <meta name="referrer" content="${referrer}">
-<meta name="color-scheme" content="light">
+<meta name="color-scheme" content="${colorSchemeOf(theme)}">
 ${page.refreshSeconds === undefined ? '' : html`<meta http-equiv="refresh" content="${String(page.refreshSeconds)}">`}
 <title>${page.title}</title>
 <style>${new SafeHtml(page.styles)}</style>

@@ -97,6 +97,7 @@ export function panelResponse(language: PageLanguage, status: number, title: str
   return pageResponse({
     status,
     locale: language.locale,
+    theme: language.theme,
     title,
     styles: stylesheet('panel'),
     body: html`<main>${languageSwitch(language)}${body}

@@ -17,6 +17,7 @@ import type { Interaction } from '../../state';
 import { APP_MESSAGES, type AppMessages } from '../app-messages';
 import { stylesheet } from '../assets';
 import { SafeHtml, html } from '../html';
+import { clientDisplayName, clientLogo, logoImageSources } from '../client';
 import { languageSwitch, pathOf, type PageLanguage } from '../language';
 import { EMULATOR_MESSAGES, type EmulatorMessages } from '../messages';
 import { pageResponse } from '../page-shell';
@@ -45,7 +46,7 @@ export const CROSS = (color: string, size = 18) =>
 
 /** Neither passed nor failed: a check that cannot be made for this document. */
 const NEUTRAL = new SafeHtml(
-  '<svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="#4a5565" stroke-width="3" stroke-linecap="round" aria-hidden="true"><path d="M6.5 12h11"/></svg>',
+  '<svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round" aria-hidden="true"><path d="M6.5 12h11"/></svg>',
 );
 
 /** What every screen of an open interaction is given. */
@@ -73,6 +74,11 @@ function baseUrl(context: EmulatorContext, mode: AppMode): string {
   return mode.sameDevice ? context.issuer : context.deviceBaseUrl;
 }
 
+/** The client's logo (views/client.ts) as this device can fetch it: one on the issuer's origin from the base URL it reached the app by. */
+export function appClientLogo(context: EmulatorContext, options: Pick<ScreenOptions, 'client' | 'mode'>, size: number): SafeHtml | '' {
+  return clientLogo(options.client, size, { issuer: context.issuer, baseUrl: baseUrl(context, options.mode) });
+}
+
 /** A persona's portrait, from the base URL this device reached the app by. */
 export function portraitUrl(context: EmulatorContext, mode: AppMode, persona: Persona): string {
   return `${baseUrl(context, mode)}${ENDPOINT_PATHS.portraits}/${persona.id}.jpg`;
@@ -91,7 +97,7 @@ export function appForm(context: EmulatorContext, options: ScreenOptions, conten
 
 /** The client as the app names it: its registered name, else its id. */
 export function clientName(client: RegisteredClient): string {
-  return client.name ?? client.clientId;
+  return clientDisplayName(client);
 }
 
 /**
@@ -159,13 +165,14 @@ ${languageSwitch(language)}
   return pageResponse({
     status: options.status,
     locale: language.locale,
+    theme: language.theme,
     title: t.pageTitle(options.title),
     styles: stylesheet('app'),
     body,
     layout: 'phone',
     // The steps' one script (no inline script): it shows a pressed button working.
     sources: {
-      images: origins,
+      images: [...origins, ...logoImageSources(options.client)],
       forms: appFormOrigins(context, options),
       scripts: step ? [`${baseUrl(context, options.mode)}${ENDPOINT_PATHS.authorizationPageScript}`] : undefined,
     },
@@ -187,8 +194,9 @@ export function chosenPersona(interaction: Interaction): Persona {
 
 /** A row of a result list: a check mark, a cross, or a dash for a check that cannot be made. */
 export function checkRow(result: 'passed' | 'failed' | 'not available', text: SafeHtml | string): SafeHtml {
-  const icon = result === 'passed' ? CHECK('#146c43') : result === 'failed' ? CROSS('#a4161a') : NEUTRAL;
-  return html`<li>${icon}<span>${text}</span></li>`;
+  const icon = result === 'passed' ? CHECK('currentColor') : result === 'failed' ? CROSS('currentColor') : NEUTRAL;
+  // The icon takes its colour from the row's result (app.css), in light and dark alike.
+  return html`<li data-result="${result === 'not available' ? 'unavailable' : result}">${icon}<span>${text}</span></li>`;
 }
 
 /** A page of the app without an interaction to act on: the app bar, the content, the language switch. */
@@ -204,6 +212,7 @@ ${languageSwitch(language)}
   return pageResponse({
     status: options.status,
     locale: language.locale,
+    theme: language.theme,
     title: t.pageTitle(options.title),
     styles: stylesheet('app'),
     body,

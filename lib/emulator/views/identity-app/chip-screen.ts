@@ -28,7 +28,7 @@ export function chipScreen(context: EmulatorContext, options: StepScreenOptions)
   const passport = document.type === 'passport';
   if (!options.interaction.app.chipRead) {
     return html`
-<p class="toast" role="status">${CHECK('#146c43')}${t.scanned(documentName(persona, options.language.locale))}</p>
+<p class="toast" role="status">${CHECK('currentColor')}${t.scanned(documentName(persona, options.language.locale))}</p>
 <h1>${t.steps.chip}</h1>
 <p class="lead">${t.chipLead(passport)}</p>
 ${alert(options.message)}

@@ -9,7 +9,7 @@ import { personalNumberText, populationRegisterMatch, type Persona } from '../..
 import type { AppMessages } from '../app-messages';
 import { html, type SafeHtml } from '../html';
 import { countryName, documentExpired } from '../labels';
-import { alert, appForm, chosenPersona, clientName, portraitUrl, words, type ScreenOptions, type StepScreenOptions } from './app-page';
+import { alert, appClientLogo, appForm, chosenPersona, clientName, portraitUrl, words, type ScreenOptions, type StepScreenOptions } from './app-page';
 
 /** A requested claim's value for the consent list; undefined when the persona has none. */
 function claimValue(context: EmulatorContext, options: ScreenOptions, persona: Persona, name: ClaimName): SafeHtml | string | undefined {
@@ -82,7 +82,7 @@ export function consentScreen(context: EmulatorContext, options: StepScreenOptio
   const etsiRefusal = claims.trustFramework === 'standard_etsi' && issuerCheck !== 'VALID';
   const evidenceDocument = claims.evidence.some((evidence) => evidence.type === 'document');
   return html`
-<h1>${t.shareHeading(name)}</h1>
+<div class="client-heading">${appClientLogo(context, options, 40)}<h1>${t.shareHeading(name)}</h1></div>
 <p class="lead">${t.shareLead(name)}</p>
 ${alert(options.message)}
 ${

@@ -4,21 +4,29 @@
  */
 import type { EmulatorContext } from '../../context';
 import { personas } from '../../personas/personas';
+import { suggestedPersonaId } from '../client';
 import { SafeHtml, html } from '../html';
 import { capitalize, documentExpired, documentName } from '../labels';
-import { alert, appForm, clientName, portraitUrl, words, type StepScreenOptions } from './app-page';
+import { alert, appClientLogo, appForm, clientName, portraitUrl, words, type StepScreenOptions } from './app-page';
 
 const CHEVRON = new SafeHtml(
   '<svg class="chevron" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="m9 5 7 7-7 7"/></svg>',
 );
 
-/** Step 1: whose document to verify (the test personas). */
+/**
+ * Step 1: who asks (the client's name and logo), and whose document to verify (the test
+ * personas). The persona chosen before (the Back button), else the one the client suggested
+ * (login_hint), is the current choice.
+ */
 export function documentScreen(context: EmulatorContext, options: StepScreenOptions): SafeHtml {
-  const current = options.interaction.app.personaId;
+  const suggested = suggestedPersonaId(options.interaction.request.loginHint);
+  const current = options.interaction.app.personaId ?? suggested;
   const { t, shared } = words(options);
   const { locale } = options.language;
+  const name = clientName(options.client);
   const choices = personas.map((persona) => {
     const tags = [
+      persona.id === suggested ? html`<span class="tag suggested" data-testid="suggested-persona">${shared.personaTags.suggestedBy(name)}</span>` : '',
       persona.faceCheck === 'fail' ? html`<span class="tag warn">${shared.personaTags.faceCheckFails}</span>` : '',
       documentExpired(persona, context.now()) ? html`<span class="tag warn">${shared.personaTags.documentExpired}</span>` : '',
     ];
@@ -31,8 +39,9 @@ export function documentScreen(context: EmulatorContext, options: StepScreenOpti
     }</span>${CHEVRON}</button></li>`;
   });
   return html`
+<p class="client-asks">${appClientLogo(context, options, 40)}<span>${t.clientAsks(name)}</span></p>
 <h1>${t.steps.document}</h1>
-<p class="lead">${t.chooseLead(clientName(options.client))}</p>
+<p class="lead">${t.chooseLead}</p>
 ${alert(options.message)}
 ${appForm(context, options, html`<input type="hidden" name="action" value="choose-document"><ul class="choices">${choices}</ul>`)}`;
 }

@@ -22,7 +22,7 @@ export function appDonePage(context: EmulatorContext, options: ScreenOptions): R
     : '';
   const content = html`
 <div class="result" data-testid="app-done">
-<span class="circle ${approved ? 'ok' : 'stop'}">${approved ? CHECK('#146c43', 44) : CROSS('#a4161a', 40)}</span>
+<span class="circle ${approved ? 'ok' : 'stop'}">${approved ? CHECK('currentColor', 44) : CROSS('currentColor', 40)}</span>
 <h1>${options.mode.sameDevice ? t.done : t.doneElsewhere}</h1>
 <p class="lead">${
     options.mode.sameDevice

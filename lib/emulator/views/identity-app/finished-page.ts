@@ -23,7 +23,7 @@ export function appFinishedPage(context: EmulatorContext, language: PageLanguage
   const words = AUTHORIZATION_MESSAGES[language.locale];
   const content = html`
 <div class="result" data-testid="app-finished">
-<span class="circle ok">${CHECK('#146c43', 44)}</span>
+<span class="circle ok">${CHECK('currentColor', 44)}</span>
 <h1>${t.complete}</h1>
 <p class="lead">${t.completeLead}</p>
 ${

@@ -20,7 +20,7 @@ export function appHandOffRefusedPage(context: EmulatorContext, language: PageLa
     reason === 'elsewhere' ? [t.elsewhereTitle, t.elsewhereHeading, t.elsewhereLead] : [t.lockedTitle, t.lockedHeading, t.lockedLead];
   const content = html`
 <div class="result" data-testid="app-${reason}">
-<span class="circle stop">${CROSS('#a4161a', 40)}</span>
+<span class="circle stop">${CROSS('currentColor', 40)}</span>
 <h1>${heading}</h1>
 <p class="lead">${lead}</p>
 <p class="fine">${t.closeApp}</p>

@@ -27,7 +27,8 @@ function drawnDocument(context: EmulatorContext, options: ScreenOptions, persona
     [printed.documentNumber, document.document_number],
     [printed.dateOfIssue, document.date_of_issuance ? date(document.date_of_issuance) : '—'],
     [printed.dateOfExpiry, date(document.date_of_expiry)],
-    [printed.authority, document.issuer.name, !personalNumber],
+    // A full line when nothing shares it, or when a long name (Polismyndigheten) would break inside the word.
+    [printed.authority, document.issuer.name, !personalNumber || document.issuer.name.length > 12],
   ];
   if (personalNumber) fields.push([printed.personalNumber, personalNumber]);
   return html`<div class="doc-frame"><figure class="doc ${document.type}">
