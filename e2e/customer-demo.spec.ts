@@ -76,6 +76,9 @@ test('customer mode shows no link to the QA panel or the doctor, on the picker o
   await page.getByTestId('start').click();
   // the emulator's page names the client by the demo's name
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acme Bank wants to verify your identity');
+  const emulatorLogo = page.getByTestId('client-logo');
+  await expect(emulatorLogo).toHaveAttribute('src', `${app}/demo-logo`);
+  expect(await emulatorLogo.evaluate(async (image: HTMLImageElement) => (await image.decode(), image.naturalWidth))).toBe(64);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page).toHaveURL(`${app}/result`);
   await expect(qaLinks).toHaveCount(0);

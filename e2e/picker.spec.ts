@@ -128,6 +128,8 @@ test('a preset names the person it suggests, and its verification asks the emula
   await card.click();
   await expect(page.locator('input[type="hidden"][name="persona"]')).toHaveValue('lars-eriksson');
   await page.getByTestId('start').click();
+  await expect(page).toHaveURL(/\/emulator\/auth\?/);
+  await expect(page.locator('input[name="persona"][value="lars-eriksson"]')).toBeChecked();
   await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
   await expect(page).toHaveURL(`${APP}/result`);
   // the request object pushed at PAR, as the trace recorded it
