@@ -1,19 +1,33 @@
 /**
- * The screenshots for the docs (docs/screenshots/ holds the ones the README shows), at phone and
- * desktop widths, in dark mode and in Norwegian: kept in e2e/artifacts/. A project of its own
+ * Screenshots of the pages at phone and desktop widths, in dark mode and in Norwegian, kept in
+ * e2e/artifacts/: to look at after a change, and the README's own in e2e/artifacts/readme/
+ * (e2e/readme-screenshots.ts), which `npm run screenshots` copies into docs/screenshots/. A project of its own
  * (playwright.config.ts), so that taking them never slows or hides what the axe scans prove. Each
  * page is reached as a person would, and the test fails when one cannot be.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { freePort, startAppServer } from '../test/support/app-server';
 import { decideInEmulatedApp, openPanelSignedIn, startDefaultVerification } from './flows';
+import type { README_SCREENSHOTS } from './readme-screenshots';
 import { EMULATOR_APP as APP } from './servers';
 
-const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 900 } } as const;
+/** The widths the issue of record names: a desktop screen shared in a meeting, and a phone. */
+const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1440, height: 900 } } as const;
 
+/** A whole page, to look at. */
 async function shoot(page: Page, name: string, size: string): Promise<void> {
   await mkdir('e2e/artifacts', { recursive: true });
   await page.screenshot({ path: `e2e/artifacts/${name}-${size}.png`, fullPage: true });
+}
+
+/** One of the README's screenshots, by its name there: what the screen shows, or the whole page. */
+async function readme(name: (typeof README_SCREENSHOTS)[number], page: Page, { fullPage = false } = {}): Promise<void> {
+  await mkdir('e2e/artifacts/readme', { recursive: true });
+  // The portrait and the logos are loaded before the picture is taken.
+  await page.waitForLoadState('load');
+  await page.screenshot({ path: `e2e/artifacts/readme/${name}.png`, fullPage });
 }
 
 for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
@@ -23,12 +37,17 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
     test('the picker, the authorization page, the result and the failure page', async ({ page }) => {
       await page.goto(`${APP}/`);
       await shoot(page, 'picker', size);
+      if (size === 'desktop') await readme('picker-desktop', page);
       await page.getByRole('button', { name: 'Start verification' }).click();
       await expect(page).toHaveURL(/\/emulator\/auth\?/);
       await shoot(page, 'emulator-authorization', size);
+      if (size === 'desktop') await readme('emulator-authorization-desktop', page);
       await page.locator('input[name="persona"][value="sofia-costa"]').check();
       await page.locator('button[name="outcome"][value="approve"]').click();
       await expect(page).toHaveURL(`${APP}/result`);
+      await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
+      if (size === 'desktop') await readme('result-desktop', page);
+      else await readme('result-phone', page);
       await page.locator('[data-step=id_token] summary').click();
       await expect(page.locator('[data-step=id_token]')).toContainText('Signed ID token: payload');
       await shoot(page, 'result', size);
@@ -36,6 +55,7 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
       await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
       await expect(page.getByTestId('error-code')).toHaveText('access_denied');
       await shoot(page, 'failure', size);
+      if (size === 'desktop') await readme('failure-desktop', page);
     });
 
     test('a failure explained by the check that failed', async ({ page }) => {
@@ -47,13 +67,14 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
       await expect(page.getByTestId('failure-check')).toBeVisible();
       await expect(page.getByTestId('fault-cause')).toBeVisible();
       await shoot(page, 'failure-check', size);
-      // what a tester sees first, for the README
-      await page.screenshot({ path: `e2e/artifacts/failure-check-top-${size}.png` });
+      // what a tester sees first
+      if (size === 'desktop') await readme('failure-check-top-desktop', page);
     });
 
     test('the QA panel and the identity app’s screens', async ({ page }) => {
       await openPanelSignedIn(page, APP);
       await shoot(page, 'emulator-panel', size);
+      if (size === 'desktop') await readme('emulator-panel-desktop', page);
       await startDefaultVerification(page, APP);
       await page.getByTestId('use-app-on-this-device').click();
       await expect(page.getByTestId('persona-ingrid-haugen')).toBeVisible();
@@ -61,6 +82,7 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
       await page.getByTestId('persona-ingrid-haugen').click();
       await expect(page.getByTestId('scan-document')).toBeVisible();
       await shoot(page, 'app-2-scan', size);
+      if (size === 'phone') await readme('app-2-scan-phone', page, { fullPage: true });
       await page.getByTestId('scan-document').click();
       await page.getByTestId('read-chip').click();
       await expect(page.getByTestId('chip-result')).toBeVisible();
@@ -69,43 +91,67 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
       await page.getByTestId('check-face').click();
       await expect(page.getByTestId('face-result')).toBeVisible();
       await shoot(page, 'app-4-face', size);
+      if (size === 'phone') await readme('app-4-face-phone', page, { fullPage: true });
       await page.getByTestId('continue').click();
       await expect(page.getByTestId('share')).toBeVisible();
       await shoot(page, 'app-5-consent', size);
     });
+
+    test.describe('in dark mode', () => {
+      test.use({ colorScheme: 'dark' });
+
+      test('the picker, the authorization page and the result', async ({ page }) => {
+        await page.goto(`${APP}/`);
+        await shoot(page, 'picker', `${size}-dark`);
+        await startDefaultVerification(page, APP);
+        await shoot(page, 'emulator-authorization', `${size}-dark`);
+        await decideInEmulatedApp(page, 'eva-lindqvist', 'approve');
+        await expect(page).toHaveURL(`${APP}/result`);
+        await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
+        if (size === 'desktop') await readme('dark-desktop', page);
+        else await readme('dark-phone', page);
+        await page.locator('[data-step=id_token] summary').click();
+        await expect(page.locator('[data-step=id_token]')).toContainText('Signed ID token: payload');
+        await shoot(page, 'result', `${size}-dark`);
+      });
+    });
+
+    test.describe('in Norwegian', () => {
+      test.use({ locale: 'nb-NO' });
+
+      test('the picker, the authorization page and the result', async ({ page }) => {
+        await page.goto(`${APP}/`);
+        await shoot(page, 'picker', `${size}-nb`);
+        await page.getByRole('button', { name: 'Start verifisering' }).click();
+        await expect(page).toHaveURL(/\/emulator\/auth\?/);
+        await shoot(page, 'emulator-authorization', `${size}-nb`);
+        await decideInEmulatedApp(page, 'sofia-costa', 'approve');
+        await expect(page).toHaveURL(`${APP}/result`);
+        await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
+        if (size === 'desktop') await readme('norwegian-desktop', page);
+        await page.locator('[data-step=id_token] summary').click();
+        await expect(page.locator('[data-step=id_token]')).toContainText('Signert ID-token: payload');
+        await shoot(page, 'result', `${size}-nb`);
+      });
+    });
+
+    test('presenter mode on a result', async ({ page }) => {
+      await startDefaultVerification(page, APP);
+      await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+      await expect(page).toHaveURL(`${APP}/result`);
+      await page.getByTestId('presenter-switch').click();
+      await expect(page.getByTestId('presenter-banner')).toBeVisible();
+      await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
+      if (size === 'desktop') await readme('presenter-desktop', page);
+      else await readme('presenter-phone', page);
+      // the browser remembers it: turned off again for the tests after this one
+      await page.getByTestId('presenter-switch').click();
+      await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
+    });
   });
 }
 
-test.describe('in dark mode, at desktop width', () => {
-  test.use({ viewport: WIDTHS.desktop, colorScheme: 'dark' });
-
-  test('the picker and the result', async ({ page }) => {
-    await page.goto(`${APP}/`);
-    await shoot(page, 'picker', 'desktop-dark');
-    await startDefaultVerification(page, APP);
-    await decideInEmulatedApp(page, 'eva-lindqvist', 'approve');
-    await expect(page).toHaveURL(`${APP}/result`);
-    await page.locator('[data-step=id_token] summary').click();
-    await expect(page.locator('[data-step=id_token]')).toContainText('Signed ID token: payload');
-    await shoot(page, 'result', 'desktop-dark');
-  });
-});
-
-test.describe('in Norwegian, at desktop width', () => {
-  test.use({ viewport: WIDTHS.desktop, locale: 'nb-NO' });
-
-  test('the result', async ({ page }) => {
-    await page.goto(`${APP}/`);
-    await page.getByRole('button', { name: 'Start verifisering' }).click();
-    await decideInEmulatedApp(page, 'sofia-costa', 'approve');
-    await expect(page).toHaveURL(`${APP}/result`);
-    await page.locator('[data-step=id_token] summary').click();
-    await expect(page.locator('[data-step=id_token]')).toContainText('Signert ID-token: payload');
-    await shoot(page, 'result-nb', 'desktop');
-  });
-});
-
-test.describe('the verdict and presenter mode, at desktop width', () => {
+test.describe('the verdict, at desktop width', () => {
   test.use({ viewport: WIDTHS.desktop });
 
   test('an expired passport, Not verified', async ({ page }) => {
@@ -114,19 +160,41 @@ test.describe('the verdict and presenter mode, at desktop width', () => {
     await expect(page).toHaveURL(`${APP}/result`);
     await expect(page.getByTestId('verdict-reasons')).toBeVisible();
     await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
-    await page.screenshot({ path: 'e2e/artifacts/verdict-desktop.png' });
+    await readme('verdict-desktop', page);
   });
+});
 
-  test('presenter mode on a result', async ({ page }) => {
-    await startDefaultVerification(page, APP);
-    await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
-    await expect(page).toHaveURL(`${APP}/result`);
-    await page.getByTestId('presenter-switch').click();
-    await expect(page.getByTestId('presenter-banner')).toBeVisible();
-    await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
-    await page.screenshot({ path: 'e2e/artifacts/presenter-desktop.png' });
-    // the browser remembers it: turned off again for the tests after this one
-    await page.getByTestId('presenter-switch').click();
-    await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
+test.describe('a demo in the customer’s name, at desktop width', () => {
+  test.use({ viewport: WIDTHS.desktop });
+
+  test('the header with the customer’s name and logo, and the emulator’s page saying who asks, the suggested person chosen', async ({ page, request }) => {
+    const port = await freePort();
+    const app = `http://localhost:${port}`;
+    const server = startAppServer(port, {
+      APP_URL: app,
+      IDV_DATA_DIR: '.data/e2e-screenshots-customer',
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      IDV_DEMO_NAME: 'Acme Bank',
+      IDV_DEMO_LOGO: 'e2e/fixtures/acme-logo.png',
+      IDV_CUSTOMER_MODE: 'on',
+    });
+    try {
+      await expect
+        .poll(() => (server.running() ? request.get(`${app}/readyz`).then((response) => response.status(), () => 0) : -1), { timeout: 45_000 })
+        .toBe(200);
+      await page.goto(`${app}/`);
+      await expect(page.getByTestId('demo-logo')).toHaveJSProperty('complete', true);
+      await readme('customer-demo-desktop', page);
+      // A preset that suggests a person: the emulator's page has them chosen.
+      const preset = page.locator('button[name="preset"]').filter({ has: page.getByTestId('preset-persona') }).first();
+      await preset.click();
+      await page.getByTestId('start').click();
+      await expect(page).toHaveURL(/\/emulator\/auth\?/);
+      await expect(page.getByTestId('suggested-persona')).toBeVisible();
+      await expect(page.getByTestId('client-logo')).toHaveJSProperty('complete', true);
+      await readme('customer-demo-emulator-desktop', page);
+    } finally {
+      server.kill('SIGKILL');
+    }
   });
 });
