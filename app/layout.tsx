@@ -79,20 +79,25 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             </div>
             {/* Forms, so the switches work without JavaScript; POST /preferences remembers them. */}
             <div className="flex flex-wrap items-center gap-1.5 sm:gap-2 [&_button]:px-1.5 [&_button]:py-1 [&_button]:text-xs min-[380px]:[&_button]:px-2 sm:[&_button]:px-3 sm:[&_button]:text-sm">
-              {/* Each language named in itself, and marked as such for screen readers. */}
-              <form method="post" action="/preferences" className="segmented" role="group" aria-label={t.language} data-testid="language-switch">
-                {LOCALES.map((value) => (
-                  <button key={value} type="submit" name="lang" value={value} lang={value} aria-pressed={locale === value}>
-                    {LOCALE_NAMES[value]}
-                  </button>
-                ))}
+              {/* Each language named in itself, and marked as such for screen readers. Each group is a
+                  div in a form that takes no box: ARIA in HTML allows a form no role but search. */}
+              <form method="post" action="/preferences" className="contents">
+                <div className="segmented" role="group" aria-label={t.language} data-testid="language-switch">
+                  {LOCALES.map((value) => (
+                    <button key={value} type="submit" name="lang" value={value} lang={value} aria-pressed={locale === value}>
+                      {LOCALE_NAMES[value]}
+                    </button>
+                  ))}
+                </div>
               </form>
-              <form method="post" action="/preferences" className="segmented" role="group" aria-label={t.theme} data-testid="theme-switch">
-                {THEMES.map((value) => (
-                  <button key={value} type="submit" name="theme" value={value} aria-pressed={theme === value}>
-                    {t.themes[value]}
-                  </button>
-                ))}
+              <form method="post" action="/preferences" className="contents">
+                <div className="segmented" role="group" aria-label={t.theme} data-testid="theme-switch">
+                  {THEMES.map((value) => (
+                    <button key={value} type="submit" name="theme" value={value} aria-pressed={theme === value}>
+                      {t.themes[value]}
+                    </button>
+                  ))}
+                </div>
               </form>
               <form method="post" action="/preferences">
                 <input type="hidden" name="presenter" value={presenter ? 'off' : 'on'} />
@@ -111,10 +116,8 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             <span className="hidden sm:inline">{t.presenterBanner}</span>
           </p>
         )}
-        <div className="px-4 sm:px-6">
-          {config && <AddressNotice appOrigin={config.appUrl} locale={locale} />}
-        </div>
         <main id="main" className="mx-auto max-w-5xl px-4 py-8 sm:px-6 sm:py-10">
+          {config && <AddressNotice appOrigin={config.appUrl} locale={locale} />}
           {children}
         </main>
       </body>

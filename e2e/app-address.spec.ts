@@ -5,6 +5,7 @@
  * Start-up prints the address.
  */
 import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { freePort, startAppServer } from '../test/support/app-server';
 import { EMULATOR_APP as APP } from './servers';
@@ -42,6 +43,8 @@ test('behind a trusted proxy the page stays where it was opened and says which a
     const notice = page.getByTestId('address-notice');
     await expect(notice).toContainText(`This page is open at ${other}, but the app’s address is ${app}.`);
     await expect(notice).toContainText('set to an address that device reaches');
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.map((violation) => violation.id)).toEqual([]);
     // The header's switch posts to /preferences, which is refused from this address: the cookie it would set.
     await page.context().addCookies([{ name: 'idv_lang', value: 'nb', url: other }]);
     await page.reload();

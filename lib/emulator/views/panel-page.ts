@@ -248,7 +248,7 @@ function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
 function clientsSection(view: PanelView): SafeHtml {
   const t = words(view);
   return html`
-<section id="clients" aria-labelledby="clients-heading">
+<section id="clients">
 <h2 id="clients-heading">${t.clients}</h2>
 <p class="muted">${t.clientsLead}</p>
 <div class="table" role="region" aria-labelledby="clients-heading" tabindex="0">
@@ -263,7 +263,7 @@ function clientsSection(view: PanelView): SafeHtml {
 function signingKeysSection(view: PanelView): SafeHtml {
   const t = words(view);
   return html`
-<section id="signing-keys" aria-labelledby="signing-keys-heading">
+<section id="signing-keys">
 <h2 id="signing-keys-heading">${t.signingKeys}</h2>
 <p class="muted">${t.signingKeysLead}</p>
 <div class="table" role="region" aria-labelledby="signing-keys-heading" tabindex="0">

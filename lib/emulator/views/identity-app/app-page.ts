@@ -18,7 +18,7 @@ import { APP_MESSAGES, type AppMessages } from '../app-messages';
 import { stylesheet } from '../assets';
 import { SafeHtml, html } from '../html';
 import { clientDisplayName, clientLogo, logoImageSources } from '../client';
-import { languageSwitch, pathOf, type PageLanguage } from '../language';
+import { languageSwitchNav, pathOf, type PageLanguage } from '../language';
 import { EMULATOR_MESSAGES, type EmulatorMessages } from '../messages';
 import { pageResponse } from '../page-shell';
 import type { FlowAnswer } from '../../qa/flow-answers';
@@ -158,7 +158,7 @@ export function appPage(
 <header class="appbar">${back}<p class="app-name">${MARK}${t.appName}</p>${cancel}</header>
 <main class="screen"${options.mode.sameDevice ? html` data-returns-to-client` : ''}>${progress}${options.content}${progressLine(language.locale, clientName(options.client))}</main>
 ${options.qa ? html`<div class="qa">${flowAnswerChooser(language.locale, qaChooser(context, options, options.qa, step))}</div>` : ''}
-${languageSwitch(language)}
+${languageSwitchNav(language)}
 </div>
 <footer class="below">${t.footer(clientName(options.client))}</footer>`;
   const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
@@ -206,7 +206,7 @@ export function standalonePage(context: EmulatorContext, language: PageLanguage,
 <div class="device">
 <header class="appbar"><span></span><p class="app-name">${MARK}${t.appName}</p><span></span></header>
 <main class="screen">${options.content}</main>
-${languageSwitch(language)}
+${languageSwitchNav(language)}
 </div>`;
   const origins = [new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin];
   return pageResponse({
