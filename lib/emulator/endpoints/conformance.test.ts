@@ -136,7 +136,14 @@ describe('POST {base}/conformance', () => {
     const response = await newEmulator({ conformance: host }).handle(startPost(FORM));
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/emulator/conformance/runs/run-1');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     expect(started).toEqual([{ clientId: 'my-rp', startUrl: 'http://rp.example/', cases: ['wrong_nonce', 'expired'], jwksCooldownSeconds: 30 }]);
+  });
+
+  it('passes a start selector on to the run', async () => {
+    const { host, started } = memoryHost();
+    expect((await newEmulator({ conformance: host }).handle(startPost({ ...FORM, start_selector: '#go' }))).status).toBe(303);
+    expect(started[0]!.startSelector).toBe('#go');
   });
 
   it('refuses a post from another site, as the panel does, and starts nothing', async () => {
@@ -228,9 +235,16 @@ describe('GET {base}/conformance/runs/{id}', () => {
   it('an unknown run: 404', async () => {
     const { host } = memoryHost();
     const emulator = newEmulator({ conformance: host });
-    expect((await emulator.handle(new Request(`${PAGE_URL}/runs/nothing-here`))).status).toBe(404);
-    expect((await emulator.handle(new Request(`${PAGE_URL}/runs/run-1/index.html`))).status).toBe(404);
-    expect((await newEmulator().handle(new Request(`${PAGE_URL}/runs/run-1`))).status).toBe(404);
+    const unknownRun = 'No such run: it was never started here, or it is older than the last five.';
+    for (const response of [
+      await emulator.handle(new Request(`${PAGE_URL}/runs/nothing-here`)),
+      await emulator.handle(new Request(`${PAGE_URL}/runs/run-1/index.html`)),
+      await newEmulator().handle(new Request(`${PAGE_URL}/runs/run-1`)),
+      await newEmulator().handle(new Request(`${PAGE_URL}/runs/run-1/index.html`)),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(await response.text()).toContain(unknownRun);
+    }
   });
 });
 
@@ -264,7 +278,9 @@ describe('GET {base}/conformance/runs/{id}/{file}', () => {
     expect((await emulator.handle(new Request(`${PAGE_URL}/runs/run-1/../../panel`))).status).not.toBe(200);
     expect(fileNames).toEqual([]);
     // A valid name the run does not have: 404 from the host.
-    expect((await emulator.handle(new Request(`${PAGE_URL}/runs/run-1/expired.png`))).status).toBe(404);
+    const missing = await emulator.handle(new Request(`${PAGE_URL}/runs/run-1/expired.png`));
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('No such file in this run.');
     expect(fileNames).toEqual(['expired.png']);
   });
 });
@@ -297,6 +313,7 @@ describe('runInput: the run a form asks for, or what is wrong with it', () => {
     [{ startSelector: 'x'.repeat(201) }, 'The start selector may be at most 200 characters.'],
     [{ cases: Array.from({ length: 101 }, (_, index) => `case_${index}`).join(',') }, 'separated by commas (at most 100)'],
     [{ cases: 'Wrong_Nonce' }, 'separated by commas (at most 100)'],
+    [{ cases: 'wrong_nonce!' }, 'separated by commas (at most 100)'],
     [{ jwksCooldownSeconds: '' }, 'The JWKS cooldown must be a whole number of seconds from 0 to 3600.'],
     [{ jwksCooldownSeconds: '30s' }, 'The JWKS cooldown must be a whole number of seconds from 0 to 3600.'],
     [{ jwksCooldownSeconds: '3601' }, 'The JWKS cooldown must be a whole number of seconds from 0 to 3600.'],

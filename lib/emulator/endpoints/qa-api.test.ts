@@ -337,7 +337,7 @@ describe('POST {base}/qa/flows: faults and a given name for one flow', () => {
     const unknown = await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['nope'] }));
     expect(unknown.status).toBe(400);
     expect((await json(unknown)).error).toBe('unknown_fault');
-    for (const givenName of ['', ' ', 'R2-D2', 'Robert<script>', 'x'.repeat(65), 42, 'Ann\u0000']) {
+    for (const givenName of ['', ' ', 'R2-D2', 'Robert<script>', '<b>Ann', '1Ann', 'x'.repeat(65), 42, 'Ann\u0000']) {
       const response = await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, given_name: givenName }));
       expect(response.status, String(givenName)).toBe(400);
       expect(await json(response)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('letters, marks, spaces, hyphens and apostrophes') });
@@ -662,6 +662,7 @@ describe('every refusal of the QA API says what was wrong, in its error_descript
     for (const [request, status, description] of cases) {
       const answer = await refusal(emulator, request);
       expect(answer.status, description).toBe(status);
+      expect(answer.error, description).toBe(description.startsWith('unknown fault') ? 'unknown_fault' : description.startsWith('client_id') ? 'unknown_client' : 'invalid_request');
       expect(answer.description, description).toContain(description);
     }
     expect(await emulator.control.armedFaults()).toEqual([]);
@@ -711,6 +712,7 @@ describe('every refusal of the QA API says what was wrong, in its error_descript
     for (const [path, description] of cases) {
       const answer = await refusal(emulator, qa('GET', path));
       expect(answer.status, path).toBe(400);
+      expect(answer.error, path).toBe(description.startsWith('client_id') ? 'unknown_client' : 'invalid_request');
       expect(answer.description, path).toContain(description);
     }
     expect((await emulator.handle(qa('GET', `flow?state=${'s'.repeat(512)}`))).status).toBe(404);
