@@ -86,8 +86,10 @@ describe('GET {base}/conformance', () => {
     expect(html).toContain('data-testid="conformance-unavailable"');
     expect(html).toContain('npm run conformance -- --client-id');
     expect(html).not.toContain('<form method="post" action="/emulator/conformance"');
-    // A start is refused too (404), and nothing runs.
-    expect((await newEmulator().handle(startPost(FORM))).status).toBe(404);
+    // A start is refused too (404), saying so, and nothing runs.
+    const start = await newEmulator().handle(startPost(FORM));
+    expect(start.status).toBe(404);
+    expect(await start.text()).toContain('data-testid="conformance-unavailable"');
   });
 
   it('speaks Norwegian to a browser that asks for it', async () => {
@@ -163,6 +165,7 @@ describe('POST {base}/conformance', () => {
     );
     expect(response.status).toBeGreaterThanOrEqual(400);
     expect(response.status).toBeLessThan(500);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await response.text()).toContain('application/x-www-form-urlencoded');
     expect(started).toHaveLength(0);
   });
@@ -319,6 +322,12 @@ describe('runInput: the run a form asks for, or what is wrong with it', () => {
     [{ jwksCooldownSeconds: '3601' }, 'The JWKS cooldown must be a whole number of seconds from 0 to 3600.'],
   ])('refuses %j', (values, words) => {
     expect(problemOf(values)).toContain(words);
+  });
+
+  it('a form without a selector, cases or cooldown field: the kit’s defaults, or the cooldown asked for, never a crash', () => {
+    expect(runInput({ clientId: 'my-rp', startUrl: 'https://rp.example/start', jwksCooldownSeconds: '30' }, CLIENTS)).toEqual({ clientId: 'my-rp', startUrl: 'https://rp.example/start', jwksCooldownSeconds: 30 });
+    expect(problemOf({ jwksCooldownSeconds: undefined })).toContain('The JWKS cooldown must be a whole number');
+    expect(problemOf({ startUrl: undefined })).toContain('The start URL must be an absolute http or https URL.');
   });
 
   it('accepts the limits themselves: a 200-character selector, 100 cases, 3600 s, an http URL', () => {
