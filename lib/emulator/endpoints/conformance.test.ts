@@ -201,6 +201,10 @@ describe('POST {base}/conformance', () => {
     expect(html).toContain('A conformance run is going already');
     expect(html).toContain('href="/emulator/conformance/runs/run-1"');
     expect(started).toHaveLength(1);
+    // In Norwegian, nothing of the host's English reason.
+    const norwegian = await (await emulator.handle(startPost(FORM, { ...SAME_ORIGIN, 'Accept-Language': 'nb' }))).text();
+    expect(norwegian).toContain('En samsvarskjøring pågår allerede');
+    expect(norwegian).not.toContain('a run is going');
   });
 });
 

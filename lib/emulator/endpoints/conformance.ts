@@ -101,10 +101,8 @@ export async function conformanceStartEndpoint(request: Request, context: Emulat
   const input = runInput(values, new Set(clients.map((client) => client.clientId)));
   if ('problem' in input) return form(400, input.problem);
   const started = await host.start(input);
-  if ('refused' in started) {
-    const { refused: reason } = started;
-    return form(409, (t) => `${t.busy} (${reason})`, started.runId);
-  }
+  // The host's own reason is English, for its logs: the page says the same in the reader's language.
+  if ('refused' in started) return form(409, (t) => t.busy, started.runId);
   return new Response(null, { status: 303, headers: { Location: runPath(basePathOf(context), started.runId), 'Cache-Control': 'no-store' } });
 }
 
