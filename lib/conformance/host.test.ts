@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -122,6 +122,24 @@ describe('createConformanceHost', () => {
     expect(host.status(ids[0]!)).toBeUndefined();
     expect(existsSync(join(folder, ids[0]!))).toBe(false);
     for (const id of ids.slice(1)) expect(host.status(id)?.state).toBe('done');
+  });
+
+  it('deletes the run folders an earlier process left a day ago or more, and only those', async () => {
+    const { kit, finish } = fakeKit();
+    const old = join(folder, 'old-run');
+    const recent = join(folder, 'another-instances-run');
+    await mkdir(old);
+    await writeFile(join(old, 'index.html'), 'an old report');
+    await mkdir(recent);
+    const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+    await utimes(old, twoDaysAgo, twoDaysAgo);
+    const host = createConformanceHost({ emulatorBase: 'http://localhost:3000/emulator', defaults: {}, reportsFolder: folder, loadKit: async () => kit });
+    const { runId } = (await host.start(INPUT)) as { runId: string };
+    finish();
+    await ended(() => host.status(runId));
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(join(folder, runId))).toBe(true);
   });
 
   it('gives the form its defaults', () => {

@@ -9,7 +9,7 @@
  * what to install.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
@@ -52,6 +52,8 @@ export interface ConformanceHostOptions {
 
 /** The runs kept, their folders included. */
 const KEPT_RUNS = 5;
+/** A run folder of an earlier process, untouched this long, is deleted at this process's first run. */
+const ABANDONED_AFTER_MS = 24 * 3600_000;
 
 const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -98,6 +100,24 @@ export function createConformanceHost(options: ConformanceHostOptions): Conforma
   const reportsFolder = options.reportsFolder ?? join(tmpdir(), 'idv-conformance');
   const keep = options.keepRuns ?? KEPT_RUNS;
   let going: string | undefined;
+
+  let sweptOthers = false;
+  /**
+   * Deletes, once per process, the run folders that earlier processes left and nobody reads any
+   * more: those untouched for a day. Not younger ones: another instance on this machine may be
+   * writing its own run in the same folder.
+   */
+  async function sweepOthers(): Promise<void> {
+    if (sweptOthers) return;
+    sweptOthers = true;
+    const entries = await readdir(reportsFolder).catch(() => [] as string[]);
+    for (const entry of entries) {
+      if (runs.has(entry)) continue;
+      const folder = join(reportsFolder, entry);
+      const modified = await stat(folder).then((info) => info.mtimeMs, () => Date.now());
+      if (Date.now() - modified > ABANDONED_AFTER_MS) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
 
   /** Forgets the oldest runs beyond `keep` (never the one going) and deletes their folders. */
   async function prune(): Promise<void> {
@@ -167,6 +187,7 @@ export function createConformanceHost(options: ConformanceHostOptions): Conforma
       going = id;
       runs.set(id, run);
       await prune();
+      await sweepOthers();
       // In the background: the page shows its progress.
       void execute(run, input);
       return { runId: id };
