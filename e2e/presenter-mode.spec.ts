@@ -127,7 +127,10 @@ test.describe('on a phone', () => {
         expect(banner).toBeLessThan(2 * lineHeight);
         expect(pageWidth).toBeLessThanOrEqual(width);
         // the switches keep to one row: each is level with the language switch
-        const tops = await page.locator('header form').evaluateAll((forms) => forms.map((form) => Math.round(form.getBoundingClientRect().top)));
+        const tops = await page
+          .locator('header :is([data-testid="language-switch"], [data-testid="theme-switch"], [data-testid="presenter-switch"])')
+          .evaluateAll((switches) => switches.map((element) => Math.round(element.getBoundingClientRect().top)));
+        expect(tops).toHaveLength(3);
         expect(new Set(tops).size, `${language} at ${width} px`).toBe(1);
       }
       await page.setViewportSize({ width: 390, height: 844 });
