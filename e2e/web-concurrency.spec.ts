@@ -80,6 +80,21 @@ test('WEB_CONCURRENCY=2 without REDIS_URL: `npm start` refuses to start, naming 
   expect(server.output()).not.toContain('Next.js');
 });
 
+test('a configuration error in the server processes stops them all, and `npm start` exits 1 rather than restarting them', async () => {
+  test.setTimeout(90_000);
+  // Nothing listens there: every process stops at start-up, naming REDIS_URL.
+  const server = startAppServer(await freePort(), {
+    WEB_CONCURRENCY: '2',
+    REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    IDV_DATA_DIR: '.data/e2e-web-concurrency-refused',
+  });
+  expect(await server.exited).toBe(1);
+  expect(server.output()).toContain('[idv] configuration error: REDIS_URL');
+  expect(server.output()).toMatch(/\[idv\] server process \d \(pid \d+\) exited with exit code 1 before it started: stopping the others/);
+  expect(server.output()).not.toContain('starting another');
+});
+
 test.describe('two server processes in emulator mode, no client keys configured', () => {
   let redis: RedisServer;
   let server: AppServer;
