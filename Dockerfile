@@ -48,7 +48,7 @@ ENV NODE_ENV=production \
     IDV_DATA_DIR=/data
 RUN mkdir /data && chown node:node /data
 COPY --from=build /app/.next/standalone ./.next/standalone
-COPY scripts/start.mjs ./scripts/start.mjs
+COPY scripts/start.mjs scripts/start-options.mjs scripts/server-processes.mjs ./scripts/
 COPY deploy/healthcheck.mjs ./deploy/healthcheck.mjs
 USER node
 EXPOSE 3000

@@ -6,6 +6,8 @@
  *   npm run bench:http -- --verifications 10000 --concurrency 16 --mode provider
  *   npm run bench:http -- --profile /tmp/profiles   the server's CPU profile (node --cpu-prof) per mode
  *   npm run bench:http -- --save-result /tmp/r      the last result page's HTML, per mode (/tmp/r-emulator.html)
+ *   npm run bench:http -- --throughput              verifications per second with one server process and with two
+ *   npm run bench:http -- --throughput --seconds 60 --concurrency 16
  *
  * - Builds the app first if there is no build, or one older than the sources.
  * - Emulator mode: the app with its embedded emulator (its rate limits raised for the run).
@@ -26,18 +28,25 @@
  *   object), one RSA-OAEP-256/A256GCM decryption of an ID token of the real size and one ES256
  *   verification; the emulator adds three ES256 verifications, one ES256 signature and one
  *   encryption. The ratio is the server's CPU per verification over its floor.
+ * - Throughput (`--throughput`): whole verifications in emulator mode for a fixed time (20 s, after
+ *   5 s to warm up) at concurrency 16, on a redis-server this bench starts, first with one server
+ *   process, then with two (WEB_CONCURRENCY=2; the same Redis either way, so that only the number
+ *   of processes differs). Prints verifications per second, p50/p95, the server's CPU per
+ *   verification (every process's), and the ratio of the two throughputs. This process, the
+ *   client, runs on the same machine and takes its share of the cores.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CompactEncrypt, CompactSign, compactDecrypt, compactVerify, generateKeyPair } from 'jose';
 import { createEmulator } from '../lib/emulator';
 import { clientPublicJwks, generateClientKeys } from '../lib/oidc';
 import { freePort } from '../test/support/app-server';
+import { startRedisServer } from '../test/support/redis-server';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -52,18 +61,27 @@ interface Options {
   profile?: string;
   /** where to save the last result page (a path prefix) */
   saveResult?: string;
+  /** throughput with one server process and with two, instead of the modes */
+  throughput: boolean;
+  /** how long each throughput run measures */
+  seconds: number;
 }
 
 function parseOptions(args: string[]): Options {
-  const options: Options = { verifications: 200, concurrency: 16, modes: ['emulator', 'provider'] };
+  const options: Options = { verifications: 200, concurrency: 16, modes: ['emulator', 'provider'], throughput: false, seconds: 20 };
   for (let i = 0; i < args.length; i += 1) {
     const [name, value] = [args[i], args[i + 1]];
-    if (name === '--verifications' && Number(value) > 0) options.verifications = Number(value);
+    if (name === '--throughput') {
+      options.throughput = true;
+      continue;
+    }
+    if (name === '--seconds' && Number(value) > 0) options.seconds = Number(value);
+    else if (name === '--verifications' && Number(value) > 0) options.verifications = Number(value);
     else if (name === '--concurrency' && Number(value) > 0) options.concurrency = Number(value);
     else if (name === '--mode' && (value === 'emulator' || value === 'provider')) options.modes = [value];
     else if (name === '--profile' && value) options.profile = value;
     else if (name === '--save-result' && value) options.saveResult = value;
-    else throw new Error(`unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --mode emulator|provider, --profile DIR, --save-result PATH)`);
+    else throw new Error(`unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --mode emulator|provider, --profile DIR, --save-result PATH, --throughput, --seconds S)`);
     i += 1;
   }
   return options;
@@ -267,6 +285,96 @@ async function runVerifications(
   return { durations, resultPageBytes };
 }
 
+/**
+ * Starts verifications `concurrency` at a time for `seconds`, and waits for the last to end; their
+ * durations (ms). Throughput is their number over the time until the last ended.
+ */
+async function runFor(app: string, seconds: number, concurrency: number): Promise<number[]> {
+  const durations: number[] = [];
+  const deadline = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const started = performance.now();
+      await verifyOnce(app);
+      durations.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return durations;
+}
+
+/** A process and its children (the server processes of WEB_CONCURRENCY), from /proc. */
+function processTree(pid: number): number[] {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((thread) =>
+    readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** Verifications per second at `concurrency` with one server process and with two, on one redis-server of this run. */
+async function benchThroughput(options: Options, dataDir: string): Promise<void> {
+  const redis = await startRedisServer();
+  try {
+    const figures: { processes: number; perSecond: number; p95: number }[] = [];
+    for (const processes of [1, 2]) {
+      const port = await freePort();
+      const app = `http://127.0.0.1:${port}`;
+      const server = await startServer({
+        PORT: String(port),
+        APP_URL: app,
+        WEB_CONCURRENCY: String(processes),
+        REDIS_URL: redis.url,
+        IDV_REDIS_PREFIX: `bench-${processes}:`,
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
+        IDV_DATA_DIR: join(dataDir, `throughput-${processes}`),
+        IDV_START_LIMIT_PER_ADDRESS: '100000',
+        IDV_START_LIMIT_OVERALL: '100000',
+        EMULATOR_RATE_LIMITS: JSON.stringify({ par: 1_000_000, token: 1_000_000, interaction: 1_000_000 }),
+      });
+      try {
+        // startServer waited for /readyz, which one process answering suffices for: the warm-up lets every one start and warm.
+        await runFor(app, 5, options.concurrency);
+        const pids = processTree(server.pid!);
+        const cpuEach = () => pids.map((pid) => processFigures(pid).cpuMs);
+        const cpuMs = () => cpuEach().reduce((sum, ms) => sum + ms, 0);
+        const eachBefore = cpuEach();
+        const rssMiB = () => pids.reduce((sum, pid) => sum + processFigures(pid).rssMiB, 0);
+        const [cpuBefore, rssBefore, clientBefore, started] = [cpuMs(), rssMiB(), process.cpuUsage(), performance.now()];
+        const durations = await runFor(app, options.seconds, options.concurrency);
+        const seconds = (performance.now() - started) / 1000;
+        const [cpuAfter, rssAfter, client, eachAfter] = [cpuMs(), rssMiB(), process.cpuUsage(clientBefore), cpuEach()];
+        durations.sort((a, b) => a - b);
+        const perSecond = durations.length / seconds;
+        const p95 = percentile(durations, 95);
+        figures.push({ processes, perSecond, p95 });
+        console.log(`\n${processes === 1 ? 'one server process' : `${processes} server processes (WEB_CONCURRENCY=${processes})`}, emulator mode on Redis: ${options.seconds} s at concurrency ${options.concurrency} (after 5 s to warm up)`);
+        figure('verifications per second', perSecond.toFixed(1));
+        figure('latency p50 / p95', `${percentile(durations, 50).toFixed(0)} / ${p95.toFixed(0)} ms`);
+        figure('server CPU per verification (all processes)', `${((cpuAfter - cpuBefore) / durations.length).toFixed(1)} ms`);
+        if (processes > 1) {
+          // The primary only hands connections over; the workers serve them.
+          const share = eachAfter.map((after, index) => ((after - eachBefore[index]!) / durations.length).toFixed(1));
+          figure('  of which the primary / each server process', `${share[0]} / ${share.slice(1).join(' / ')} ms`);
+        }
+        figure('server memory (RSS, all processes) before → after', `${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`);
+        // The client shares the cores: what it takes is not the server's to use.
+        figure('this client\'s CPU per verification', `${((client.user + client.system) / 1000 / durations.length).toFixed(1)} ms`);
+      } finally {
+        const exited = new Promise((resolve) => server.once('exit', resolve));
+        server.kill('SIGTERM');
+        await exited;
+      }
+    }
+    const [one, two] = figures as [(typeof figures)[0], (typeof figures)[0]];
+    console.log('');
+    figure('two processes / one: throughput', `${(two.perSecond / one.perSecond).toFixed(2)}×`);
+    figure('two processes / one: p95', `${(two.p95 / one.p95).toFixed(2)}×`);
+    console.log(`  (${cpus().length} cores here, shared with this client and anything else running)`);
+  } finally {
+    await redis.close();
+  }
+}
+
 function startServer(env: Record<string, string>, profile?: string): Promise<ChildProcess> {
   const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const child = spawn(process.execPath, [...flags, join(ROOT, 'scripts/start.mjs')], { env: { ...process.env, ...env, HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -444,6 +552,14 @@ async function main(): Promise<void> {
   buildIfNeeded();
   console.log(`node ${process.version}, ${process.arch}; the server runs \`npm start\` (the standalone build)`);
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-http-'));
+  if (options.throughput) {
+    try {
+      await benchThroughput(options, dataDir);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    return;
+  }
   try {
     const figures: Partial<Record<'emulator' | 'provider', ModeFigures>> = {};
     for (const mode of options.modes) figures[mode] = await benchMode(mode, options, dataDir);
