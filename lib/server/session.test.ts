@@ -1,6 +1,12 @@
 import { sealData, unsealData } from 'iron-session';
-import { describe, expect, it } from 'vitest';
-import { bindingCookie, openBinding, sealExpiry, SESSION_TTL_SECONDS, sessionCookie, type SessionData } from './session';
+import { describe, expect, it, vi } from 'vitest';
+import { bindingCookie, OPENED_SEALS_KEPT, openBinding, sealExpiry, SESSION_TTL_SECONDS, sessionCookie, type SessionData } from './session';
+
+// iron-session as it is, its opening counted: what the session remembers is never opened again.
+vi.mock('iron-session', async (original) => {
+  const real = await original<typeof import('iron-session')>();
+  return { ...real, unsealData: vi.fn(real.unsealData) };
+});
 
 const password = 'p'.repeat(32);
 
@@ -65,5 +71,51 @@ describe('opening a binding', () => {
     expect(await openBinding('x'.repeat(5000), password)).toBeUndefined();
     expect(await openBinding(undefined, password)).toBeUndefined();
     expect(await openBinding('', password)).toBeUndefined();
+  });
+});
+
+describe('a seal this process opened or made, remembered', () => {
+  const browser = 'c'.repeat(43);
+
+  it('opens again without iron-session, to the same binding; one it made, without opening it at all', async () => {
+    const value = await sealData({ browser }, { password, ttl: SESSION_TTL_SECONDS });
+    vi.mocked(unsealData).mockClear();
+    expect(await openBinding(value, password)).toBe(browser);
+    expect(await openBinding(value, password)).toBe(browser);
+    expect(unsealData).toHaveBeenCalledTimes(1);
+    const made = await bindingCookie(password, false);
+    expect(await openBinding(made.value, password)).toBe(made.browser);
+    expect(unsealData).toHaveBeenCalledTimes(1);
+  });
+
+  it('is still refused once expired, or under another secret', async () => {
+    const value = await sealData({ browser }, { password, ttl: SESSION_TTL_SECONDS });
+    expect(await openBinding(value, password)).toBe(browser);
+    expect(await openBinding(value, password, Date.now() + SESSION_TTL_SECONDS * 1000 + 120_000)).toBeUndefined();
+    expect(await openBinding(value, 'q'.repeat(32))).toBeUndefined();
+    // And the other secret's turn did not make the first one's seals open without their key.
+    expect(await openBinding(value, password)).toBe(browser);
+  });
+
+  it('does not make a seal that differs by one character open', async () => {
+    const value = await sealData({ browser }, { password, ttl: SESSION_TTL_SECONDS });
+    expect(await openBinding(value, password)).toBe(browser);
+    const parts = value.split('*');
+    parts[4] = `${parts[4]!.slice(0, -1)}${parts[4]!.endsWith('A') ? 'B' : 'A'}`;
+    expect(await openBinding(parts.join('*'), password)).toBeUndefined();
+  });
+
+  it('keeps at most OPENED_SEALS_KEPT seals, the least recently used going first', async () => {
+    const [first, second] = [await bindingCookie(password, false), await bindingCookie(password, false)];
+    for (let i = 0; i < OPENED_SEALS_KEPT - 2; i += 1) await bindingCookie(password, false);
+    // Used, the first is now the most recent: the next new one pushes the second out.
+    expect(await openBinding(first.value, password)).toBe(first.browser);
+    await bindingCookie(password, false);
+    vi.mocked(unsealData).mockClear();
+    expect(await openBinding(first.value, password)).toBe(first.browser);
+    expect(unsealData).not.toHaveBeenCalled();
+    // Forgotten, it is opened by iron-session again, and still opens: the memory is a shortcut, never the check.
+    expect(await openBinding(second.value, password)).toBe(second.browser);
+    expect(unsealData).toHaveBeenCalledTimes(1);
   });
 });

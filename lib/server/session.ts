@@ -53,6 +53,32 @@ export function sealExpiry(seal: string): number | undefined {
   return field !== undefined && /^\d{1,15}$/.test(field) ? Number(field) : undefined;
 }
 
+/** How many seals this process remembers having opened or made (about 300 bytes each). */
+export const OPENED_SEALS_KEPT = 4096;
+
+/**
+ * Seals this process made or opened, and the binding in each, for one password: a browser sends
+ * the same cookie with every request, and opening it again would derive Iron's keys again each
+ * time (the costliest part of a request that reads the session). A seal is looked up only once its
+ * expiry (read from the seal, which its MAC covers) is checked again, so a remembered seal ends
+ * when it would have. The least recently used goes first.
+ */
+const opened: { password: string; seals: Map<string, string> } = { password: '', seals: new Map() };
+
+function remember(password: string, seal: string, browser: string): void {
+  if (opened.password !== password) Object.assign(opened, { password, seals: new Map() });
+  opened.seals.delete(seal);
+  opened.seals.set(seal, browser);
+  if (opened.seals.size > OPENED_SEALS_KEPT) opened.seals.delete(opened.seals.keys().next().value!);
+}
+
+function recall(password: string, seal: string): string | undefined {
+  if (opened.password !== password) return undefined;
+  const browser = opened.seals.get(seal);
+  if (browser !== undefined) remember(password, seal, browser);
+  return browser;
+}
+
 /**
  * The binding in a cookie value, or undefined when it is none: not sealed with `password`,
  * expired, or sealed without an expiry or with a longer one than a binding has.
@@ -61,9 +87,13 @@ export async function openBinding(value: string | undefined, password: string, n
   if (!value || value.length > 1024) return undefined;
   const expiry = sealExpiry(value);
   if (expiry === undefined || expiry > now + SESSION_TTL_SECONDS * 1000 + SKEW_MS || expiry <= now - SKEW_MS) return undefined;
+  const recalled = recall(password, value);
+  if (recalled !== undefined) return recalled;
   try {
     const { browser } = await unsealData<SessionData>(value, { password, ttl: SESSION_TTL_SECONDS });
-    return typeof browser === 'string' && BINDING.test(browser) ? browser : undefined;
+    if (typeof browser !== 'string' || !BINDING.test(browser)) return undefined;
+    remember(password, value, browser);
+    return browser;
   } catch {
     return undefined;
   }
@@ -73,6 +103,7 @@ export async function openBinding(value: string | undefined, password: string, n
 export async function bindingCookie(password: string, secure: boolean): Promise<BindingCookie & { browser: string }> {
   const browser = randomToken(32);
   const value = await sealData({ browser } satisfies SessionData, { password, ttl: SESSION_TTL_SECONDS });
+  remember(password, value, browser);
   return { ...sessionCookie(secure), value, browser };
 }
 
