@@ -6,7 +6,6 @@ const securityHeaders = [
   { key: 'Referrer-Policy', value: 'same-origin' },
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" },
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
   // HTTPS only, for two years (RFC 6797). Browsers heed it only over https, so on a loopback http
   // APP_URL it is inert. No includeSubDomains: the app does not own its parent domain's other hosts.
@@ -28,7 +27,12 @@ const nextConfig = {
   serverExternalPackages: ['@peculiar/x509', 'reflect-metadata', 'playwright-core'],
   async headers() {
     // The embedded emulator sends its own headers (a strict CSP per page); Next.js would replace them.
-    return [{ source: '/:path((?!emulator(?:/|$)).*)', headers: securityHeaders }];
+    // A policy for what has none of its own (route handlers, static files); not for `/`, whose route
+    // sends the home page's own (app/route.ts), which Next.js would otherwise keep out.
+    return [
+      { source: '/:path((?!emulator(?:/|$)).*)', headers: securityHeaders },
+      { source: '/:path((?!emulator(?:/|$)).+)', headers: [{ key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" }] },
+    ];
   },
   async redirects() {
     // The failure page was /error until it was named apart from Next's error.tsx; links to it still work.

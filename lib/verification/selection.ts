@@ -112,7 +112,7 @@ export function tickClaim(selection: Selection, name: ClaimName, on: boolean, ke
 }
 
 /** The fields of a link to a request: the start form's, less what links never carry (the personal number, "send anyway", a policy). */
-const LINK_FIELDS = [FIELD.preset, FIELD.trustFramework, FIELD.claim, FIELD.essential, FIELD.evidence, FIELD.documentDetail] as const;
+export const LINK_FIELDS = [FIELD.preset, FIELD.trustFramework, FIELD.claim, FIELD.essential, FIELD.evidence, FIELD.documentDetail] as const;
 /** A field of a link to a request. */
 export type LinkField = (typeof LINK_FIELDS)[number];
 

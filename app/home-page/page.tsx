@@ -6,9 +6,14 @@ import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { PRESETS } from '@/lib/verification/presets';
 import { readSelectionQuery } from '@/lib/verification/selection';
-import { Picker, START_SECTION_ID } from './_components/picker';
-import { SkipToStart } from './_components/skip-to-start';
+import { Picker, START_SECTION_ID } from '../_components/picker';
+import { SkipToStart } from '../_components/skip-to-start';
 
+/**
+ * The home page. `GET /` serves it as rendered once for everyone who sees the same page
+ * (app/route.ts, lib/server/home-page.ts); a shared link's (`/?preset=…`), which proxy.ts sends
+ * here, is rendered for its request.
+ */
 export const dynamic = 'force-dynamic';
 
 export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

@@ -1,0 +1,75 @@
+/**
+ * GET / : the home page, as rendered once for every visitor who sees the same page
+ * (lib/server/home-page.ts), with a Content-Security-Policy that allows its scripts by their
+ * hashes. It costs a request next to nothing: no render, no proxy (proxy.ts leaves `/` alone but
+ * for a shared link, which it sends to `/home-page`, rendered for its request).
+ *
+ * What proxy.ts does for every other page, this does for the home page:
+ * - a request under another name of this server is sent to APP_URL (lib/server/app-address.ts);
+ * - a browser without a session binding gets one before it posts any form, so that two tabs that
+ *   start verifications at the same moment start under the same binding (lib/server/session.ts).
+ *   Only its absence or expiry is looked at here (no seal is opened); POST /auth/start replaces
+ *   one that does not open.
+ */
+import type { NextRequest } from 'next/server';
+import { appAddressRedirect, appPath, addressFacts } from '@/lib/server/app-address';
+import { serverConfig, type ServerConfig } from '@/lib/server/env';
+import { FRESH_MS, HomePages, ownOrigin, renderForRequest, sharedRenderer, type HomeVariant, type ServedPage } from '@/lib/server/home-page';
+import { preferences } from '@/lib/server/preferences';
+import { serviceHealth } from '@/lib/server/service-health';
+import { newBindingCookie, sealExpiry, sessionCookie } from '@/lib/server/session';
+import { serialize } from 'cookie';
+
+let pages: HomePages | undefined;
+
+/** The kept pages of this process, made at its first request (the configuration is known then, and does not change). */
+function homePages(config: ServerConfig): HomePages {
+  pages ??= new HomePages(
+    sharedRenderer({ origin: ownOrigin(), host: new URL(config.appUrl).host, development: !config.production, https: config.secureCookies }),
+    config.production ? FRESH_MS : 0,
+  );
+  return pages;
+}
+
+export async function GET(request: NextRequest): Promise<Response> {
+  const { pathname, search, searchParams } = request.nextUrl;
+  const config = await serverConfig().catch(() => undefined);
+  // A configuration that does not load: the page says what is wrong (app/error.tsx), as rendered for this request.
+  if (!config) return answer(await renderForRequest({ ...(await preferences()), signedOut: false }, { origin: ownOrigin(), host: request.headers.get('host') ?? '' }).catch(unavailable));
+
+  const elsewhere = appAddressRedirect(`${pathname}${search}`, addressFacts(request.headers, config));
+  if (elsewhere) return new Response(null, { status: 307, headers: { location: `${config.appUrl}${appPath(`${pathname}${search}`)}`, 'cache-control': 'no-store' } });
+
+  const variant: HomeVariant = { ...(await preferences()), signedOut: searchParams.get('signed_out') === '1', health: JSON.stringify(await serviceHealth()) };
+  const page = await homePages(config)
+    .page(variant)
+    .catch((error: unknown) => {
+      console.error(`[idv] the home page did not render to be kept: ${String(error)}`);
+      return undefined;
+    });
+  const response = answer(page ?? (await renderForRequest(variant, { origin: ownOrigin(), host: new URL(config.appUrl).host }).catch(unavailable)));
+
+  const binding = request.cookies.get(sessionCookie(config.secureCookies).name)?.value;
+  const expiry = binding ? sealExpiry(binding) : undefined;
+  if (expiry === undefined || expiry <= Date.now()) {
+    const cookie = await newBindingCookie();
+    response.headers.append('set-cookie', serialize(cookie.name, cookie.value, cookie.options));
+  }
+  return response;
+}
+
+export const HEAD = GET;
+
+function answer(page: ServedPage): Response {
+  return new Response(page.body, { status: page.status, headers: page.headers });
+}
+
+/** The server could not render its own page: overloaded, or stopping. */
+function unavailable(error: unknown): ServedPage {
+  console.error(`[idv] the home page could not be rendered: ${String(error)}`);
+  return {
+    status: 503,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5', 'cache-control': 'no-store' },
+    body: 'home_page_unavailable: the home page could not be rendered just now. Try again in a few seconds.\n',
+  };
+}
