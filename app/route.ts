@@ -14,7 +14,7 @@
 import type { NextRequest } from 'next/server';
 import { appAddressRedirect, appPath, addressFacts } from '@/lib/server/app-address';
 import { serverConfig, type ServerConfig } from '@/lib/server/env';
-import { FRESH_MS, HomePages, ownOrigin, renderForRequest, sharedRenderer, type HomeVariant, type ServedPage } from '@/lib/server/home-page';
+import { FRESH_MS, HOME_PAGE_PATH, HomePages, ownOrigin, renderForRequest, sharedRenderer, type HomeVariant, type ServedPage } from '@/lib/server/home-page';
 import { preferences } from '@/lib/server/preferences';
 import { serviceHealth } from '@/lib/server/service-health';
 import { newBindingCookie, sealExpiry, sessionCookie } from '@/lib/server/session';
@@ -34,8 +34,8 @@ function homePages(config: ServerConfig): HomePages {
 export async function GET(request: NextRequest): Promise<Response> {
   const { pathname, search, searchParams } = request.nextUrl;
   const config = await serverConfig().catch(() => undefined);
-  // A configuration that does not load: the page says what is wrong (app/error.tsx), as rendered for this request.
-  if (!config) return answer(await renderForRequest({ ...(await preferences()), signedOut: false }, { origin: ownOrigin(), host: request.headers.get('host') ?? '' }).catch(unavailable));
+  // A configuration that does not load: the page says what is wrong (app/error.tsx), rendered for this request.
+  if (!config) return renderedElsewhere(search);
 
   const elsewhere = appAddressRedirect(`${pathname}${search}`, addressFacts(request.headers, config));
   if (elsewhere) return new Response(null, { status: 307, headers: { location: `${config.appUrl}${appPath(`${pathname}${search}`)}`, 'cache-control': 'no-store' } });
@@ -47,7 +47,10 @@ export async function GET(request: NextRequest): Promise<Response> {
       console.error(`[idv] the home page did not render to be kept: ${String(error)}`);
       return undefined;
     });
-  const response = answer(page ?? (await renderForRequest(variant, { origin: ownOrigin(), host: new URL(config.appUrl).host }).catch(unavailable)));
+  const response = page ? answer(page) : await renderForRequest(variant, { origin: ownOrigin(), host: new URL(config.appUrl).host }).then(answer, (error: unknown) => {
+    console.error(`[idv] the home page could not be rendered here; the browser is sent to ${HOME_PAGE_PATH}: ${String(error)}`);
+    return renderedElsewhere(search);
+  });
 
   const binding = request.cookies.get(sessionCookie(config.secureCookies).name)?.value;
   const expiry = binding ? sealExpiry(binding) : undefined;
@@ -64,12 +67,10 @@ function answer(page: ServedPage): Response {
   return new Response(page.body, { status: page.status, headers: page.headers });
 }
 
-/** The server could not render its own page: overloaded, or stopping. */
-function unavailable(error: unknown): ServedPage {
-  console.error(`[idv] the home page could not be rendered: ${String(error)}`);
-  return {
-    status: 503,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '5', 'cache-control': 'no-store' },
-    body: 'home_page_unavailable: the home page could not be rendered just now. Try again in a few seconds.\n',
-  };
+/**
+ * The home page rendered for the browser's own request, at its other address: when this server
+ * cannot ask itself for it (the configuration does not load, or its own address does not answer).
+ */
+function renderedElsewhere(search: string): Response {
+  return new Response(null, { status: 307, headers: { location: `${HOME_PAGE_PATH}${search}`, 'cache-control': 'no-store' } });
 }
