@@ -3,16 +3,17 @@
  * would make them, beside references built in the same run. Prints figures; asserts nothing.
  *
  *   npm run bench:http                                   both modes, 200 verifications each, then 5 rounds
- *   npm run bench:http -- --rounds 3 --verifications 50  a short run (about 3 minutes here)
+ *   npm run bench:http -- --rounds 2 --verifications 50  a short run
  *   npm run bench:http -- --verifications 10000 --mode provider   memory over 10,000 verifications
  *   npm run bench:http -- --profile /tmp/profiles   the app's CPU profile (node --cpu-prof) per mode
  *   npm run bench:http -- --save-result /tmp/r      the last result page's HTML, per relying party (/tmp/r-app-provider.html)
  *   npm run bench:http -- --throughput              verifications per second with one server process and with two
  *   npm run bench:http -- --throughput --seconds 60 --concurrency 16
  *
- * The default run takes about 5 minutes on a 2-core machine (plus the app's build if it has none,
- * and the references' first build, about 20 s). `--verifications 10000 --mode provider` takes
- * about 15 minutes: 10,000 for the app and 10,000 for the minimal relying party.
+ * On a 2-core machine shared with other work, the default run takes about 2 minutes, the short
+ * run 1 minute (plus the app's build if it has none, and the references' first build, about
+ * 25 s). `--verifications 10000 --mode provider` takes about 15 minutes: 10,000 verifications for
+ * the app (8 minutes), 10,000 for the minimal relying party (5 minutes), then the rounds.
  *
  * What runs:
  * - The app: built first if there is no build, or one older than the sources. In emulator mode
@@ -273,7 +274,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+/** The middle value, or the mean of the two middle ones (of two rounds, not the lower). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
 
 /** The jose work of one verification, for the relying party and for the embedded emulator. */
 interface CryptoFloorWork {
