@@ -3,6 +3,9 @@
  * bench), the flows waiting for their callback and the verified results, both in this process's
  * memory, and a browser binding in an HMAC-signed cookie. Kept on `globalThis`: Next.js may load
  * this module once for the pages and once for the route handlers, which must see the same maps.
+ *
+ * `@/lib/oidc` is the copy in the built app; in the repository (its tsconfig, `npm run typecheck`
+ * and `npm run lint`) the same path names the core itself, so the template is checked against it.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DiscoveryCache, JwksCache, type PendingAuthorization, type RelyingParty, type VerifiedClaims } from '@/lib/oidc';
