@@ -76,7 +76,11 @@ export function addressFacts(headers: Headers, config: { appUrl: string; trusted
     appUrl: config.appUrl,
     clientAddress: headers.get(CLIENT_ADDRESS_HEADER) ?? '',
     trustedProxies: config.trustedProxies,
-    ownAddresses: ownInterfaceAddresses(),
+    // Read only when the Host is another name than APP_URL's (rare): listing the interfaces costs
+    // a system call, which every page request would otherwise pay.
+    get ownAddresses() {
+      return ownInterfaceAddresses();
+    },
   };
 }
 
