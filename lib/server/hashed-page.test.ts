@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { hashPage, insertingScript, scriptHash, UnhashablePage } from './hashed-page';
 
@@ -46,8 +47,25 @@ describe('a page made to be served with hashes instead of a nonce', () => {
     expect(scriptHashes).toEqual([sha256('a()'), sha256('b()')]);
   });
 
-  it('writes the inserted URL so that it cannot end the script', () => {
-    expect(insertingScript('/x</script><script>alert(1)//')).not.toContain('</script');
+  it('inserts, run, exactly the script it replaced, async, right after itself', () => {
+    for (const src of ['/_next/static/chunks/a.js', '/x</script><script>alert(1)//', '/quote"and\\backslash.js']) {
+      const inserted: { src?: string; async?: boolean }[] = [];
+      const self = { parentNode: { insertBefore: (element: object, next: unknown) => inserted.push({ ...element, next } as never) }, nextSibling: 'next' };
+      runInNewContext(insertingScript(src), { document: { currentScript: self, createElement: (tag: string) => ({ tag }) } });
+      expect(inserted).toEqual([{ tag: 'script', src, async: true, next: 'next' }]);
+      // Written so that no URL can end the script it is in.
+      expect(insertingScript(src)).not.toContain('</script');
+    }
+  });
+
+  it('reads attributes as the HTML parser does: quoted either way, bare, or with spaces around the equals sign', () => {
+    const html = '<script src=/a.js async></script><script async src = "/b.js"></script><script src=\'/c.js\' async=""> </script>';
+    expect(hashPage(html).scriptHashes).toEqual(['/a.js', '/b.js', '/c.js'].map((src) => sha256(insertingScript(src))));
+  });
+
+  it('keeps a link that preloads no script: a stylesheet, a font without `as`, a prefetch, one without rel', () => {
+    const html = '<link href="/x"/><link rel="preload" href="/font.woff2"/><link rel="prefetch" as="script" href="/later.js"/><link rel="icon" href="/icon.svg"/>';
+    expect(hashPage(html).html).toBe(html);
   });
 
   it.each([
@@ -57,6 +75,10 @@ describe('a page made to be served with hashes instead of a nonce', () => {
     ['a script with a nonce', '<script nonce="abc">x()</script>', /nonce/],
     ['an external script with a nonce', '<script src="/a.js" async nonce="abc"></script>', /nonce/],
     ['a module script', '<script type="module" src="/a.js" async></script>', /type/],
+    ['a script with other attributes, each named', '<script src="/a.js" async defer crossorigin></script>', /a script has defer, crossorigin/],
+    ['an inline script with other attributes, each named', '<script type="text/x" data-x="1">x()</script>', /an inline script has type, data-x/],
+    ['a script whose path has a space or a quote', '<script src="/a.js x" async></script>', /not a path of this origin/],
+    ['an element with a nonce written with spaces', '<link rel="stylesheet" href="/a.css" nonce = "abc"/>', /nonce/],
     ['an inline script of another type', '<script type="application/ld+json">{}</script>', /type/],
     ['a script with both a src and a text', '<script src="/a.js" async>x()</script>', /both a src and a text/],
     ['a repeated attribute', '<script src="/a.js" src="/b.js" async></script>', /repeats/],

@@ -1,6 +1,6 @@
 import { sealData, unsealData } from 'iron-session';
 import { describe, expect, it, vi } from 'vitest';
-import { bindingCookie, OPENED_SEALS_KEPT, openBinding, sealExpiry, SESSION_TTL_SECONDS, sessionCookie, type SessionData } from './session';
+import { bindingCookie, OPENED_SEALS_KEPT, openBinding, PENDING_TTL_MS, sealExpiry, SESSION_TTL_SECONDS, sessionCookie, type SessionData } from './session';
 
 // iron-session as it is, its opening counted: what the session remembers is never opened again.
 vi.mock('iron-session', async (original) => {
@@ -76,46 +76,109 @@ describe('opening a binding', () => {
 
 describe('a seal this process opened or made, remembered', () => {
   const browser = 'c'.repeat(43);
+  // A secret of each test's own: what the process remembers is per secret, and starts empty for a new one.
+  let secrets = 0;
+  const newSecret = () => `${'s'.repeat(31)}${(secrets += 1)}`;
 
   it('opens again without iron-session, to the same binding; one it made, without opening it at all', async () => {
-    const value = await sealData({ browser }, { password, ttl: SESSION_TTL_SECONDS });
+    const secret = newSecret();
+    const value = await sealData({ browser }, { password: secret, ttl: SESSION_TTL_SECONDS });
     vi.mocked(unsealData).mockClear();
-    expect(await openBinding(value, password)).toBe(browser);
-    expect(await openBinding(value, password)).toBe(browser);
+    expect(await openBinding(value, secret)).toBe(browser);
+    expect(await openBinding(value, secret)).toBe(browser);
     expect(unsealData).toHaveBeenCalledTimes(1);
-    const made = await bindingCookie(password, false);
-    expect(await openBinding(made.value, password)).toBe(made.browser);
+    const made = await bindingCookie(secret, false);
+    expect(await openBinding(made.value, secret)).toBe(made.browser);
     expect(unsealData).toHaveBeenCalledTimes(1);
   });
 
   it('is still refused once expired, or under another secret', async () => {
-    const value = await sealData({ browser }, { password, ttl: SESSION_TTL_SECONDS });
-    expect(await openBinding(value, password)).toBe(browser);
-    expect(await openBinding(value, password, Date.now() + SESSION_TTL_SECONDS * 1000 + 120_000)).toBeUndefined();
-    expect(await openBinding(value, 'q'.repeat(32))).toBeUndefined();
-    // And the other secret's turn did not make the first one's seals open without their key.
-    expect(await openBinding(value, password)).toBe(browser);
+    const secret = newSecret();
+    const value = await sealData({ browser }, { password: secret, ttl: SESSION_TTL_SECONDS });
+    expect(await openBinding(value, secret)).toBe(browser);
+    expect(await openBinding(value, secret, Date.now() + SESSION_TTL_SECONDS * 1000 + 120_000)).toBeUndefined();
+    expect(await openBinding(value, newSecret())).toBeUndefined();
+    expect(await openBinding(value, secret)).toBe(browser);
   });
 
   it('does not make a seal that differs by one character open', async () => {
-    const value = await sealData({ browser }, { password, ttl: SESSION_TTL_SECONDS });
-    expect(await openBinding(value, password)).toBe(browser);
+    const secret = newSecret();
+    const value = await sealData({ browser }, { password: secret, ttl: SESSION_TTL_SECONDS });
+    expect(await openBinding(value, secret)).toBe(browser);
     const parts = value.split('*');
     parts[4] = `${parts[4]!.slice(0, -1)}${parts[4]!.endsWith('A') ? 'B' : 'A'}`;
-    expect(await openBinding(parts.join('*'), password)).toBeUndefined();
+    expect(await openBinding(parts.join('*'), secret)).toBeUndefined();
   });
 
-  it('keeps at most OPENED_SEALS_KEPT seals, the least recently used going first', async () => {
-    const [first, second] = [await bindingCookie(password, false), await bindingCookie(password, false)];
-    for (let i = 0; i < OPENED_SEALS_KEPT - 2; i += 1) await bindingCookie(password, false);
-    // Used, the first is now the most recent: the next new one pushes the second out.
-    expect(await openBinding(first.value, password)).toBe(first.browser);
-    await bindingCookie(password, false);
+  it('does not remember a seal that did not open', async () => {
+    const secret = newSecret();
+    const foreign = await sealData({ browser }, { password: newSecret(), ttl: SESSION_TTL_SECONDS });
     vi.mocked(unsealData).mockClear();
-    expect(await openBinding(first.value, password)).toBe(first.browser);
+    expect(await openBinding(foreign, secret)).toBeUndefined();
+    expect(await openBinding(foreign, secret)).toBeUndefined();
+    expect(unsealData).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps OPENED_SEALS_KEPT seals, the least recently used going first', async () => {
+    const secret = newSecret();
+    const made = [];
+    for (let i = 0; i < OPENED_SEALS_KEPT; i += 1) made.push(await bindingCookie(secret, false));
+    const [first, second] = made as [(typeof made)[0], (typeof made)[0]];
+    // All of them are remembered; used, the first is now the most recent.
+    vi.mocked(unsealData).mockClear();
+    expect(await openBinding(first.value, secret)).toBe(first.browser);
+    expect(unsealData).not.toHaveBeenCalled();
+    // One more pushes out the least recently used: the second.
+    await bindingCookie(secret, false);
+    expect(await openBinding(first.value, secret)).toBe(first.browser);
     expect(unsealData).not.toHaveBeenCalled();
     // Forgotten, it is opened by iron-session again, and still opens: the memory is a shortcut, never the check.
-    expect(await openBinding(second.value, password)).toBe(second.browser);
+    expect(await openBinding(second.value, secret)).toBe(second.browser);
     expect(unsealData).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the edges of a binding', () => {
+  const browser = 'd'.repeat(43);
+  /** iron-session's allowance for clocks (60 s), which openBinding applies too */
+  const SKEW_MS = 60_000;
+
+  it('lasts a day; a pending flow fifteen minutes', () => {
+    expect(SESSION_TTL_SECONDS).toBe(86_400);
+    expect(PENDING_TTL_MS).toBe(15 * 60_000);
+  });
+
+  it('is valid until its expiry, with the clock skew allowed, and not a millisecond after', async () => {
+    const secret = 'e'.repeat(32);
+    const value = await sealData({ browser }, { password: secret, ttl: SESSION_TTL_SECONDS });
+    const expiry = sealExpiry(value)!;
+    expect(await openBinding(value, secret, expiry + SKEW_MS - 1)).toBe(browser);
+    expect(await openBinding(value, secret, expiry + SKEW_MS)).toBeUndefined();
+    // Sealed at most a day (and the skew) ahead of now: the earliest moment it was made.
+    expect(await openBinding(value, secret, expiry - SESSION_TTL_SECONDS * 1000 - SKEW_MS)).toBe(browser);
+    expect(await openBinding(value, secret, expiry - SESSION_TTL_SECONDS * 1000 - SKEW_MS - 1)).toBeUndefined();
+  });
+
+  it('reads an expiry only from a field of digits alone', () => {
+    const seal = (expiry: string) => `Fe26.2*1*salt*iv*data*${expiry}*salt*mac~2`;
+    expect(sealExpiry(seal('1795665390172'))).toBe(1_795_665_390_172);
+    expect(sealExpiry(seal('x1795665390172'))).toBeUndefined();
+    expect(sealExpiry(seal('1795665390172x'))).toBeUndefined();
+    expect(sealExpiry(seal('1'.repeat(16)))).toBeUndefined();
+    expect(sealExpiry('Fe26.2*1*salt*iv*data')).toBeUndefined();
+  });
+
+  it('refuses a cookie longer than a binding’s seal without opening it, and a binding that is not a string', async () => {
+    const secret = 'f'.repeat(32);
+    const long = await sealData({ browser, padding: 'x'.repeat(1024) }, { password: secret, ttl: SESSION_TTL_SECONDS });
+    expect(long.length).toBeGreaterThan(1024);
+    vi.mocked(unsealData).mockClear();
+    expect(await openBinding(long, secret)).toBeUndefined();
+    expect(unsealData).not.toHaveBeenCalled();
+    expect(await openBinding(await sealData({ browser: [browser] }, { password: secret, ttl: SESSION_TTL_SECONDS }), secret)).toBeUndefined();
+    // 32 random bytes are 43 base64url characters: one more or less, or another alphabet, is not a binding.
+    for (const other of [`${browser}d`, browser.slice(1), `${browser.slice(1)}=`, `${browser.slice(1)}+`]) {
+      expect(await openBinding(await sealData({ browser: other }, { password: secret, ttl: SESSION_TTL_SECONDS }), secret), other).toBeUndefined();
+    }
   });
 });
