@@ -1,6 +1,8 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FRESH_MS, HomePages, ownOrigin, type HomeVariant, type ServedPage } from './home-page';
-import { UnhashablePage } from './hashed-page';
+import { FRESH_MS, HomePages, ownOrigin, renderForRequest, sharedRenderer, type HomeVariant, type ServedPage } from './home-page';
+import { insertingScript, scriptHash, UnhashablePage } from './hashed-page';
 
 const english: HomeVariant = { locale: 'en', theme: 'system', presenter: false, signedOut: false, health: '{"state":"ok"}' };
 const page = (body: string): ServedPage => ({ status: 200, headers: { 'content-type': 'text/html' }, body });
@@ -129,5 +131,73 @@ describe('this server’s own address, to render its home page', () => {
     expect(ownOrigin({ HOSTNAME: '192.168.1.20', PORT: '8080' })).toBe('http://192.168.1.20:8080');
     expect(ownOrigin({ HOSTNAME: '::1', PORT: '8080' })).toBe('http://[::1]:8080');
     expect(ownOrigin({ HOSTNAME: '127.0.0.1' })).toBe('http://127.0.0.1:3000');
+  });
+});
+
+describe('asking this server for its home page', () => {
+  /** A stand-in for the server: answers every request as `answer` says, and keeps what it was asked. */
+  async function server(answer: (response: ServerResponse) => void) {
+    const asked: IncomingMessage[] = [];
+    const listening = createServer((request, response) => {
+      asked.push(request);
+      answer(response);
+    });
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+    return { origin, asked, close: () => new Promise((resolve) => listening.close(resolve)) };
+  }
+  const context = (origin: string) => ({ origin, host: 'app.example:3000', development: false, https: true });
+
+  it('renders it to be served with hashes: asked without a nonce, for the variant, served with the policy of its scripts’ hashes', async () => {
+    const own = await server((response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', link: '</a.css>; rel=preload; as="style"', 'set-cookie': 'x=1', 'content-security-policy': "script-src 'self' 'strict-dynamic'" });
+      response.end('<html><head><script src="/_next/a.js" async=""></script></head><body><script>self.x=1</script></body></html>');
+    });
+    try {
+      const page = await sharedRenderer(context(own.origin))({ ...english, locale: 'nb', theme: 'dark', presenter: true, signedOut: true });
+      const [asked] = own.asked;
+      expect(asked!.url).toBe('/home-page?signed_out=1');
+      expect(asked!.headers).toMatchObject({ host: 'app.example:3000', 'x-idv-shared-render': '1', 'accept-encoding': 'identity', cookie: 'idv_lang=nb; idv_theme=dark; idv_presenter=on' });
+      expect(page.body).toBe(`<html><head><script>${insertingScript('/_next/a.js')}</script></head><body><script>self.x=1</script></body></html>`);
+      expect(page.headers['content-security-policy']).toContain(`script-src 'self' ${scriptHash(insertingScript('/_next/a.js'))} ${scriptHash('self.x=1')} 'strict-dynamic'`);
+      expect(page.headers['content-security-policy']).toContain('upgrade-insecure-requests');
+      // Its type and preloads kept; no cookie of the render's, and not to be kept by any shared cache.
+      expect(page.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', link: '</a.css>; rel=preload; as="style"', 'cache-control': 'private, no-cache, no-store, max-age=0, must-revalidate' });
+      expect(page.headers['set-cookie']).toBeUndefined();
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('refuses a render that failed, and one that cannot be served with hashes', async () => {
+    for (const [status, body, error] of [
+      [500, '<html>error</html>', /HTTP 500/],
+      [200, '<script src="/a.js"></script>', UnhashablePage],
+    ] as const) {
+      const own = await server((response) => response.writeHead(status, { 'content-type': 'text/html' }).end(body));
+      try {
+        await expect(sharedRenderer(context(own.origin))(english)).rejects.toThrow(error);
+      } finally {
+        await own.close();
+      }
+    }
+  });
+
+  it('renders it for one request with the policy and nonce it came with; refuses one without a policy', async () => {
+    const policy = "default-src 'self'; script-src 'self' 'nonce-abc' 'strict-dynamic'";
+    const own = await server((response) => response.writeHead(200, { 'content-type': 'text/html', 'content-security-policy': policy }).end('<script nonce="abc">x()</script>'));
+    try {
+      const page = await renderForRequest(english, context(own.origin));
+      expect(page).toMatchObject({ status: 200, body: '<script nonce="abc">x()</script>', headers: { 'content-security-policy': policy } });
+      expect(own.asked[0]!.headers['x-idv-shared-render']).toBeUndefined();
+    } finally {
+      await own.close();
+    }
+    const unguarded = await server((response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<script>x()</script>'));
+    try {
+      await expect(renderForRequest(english, context(unguarded.origin))).rejects.toThrow('without a Content-Security-Policy');
+    } finally {
+      await unguarded.close();
+    }
   });
 });

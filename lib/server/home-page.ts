@@ -54,6 +54,8 @@ export interface RenderContext {
 
 /** Headers of the rendered page that the served one keeps; the others are the route's own (next.config.mjs) or per connection. */
 const KEPT_HEADERS = ['content-type', 'link'];
+/** The policy a page rendered for one request came with (proxy.ts), its nonce the one on its scripts. */
+const POLICY_HEADER = 'content-security-policy';
 /** As Next.js sends its pages rendered per request: the page depends on cookies, and no shared cache keeps it. */
 const CACHE_CONTROL = 'private, no-cache, no-store, max-age=0, must-revalidate';
 
@@ -80,20 +82,20 @@ function preferenceCookieHeader({ locale, theme, presenter }: Preferences): stri
   return `${LANGUAGE_COOKIE}=${locale}; ${THEME_COOKIE}=${theme}; ${PRESENTER_COOKIE}=${presenter ? 'on' : 'off'}`;
 }
 
-/** GET `path` from this server; the status, headers and body as received (uncompressed). */
-export function fetchOwnPage(origin: string, path: string, headers: Record<string, string>): Promise<ServedPage> {
+/** GET `path` from this server; the status, `kept` headers and body as received (uncompressed). */
+export function fetchOwnPage(origin: string, path: string, headers: Record<string, string>, kept: readonly string[] = KEPT_HEADERS): Promise<ServedPage> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(new URL(path, origin), { headers: { ...headers, 'accept-encoding': 'identity' }, timeout: RENDER_TIMEOUT_MS }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('error', reject);
       incoming.on('end', () => {
-        const kept: Record<string, string> = {};
-        for (const name of KEPT_HEADERS) {
+        const keptHeaders: Record<string, string> = {};
+        for (const name of kept) {
           const value = incoming.headers[name];
-          if (typeof value === 'string') kept[name] = value;
+          if (typeof value === 'string') keptHeaders[name] = value;
         }
-        resolve({ status: incoming.statusCode ?? 502, headers: kept, body: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: incoming.statusCode ?? 502, headers: keptHeaders, body: Buffer.concat(chunks).toString('utf8') });
       });
     });
     outgoing.on('timeout', () => outgoing.destroy(new Error(`${path} did not render within ${RENDER_TIMEOUT_MS / 1000} s`)));
@@ -126,11 +128,13 @@ async function renderShared(variant: HomeVariant, context: RenderContext): Promi
 }
 
 /**
- * The page for `variant` rendered for this one request, with the nonce of its own policy (as
- * proxy.ts gives every page): whatever it answered, an error page included.
+ * The page for `variant` rendered for this one request, with its own policy and the nonce its
+ * scripts carry (as proxy.ts gives every page): whatever it answered, an error page included.
+ * @throws Error when it came without a policy: served so, its scripts would run unchecked
  */
 export async function renderForRequest(variant: Omit<HomeVariant, 'health'>, context: Pick<RenderContext, 'origin' | 'host'>): Promise<ServedPage> {
-  const rendered = await fetchOwnPage(context.origin, pathOf(variant), { host: context.host, cookie: preferenceCookieHeader(variant) });
+  const rendered = await fetchOwnPage(context.origin, pathOf(variant), { host: context.host, cookie: preferenceCookieHeader(variant) }, [...KEPT_HEADERS, POLICY_HEADER]);
+  if (!rendered.headers[POLICY_HEADER]?.includes("'nonce-")) throw new Error(`${pathOf(variant)} came without a Content-Security-Policy with a nonce`);
   return { ...rendered, headers: { ...rendered.headers, 'cache-control': CACHE_CONTROL } };
 }
 
