@@ -5,26 +5,17 @@
  * redis-server.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer as createHttpServer } from 'node:http';
-import { createClient } from '@redis/client';
 import { expect, test } from '@playwright/test';
 import { freePort, startAppServer } from '../test/support/app-server';
 import { clientKeys } from '../test/support/client-keys';
+import { redisClientCount, startHeldService } from '../test/support/held-service';
 import { startRedisServer } from '../test/support/redis-server';
 
 test('on SIGTERM the server answers every request in flight, with the store still serving them, then exits and leaves no Redis connection behind', async ({ request }) => {
   test.setTimeout(90_000);
   const redis = await startRedisServer();
   // The "service": answers nothing until the test lets it, so starts stay in flight.
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let seen = 0;
-  const service = createHttpServer((_request, response) => {
-    seen += 1;
-    void released.then(() => response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"temporarily_unavailable"}'));
-  });
-  const servicePort = await freePort();
-  await new Promise<void>((resolve) => service.listen(servicePort, '127.0.0.1', resolve));
+  const service = await startHeldService();
   const port = await freePort();
   const app = `http://localhost:${port}`;
   const keys = clientKeys('shutdown');
@@ -35,19 +26,13 @@ test('on SIGTERM the server answers every request in flight, with the store stil
     IDV_REDIS_PREFIX: 'shutdown:',
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     IDV_START_LIMIT_PER_ADDRESS: '1000',
-    IDV_BASE_URL: `http://127.0.0.1:${servicePort}`,
+    IDV_BASE_URL: service.url,
     IDV_CLIENT_ID: 'shutdown-test',
     // Provider mode on Redis: the client's keys must be configured (every instance signs with them).
     IDV_SIGNING_KEY: JSON.stringify(keys.signing),
     IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryption),
   });
-  const clients = async () => {
-    const admin = createClient({ url: redis.url });
-    await admin.connect();
-    const list = await admin.clientList();
-    await admin.close();
-    return list.length - 1; // not counting this one
-  };
+  const clients = () => redisClientCount(redis.url);
 
   try {
     await expect.poll(() => request.get(`${app}/readyz`).then((response) => response.status(), () => 0), { timeout: 30_000 }).toBe(200);
@@ -55,11 +40,11 @@ test('on SIGTERM the server answers every request in flight, with the store stil
 
     const inFlight = Array.from({ length: 4 }, () => request.post(`${app}/auth/start`, { maxRedirects: 0 }));
     // Every start has been accepted and waits on the service's discovery document.
-    await expect.poll(() => seen, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => service.seen(), { timeout: 10_000 }).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
     server.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    release();
+    service.release();
     const answers = await Promise.all(
       inFlight.map((pending) => pending.then((response) => `${response.status()} ${response.headers().location ?? ''}`, (error: Error) => error.message)),
     );
@@ -73,7 +58,7 @@ test('on SIGTERM the server answers every request in flight, with the store stil
     // New connections are refused once it is gone.
     await expect(request.get(`${app}/healthz`, { timeout: 2000 })).rejects.toThrow();
   } finally {
-    release();
+    service.release();
     server.kill('SIGKILL');
     service.close();
     await redis.close();

@@ -4,11 +4,10 @@
  * is read from Linux's own tables (test/support/serving-process.ts): the app does not say.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer as createHttpServer } from 'node:http';
-import { createClient } from '@redis/client';
 import { expect, test } from '@playwright/test';
 import { freePort, startAppServer, type AppServer } from '../test/support/app-server';
 import { clientKeys } from '../test/support/client-keys';
+import { redisClientCount, startHeldService } from '../test/support/held-service';
 import { startRedisServer, type RedisServer } from '../test/support/redis-server';
 import { requestOnOwnConnection, type Answer } from '../test/support/serving-process';
 
@@ -162,15 +161,7 @@ test('on SIGTERM each server process answers its requests in flight, then all ex
   test.setTimeout(150_000);
   const redis = await startRedisServer();
   // The "service": answers nothing until the test lets it, so starts stay in flight.
-  let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let seen = 0;
-  const service = createHttpServer((_request, response) => {
-    seen += 1;
-    void released.then(() => response.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"temporarily_unavailable"}'));
-  });
-  const servicePort = await freePort();
-  await new Promise<void>((resolve) => service.listen(servicePort, '127.0.0.1', resolve));
+  const service = await startHeldService();
   const port = await freePort();
   const app = `http://127.0.0.1:${port}`;
   const keys = clientKeys('web-concurrency');
@@ -181,18 +172,12 @@ test('on SIGTERM each server process answers its requests in flight, then all ex
     REDIS_URL: redis.url,
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     IDV_START_LIMIT_PER_ADDRESS: '1000',
-    IDV_BASE_URL: `http://127.0.0.1:${servicePort}`,
+    IDV_BASE_URL: service.url,
     IDV_CLIENT_ID: 'web-concurrency-test',
     IDV_SIGNING_KEY: JSON.stringify(keys.signing),
     IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryption),
   });
-  const clients = async () => {
-    const admin = createClient({ url: redis.url });
-    await admin.connect();
-    const list = await admin.clientList();
-    await admin.close();
-    return list.length - 1; // not counting this one
-  };
+  const clients = () => redisClientCount(redis.url);
 
   try {
     const pids = await bothReady(server, app);
@@ -205,11 +190,11 @@ test('on SIGTERM each server process answers its requests in flight, then all ex
       }),
     );
     // Both processes have accepted starts and wait on the service's discovery document.
-    await expect.poll(() => seen, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => service.seen(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     await new Promise((resolve) => setTimeout(resolve, 500));
     server.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    release();
+    service.release();
     const answers = await Promise.all(inFlight);
     // Each got its whole answer: the failure page of an unavailable service, recorded in Redis
     // (the `id`) while its process was already shutting down.
@@ -224,7 +209,7 @@ test('on SIGTERM each server process answers its requests in flight, then all ex
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
     await expect(fetch(`${app}/healthz`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
   } finally {
-    release();
+    service.release();
     server.kill('SIGKILL');
     service.close();
     await redis.close();
