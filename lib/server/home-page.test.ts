@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FRESH_MS, HomePages, ownOrigin, renderForRequest, sharedRenderer, type HomeVariant, type ServedPage } from './home-page';
@@ -164,6 +165,8 @@ describe('asking this server for its home page', () => {
       // Its type and preloads kept; no cookie of the render's, and not to be kept by any shared cache.
       expect(page.headers).toMatchObject({ 'content-type': 'text/html; charset=utf-8', link: '</a.css>; rel=preload; as="style"', 'cache-control': 'private, no-cache, no-store, max-age=0, must-revalidate' });
       expect(page.headers['set-cookie']).toBeUndefined();
+      // Kept gzipped too, compressed once: the very page, for every browser that accepts gzip.
+      expect(gunzipSync(page.gzipped!).toString('utf8')).toBe(page.body);
     } finally {
       await own.close();
     }

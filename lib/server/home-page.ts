@@ -15,8 +15,17 @@ import 'server-only';
  * scripts by their hashes (lib/server/hashed-page.ts). Should the page not be one that can be
  * (`UnhashablePage`), or not render, the visitor gets it rendered for their request, with a nonce,
  * as every other page is.
+ *
+ * A kept page is also kept gzipped, compressed once when it is rendered: a browser that accepts
+ * gzip gets those bytes as they are. Next.js would otherwise gzip the page again at every request
+ * (its `compress`), and a route handler cannot say that its body is already encoded (Next.js drops
+ * a handler's `Content-Encoding`), so next.config.mjs says it for `GET /` when `GZIP_ACCEPTED`
+ * matches the request's `Accept-Encoding`; Next.js's own compression then leaves the response
+ * alone, as it does any response already encoded. app/route.ts answers every such request gzipped.
  */
 import { request as httpRequest } from 'node:http';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { contentSecurityPolicy } from './content-security-policy';
 import { hashPage, UnhashablePage } from './hashed-page';
 import { LANGUAGE_COOKIE, PRESENTER_COOKIE, THEME_COOKIE, type Preferences } from './preferences';
@@ -41,7 +50,26 @@ export interface ServedPage {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** `body` gzipped, when the page is kept (compressed once, for every browser that accepts gzip) */
+  gzipped?: Buffer<ArrayBuffer>;
 }
+
+/**
+ * The `Accept-Encoding` values that take gzip: `gzip` listed as a coding, without `q=0` (RFC 9110
+ * 12.5.3). A pattern as next.config.mjs's `has` conditions take it: the whole value must match
+ * (Next.js anchors it, `^(…)$`), so next.config.mjs and `acceptsGzip` decide alike by construction
+ * (test/home-page-encoding.test.ts keeps the two strings the same). `x-gzip`, `*` and upper case are
+ * not taken: such a browser gets the page as it is, which it always accepts.
+ */
+export const GZIP_ACCEPTED = String.raw`(?:.*,)?\s*gzip\s*(?:;\s*q=(?!0(?:\.0*)?\s*(?:,|$))[01](?:\.\d{0,3})?\s*)?(?:,.*)?`;
+const gzipAccepted = new RegExp(`^${GZIP_ACCEPTED}$`);
+
+/** Whether a request with this `Accept-Encoding` gets `GET /` gzipped (next.config.mjs has said so to Next.js). */
+export function acceptsGzip(acceptEncoding: string | null | undefined): boolean {
+  return !!acceptEncoding && gzipAccepted.test(acceptEncoding);
+}
+
+export const gzipped: (body: string | Uint8Array) => Promise<Buffer<ArrayBuffer>> = promisify(gzip);
 
 export interface RenderContext {
   /** this server's own address, e.g. http://127.0.0.1:3000 */
@@ -124,6 +152,7 @@ async function renderShared(variant: HomeVariant, context: RenderContext): Promi
       'cache-control': CACHE_CONTROL,
     },
     body: html,
+    gzipped: await gzipped(html),
   };
 }
 
