@@ -8,7 +8,7 @@ import { IdTokenChecks } from './id-token-checks';
 
 /** The tone of an exchange's status badge (the `.trace-status` rules of app/globals.css). */
 function statusTone(entry: TraceEntryView): 'failed' | 'cache' | 'redirect' | 'ok' {
-  if (entry.checks?.some((check) => !check.passed)) return 'failed';
+  if (entry.checksPassed === false) return 'failed';
   if (entry.error || (entry.status !== undefined && entry.status >= 400)) return 'failed';
   if (entry.fromCache) return 'cache';
   if (entry.status !== undefined && entry.status >= 300) return 'redirect';
@@ -48,9 +48,9 @@ function TraceHead({ entry, locale }: { entry: TraceEntryView; locale: Locale })
       <span className="trace-index">{entry.index}</span>
       <span className="trace-head">
         <span className="trace-title">{entry.title}</span>
-        {entry.checks && (
+        {entry.checksPassed !== undefined && (
           <span className="trace-status" data-tone={statusTone(entry)}>
-            {entry.checks.some((check) => !check.passed) ? t.check.failed : t.check.passed}
+            {entry.checksPassed ? t.check.passed : t.check.failed}
           </span>
         )}
         {(entry.method || entry.status !== undefined || entry.fromCache || entry.error) && (
@@ -123,7 +123,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
   };
   const shown = entries;
   const shownLoaded = loaded;
-  const sectionsOf = (entry: TraceEntryView) => shownLoaded?.find((full) => full.index === entry.index)?.sections;
+  const fullEntry = (entry: TraceEntryView) => shownLoaded?.find((full) => full.index === entry.index);
   return (
     <section aria-labelledby="trace-heading" className="card">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -156,12 +156,15 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                 </li>
               );
             }
-            const sections = sectionsOf(entry);
+            const sections = fullEntry(entry)?.sections;
+            // The ID token's checks: with the entry when one failed, else loaded with the detail (traceSummary).
+            const checks = entry.checks ?? fullEntry(entry)?.checks;
+            const listsChecks = entry.checksPassed !== undefined;
             return (
-              <li key={entry.index} data-testid="trace-entry" data-step={entry.checks ? 'id_token_checks' : entry.step}>
+              <li key={entry.index} data-testid="trace-entry" data-step={listsChecks ? 'id_token_checks' : entry.step}>
                 <details
                   // the checks of a failed ID token are open from the start: the failing one is what QA came for
-                  open={entry.checks?.some((check) => !check.passed) || undefined}
+                  open={entry.checksPassed === false || undefined}
                   onToggle={(event) => {
                     if ((event.currentTarget as HTMLDetailsElement).open) void load().catch(() => undefined);
                   }}
@@ -171,9 +174,9 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                   </summary>
                   <div className="trace-body">
                     {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
-                    {entry.checks ? (
-                      <IdTokenChecks checks={entry.checks} locale={locale} />
-                    ) : sections === undefined ? (
+                    {checks ? (
+                      <IdTokenChecks checks={checks} locale={locale} />
+                    ) : (listsChecks ? !shownLoaded : sections === undefined) ? (
                       loadError ? (
                         <p role="alert" className="text-sm text-red-800">{t.loadError(loadError)}</p>
                       ) : (

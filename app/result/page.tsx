@@ -7,7 +7,7 @@ import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
 import { assess } from '@/lib/view/assurance';
 import { discloseChecks, disclosureFor, discloseResultView, discloseVerification } from '@/lib/view/disclosure';
 import { REVEAL_PARAMETER, REVEAL_VALUE } from '@/lib/view/masking';
-import { presentTrace } from '@/lib/view/trace-view';
+import { presentTrace, traceSummary } from '@/lib/view/trace-view';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { buildChecks, buildResultView, buildVerificationView, keptUntilText } from '@/lib/view/result-view';
 import { FailurePanel } from '../_components/failure-panel';
@@ -96,10 +96,10 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
       </div>
       <PolicyCard assessment={assessment} judgedOn={formatDate(assessment.verifiedOn.date, locale)} locale={locale} />
       <ChecksCard checks={checks} locale={locale} />
-      {/* The exchanges' detail is loaded when one is opened (/result/trace), keeping the page small. */}
+      {/* The exchanges' detail, and the ID token's checks that all passed, are loaded when one is opened (/result/trace), keeping the page small. */}
       <ProtocolTrace
         key={traceUrl}
-        entries={presentTrace(result.trace, { locale }).map((entry) => ({ ...entry, sections: [] }))}
+        entries={traceSummary(presentTrace(result.trace, { locale }))}
         detailUrl={traceUrl}
         fileName="verification-trace.json"
         locale={locale}

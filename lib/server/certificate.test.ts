@@ -7,7 +7,7 @@ import {
 import type { JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TEST_BASE_URL, createTestEmulator } from '@/test/support/emulator';
-import { checkSigningCertificate, describeCertificate } from './certificate';
+import { certificateKeyThumbprint, checkSigningCertificate, describeCertificate } from './certificate';
 
 const EC_P256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const YEAR_MS = 365 * 86_400_000;
@@ -98,6 +98,16 @@ describe('checkSigningCertificate: the key (spec 2.7, x5c[0] against the JWK tha
     expect((await checkSigningCertificate(swapped, [], new Date())).key).toBe('differs');
     // The chain of that certificate is fine: only the key comparison catches the swap.
     expect((await checkSigningCertificate(swapped, [previous!.x5c[1]], new Date())).chain.state).toBe('validated');
+  });
+
+  it('reads a certificate’s key once, and still compares it with each JWK that comes with it', async () => {
+    const [current, previous] = await emulatorJwks(1);
+    expect(certificateKeyThumbprint(current!.x5c[0])).toBe(certificateKeyThumbprint(current!.x5c[0]));
+    // The same certificate, its key read before: the key it came with matches, another does not.
+    expect((await checkSigningCertificate(current!, [], new Date())).key).toBe('matches');
+    expect((await checkSigningCertificate({ ...previous!, x5c: current!.x5c }, [], new Date())).key).toBe('differs');
+    expect((await checkSigningCertificate(current!, [], new Date())).key).toBe('matches');
+    expect(await certificateKeyThumbprint('bm90IGEgY2VydGlmaWNhdGU=')).toBeUndefined();
   });
 
   it('says there is no certificate without x5c, and that x5c[0] is unreadable when it does not parse', async () => {

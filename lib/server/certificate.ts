@@ -64,20 +64,38 @@ function x5cOf(jwk: JWK): string[] | undefined {
 }
 
 /**
- * Whether the certificate holds the very key that verified the signature: both as JWK
- * thumbprints (RFC 7638), so an EC point compressed in the certificate still compares equal.
- * Undefined when the certificate's key cannot be read.
- * @see https://www.rfc-editor.org/rfc/rfc7638
+ * The RFC 7638 thumbprint of the key a certificate holds, read once per certificate (a service
+ * signs every token with the same one): undefined when the key cannot be read, null when it has no
+ * thumbprint (a kind of key JWK does not describe).
  */
-async function holdsKey(certificate: X509Certificate, jwk: JWK): Promise<boolean | undefined> {
+const keyThumbprints = new Map<string, Promise<string | null | undefined>>();
+
+export function certificateKeyThumbprint(base64Der: string): Promise<string | null | undefined> {
+  return keyThumbprints.get(base64Der) ?? remember(keyThumbprints, base64Der, thumbprintOfKey(certificateOf(base64Der)));
+}
+
+async function thumbprintOfKey(certificate: X509Certificate | undefined): Promise<string | null | undefined> {
+  if (!certificate) return undefined;
   let certificateKey: JWK;
   try {
     certificateKey = createPublicKey({ key: Buffer.from(certificate.publicKey.rawData), format: 'der', type: 'spki' }).export({ format: 'jwk' }) as JWK;
   } catch {
     return undefined;
   }
+  return calculateJwkThumbprint(certificateKey).catch(() => null);
+}
+
+/**
+ * Whether the certificate `x5c[0]` holds the very key that verified the signature: both as JWK
+ * thumbprints (RFC 7638), so an EC point compressed in the certificate still compares equal.
+ * Undefined when the certificate's key cannot be read.
+ * @see https://www.rfc-editor.org/rfc/rfc7638
+ */
+async function holdsKey(base64Der: string, jwk: JWK): Promise<boolean | undefined> {
+  const certificateKey = await certificateKeyThumbprint(base64Der);
+  if (certificateKey === undefined) return undefined;
   try {
-    return (await calculateJwkThumbprint(certificateKey)) === (await calculateJwkThumbprint(jwk));
+    return certificateKey !== null && certificateKey === (await calculateJwkThumbprint(jwk));
   } catch {
     // The JWK lacks a member its thumbprint needs: it cannot be this certificate's key.
     return false;
@@ -169,7 +187,7 @@ async function validateChain(x5c: string[], anchors: readonly X509Certificate[],
 export async function checkSigningCertificate(jwk: JWK, trustAnchors: readonly string[], at: Date): Promise<SigningCertificateCheck> {
   const x5c = x5cOf(jwk);
   const signing = x5c && certificateOf(x5c[0]!);
-  const matches = signing && (await holdsKey(signing, jwk));
+  const matches = signing && (await holdsKey(x5c[0]!, jwk));
   const key: SigningCertificateCheck['key'] = !x5c ? 'no_certificate' : matches === undefined ? 'unreadable' : matches ? 'matches' : 'differs';
   if (trustAnchors.length === 0) return { key, chain: { state: 'not_validated' } };
   if (!x5c) return { key, chain: { state: 'not_valid', reason: 'the JWKS entry has no x5c certificate to validate' } };

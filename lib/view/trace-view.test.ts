@@ -6,7 +6,7 @@ import { maskSecret, recordTrace } from '@/lib/verification/trace';
 import { discloseTrace } from './disclosure';
 import { maskPersonal } from './masking';
 import { TRACE_MESSAGES } from './trace-messages';
-import { describeSecret, presentTrace, shortenPortraits, type TraceEntryView } from './trace-view';
+import { describeSecret, presentTrace, shortenPortraits, traceSummary, type TraceEntryView } from './trace-view';
 
 /** A flow's events as the core records them, kept (lib/verification/trace.ts), then read in `locale`. */
 const present = (events: TraceEvent[], { locale = 'en', certificate }: { locale?: Locale; certificate?: CertificateSummary } = {}) =>
@@ -293,6 +293,23 @@ describe('the ID token’s checks in the trace', () => {
       notes: ['The ID token has expired'],
     });
     expect(nonceCheck).toMatchObject({ expected: `the nonce we sent: ${worded(nonce)}`, received: worded('m'.repeat(43)) });
+  });
+
+  it('says whether every one passed, and the summary a page first shows leaves them out only then', () => {
+    const failing = present(checks);
+    const passing = present(checks.map((event) => (event.type === 'check' ? { ...event, passed: true } : event)));
+    expect(failing[1]!.checksPassed).toBe(false);
+    expect(passing[1]!.checksPassed).toBe(true);
+    // Failed checks stay with the entry (shown open); passed ones are loaded with the detail.
+    const [failedSummary, passedSummary] = [traceSummary(failing)[1]!, traceSummary(passing)[1]!];
+    expect(failedSummary.checks).toEqual(failing[1]!.checks);
+    expect(failedSummary.checksPassed).toBe(false);
+    expect(passedSummary).not.toHaveProperty('checks');
+    expect(passedSummary).toMatchObject({ checksPassed: true, expandable: true, sections: [] });
+    // Every entry loses its sections, and keeps the rest.
+    expect(traceSummary(passing).map((entry) => entry.sections)).toEqual([[], []]);
+    expect(traceSummary(passing)[0]).toEqual({ ...passing[0]!, sections: [] });
+    expect(present(checks.slice(0, 1))[0]).not.toHaveProperty('checksPassed');
   });
 
   it('words them in Norwegian, values as they are', () => {

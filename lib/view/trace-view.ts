@@ -55,8 +55,23 @@ export interface TraceEntryView {
    * loaded later (the result page).
    */
   expandable: boolean;
-  /** the ID token's checks, in order, when this entry lists them (they hold no personal data, so they always travel with the entry) */
+  /**
+   * The ID token's checks, in order, when this entry lists them (they hold no personal data). Left
+   * out with `sections` when every one passed (`traceSummary`), and loaded with them.
+   */
   checks?: CheckView[];
+  /** Set when this entry lists the ID token's checks: whether every one passed. Kept when `checks` are left out. */
+  checksPassed?: boolean;
+}
+
+/**
+ * The trace as a page first shows it, its detail loaded when an exchange is opened (the result
+ * page: /result/trace): each entry without its sections, and the ID token's checks left out when
+ * every one passed. Checks that failed stay, open from the start: the failing one is what QA
+ * came for.
+ */
+export function traceSummary(entries: readonly TraceEntryView[]): TraceEntryView[] {
+  return entries.map(({ checks, ...entry }) => ({ ...entry, sections: [], ...(checks && !entry.checksPassed ? { checks } : {}) }));
 }
 
 
@@ -208,6 +223,7 @@ function checksEntry(checks: readonly RecordedCheck[], index: number, locale: Lo
     sections: [],
     expandable: true,
     checks: views,
+    checksPassed: !failed,
   };
 }
 
