@@ -6,6 +6,8 @@
  *   npm run bench:http -- --rounds 2 --verifications 50  a short run
  *   npm run bench:http -- --verifications 10000 --mode provider   memory over 10,000 verifications
  *   npm run bench:http -- --profile /tmp/profiles   the app's CPU profile (node --cpu-prof) per mode
+ *   npm run bench:http -- --heap 160 --verifications 10000 --mode provider   every server in a 160 MiB heap (--max-old-space-size):
+ *                                                   memory that levels off there is V8's heap growing, not a leak
  *   npm run bench:http -- --save-result /tmp/r      the last result page's HTML, per relying party (/tmp/r-app-provider.html)
  *   npm run bench:http -- --throughput              verifications per second with one server process and with two
  *   npm run bench:http -- --throughput --seconds 60 --concurrency 16
@@ -93,6 +95,8 @@ interface Options {
   profile?: string;
   /** where to save the last result page (a path prefix) */
   saveResult?: string;
+  /** every server's V8 heap limit, MiB (node --max-old-space-size), to tell a growing heap from a leak */
+  heap?: number;
   /** throughput with one server process and with two, instead of the modes */
   throughput: boolean;
   /** how long each throughput run measures */
@@ -113,8 +117,9 @@ function parseOptions(args: string[]): Options {
     else if (name === '--rounds' && Number.isInteger(Number(value)) && Number(value) > 0) options.rounds = Number(value);
     else if (name === '--mode' && (value === 'emulator' || value === 'provider')) options.modes = [value];
     else if (name === '--profile' && value) options.profile = value;
+    else if (name === '--heap' && Number.isInteger(Number(value)) && Number(value) >= 64) options.heap = Number(value);
     else if (name === '--save-result' && value) options.saveResult = value;
-    else throw new Error(`unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --rounds N, --mode emulator|provider, --profile DIR, --save-result PATH, --throughput, --seconds S)`);
+    else throw new Error(`unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --rounds N, --mode emulator|provider, --profile DIR, --save-result PATH, --heap MiB (64 or more), --throughput, --seconds S)`);
     i += 1;
   }
   return options;
@@ -587,7 +592,7 @@ const START_TIMEOUT_MS = 60_000;
  * with the server's output if it exits first, or does not answer within START_TIMEOUT_MS.
  */
 function startServer(name: string, args: string[], env: Record<string, string>, readyPath: string): Promise<RunningServer> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...heapFlags, ...args], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   let output = '';
@@ -625,6 +630,9 @@ function startServer(name: string, args: string[], env: Record<string, string>, 
     });
   });
 }
+
+/** `--heap`: every server's V8 heap limit (set once the options are read). */
+let heapFlags: string[] = [];
 
 /** The app, as `npm start` runs it (scripts/start.mjs and the standalone build). */
 function startApp(name: string, env: Record<string, string>, profile?: string): Promise<RunningServer> {
@@ -759,7 +767,7 @@ async function measureRelyingParty(subject: RelyingPartyUnderTest, options: Opti
   figure('server memory (RSS) before → after', `${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`);
   // V8 grows its heap while it may (it lets garbage pile up on a machine with memory to spare):
   // a leak keeps climbing at every tenth; a heap that settles levels off. Run the server with
-  // NODE_OPTIONS=--max-old-space-size=160 to see it hold in a small heap.
+  // `--heap 160` to see it hold in a small heap.
   figure('RSS at each tenth of the run (MiB)', trend.map((rss) => rss.toFixed(0)).join(' '));
   figure('result page HTML', `${(last.resultPageBytes / 1024).toFixed(1)} KiB`);
   const timings: StepTimings = { pid, ms: new Map(), cpuMs: new Map() };
@@ -951,8 +959,9 @@ async function benchModes(options: Options, dataDir: string): Promise<void> {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  heapFlags = options.heap ? [`--max-old-space-size=${options.heap}`] : [];
   buildIfNeeded();
-  console.log(`node ${process.version}, ${process.arch}, ${cpus().length} cores; the app runs \`npm start\` (the standalone build)`);
+  console.log(`node ${process.version}, ${process.arch}, ${cpus().length} cores; the app runs \`npm start\` (the standalone build)${options.heap ? `; every server in a ${options.heap} MiB heap` : ''}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-http-'));
   try {
     if (options.throughput) await benchThroughput(options, dataDir);
