@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { generateKeyPairSync } from 'node:crypto';
 import {
   BasicConstraintsExtension,
+  PublicKey,
   X509Certificate,
   X509CertificateGenerator,
 } from '@peculiar/x509';
@@ -110,6 +112,39 @@ describe('checkSigningCertificate: the key (spec 2.7, x5c[0] against the JWK tha
     expect(await certificateKeyThumbprint('bm90IGEgY2VydGlmaWNhdGU=')).toBeUndefined();
   });
 
+  it('says there is no certificate when x5c is empty, not an array, or holds anything but strings', async () => {
+    const [key] = await emulatorJwks();
+    for (const x5c of [[], 'MIIB', [42], [key!.x5c[0], 42], { 0: key!.x5c[0] }]) {
+      expect((await checkSigningCertificate({ ...key!, x5c } as JWK, [key!.x5c[1]], new Date())).key, JSON.stringify(x5c).slice(0, 20)).toBe('no_certificate');
+    }
+  });
+
+  it('says x5c[0] is unreadable when it parses but holds a key JWK cannot describe (RSASSA-PSS)', async () => {
+    const [key] = await emulatorJwks();
+    const spki = generateKeyPairSync('rsa-pss', { modulusLength: 2048 }).publicKey.export({ format: 'der', type: 'spki' });
+    const issuer = await crypto.subtle.generateKey(EC_P256, false, ['sign', 'verify']);
+    const certificate = await X509CertificateGenerator.create({
+      serialNumber: '01',
+      subject: 'CN=PSS',
+      issuer: 'CN=Some CA',
+      notBefore: new Date('2026-01-01T00:00:00Z'),
+      notAfter: new Date('2027-01-01T00:00:00Z'),
+      signingAlgorithm: EC_P256,
+      publicKey: new PublicKey(spki),
+      signingKey: issuer.privateKey,
+    });
+    const der = Buffer.from(certificate.rawData).toString('base64');
+    expect(await describeCertificate(der)).toMatchObject({ subject: 'CN=PSS' });
+    expect((await checkSigningCertificate({ ...key!, x5c: [der] }, [], new Date())).key).toBe('unreadable');
+  });
+
+  it('says the key differs when the JWK lacks a member its thumbprint needs, never that it matches', async () => {
+    const [key] = await emulatorJwks();
+    const pointless: JWK = { ...key! };
+    delete pointless.x;
+    expect((await checkSigningCertificate(pointless, [], new Date())).key).toBe('differs');
+  });
+
   it('says there is no certificate without x5c, and that x5c[0] is unreadable when it does not parse', async () => {
     const [key] = await emulatorJwks();
     const bare: JWK = { ...key! };
@@ -186,6 +221,40 @@ describe('checkSigningCertificate: the chain (x5c[0] → x5c[1..] → IDV_TRUST_
     expect((await checkSigningCertificate({ ...key!, x5c: [key!.x5c[0], 'Z2FyYmFnZQ=='] }, [key!.x5c[1]], new Date())).chain).toEqual({
       state: 'not_valid',
       reason: 'x5c[1] is not a readable X.509 certificate',
+    });
+  });
+
+  it('is NOT valid when the trust anchor itself is outside its validity period, the chain below it within theirs', async () => {
+    const caKeys = await crypto.subtle.generateKey(EC_P256, false, ['sign', 'verify']);
+    const ca = await X509CertificateGenerator.createSelfSigned({
+      serialNumber: '0a', name: 'CN=Short CA', notBefore: new Date('2026-01-01T00:00:00Z'), notAfter: new Date('2026-06-01T00:00:00Z'),
+      signingAlgorithm: EC_P256, keys: caKeys, extensions: [new BasicConstraintsExtension(true, undefined, true)],
+    });
+    const leafKeys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
+    const leaf = await X509CertificateGenerator.create({
+      serialNumber: '0b', subject: 'CN=Long Leaf', issuer: ca.subject, notBefore: new Date('2026-01-01T00:00:00Z'), notAfter: new Date('2027-01-01T00:00:00Z'),
+      signingAlgorithm: EC_P256, publicKey: leafKeys.publicKey, signingKey: caKeys.privateKey,
+    });
+    const jwk = { ...((await crypto.subtle.exportKey('jwk', leafKeys.publicKey)) as JWK), x5c: [leaf.toString('base64')] };
+    expect((await checkSigningCertificate(jwk, [ca.toString('base64')], new Date('2026-03-01T00:00:00Z'))).chain).toEqual({ state: 'validated', anchor: 'CN=Short CA' });
+    expect((await checkSigningCertificate(jwk, [ca.toString('base64')], new Date('2026-09-01T00:00:00Z'))).chain).toEqual({
+      state: 'not_valid',
+      reason: 'the trust anchor CN=Short CA expired on 2026-06-01T00:00:00.000Z',
+    });
+  });
+
+  it('is NOT valid with an anchor of the issuer’s name whose key is of another kind (RSA), and says which anchor cannot be read', async () => {
+    const [key] = await emulatorJwks();
+    const rsaKeys = await crypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, false, ['sign', 'verify']);
+    const impostor = await X509CertificateGenerator.createSelfSigned({
+      serialNumber: '0c', name: 'CN=IDV Emulator Root CA', notBefore: new Date(Date.now() - YEAR_MS), notAfter: new Date(Date.now() + YEAR_MS),
+      signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, keys: rsaKeys, extensions: [new BasicConstraintsExtension(true, undefined, true)],
+    });
+    const leafOnly = { ...key!, x5c: [key!.x5c[0]] };
+    expect((await checkSigningCertificate(leafOnly, [impostor.toString('base64')], new Date())).chain).toMatchObject({ state: 'not_valid' });
+    expect((await checkSigningCertificate(key!, [key!.x5c[1], 'bm90IGEgY2VydGlmaWNhdGU='], new Date())).chain).toEqual({
+      state: 'not_valid',
+      reason: 'IDV_TRUST_ANCHOR certificate 2 cannot be read',
     });
   });
 });

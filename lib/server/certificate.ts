@@ -65,24 +65,23 @@ function x5cOf(jwk: JWK): string[] | undefined {
 
 /**
  * The RFC 7638 thumbprint of the key a certificate holds, read once per certificate (a service
- * signs every token with the same one): undefined when the key cannot be read, null when it has no
- * thumbprint (a kind of key JWK does not describe).
+ * signs every token with the same one): undefined when the certificate or its key cannot be read
+ * as a JWK (a kind of key JWK does not describe).
  */
-const keyThumbprints = new Map<string, Promise<string | null | undefined>>();
+const keyThumbprints = new Map<string, Promise<string | undefined>>();
 
-export function certificateKeyThumbprint(base64Der: string): Promise<string | null | undefined> {
+export function certificateKeyThumbprint(base64Der: string): Promise<string | undefined> {
   return keyThumbprints.get(base64Der) ?? remember(keyThumbprints, base64Der, thumbprintOfKey(certificateOf(base64Der)));
 }
 
-async function thumbprintOfKey(certificate: X509Certificate | undefined): Promise<string | null | undefined> {
+async function thumbprintOfKey(certificate: X509Certificate | undefined): Promise<string | undefined> {
   if (!certificate) return undefined;
-  let certificateKey: JWK;
   try {
-    certificateKey = createPublicKey({ key: Buffer.from(certificate.publicKey.rawData), format: 'der', type: 'spki' }).export({ format: 'jwk' }) as JWK;
+    const certificateKey = createPublicKey({ key: Buffer.from(certificate.publicKey.rawData), format: 'der', type: 'spki' }).export({ format: 'jwk' }) as JWK;
+    return await calculateJwkThumbprint(certificateKey);
   } catch {
     return undefined;
   }
-  return calculateJwkThumbprint(certificateKey).catch(() => null);
 }
 
 /**
@@ -95,7 +94,7 @@ async function holdsKey(base64Der: string, jwk: JWK): Promise<boolean | undefine
   const certificateKey = await certificateKeyThumbprint(base64Der);
   if (certificateKey === undefined) return undefined;
   try {
-    return certificateKey !== null && certificateKey === (await calculateJwkThumbprint(jwk));
+    return certificateKey === (await calculateJwkThumbprint(jwk));
   } catch {
     // The JWK lacks a member its thumbprint needs: it cannot be this certificate's key.
     return false;
