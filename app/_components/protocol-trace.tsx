@@ -123,7 +123,8 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
   };
   const shown = entries;
   const shownLoaded = loaded;
-  const fullEntry = (entry: TraceEntryView) => shownLoaded?.find((full) => full.index === entry.index);
+  /** the entry as loaded with the whole trace (its sections, and its checks), once it is */
+  const loadedEntry = (entry: TraceEntryView) => shownLoaded?.find((full) => full.index === entry.index);
   return (
     <section aria-labelledby="trace-heading" className="card">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -156,9 +157,9 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                 </li>
               );
             }
-            const sections = fullEntry(entry)?.sections;
+            const full = loadedEntry(entry);
             // The ID token's checks: with the entry when one failed, else loaded with the detail (traceSummary).
-            const checks = entry.checks ?? fullEntry(entry)?.checks;
+            const checks = entry.checks ?? full?.checks;
             const listsChecks = entry.checksPassed !== undefined;
             return (
               <li key={entry.index} data-testid="trace-entry" data-step={listsChecks ? 'id_token_checks' : entry.step}>
@@ -176,7 +177,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                     {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
                     {checks ? (
                       <IdTokenChecks checks={checks} locale={locale} />
-                    ) : (listsChecks ? !shownLoaded : sections === undefined) ? (
+                    ) : !full ? (
                       loadError ? (
                         <p role="alert" className="text-sm text-red-800">{t.loadError(loadError)}</p>
                       ) : (
@@ -185,7 +186,7 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                         </p>
                       )
                     ) : null}
-                    {(sections ?? []).map((section) => (
+                    {(full?.sections ?? []).map((section) => (
                       <div key={section.label}>
                         <div className="mb-1 flex items-center justify-between gap-2">
                           <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{section.label}</h3>
