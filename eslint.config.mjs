@@ -4,6 +4,11 @@ import nextTs from 'eslint-config-next/typescript';
 
 /** Test support (test/support) is for tests only: product code never imports it. */
 const testSupport = { group: ['@/test/*', '**/test/support/*'], message: 'test/ is for tests; product code never imports it.' };
+/** The conformance kit (conformance/) is a tool of its own: the product server never loads it, nor a browser driver. */
+const conformanceKit = {
+  group: ['@/conformance/*', '**/conformance/*', 'playwright-core', 'playwright-core/*', '@playwright/*'],
+  message: 'conformance/ is a tool of its own (conformance/README.md): the product never imports it, nor Playwright.',
+};
 /** ARCHITECTURE.md "Import rules": the core, the emulator, the store, the languages and the domain of a verification are framework-free and never read the environment. */
 const frameworks = { group: ['next', 'next/*', 'react', 'react/*', 'react-dom', 'react-dom/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc, lib/emulator, lib/store, lib/i18n and lib/verification are framework-free.' };
 
@@ -17,7 +22,7 @@ const emulatorLayers = [
   // pages render what they are given: never a handler (endpoints/), and of identity-app/ and qa/ only the model
   { target: emulator('views'), from: emulator('endpoints') },
   { target: emulator('views'), from: emulator('identity-app'), except: ['./steps.ts', './links.ts'] },
-  { target: emulator('views'), from: emulator('qa'), except: ['./faults.ts', './control.ts', './panel-access.ts', './flow-answers.ts', './conformance-host.ts'] },
+  { target: emulator('views'), from: emulator('qa'), except: ['./faults.ts', './control.ts', './panel-access.ts', './flow-answers.ts'] },
   // the simulated identity app and QA never call an endpoint
   { target: [emulator('identity-app'), emulator('qa')], from: emulator('endpoints') },
 ];
@@ -40,7 +45,7 @@ export default defineConfig([
   {
     files: ['app/**/*.{ts,tsx}', 'lib/**/*.ts', 'instrumentation.ts'],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [testSupport] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [testSupport, conformanceKit] }] },
   },
   {
     files: ['lib/**/*.ts'],
@@ -51,8 +56,7 @@ export default defineConfig([
           zones: [
             // lib/oidc is copied alone into other products; the emulator must not share its guesses.
             { target: './lib/oidc', from: ['./lib/emulator', './lib/server', './lib/verification', './lib/view', './app', './test'] },
-            // the emulator knows the conformance kit by its host's interface only (qa/conformance-host.ts)
-            { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/verification', './lib/view', './app', './lib/conformance'] },
+            { target: './lib/emulator', from: ['./lib/oidc', './lib/server', './lib/verification', './lib/view', './app', './conformance'] },
             // the state layer serves the app and the emulator alike
             { target: './lib/store', from: ['./lib/oidc', './lib/emulator', './lib/server', './lib/verification', './lib/view', './app'] },
             // languages and their formatting serve the app and the emulator alike, knowing neither

@@ -35,13 +35,8 @@ const nextConfig = {
   output: 'standalone',
   poweredByHeader: false,
   // lib/emulator reads its portraits, stylesheets and script at run time; make sure they ship with the server build.
-  // The conformance page's runs load playwright-core, whose files (browsers.json among them) the
-  // tracer does not all find: when it is installed (a development build), it ships whole.
-  outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/personas/portraits/*.jpg', './lib/emulator/views/assets/*', './node_modules/playwright-core/**'] },
-  // playwright-core: the conformance kit's browser driver, loaded only when a run starts on the
-  // emulator's conformance page; required from node_modules at run time, never bundled (Next.js's
-  // own list of such packages has it too: named here so that it stays so).
-  serverExternalPackages: ['@peculiar/x509', 'reflect-metadata', 'playwright-core'],
+  outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/personas/portraits/*.jpg', './lib/emulator/views/assets/*'] },
+  serverExternalPackages: ['@peculiar/x509', 'reflect-metadata'],
   async headers() {
     // The embedded emulator sends its own headers (a strict CSP per page); Next.js would replace them.
     // A policy for what has none of its own (route handlers, static files); not for `/`, whose route

@@ -10,7 +10,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['lib/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'test/**/*.test.ts', 'scripts/**/*.test.ts', 'conformance/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
   },

@@ -1,5 +1,5 @@
 /**
- * The conformance kit (`npm run conformance`, lib/conformance), proven as an integrator runs it:
+ * The conformance kit (`npm run conformance`, conformance/), proven as an integrator runs it:
  * the command itself, in Chromium, against four relying parties, each registered with an emulator
  * of its own (the key-rotation cases rotate an emulator's signing keys for everyone on it, so no
  * other spec's relying party shares one):
@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CASES } from '../lib/conformance/cases';
+import { CASES } from '../conformance/cases';
 import { freePort, startAppServer, type AppServer } from '../test/support/app-server';
 import { createBlankProject, type BlankProject } from '../test/support/blank-project';
 
@@ -122,7 +122,7 @@ interface KitRun {
 async function runKit(args: string[]): Promise<KitRun> {
   const outDir = mkdtempSync(join(tmpdir(), 'idv-conformance-report-'));
   cleanups.push(() => rmSync(outDir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/conformance.ts', ...args, '--panel-password', PANEL_PASSWORD, '--out', outDir], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args, '--panel-password', PANEL_PASSWORD, '--out', outDir], {
     env: { ...process.env, FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

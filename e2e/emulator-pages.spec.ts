@@ -103,8 +103,7 @@ function overflow(page: Page): Promise<number> {
 
 /**
  * Every kind of emulator page, in order, calling `visit` on each: the authorization page, the
- * app's five steps, the finished page, the error page, the QA panel (signed out and in) and the
- * conformance page.
+ * app's five steps, the finished page, the error page and the QA panel (signed out and in).
  */
 async function everyPage(page: Page, visit: (name: string) => Promise<void>): Promise<void> {
   await page.goto(await pushedAuthorization({ login_hint: 'lars-eriksson' }));
@@ -143,9 +142,6 @@ async function everyPage(page: Page, visit: (name: string) => Promise<void>): Pr
   await page.getByLabel(/Panel password|Panelpassord/).press('Enter');
   await expect(page.getByTestId('panel-access')).toHaveAttribute('data-access', 'signed-in');
   await visit('QA panel');
-  await page.goto(`${issuer}/conformance`);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await visit('conformance page');
 }
 
 for (const locale of ['en', 'nb'] as const) {
@@ -252,7 +248,7 @@ test('the app’s theme cookie set to light wins over a browser that prefers dar
   expect(await code.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe(await page.locator('.card').first().evaluate((element) => getComputedStyle(element).backgroundColor));
 
   await context.addCookies([{ name: 'idv_theme', value: 'light', url: app }]);
-  await page.goto(`${issuer}/conformance`);
+  await page.goto(issuer);
   expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
   expect(luminance(await background(page))).toBeGreaterThan(0.8);
 });

@@ -9,7 +9,6 @@ import { isStoreError, type Store } from '../store/store';
 import { isIdTokenEncryption, registeredIdTokenEncryption, type RegisteredClient } from './clients';
 import { POPULATION_REGISTER_NAME } from './checks/claims-request';
 import { ENDPOINT_PATHS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, type IdTokenEncryption } from './config';
-import type { ConformanceHost } from './qa/conformance-host';
 import { FaultSwitchboard } from './qa/faults';
 import { FlowTraces } from './qa/flow-trace';
 import { createPanelGate, type PanelAccess, type PanelGate } from './qa/panel-access';
@@ -84,8 +83,6 @@ export interface EmulatorContext {
   setIdTokenEncryption(clientId: string, encryption: IdTokenEncryption): Promise<void>;
   /** the client address of a request, as the host sees it (rate limits, panel sign-in attempts) */
   clientAddress(request: Request): string;
-  /** the host that runs the conformance kit for the conformance page, when it has one (qa/conformance-host.ts) */
-  readonly conformance?: ConformanceHost;
 }
 
 /** A changed entitlement holds for a month, then the registration applies again. */
@@ -114,8 +111,6 @@ export function createContext(options: {
   strict?: boolean;
   /** whether the redirect carries `iss` until QA switches it; default true */
   redirectIss?: boolean;
-  /** default: none (the conformance page says the kit is not available) */
-  conformance?: ConformanceHost;
 }): EmulatorContext {
   const { issuer, now, store } = options;
   let subjectSalt: Promise<Uint8Array> | undefined;
@@ -132,7 +127,6 @@ export function createContext(options: {
   return {
     issuer,
     deviceBaseUrl: options.deviceBaseUrl ?? issuer,
-    ...(options.conformance ? { conformance: options.conformance } : {}),
     clients,
     now,
     signingKeys: () => openSigningKeyRing(store, now, signingKeyCache),

@@ -27,8 +27,6 @@ import {
 import { portraitEndpoint } from './endpoints/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
 import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './endpoints/panel';
-import { conformanceFileEndpoint, conformancePageEndpoint, conformanceRunEndpoint, conformanceStartEndpoint } from './endpoints/conformance';
-import type { ConformanceHost } from './qa/conformance-host';
 import {
   qaArmFaultEndpoint,
   qaChooseFlowEndpoint,
@@ -59,15 +57,6 @@ export {
 export { personas, type Persona } from './personas/personas';
 export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './qa/control';
 export { MIN_PANEL_PASSWORD_LENGTH, type PanelAccess } from './qa/panel-access';
-export {
-  CONFORMANCE_FILE_NAME,
-  type ConformanceDefaults,
-  type ConformanceFile,
-  type ConformanceHost,
-  type ConformanceRunInput,
-  type ConformanceRunStatus,
-  type ConformanceStart,
-} from './qa/conformance-host';
 export { FAULTS, isFaultId, type ChosenFlowError, type ExpectedRpError, type Fault, type FaultId, type FaultTarget, type InjectedFault } from './qa/faults';
 
 /**
@@ -149,12 +138,6 @@ export interface EmulatorOptions {
    * switch it at run time (control `setRedirectIss`, the panel).
    */
   redirectIss?: boolean;
-  /**
-   * Runs the conformance kit for the page at {base}/conformance (qa/conformance-host.ts): the
-   * host's browser and reports, under the QA panel's access rule. Default: none, and the page
-   * says how to run `npm run conformance` instead.
-   */
-  conformance?: ConformanceHost;
 }
 
 /** @see spec part 4 */
@@ -231,11 +214,6 @@ const ROUTES: readonly Route[] = [
   { path: '', methods: { GET: panelEndpoint } },
   { path: '/', methods: { GET: panelEndpoint } },
   { path: PANEL_ACTION_PATH, methods: { POST: panelActionEndpoint }, rateLimit: { group: 'panel', refusal: 'page' } },
-  // The conformance page (endpoints/conformance.ts): its form and a run's start count as panel
-  // actions; a run's page reloads itself while it goes, and is not limited.
-  { path: '/conformance', methods: { GET: conformancePageEndpoint, POST: conformanceStartEndpoint }, rateLimit: { group: 'panel', refusal: 'page' } },
-  { path: /^\/conformance\/runs\/([^/]{1,256})$/, methods: { GET: conformanceRunEndpoint } },
-  { path: /^\/conformance\/runs\/([^/]{1,256})\/([^/]{1,256})$/, methods: { GET: conformanceFileEndpoint } },
   // The JSON QA API (endpoints/qa-api.ts), for programs; the panel's access rule.
   { path: /^\/qa\/clients\/([^/]{1,256})$/, methods: { GET: qaClientEndpoint }, rateLimit: QA_API },
   { path: /^\/qa\/faults\/([^/]{1,256})$/, methods: { PUT: qaArmFaultEndpoint, DELETE: qaDisarmFaultEndpoint }, rateLimit: QA_API },
@@ -276,7 +254,6 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     flowBaseUrl,
     strict: checkSwitch(options.strict, 'strict'),
     redirectIss: checkSwitch(options.redirectIss, 'redirectIss'),
-    ...(options.conformance ? { conformance: options.conformance } : {}),
   });
   const limiter = options.rateLimits === false ? undefined : createRateLimiter(store, checkRateLimits(options.rateLimits ?? {}));
   const limit: Limit = limiter ? (group, request) => limiter.consume(group, context.clientAddress(request)) : async () => {};

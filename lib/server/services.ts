@@ -4,7 +4,6 @@ import 'server-only';
  * JWKS caches), the embedded emulator (emulator mode only), and the stores. Kept on `globalThis`
  * so that dev reloads keep them.
  */
-import { createConformanceHost } from '@/lib/conformance/host';
 import { createEmulator, type Emulator } from '@/lib/emulator';
 import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '@/lib/oidc';
 import { MemoryStore } from '@/lib/store/memory-store';
@@ -92,14 +91,6 @@ async function build(): Promise<Services> {
           populationRegisterName: config.emulatorPopulationRegisterName,
           strict: config.emulatorStrict,
           redirectIss: config.emulatorRedirectIss,
-          // The conformance page ({APP_URL}/emulator/conformance) runs the kit in this process,
-          // against this emulator, prefilled for this app (its start button); the kit's browser is
-          // loaded only when a run starts, and a server without it says so on the run's page.
-          conformance: createConformanceHost({
-            emulatorBase: config.issuer,
-            ...(config.emulatorPanel.mode === 'password' ? { panelPassword: config.emulatorPanel.password } : {}),
-            defaults: { clientId: config.client.clientId, startUrl: `${config.appUrl}/`, startSelector: '[data-testid="start"]' },
-          }),
           clients: [
             {
               clientId: config.client.clientId,

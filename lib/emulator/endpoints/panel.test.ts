@@ -42,7 +42,7 @@ describe('GET {base}: the QA panel', () => {
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
 
-    for (const heading of ['Service', 'Registered clients', 'Signing keys', 'Faults', 'Personas']) {
+    for (const heading of ['Service', 'Registered clients', 'Signing keys', 'Faults', 'Personas', 'Conformance kit']) {
       expect(html).toContain(`-heading">${heading}</h2>`);
     }
     for (const fault of FAULTS) {
@@ -60,6 +60,17 @@ describe('GET {base}: the QA panel', () => {
     expect(html).toContain(`href="${TEST_BASE_URL}/.well-known/openid-configuration"`);
     expect(html).toContain(`href="${TEST_BASE_URL}/jwks"`);
     expect(html).toContain('action="/emulator/panel"');
+  });
+
+  it('gives the conformance kit as a command for this emulator and its first client with a home page, and runs nothing itself', async () => {
+    const { html } = await getPanel(newEmulator());
+    const home = `${new URL(client.registered.redirectUris[0]!).origin}/`;
+    expect(html).toContain('<h2 id="conformance-heading">Conformance kit</h2>');
+    expect(html).toContain(`<code>npm run conformance -- --emulator ${TEST_BASE_URL} --client-id ${client.clientId} --start-url ${home}</code>`);
+    // No page of the emulator runs the kit: the old conformance page is gone.
+    expect((await newEmulator().handle(new Request(`${TEST_BASE_URL}/conformance`))).status).toBe(404);
+    const withPassword = createTestEmulator({ clients: [client], panel: { mode: 'password', password: 'a-panel-password-long-enough' } });
+    expect((await getPanel(withPassword)).html).toContain(`--start-url ${home} --panel-password …</code>`);
   });
 
   it('is also served at {base}/ and answers HEAD', async () => {

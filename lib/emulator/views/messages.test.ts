@@ -5,7 +5,6 @@ import { AUTHORIZATION_MESSAGES } from './authorization-messages';
 import { documentName, documentSummary } from './labels';
 import { EMULATOR_MESSAGES, PERSONA_IDS } from './messages';
 import { PANEL_MESSAGES } from './panel-messages';
-import { CONFORMANCE_MESSAGES } from './conformance-messages';
 
 describe('the emulator’s catalogs', () => {
   it('know every persona (PERSONA_IDS is personas.ts’s list), and English describes each as personas.ts does', () => {
@@ -37,7 +36,7 @@ describe('the emulator’s catalogs', () => {
   it('keep English and Norwegian apart: no Norwegian string is left in English', () => {
     const strings = (value: unknown): string[] =>
       typeof value === 'string' ? [value] : value && typeof value === 'object' && !Array.isArray(value) ? Object.values(value).flatMap(strings) : Array.isArray(value) ? value.flatMap(strings) : [];
-    for (const catalogs of [EMULATOR_MESSAGES, AUTHORIZATION_MESSAGES, APP_MESSAGES, PANEL_MESSAGES, CONFORMANCE_MESSAGES] as Array<Record<'en' | 'nb', unknown>>) {
+    for (const catalogs of [EMULATOR_MESSAGES, AUTHORIZATION_MESSAGES, APP_MESSAGES, PANEL_MESSAGES] as Array<Record<'en' | 'nb', unknown>>) {
       const english = new Set(strings(catalogs.en));
       // Brand and protocol names are the same in both; every sentence differs.
       const same = strings(catalogs.nb).filter((text) => english.has(text) && /\s/.test(text) && !/^(ID Check|IDV)/.test(text));

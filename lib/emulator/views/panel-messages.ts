@@ -157,6 +157,9 @@ const en = {
   backToApp: (name: string) => `Back to ${name}`,
   relyingParties: 'Relying parties:',
   conformanceKit: 'Conformance kit',
+  conformanceLead:
+    'The conformance kit answers one whole verification per case (58 cases: every fault above, every variant, a normal verification first and last) and decides each by itself. It is a command-line tool, run from a checkout of this project on your own machine or in CI; this server never runs a browser. Against this emulator:',
+  conformanceMore: 'The kit’s README (conformance/README.md) lists its options, its container image and CI jobs.',
 
   personas: 'Personas',
   personasLead: 'The people the simulated identity app can verify as; all fictional.',
@@ -433,6 +436,9 @@ const nb: PanelMessages = {
   backToApp: (name) => `Tilbake til ${name}`,
   relyingParties: 'Tjenester:',
   conformanceKit: 'Samsvarstesting',
+  conformanceLead:
+    'Samsvarstestingen svarer på én hel verifisering per tilfelle (58 tilfeller: hver feil over, hver variant, og en vanlig verifisering først og sist) og avgjør hvert av dem selv. Den er et kommandolinjeverktøy som kjøres fra en kopi av dette prosjektet på din egen maskin eller i CI; denne serveren starter aldri en nettleser. Mot denne emulatoren:',
+  conformanceMore: 'README-filen til verktøyet (conformance/README.md) viser valgene, container-bildet og CI-jobbene.',
 
   personas: 'Personaer',
   personasLead: 'Personene (fiktive personer) som den simulerte identitetsappen kan verifisere som.',

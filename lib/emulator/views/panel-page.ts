@@ -63,9 +63,6 @@ export function clientHome(client: Pick<ClientInfo, 'redirectUris'>): string | u
   return first === undefined ? undefined : `${new URL(first).origin}/`;
 }
 
-/** The conformance page, under the base path. @see endpoints/conformance.ts */
-export const CONFORMANCE_PATH = '/conformance';
-
 /** Where the panel's forms post. @see endpoints/panel.ts */
 export const PANEL_ACTION_PATH = '/panel';
 
@@ -416,6 +413,24 @@ function personasSection(view: PanelView): SafeHtml {
 </section>`;
 }
 
+/**
+ * The conformance kit: a command-line tool, never run by this server (no web request makes the
+ * server browse). The command names this emulator and its first client with a home page.
+ */
+function conformanceSection(view: PanelView): SafeHtml {
+  const t = words(view);
+  const client = view.clients.find((candidate) => clientHome(candidate) !== undefined);
+  const options = client ? ` --client-id ${client.clientId} --start-url ${clientHome(client)}` : ' --client-id CLIENT_ID --start-url START_URL';
+  const command = `npm run conformance -- --emulator ${view.issuer}${options}${view.access === 'open' ? '' : ' --panel-password …'}`;
+  return html`
+<section id="conformance" aria-labelledby="conformance-heading">
+<h2 id="conformance-heading">${t.conformanceKit}</h2>
+<p class="muted">${t.conformanceLead}</p>
+<pre data-testid="conformance-command" tabindex="0"><code>${command}</code></pre>
+<p class="muted">${t.conformanceMore}</p>
+</section>`;
+}
+
 /** Links back to the relying parties (the embedded app's home, first). */
 function relyingPartyLinks(view: PanelView): SafeHtml {
   const t = words(view);
@@ -448,7 +463,7 @@ ${relyingPartyLinks(view)}
 <li><a href="#signing-keys">${t.signingKeys}</a></li>
 <li><a href="#faults">${t.faults}</a></li>
 <li><a href="#personas">${t.personas}</a></li>
-<li><a href="${view.basePath}${CONFORMANCE_PATH}" data-testid="conformance-link">${t.conformanceKit}</a></li>
+<li><a href="#conformance" data-testid="conformance-link">${t.conformanceKit}</a></li>
 </ul></nav>
 </header>
 ${view.notice ? html`<p class="notice" role="status" data-testid="panel-notice">${view.notice}</p>` : ''}
@@ -457,7 +472,8 @@ ${serviceSection(view)}
 ${clientsSection(view)}
 ${signingKeysSection(view)}
 ${faultsSection(view)}
-${personasSection(view)}`;
+${personasSection(view)}
+${conformanceSection(view)}`;
   const origins = view.clients.map(clientHome).filter((home) => home !== undefined).map((home) => new URL(home).origin);
   return panelResponse(view.language, view.signInError ? 403 : 200, t.title, body, origins);
 }

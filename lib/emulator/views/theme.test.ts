@@ -27,7 +27,6 @@ describe('the theme of the pages (views/theme.ts)', () => {
       `${TEST_BASE_URL}/auth/page?${new URLSearchParams({ interaction, browser })}`,
       `${TEST_BASE_URL}/app/${interaction}?${new URLSearchParams({ browser })}`,
       `${TEST_BASE_URL}/`,
-      `${TEST_BASE_URL}/conformance`,
     ];
     for (const url of pages) {
       for (const [cookie, theme, scheme] of [

@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { NOT_AN_IMAGE_PICTURE } from '../emulator/qa/faults';
+import { NOT_AN_IMAGE_PICTURE } from '../lib/emulator/qa/faults';
 import type { ConformanceCase } from './cases';
 import type { EmulatorQa, FlowTrace, JwksFetch } from './emulator-qa';
 import { judge, type Observation, type Verdict } from './judge';

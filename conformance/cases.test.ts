@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FAULTS } from '../emulator/qa/faults';
+import { FAULTS } from '../lib/emulator/qa/faults';
 import { BASELINE_CASE, CASES, CLOSING_CASE, selectCases } from './cases';
 
 describe('the conformance cases', () => {

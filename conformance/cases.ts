@@ -6,7 +6,7 @@
  * never counted for a relying party that accepts nothing.
  * @see spec 2.5, 2.7, 4.2, 4.4, 4.5, 5.6, part 7
  */
-import { FAULTS, faultById, type FaultId } from '../emulator/qa/faults';
+import { FAULTS, faultById, type FaultId } from '../lib/emulator/qa/faults';
 
 /**
  * What a correct relying party does with the case's answer:

@@ -4,7 +4,7 @@
  * this machine or hosted. Every failure says what to do about it.
  */
 import type { APIRequestContext, APIResponse } from 'playwright-core';
-import type { FaultId } from '../emulator/qa/faults';
+import type { FaultId } from '../lib/emulator/qa/faults';
 
 /** One step of a flow as the emulator saw it. */
 export interface FlowEvent {

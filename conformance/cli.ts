@@ -10,10 +10,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CASES } from '../lib/conformance/cases';
-import { htmlReport, junitXml, progressLine, textTable } from '../lib/conformance/reports';
-import { DEFAULT_START_SELECTOR } from '../lib/conformance/run-case';
-import { passed, runConformance, type RunOptions } from '../lib/conformance/runner';
+import { CASES } from './cases';
+import { htmlReport, junitXml, progressLine, textTable } from './reports';
+import { DEFAULT_START_SELECTOR } from './run-case';
+import { passed, runConformance, type RunOptions } from './runner';
 
 const USAGE = `Usage: npm run conformance -- --client-id ID --start-url URL [options]
 
