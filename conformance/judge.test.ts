@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BASELINE_CASE, CASES, type ConformanceCase } from './cases';
+import { BASELINE_CASE, CASES, CLOSING_CASE, type ConformanceCase } from './cases';
 import { judge, type Observation } from './judge';
 
 const byId = (id: string): ConformanceCase => CASES.find((testCase) => testCase.id === id)!;
@@ -60,8 +60,53 @@ describe('judge', () => {
     expect(judge(rotated, seen(rotated, { canarySeen: true, jwksFetches: 2 })).reason).toContain('fetched the JWKS 2 times');
   });
 
-  it('asks whether a relying party that refused the normal verification shows the given name', () => {
-    expect(judge(BASELINE_CASE, seen(BASELINE_CASE)).reason).toContain('show the verified given name');
+  describe('a refused normal verification', () => {
+    const facts: Partial<Observation> = {
+      startControl: 'button "Try it"',
+      startPageUrl: 'http://127.0.0.1:8000/',
+      finalUrl: 'http://127.0.0.1:8000/failure?code=id_token_invalid',
+      finalTitle: 'Verification failed',
+      finalText: 'The ID token could not be checked.',
+    };
+
+    it('says what the kit pressed, where, and the page it ended on, by its URL, title and text', () => {
+      for (const testCase of [BASELINE_CASE, CLOSING_CASE]) {
+        expect(judge(testCase, seen(testCase, facts))).toEqual({
+          status: 'fail',
+          reason:
+            'Refused a verification it must accept: the kit pressed button "Try it" on http://127.0.0.1:8000/ and ended on ' +
+            'http://127.0.0.1:8000/failure?code=id_token_invalid ("Verification failed": The ID token could not be checked.); the verified given name never appears there.',
+        });
+      }
+    });
+
+    it('gives the page as far as it is known: without a title, its text alone; without either, its URL', () => {
+      expect(judge(BASELINE_CASE, seen(BASELINE_CASE, { ...facts, finalTitle: undefined })).reason).toContain('failure?code=id_token_invalid (The ID token could not be checked.);');
+      expect(judge(BASELINE_CASE, seen(BASELINE_CASE, { finalUrl: 'http://127.0.0.1:8000/x' })).reason).toBe(
+        'Refused a verification it must accept: it ended on http://127.0.0.1:8000/x; the verified given name never appears there.',
+      );
+    });
+
+    it('says the relying party did not request given_name only when its pushed authorization request shows it', () => {
+      const without = judge(BASELINE_CASE, seen(BASELINE_CASE, { ...facts, requestedClaims: ['family_name', 'birthdate'] })).reason;
+      expect(without).toContain('did not ask for given_name (it asked for family_name, birthdate)');
+      expect(judge(BASELINE_CASE, seen(BASELINE_CASE, { ...facts, requestedClaims: [] })).reason).toContain('(it asked for no verified claims)');
+      for (const requestedClaims of [['given_name', 'family_name'], undefined]) {
+        const reason = judge(BASELINE_CASE, seen(BASELINE_CASE, { ...facts, ...(requestedClaims ? { requestedClaims } : {}) })).reason;
+        expect(reason).not.toContain('given_name');
+        expect(reason).not.toContain('Does its page show');
+      }
+    });
+  });
+
+  it('says what the kit pressed when the relying party never called the service', () => {
+    const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], reachedService: false, flowSeen: false, startControl: 'submit button "Use preset"', startPageUrl: 'http://127.0.0.1:8000/', finalUrl: 'http://127.0.0.1:8000/?preset=a', finalTitle: 'Home' }));
+    expect(verdict).toEqual({
+      status: 'error',
+      reason:
+        'The relying party never sent the service a pushed authorization request (the emulator saw none): the kit pressed submit button "Use preset" on http://127.0.0.1:8000/ ' +
+        'and ended on http://127.0.0.1:8000/?preset=a ("Home"). If that is not its start control, name it with --start-selector; else check --start-url.',
+    });
   });
 
   it('cannot decide a case whose fault the emulator did not apply', () => {

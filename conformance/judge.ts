@@ -13,8 +13,16 @@ export interface Observation {
   hung?: string;
   /** the browser reached the service's authorization page */
   reachedService: boolean;
+  /** the start control the kit pressed, described for a person (`button "Start verification"`) */
+  startControl?: string;
+  /** the URL of the page the kit pressed it on */
+  startPageUrl?: string;
   /** the page the case ended on */
   finalUrl: string;
+  /** that page's title */
+  finalTitle?: string;
+  /** the start of that page's visible text */
+  finalText?: string;
   /** the canary appears on that page (its text or its markup) */
   canarySeen: boolean;
   /** the relying party's answers with a 5xx status during the case */
@@ -55,7 +63,7 @@ export function judge(testCase: ConformanceCase, seen: Observation): Verdict {
   switch (testCase.expect) {
     case 'accepted':
       if (seen.canarySeen) return { status: 'pass', reason: `Accepted: the verified given name appears on ${seen.finalUrl}.${jwksNote(testCase, seen)}` };
-      return { status: 'fail', reason: `Refused a verification it must accept: the verified given name never appears (the page it ended on: ${seen.finalUrl}).${refusedAcceptanceHint(testCase, seen)}` };
+      return { status: 'fail', reason: `Refused a verification it must accept: ${pressedAndEnded(seen)}; the verified given name never appears there.${refusedAcceptanceHint(testCase, seen)}` };
     case 'refused':
       if (seen.canarySeen) {
         return { status: 'fail', reason: `Accepted what it must refuse: the given name of the spoiled ID token appears on ${seen.finalUrl}. ${testCase.what}` };
@@ -78,9 +86,15 @@ function notApplied(testCase: ConformanceCase, seen: Observation, missing: reado
     return { status: 'not_applicable', reason: 'The relying party did not request picture, so no picture could be spoiled.' };
   }
   if (!seen.reachedService && !seen.flowSeen) {
+    if (seen.startControl !== undefined) {
+      return {
+        status: 'error',
+        reason: `The relying party never sent the service a pushed authorization request (the emulator saw none): ${pressedAndEnded(seen)}. If that is not its start control, name it with --start-selector; else check --start-url.`,
+      };
+    }
     return {
       status: 'error',
-      reason: `The relying party never sent the service a pushed authorization request (the emulator saw none), and ended on ${seen.finalUrl}. If its start control did not do that, check --start-url and --start-selector.`,
+      reason: `The relying party never sent the service a pushed authorization request (the emulator saw none), and ended on ${seen.finalUrl}${whatItShows(seen)}. If its start control did not do that, check --start-url and --start-selector.`,
     };
   }
   if (!seen.reachedService && testCase.armedFor === 'flow') {
@@ -97,12 +111,28 @@ function jwksNote(testCase: ConformanceCase, seen: Observation): string {
   return ` It fetched the JWKS ${seen.jwksFetches === 1 ? 'once' : `${seen.jwksFetches} times`} for the new signing key.`;
 }
 
+/** What the kit did and where it ended: `the kit pressed button "Start" on A and ended on B ("Title": text)`. */
+function pressedAndEnded(seen: Observation): string {
+  const ended = `ended on ${seen.finalUrl}${whatItShows(seen)}`;
+  if (seen.startControl === undefined) return `it ${ended}`;
+  return `the kit pressed ${seen.startControl}${seen.startPageUrl === undefined ? '' : ` on ${seen.startPageUrl}`} and ${ended}`;
+}
+
+/** The final page's title and the start of its text, in brackets; nothing when neither is known. */
+function whatItShows(seen: Observation): string {
+  const title = seen.finalTitle ? `"${seen.finalTitle}"` : undefined;
+  const shown = [title, seen.finalText].filter((part) => part !== undefined && part !== '').join(': ');
+  return shown ? ` (${shown})` : '';
+}
+
 function refusedAcceptanceHint(testCase: ConformanceCase, seen: Observation): string {
   if (testCase.needsJwksFetch && seen.jwksFetches === 0) {
     return ' It did not fetch the JWKS for the new kid: a relying party must fetch it again when a token names a kid it does not know (OpenID Connect Core 10.1.1).';
   }
-  if (testCase.id === 'normal' || testCase.id === 'normal_again') {
-    return ' Does its page show the verified given name, and does it request given_name?';
+  // Said only when the emulator saw the request: the kit recognises an acceptance by the given name.
+  if (seen.requestedClaims !== undefined && !seen.requestedClaims.includes('given_name')) {
+    const asked = seen.requestedClaims.length === 0 ? 'no verified claims' : seen.requestedClaims.join(', ');
+    return ` Its pushed authorization request did not ask for given_name (it asked for ${asked}): the kit recognises an accepted verification by the verified given name, so the relying party must request it and show it.`;
   }
   return '';
 }

@@ -1,14 +1,16 @@
 /**
  * One case, as one whole verification in a fresh browser context: open the relying party's start
- * URL, press its start control, let the emulator answer the flow as the case says (its faults, and
- * the case's canary as the person's given name), complete the emulated identity app, and look at
- * the page the relying party ends on. What was seen goes to judge.ts.
+ * URL, press its start control (findStartControl: by its test id, its name, or as the first submit
+ * button), let the emulator answer the flow as the case says (its faults, and the case's canary as
+ * the person's given name), complete the emulated identity app, and look at the page the relying
+ * party ends on. What was seen goes to judge.ts.
  */
 import { randomInt } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { NOT_AN_IMAGE_PICTURE } from '../lib/emulator/qa/faults';
+import { captureCapped, newCaseContext } from './browser';
 import type { ConformanceCase } from './cases';
 import type { EmulatorQa, FlowTrace, JwksFetch } from './emulator-qa';
 import { judge, type Observation, type Verdict } from './judge';
@@ -17,8 +19,10 @@ import { judge, type Observation, type Verdict } from './judge';
 export interface CaseSettings {
   clientId: string;
   startUrl: string;
-  /** the start control; default: the first submit button */
+  /** the start control (a CSS selector); default: found by findStartControl */
   startSelector?: string;
+  /** how long the start page may take to show its start control, in ms; default START_CONTROL_WAIT_MS */
+  startWaitMs?: number;
   /** the emulator persona whose document is verified */
   persona: string;
   /** the longest a case may take, in ms */
@@ -38,8 +42,16 @@ export interface CaseResult {
   startedAt: number;
   durationMs: number;
   finalUrl: string;
+  /** the title of the page it ended on */
+  finalTitle?: string;
+  /** the start of that page's visible text (its main element's, when it has one) */
+  finalText?: string;
+  /** the start control the kit pressed, described for a person (findStartControl) */
+  startControl?: string;
   /** the screenshot of the page it ended on, relative to the output folder */
   screenshot?: string;
+  /** why the screenshot is cut, the viewport only, or absent (browser.ts captureCapped) */
+  screenshotNote?: string;
   /** the flow as the emulator saw it */
   flow?: FlowTrace;
   /** the JWKS responses during the case */
@@ -59,8 +71,131 @@ export interface CaseResult {
 /** How long to wait after a 429 without a usable Retry-After. */
 const DEFAULT_SLOW_DOWN_SECONDS = 10;
 
-/** The default start control: the first submit button of the page. */
+/** The start control of last resort: the first submit button of the page. */
 export const DEFAULT_START_SELECTOR = 'button[type="submit"], form button:not([type]), input[type="submit"], input[type="image"]';
+
+/**
+ * The accessible names a start control has: Start, Verify, Log in, Sign in (English), Start,
+ * Verifiser, Logg inn (Norwegian), as whole words in any case ("Start verification", "Verify
+ * with ID"; not "Restart" nor "Starting").
+ */
+export const START_CONTROL_NAME = /\b(?:start|verify|log ?in|sign ?in|verifiser|logg inn)\b/i;
+
+/**
+ * How long the start page may take to show a start control after it loaded: a page rendered by
+ * its own script shows its controls only then.
+ */
+export const START_CONTROL_WAIT_MS = 5_000;
+
+/** The start control the kit presses. */
+export interface StartControl {
+  locator: Locator;
+  /** what it is, for a person: `button "Start verification"`, `[data-testid="start"] "Verify"` */
+  description: string;
+}
+
+/** One place the kit looks for the start control. */
+interface StartCandidate {
+  /** what it looks for, for a person */
+  lookedFor: string;
+  /** how a control found there is named, before its name */
+  kind: string;
+  locate(page: Page): Locator;
+}
+
+/** Where the kit looks for the start control when none is given, in order. */
+const DEFAULT_START_CANDIDATES: readonly StartCandidate[] = [
+  { lookedFor: 'an element with data-testid="start"', kind: '[data-testid="start"]', locate: (page) => page.getByTestId('start') },
+  {
+    lookedFor: 'a button named Start, Verify, Log in, Sign in, Verifiser or Logg inn',
+    kind: 'button',
+    locate: (page) => page.getByRole('button', { name: START_CONTROL_NAME }),
+  },
+  {
+    lookedFor: 'a link so named (not one within the page)',
+    kind: 'link',
+    // A link within the page ("Skip to Start verification") moves the focus, never starts anything.
+    locate: (page) => page.getByRole('link', { name: START_CONTROL_NAME }).and(page.locator(':not([href^="#"])')),
+  },
+  { lookedFor: 'the first submit button', kind: 'submit button', locate: (page) => page.locator(DEFAULT_START_SELECTOR) },
+];
+
+/** Where the kit looks for the start control: the given selector alone, else the defaults. */
+function startCandidates(startSelector: string | undefined): readonly StartCandidate[] {
+  if (startSelector === undefined) return DEFAULT_START_CANDIDATES;
+  return [{ lookedFor: `an element matching ${startSelector}`, kind: startSelector, locate: (page) => page.locator(startSelector) }];
+}
+
+/** What the kit looks for as the start control, in order, for a person (a driver error, a run's header). */
+export function startControlSearch(startSelector?: string): string[] {
+  return startCandidates(startSelector).map((candidate) => candidate.lookedFor);
+}
+
+/**
+ * The start control of the page: the first visible of `startSelector` when given; else, in
+ * order, an element with data-testid="start", a button named like START_CONTROL_NAME, a link so
+ * named (not one within the page), the first submit button. Waits up to `waitMs` for one to be
+ * visible; undefined when none is.
+ */
+export async function findStartControl(page: Page, options: { startSelector?: string; waitMs?: number } = {}): Promise<StartControl | undefined> {
+  const candidates = startCandidates(options.startSelector).map((candidate) => ({ ...candidate, locator: candidate.locate(page) }));
+  // Waits for any of them, then takes the first place in order that shows one.
+  const any = candidates.map((candidate) => candidate.locator).reduce((either, next) => either.or(next));
+  const shown = await any
+    .filter({ visible: true })
+    .first()
+    .waitFor({ state: 'visible', timeout: options.waitMs ?? START_CONTROL_WAIT_MS })
+    .then(() => true)
+    .catch((error: unknown) => {
+      if (isTimeout(error)) return false;
+      throw error;
+    });
+  if (!shown) return undefined;
+  for (const candidate of candidates) {
+    const locator = candidate.locator.filter({ visible: true }).first();
+    if ((await locator.count()) === 0) continue;
+    const name = await locator.evaluate(accessibleName).catch(() => '');
+    const shownName = plainText(name, 80);
+    return { locator, description: shownName ? `${candidate.kind} "${shownName}"` : candidate.kind };
+  }
+  return undefined;
+}
+
+/**
+ * An element's accessible name, nearly as a screen reader gives it: aria-label, aria-labelledby,
+ * an input's value or alt, its text, its title. Runs in the page.
+ */
+function accessibleName(element: Element): string {
+  const label = element.getAttribute('aria-label');
+  if (label?.trim()) return label;
+  const labelledBy = element.getAttribute('aria-labelledby');
+  if (labelledBy) {
+    const text = labelledBy
+      .split(/\s+/)
+      .map((id) => element.ownerDocument.getElementById(id)?.textContent ?? '')
+      .join(' ');
+    if (text.trim()) return text;
+  }
+  if (element instanceof HTMLInputElement) return element.value || element.alt || element.title;
+  const text = element instanceof HTMLElement ? element.innerText : (element.textContent ?? '');
+  return text.trim() ? text : (element.getAttribute('title') ?? '');
+}
+
+/**
+ * Text of the relying party's page, fit for a terminal line and a report: control characters
+ * (a terminal's escape sequences) and bidirectional overrides become spaces, runs of white space
+ * one space, and at most `max` characters are kept.
+ */
+function plainText(text: string, max: number): string {
+  const plain = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
+}
+
+/** How much of the final page's visible text a result keeps: enough to recognise an error page. */
+const FINAL_TEXT_CHARACTERS = 200;
+
+/** How long the kit waits for what it reads of the final page: a page busy in a loop must not hold the run. */
+const READ_PAGE_TIMEOUT_MS = 5_000;
 
 /**
  * A given name nobody has: "Canary" and eight random letters, so finding it on a page cannot be
@@ -75,7 +210,7 @@ export function makeCanary(): string {
 export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSettings, testCase: ConformanceCase, seenStates: Set<string>): Promise<CaseResult> {
   const canary = makeCanary();
   const startedAt = Date.now();
-  const context = await browser.newContext({ locale: 'en-GB', viewport: { width: 1280, height: 900 } });
+  const context = await newCaseContext(browser);
   const page = await context.newPage();
   const navigations: string[] = [];
   const serverErrors: { status: number; url: string }[] = [];
@@ -102,6 +237,8 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
   let reachedService = false;
   let driverError: string | undefined;
   let hung: string | undefined;
+  let startControl: StartControl | undefined;
+  let startPageUrl: string | undefined;
   /** where the case is: a timeout while the relying party works is the relying party's */
   const at: { phase: 'opening' | 'starting' | 'service' | 'returning' } = { phase: 'opening' };
   const clientFaults = testCase.armedFor === 'client' ? testCase.faults : [];
@@ -110,10 +247,18 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
     const deadline = startedAt + settings.caseTimeoutMs;
     const outcome = await withDeadline(deadline, async () => {
       await page.goto(settings.startUrl, { timeout: remaining(deadline) });
-      const start = page.locator(settings.startSelector ?? DEFAULT_START_SELECTOR).first();
-      if ((await start.count()) === 0) return `the start page ${settings.startUrl} has no element matching ${settings.startSelector ?? 'a submit button'}: give the start control with --start-selector`;
+      startControl = await findStartControl(page, {
+        ...(settings.startSelector === undefined ? {} : { startSelector: settings.startSelector }),
+        waitMs: Math.min(settings.startWaitMs ?? START_CONTROL_WAIT_MS, remaining(deadline)),
+      });
+      if (!startControl) {
+        const lookedFor = startControlSearch(settings.startSelector);
+        return `The start page ${page.url()} shows no start control: the kit looked for ${lookedFor.join('; then ')}.${settings.startSelector === undefined ? ' Give its start control with --start-selector.' : ''}`;
+      }
+      const start = startControl;
+      startPageUrl = page.url();
       at.phase = 'starting';
-      await navigated(page, deadline, () => start.click({ timeout: remaining(deadline) }), 'pressing the start control');
+      await navigated(page, deadline, () => start.locator.click({ timeout: remaining(deadline) }), `pressing the start control (${start.description})`);
       // On to the service as soon as its page is reached; else wait for the page the relying party stopped on.
       await Promise.race([
         page.waitForURL((url) => authorizationPage(url.href, qa.base) !== undefined, { timeout: remaining(deadline), waitUntil: 'commit' }),
@@ -141,14 +286,19 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
   }
 
   const finalUrl = page.url();
-  const [canarySeen, pagePictureUses] = await Promise.all([pageShows(page, canary), pictureUsesOn(page)]).catch(() => [false, []] as const);
+  const [canarySeen, pagePictureUses, finalPage] = await Promise.all([
+    within(READ_PAGE_TIMEOUT_MS, pageShows(page, canary)).then((shows) => shows ?? false),
+    within(READ_PAGE_TIMEOUT_MS, pictureUsesOn(page)).then((uses) => uses ?? []),
+    within(READ_PAGE_TIMEOUT_MS, describePage(page)),
+  ]);
   pictureUses.push(...pagePictureUses);
   const screenshot = `${testCase.id}.png`;
-  const screenshotSaved = await page
-    .screenshot({ fullPage: true, timeout: 10_000 })
-    .then((png) => writeFile(join(settings.outDir, screenshot), png))
-    .then(() => true)
-    .catch(() => false);
+  const captured = await captureCapped(page);
+  const screenshotSaved =
+    captured.png !== undefined &&
+    (await writeFile(join(settings.outDir, screenshot), captured.png)
+      .then(() => true)
+      .catch(() => false));
   await context.close().catch(() => undefined);
 
   // The flow as the emulator saw it: by the state it gave back, or (a PAR fault) the new flow of this client.
@@ -169,10 +319,17 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
     // Nothing reached the service: the case did not happen, and runs again once allowed.
     return { testCase, verdict: { status: 'error', reason: `The relying party answered 429 before the flow began (asking for ${slowDown} s).` }, canary, startedAt, durationMs: endedAt - startedAt, finalUrl, jwksFetches, navigations, slowDown };
   }
+  const pageFacts = {
+    ...(startControl ? { startControl: startControl.description } : {}),
+    ...(finalPage?.title ? { finalTitle: finalPage.title } : {}),
+    ...(finalPage?.text ? { finalText: finalPage.text } : {}),
+  };
   const seen: Observation = {
     ...(driverError === undefined ? {} : { driverError }),
     ...(hung === undefined ? {} : { hung }),
     reachedService,
+    ...pageFacts,
+    ...(startPageUrl === undefined ? {} : { startPageUrl }),
     finalUrl,
     canarySeen,
     serverErrors,
@@ -189,7 +346,9 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
     startedAt,
     durationMs: endedAt - startedAt,
     finalUrl,
+    ...pageFacts,
     ...(screenshotSaved ? { screenshot } : {}),
+    ...(captured.note === undefined ? {} : { screenshotNote: captured.note }),
     ...(flow ? { flow } : {}),
     jwksFetches,
     ...(relyingPartyFetches[0] ? { relyingPartyJwksFetchAt: Math.max(...relyingPartyFetches.map((fetch) => fetch.at)) } : {}),
@@ -213,6 +372,15 @@ function authorizationPage(href: string, emulatorBase: string): URL | undefined 
 async function pageShows(page: Page, canary: string): Promise<boolean> {
   const [html, text] = await Promise.all([page.content(), page.evaluate(() => document.body?.innerText ?? '')]);
   return html.includes(canary) || text.includes(canary);
+}
+
+/** The page's title, and the start of its visible text: its main element's, else its body's (no navigation, no skip link). */
+async function describePage(page: Page): Promise<{ title: string; text: string }> {
+  const { title, text } = await page.evaluate(() => ({
+    title: document.title,
+    text: (document.querySelector<HTMLElement>('main, [role="main"]') ?? document.body)?.innerText ?? '',
+  }));
+  return { title: plainText(title, 120), text: plainText(text, FINAL_TEXT_CHARACTERS) };
 }
 
 /** Where the page refers to the picture URL: an element's attribute or style. */
@@ -275,6 +443,19 @@ async function withDeadline<T>(deadline: number, work: () => Promise<T>): Promis
 }
 
 class CaseTimeout extends Error {}
+
+/** What `work` gives, or undefined when it fails or takes longer than `ms` (it goes on, unawaited). */
+async function within<T>(ms: number, work: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([work.catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function remaining(deadline: number): number {
   return Math.max(1, deadline - Date.now());
