@@ -35,6 +35,9 @@ import {
   qaFlowEndpoint,
   qaFlowsEndpoint,
   qaJwksFetchesEndpoint,
+  qaLockEndpoint,
+  qaReleaseLockEndpoint,
+  qaTakeLockEndpoint,
 } from './endpoints/qa-api';
 import type { PanelAccess } from './qa/panel-access';
 import { errorPage } from './views/authorization-page';
@@ -217,6 +220,8 @@ const ROUTES: readonly Route[] = [
   // The JSON QA API (endpoints/qa-api.ts), for programs; the panel's access rule.
   { path: /^\/qa\/clients\/([^/]{1,256})$/, methods: { GET: qaClientEndpoint }, rateLimit: QA_API },
   { path: /^\/qa\/faults\/([^/]{1,256})$/, methods: { PUT: qaArmFaultEndpoint, DELETE: qaDisarmFaultEndpoint }, rateLimit: QA_API },
+  // The deployment-wide run lock: one conformance run at a time holds client-wide faults.
+  { path: '/qa/lock', methods: { GET: qaLockEndpoint, PUT: qaTakeLockEndpoint, DELETE: qaReleaseLockEndpoint }, rateLimit: QA_API },
   { path: '/qa/flows', methods: { GET: qaFlowsEndpoint, POST: qaChooseFlowEndpoint }, rateLimit: QA_API },
   { path: '/qa/flow', methods: { GET: qaFlowEndpoint }, rateLimit: QA_API },
   { path: '/qa/jwks-fetches', methods: { GET: qaJwksFetchesEndpoint }, rateLimit: QA_API },

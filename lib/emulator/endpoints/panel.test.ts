@@ -385,6 +385,49 @@ describe('arming a fault for one client from the panel', () => {
   });
 });
 
+describe('a conformance run on the panel: its lock and the faults it armed', () => {
+  const start = Date.UTC(2026, 0, 31, 12, 0, 30);
+
+  it('says, in the Faults section, which run holds the emulator and until when; nothing once the lock is gone', async () => {
+    const clock = { now: start };
+    const emulator = createTestEmulator({ clients: [client, oddlyNamed], now: () => clock.now });
+    expect((await getPanel(emulator)).html).not.toContain('data-testid="run-lock"');
+
+    await emulator.control.takeRunLock('kit-Abc_123', 90);
+    const { html } = await getPanel(emulator);
+    const faults = html.slice(html.indexOf('<section id="faults"'), html.indexOf('</section>', html.indexOf('<section id="faults"')));
+    expect(faults).toContain(
+      '<p class="callout" data-testid="run-lock">A conformance run (owner <code>kit-Abc_123</code>) holds this emulator until <time datetime="2026-01-31T12:02:00.000Z">12:02:00 UTC</time>; its client-wide cases may touch other verifications meanwhile.</p>',
+    );
+
+    const norwegian = await (await emulator.handle(new Request(TEST_BASE_URL, { headers: { 'Accept-Language': 'nb' } }))).text();
+    expect(norwegian).toContain(
+      'En kjøring av samsvarstestingen (eier <code>kit-Abc_123</code>) holder denne emulatoren til <time datetime="2026-01-31T12:02:00.000Z">kl. 12:02:00 UTC</time>; tilfellene dens som gjelder hele klienten, kan berøre andre verifiseringer i mellomtiden.',
+    );
+
+    await emulator.control.releaseRunLock('kit-Abc_123');
+    expect((await getPanel(emulator)).html).not.toContain('data-testid="run-lock"');
+    await emulator.control.takeRunLock('kit-Abc_123', 5);
+    clock.now += 5_000;
+    expect((await getPanel(emulator)).html).not.toContain('data-testid="run-lock"');
+  });
+
+  it('marks a fault armed with an armed_by as “armed by” that run, and a hand-armed fault not', async () => {
+    const emulator = newEmulator();
+    await emulator.control.armFaultAs('wrong_nonce', oddlyNamed.clientId, 'run-1');
+    await emulator.control.armFault('expired', client.clientId);
+    const { html } = await getPanel(emulator);
+    expect(html).toMatch(
+      /data-testid="fault-wrong_nonce" data-armed="true">[\s\S]*?<span class="tag warn">Armed for odd-client<\/span> <span class="tag" data-testid="fault-wrong_nonce-armed-by">armed by run-1<\/span><\/p>/,
+    );
+    expect(html).toMatch(/data-testid="fault-expired" data-armed="true">[\s\S]*?<span class="tag warn">Armed for demo-client<\/span><\/p>/);
+    expect(html.match(/-armed-by"/g)).toHaveLength(1);
+
+    const norwegian = await (await emulator.handle(new Request(TEST_BASE_URL, { headers: { 'Accept-Language': 'nb' } }))).text();
+    expect(norwegian).toContain('<span class="tag" data-testid="fault-wrong_nonce-armed-by">aktivert av run-1</span>');
+  });
+});
+
 describe('who may use the panel’s actions', () => {
   const PASSWORD = 'correct horse battery';
 

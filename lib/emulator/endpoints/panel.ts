@@ -76,7 +76,7 @@ export function panelEndpoint(request: Request, context: EmulatorContext): Promi
 /** The panel for `request`; `signInError`: the sign-in form again, with the wrong password said at its field (403). */
 async function renderPanel(request: Request, context: EmulatorContext, options: { signInError?: boolean } = {}): Promise<Response> {
   const control = createControl(context);
-  const [signingKeys, clients, armedFaults, injectedFaults, discoveryShape, strict, redirectIss] = await Promise.all([
+  const [signingKeys, clients, armedFaults, injectedFaults, discoveryShape, strict, redirectIss, runLock] = await Promise.all([
     control.signingKeys(),
     control.clients(),
     control.armedFaults(),
@@ -84,8 +84,10 @@ async function renderPanel(request: Request, context: EmulatorContext, options: 
     control.discoveryShape(),
     control.strict(),
     control.redirectIss(),
+    control.runLock(),
   ]);
-  const scopes = await Promise.all(armedFaults.map(async (id) => [id, await control.faultScope(id)] as const));
+  // A fault applied between the two reads has no arming any more: shown armed, for any client, by hand.
+  const armings = await Promise.all(armedFaults.map(async (id) => [id, (await control.faultArming(id)) ?? {}] as const));
   const gate = context.panel.access;
   const access = await context.panel.state(request);
   // The switch comes back to this very page, with its confirmation (chosen from known values).
@@ -103,7 +105,9 @@ async function renderPanel(request: Request, context: EmulatorContext, options: 
     clients,
     signingKeys,
     armedFaults,
-    faultScopes: Object.fromEntries(scopes.filter(([, scope]) => scope !== undefined)),
+    faultScopes: Object.fromEntries(armings.flatMap(([id, arming]) => (arming.clientId === undefined ? [] : [[id, arming.clientId]]))),
+    faultOwners: Object.fromEntries(armings.flatMap(([id, arming]) => (arming.armedBy === undefined ? [] : [[id, arming.armedBy]]))),
+    ...(runLock ? { runLock } : {}),
     injectedFaults,
     notice: options.signInError ? undefined : confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid, access)?.(PANEL_MESSAGES[language.locale]),
     now: context.now(),

@@ -15,6 +15,7 @@ import {
   type TestEmulatorOptions,
 } from '@/test/support/emulator';
 import { MemoryStore } from '../../store/memory-store';
+import { namespaced } from '../../store/store';
 import type { Emulator } from '..';
 import { FAULTS } from '../qa/faults';
 import { MAX_FLOW_EVENTS, MAX_TRACE_STRING, type FlowEvent } from '../qa/flow-trace';
@@ -247,6 +248,348 @@ describe('PUT and DELETE {base}/qa/faults/{fault_id}', () => {
     expect(unknownClient.status).toBe(400);
     expect((await json(unknownClient)).error).toBe('unknown_client');
     expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+});
+
+describe('PUT and DELETE {base}/qa/faults/{fault_id} with armed_by: a run disarms only what it armed', () => {
+  const arm = (fault: string, clientId: string, armedBy?: string) => qa('PUT', `faults/${fault}`, { client_id: clientId, ...(armedBy === undefined ? {} : { armed_by: armedBy }) });
+  const disarm = (fault: string, armedBy: string) => qa('DELETE', `faults/${fault}?${new URLSearchParams({ armed_by: armedBy })}`);
+
+  it('arms a fault as the run’s own (204) and disarms it with the same armed_by (204)', async () => {
+    const emulator = newEmulator();
+    expect((await emulator.handle(arm('wrong_nonce', client.clientId, 'run-1'))).status).toBe(204);
+    expect(await emulator.control.faultArming('wrong_nonce')).toEqual({ clientId: client.clientId, armedBy: 'run-1' });
+    expect((await emulator.handle(disarm('wrong_nonce', 'run-1'))).status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('a hand-armed fault survives DELETE ?armed_by=run-1 (204), still armed for its client', async () => {
+    const emulator = newEmulator();
+    await emulator.control.armFault('expired', other.clientId);
+    const response = await emulator.handle(disarm('expired', 'run-1'));
+    expect(response.status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual(['expired']);
+    expect(await emulator.control.faultScope('expired')).toBe(other.clientId);
+  });
+
+  it('another run’s fault survives DELETE ?armed_by=run-1; DELETE without armed_by disarms it as before', async () => {
+    const emulator = newEmulator();
+    expect((await emulator.handle(arm('token_error', client.clientId, 'run-2'))).status).toBe(204);
+    expect((await emulator.handle(disarm('token_error', 'run-1'))).status).toBe(204);
+    expect(await emulator.control.faultArming('token_error')).toEqual({ clientId: client.clientId, armedBy: 'run-2' });
+    expect((await emulator.handle(qa('DELETE', 'faults/token_error'))).status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('DELETE with an armed_by of a fault not armed at all is 204 (idempotent)', async () => {
+    const emulator = newEmulator();
+    expect((await emulator.handle(disarm('token_error', 'run-1'))).status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('a PUT with armed_by over a hand-armed fault is 409 fault_armed naming its client, and leaves it armed for that client', async () => {
+    const emulator = newEmulator();
+    await emulator.control.armFault('wrong_nonce', other.clientId);
+    const response = await emulator.handle(arm('wrong_nonce', client.clientId, 'run-1'));
+    expect(response.status).toBe(409);
+    expect(await json(response)).toEqual({
+      error: 'fault_armed',
+      error_description: "fault 'wrong_nonce' is armed already for client 'other-client' (armed by hand: on the QA panel, or without armed_by); it was left as it is",
+    });
+    expect(await emulator.control.faultArming('wrong_nonce')).toEqual({ clientId: other.clientId });
+  });
+
+  it('a PUT with armed_by over a fault armed for any client, or through the API without armed_by, is 409 as well', async () => {
+    const emulator = newEmulator();
+    await emulator.control.armFault('token_error');
+    const anyClient = await emulator.handle(arm('token_error', client.clientId, 'run-1'));
+    expect(anyClient.status).toBe(409);
+    expect((await json(anyClient)).error_description).toBe("fault 'token_error' is armed already for any client (armed by hand: on the QA panel, or without armed_by); it was left as it is");
+    expect(await emulator.control.faultArming('token_error')).toEqual({});
+
+    expect((await emulator.handle(arm('expired', other.clientId))).status).toBe(204);
+    const overApi = await emulator.handle(arm('expired', client.clientId, 'run-1'));
+    expect(overApi.status).toBe(409);
+    expect((await json(overApi)).error).toBe('fault_armed');
+    expect(await emulator.control.faultArming('expired')).toEqual({ clientId: other.clientId });
+  });
+
+  it('a PUT with armed_by over another run’s fault is 409 naming that run; the same run arms it again (204), for a new client', async () => {
+    const emulator = newEmulator();
+    expect((await emulator.handle(arm('wrong_issuer', client.clientId, 'run-2'))).status).toBe(204);
+    const refused = await emulator.handle(arm('wrong_issuer', other.clientId, 'run-1'));
+    expect(refused.status).toBe(409);
+    expect((await json(refused)).error_description).toBe("fault 'wrong_issuer' is armed already for client 'demo-client' (armed by 'run-2'); it was left as it is");
+    expect((await emulator.handle(arm('wrong_issuer', other.clientId, 'run-2'))).status).toBe(204);
+    expect(await emulator.control.faultArming('wrong_issuer')).toEqual({ clientId: other.clientId, armedBy: 'run-2' });
+  });
+
+  it('a PUT without armed_by replaces a run’s fault, as before: it is then armed by hand', async () => {
+    const emulator = newEmulator();
+    await emulator.handle(arm('wrong_issuer', client.clientId, 'run-2'));
+    expect((await emulator.handle(arm('wrong_issuer', other.clientId))).status).toBe(204);
+    expect(await emulator.control.faultArming('wrong_issuer')).toEqual({ clientId: other.clientId });
+  });
+
+  it('of two PUTs with different armed_by racing for one fault, exactly one is 204 and the other 409', async () => {
+    const emulator = newEmulator();
+    const responses = await Promise.all([emulator.handle(arm('unknown_kid', client.clientId, 'run-1')), emulator.handle(arm('unknown_kid', other.clientId, 'run-2'))]);
+    expect(responses.map((response) => response.status).sort()).toEqual([204, 409]);
+    const winner = responses[0]!.status === 204 ? { clientId: client.clientId, armedBy: 'run-1' } : { clientId: other.clientId, armedBy: 'run-2' };
+    expect(await emulator.control.faultArming('unknown_kid')).toEqual(winner);
+  });
+
+  it('refuses a malformed armed_by in the body or the query with 400 invalid_request, changing nothing', async () => {
+    const emulator = newEmulator();
+    await emulator.control.armFault('wrong_nonce', client.clientId);
+    for (const armedBy of ['', 'r'.repeat(65), 'run 1', 'run/1', '<b>x</b>', 'rün', 42, null, ['run-1'], { run: 1 }]) {
+      const response = await emulator.handle(qa('PUT', 'faults/expired', { client_id: client.clientId, armed_by: armedBy }));
+      expect(response.status, JSON.stringify(armedBy)).toBe(400);
+      expect(await json(response), JSON.stringify(armedBy)).toEqual({ error: 'invalid_request', error_description: "body member 'armed_by' must be 1 to 64 letters, digits, '_' and '-'" });
+    }
+    for (const query of ['armed_by=', `armed_by=${'r'.repeat(65)}`, 'armed_by=run%201', 'armed_by=%3Cb%3E']) {
+      const response = await emulator.handle(qa('DELETE', `faults/wrong_nonce?${query}`));
+      expect(response.status, query).toBe(400);
+      expect(await json(response), query).toEqual({ error: 'invalid_request', error_description: "query parameter 'armed_by' must be 1 to 64 letters, digits, '_' and '-'" });
+    }
+    const twice = await emulator.handle(qa('DELETE', 'faults/wrong_nonce?armed_by=run-1&armed_by=run-2'));
+    expect(twice.status).toBe(400);
+    expect(await json(twice)).toEqual({ error: 'invalid_request', error_description: "query parameter 'armed_by' must be given once" });
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    expect(await emulator.control.faultArming('wrong_nonce')).toEqual({ clientId: client.clientId });
+    // 64 characters of the alphabet is a name.
+    const longest = `${'A'.repeat(30)}z_-${'9'.repeat(31)}`;
+    expect((await emulator.handle(arm('expired', client.clientId, longest))).status).toBe(204);
+    expect((await emulator.handle(disarm('expired', longest))).status).toBe(204);
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+  });
+
+  it('answers 409, arming nothing, when others arm and apply the fault on every try', async () => {
+    const store = new MemoryStore();
+    const emulator = newEmulator({ store });
+    const { setIfAbsent, get } = store;
+    store.setIfAbsent = async (key, value, ttl) => (key.startsWith('fault:') ? false : setIfAbsent.call(store, key, value, ttl));
+    store.get = async <T>(key: string) => (key.startsWith('fault:') ? undefined : get.call(store, key)) as T | undefined;
+    const response = await emulator.handle(arm('expired', client.clientId, 'run-1'));
+    expect(response.status).toBe(409);
+    expect(await json(response)).toEqual({
+      error: 'fault_armed',
+      error_description: "fault 'expired' was armed and applied by others while this request tried; it was not armed for you: try again",
+    });
+  });
+});
+
+describe('{base}/qa/lock: one conformance run at a time per deployment', () => {
+  const start = Date.UTC(2026, 0, 31, 12, 0, 0);
+  const take = (owner: unknown, seconds: unknown) => qa('PUT', 'lock', { owner, seconds });
+  const release = (owner: string) => qa('DELETE', `lock?${new URLSearchParams({ owner })}`);
+
+  /** An emulator whose clock, and its store's, is `clock.now`. */
+  function emulatorAt(clock: { now: number }, store?: MemoryStore): Emulator {
+    return newEmulator({ now: () => clock.now, ...(store ? { store } : {}) });
+  }
+
+  async function lockState(emulator: Emulator) {
+    const response = await emulator.handle(qa('GET', 'lock'));
+    expect(response.status).toBe(200);
+    return json(response);
+  }
+
+  it('PUT takes a free lock for the seconds asked: 200 {owner, expires_at}; GET shows it', async () => {
+    const clock = { now: start };
+    const emulator = emulatorAt(clock);
+    expect(await lockState(emulator)).toEqual({ locked: false });
+    const response = await emulator.handle(take('run-1', 60));
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ owner: 'run-1', expires_at: start + 60_000 });
+    expect(await lockState(emulator)).toEqual({ locked: true, owner: 'run-1', expires_at: start + 60_000 });
+  });
+
+  it('PUT by the owner renews it from now', async () => {
+    const clock = { now: start };
+    const emulator = emulatorAt(clock);
+    await emulator.handle(take('run-1', 60));
+    clock.now += 45_000;
+    const renewed = await emulator.handle(take('run-1', 60));
+    expect(renewed.status).toBe(200);
+    expect(await json(renewed)).toEqual({ owner: 'run-1', expires_at: start + 105_000 });
+    // Past the first expiry, the renewal holds.
+    clock.now = start + 100_000;
+    expect(await lockState(emulator)).toEqual({ locked: true, owner: 'run-1', expires_at: start + 105_000 });
+  });
+
+  it('PUT by another owner is 409 locked, naming when it ends, with Retry-After in seconds (at least 1)', async () => {
+    const clock = { now: start };
+    const emulator = emulatorAt(clock);
+    await emulator.handle(take('run-1', 60));
+    clock.now += 10_500;
+    const refused = await emulator.handle(take('run-2', 60));
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('retry-after')).toBe('50');
+    expect(await json(refused)).toEqual({
+      error: 'locked',
+      error_description: "the emulator is held by conformance run 'run-1' for 50 s more (until 2026-01-31T12:01:00.000Z); try again then",
+    });
+    clock.now = start + 59_800;
+    const almost = await emulator.handle(take('run-2', 60));
+    expect(almost.status).toBe(409);
+    expect(almost.headers.get('retry-after')).toBe('1');
+    expect(await lockState(emulator)).toEqual({ locked: true, owner: 'run-1', expires_at: start + 60_000 });
+  });
+
+  it('asks for at least 1 s when the store still holds a lock this instance’s clock says has ended (clocks apart)', async () => {
+    const storeClock = { now: start };
+    const clock = { now: start };
+    const emulator = emulatorAt(clock, new MemoryStore({ now: () => storeClock.now }));
+    await emulator.handle(take('run-1', 60));
+    clock.now += 61_000;
+    const refused = await emulator.handle(take('run-2', 60));
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('retry-after')).toBe('1');
+  });
+
+  it('DELETE by another owner leaves the lock (204); DELETE by its owner releases it (204), and again (204)', async () => {
+    const clock = { now: start };
+    const emulator = emulatorAt(clock);
+    await emulator.handle(take('run-1', 60));
+    const wrong = await emulator.handle(release('run-2'));
+    expect(wrong.status).toBe(204);
+    expect(wrong.headers.get('cache-control')).toBe('no-store');
+    expect(await lockState(emulator)).toEqual({ locked: true, owner: 'run-1', expires_at: start + 60_000 });
+    expect((await emulator.handle(release('run-1'))).status).toBe(204);
+    expect(await lockState(emulator)).toEqual({ locked: false });
+    expect((await emulator.handle(release('run-1'))).status).toBe(204);
+    expect((await emulator.handle(take('run-2', 5))).status).toBe(200);
+  });
+
+  it('ends by itself: once its seconds are up, another owner takes it', async () => {
+    const clock = { now: start };
+    const emulator = emulatorAt(clock);
+    await emulator.handle(take('run-1', 5));
+    clock.now += 4_999;
+    expect((await emulator.handle(take('run-2', 30))).status).toBe(409);
+    clock.now += 1;
+    expect(await lockState(emulator)).toEqual({ locked: false });
+    const taken = await emulator.handle(take('run-2', 30));
+    expect(taken.status).toBe(200);
+    expect(await json(taken)).toEqual({ owner: 'run-2', expires_at: start + 35_000 });
+  });
+
+  it('is one lock for two emulators on one store: taken on one, refused and shown on the other, released on one, taken on the other', async () => {
+    const clock = { now: start };
+    const store = new MemoryStore({ now: () => clock.now });
+    const [a, b] = [emulatorAt(clock, store), emulatorAt(clock, store)];
+    expect((await a.handle(take('run-a', 60))).status).toBe(200);
+    const refused = await b.handle(take('run-b', 60));
+    expect(refused.status).toBe(409);
+    expect((await json(refused)).error).toBe('locked');
+    expect(await lockState(b)).toEqual({ locked: true, owner: 'run-a', expires_at: start + 60_000 });
+    expect((await b.handle(release('run-b'))).status).toBe(204);
+    expect((await lockState(a)).locked).toBe(true);
+    expect((await b.handle(release('run-a'))).status).toBe(204);
+    expect(await lockState(a)).toEqual({ locked: false });
+    expect((await a.handle(take('run-b', 60))).status).toBe(200);
+    expect((await b.handle(take('run-c', 60))).status).toBe(409);
+  });
+
+  it('of owners racing for it on two emulators sharing a store, exactly one gets 200', async () => {
+    const clock = { now: start };
+    const store = new MemoryStore({ now: () => clock.now });
+    const [a, b] = [emulatorAt(clock, store), emulatorAt(clock, store)];
+    const responses = await Promise.all([a.handle(take('run-1', 60)), b.handle(take('run-2', 60)), a.handle(take('run-3', 60))]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409, 409]);
+  });
+
+  it('keeps its key inside the emulator’s store namespace', async () => {
+    const store = new MemoryStore();
+    const emulator = newEmulator({ store: namespaced(store, 'emulator:') });
+    await emulator.handle(take('run-1', 60));
+    expect(await store.get('emulator:fault-run-lock')).toEqual({ owner: 'run-1', expiresAt: expect.any(Number) });
+  });
+
+  it('refuses a malformed owner or seconds with 400 invalid_request, taking nothing, never a 500', async () => {
+    const emulator = newEmulator();
+    const ownerError = "body member 'owner' must be 1 to 64 letters, digits, '_' and '-'";
+    const secondsError = "body member 'seconds' must be a whole number of seconds from 5 to 600";
+    const cases: [unknown, string][] = [
+      [{ seconds: 60 }, ownerError],
+      [{ owner: '', seconds: 60 }, ownerError],
+      [{ owner: 'r'.repeat(65), seconds: 60 }, ownerError],
+      [{ owner: 'run 1', seconds: 60 }, ownerError],
+      [{ owner: 7, seconds: 60 }, ownerError],
+      [{ owner: null, seconds: 60 }, ownerError],
+      [{ owner: 'run-1' }, secondsError],
+      [{ owner: 'run-1', seconds: 4 }, secondsError],
+      [{ owner: 'run-1', seconds: 601 }, secondsError],
+      [{ owner: 'run-1', seconds: 5.5 }, secondsError],
+      [{ owner: 'run-1', seconds: '60' }, secondsError],
+      [{ owner: 'run-1', seconds: null }, secondsError],
+      [{ owner: 'run-1', seconds: 1e308 }, secondsError],
+      [{ owner: 'run-1', seconds: 60, until: 1 }, "the body has an unknown member 'until'; its members are owner, seconds"],
+    ];
+    for (const [body, description] of cases) {
+      const response = await emulator.handle(qa('PUT', 'lock', body));
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await json(response), JSON.stringify(body)).toEqual({ error: 'invalid_request', error_description: description });
+    }
+    const queries: [string, string][] = [
+      ['lock', "query parameter 'owner' is required: the owner that holds the lock"],
+      ['lock?owner=', "query parameter 'owner' must be 1 to 64 letters, digits, '_' and '-'"],
+      ['lock?owner=run%0A1', "query parameter 'owner' must be 1 to 64 letters, digits, '_' and '-'"],
+      ['lock?owner=run-1&owner=run-2', "query parameter 'owner' must be given once"],
+    ];
+    for (const [path, description] of queries) {
+      const response = await emulator.handle(qa('DELETE', path));
+      expect(response.status, path).toBe(400);
+      expect(await json(response), path).toEqual({ error: 'invalid_request', error_description: description });
+    }
+    expect(await lockState(emulator)).toEqual({ locked: false });
+    expect((await emulator.handle(take('run-1', 5))).status).toBe(200);
+    expect((await emulator.handle(take('run-1', 600))).status).toBe(200);
+  });
+
+  it('answers 409 with Retry-After 1 when the lock changes hands on every try', async () => {
+    const store = new MemoryStore();
+    const emulator = newEmulator({ store });
+    const { setIfAbsent, get } = store;
+    store.setIfAbsent = async (key, value, ttl) => (key === 'fault-run-lock' ? false : setIfAbsent.call(store, key, value, ttl));
+    store.get = async <T>(key: string) => (key === 'fault-run-lock' ? undefined : get.call(store, key)) as T | undefined;
+    const response = await emulator.handle(take('run-1', 60));
+    expect(response.status).toBe(409);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await json(response)).toEqual({ error: 'locked', error_description: 'the run lock changed hands while this request tried to take it; try again' });
+  });
+
+  it('follows the rest of the QA API: the panel’s access rule, the cross-site rule, its rate limit, HEAD and 405', async () => {
+    const readOnly = newEmulator({ panel: { mode: 'read-only', reason: 'production' } });
+    for (const request of [qa('GET', 'lock'), take('run-1', 60), release('run-1')]) {
+      const response = await readOnly.handle(request);
+      expect(response.status, request.method).toBe(403);
+      expect((await json(response)).error).toBe('access_denied');
+    }
+    expect(await readOnly.control.runLock()).toBeUndefined();
+
+    const emulator = newEmulator();
+    for (const request of [qa('PUT', 'lock', { owner: 'run-1', seconds: 60 }, { Origin: 'https://evil.example' }), qa('DELETE', 'lock?owner=run-1', undefined, { 'Sec-Fetch-Site': 'cross-site' })]) {
+      const response = await emulator.handle(request);
+      expect(response.status, request.method).toBe(403);
+      expect((await json(response)).error).toBe('access_denied');
+    }
+    expect(await emulator.control.runLock()).toBeUndefined();
+    const head = await emulator.handle(qa('HEAD', 'lock'));
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    const post = await emulator.handle(qa('POST', 'lock', { owner: 'run-1', seconds: 60 }));
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, PUT, DELETE, HEAD');
+
+    // One budget with the rest of the QA API.
+    const limited = newEmulator({ rateLimits: { qa: 2 } });
+    expect((await limited.handle(take('run-1', 60))).status).toBe(200);
+    expect((await limited.handle(qa('GET', 'jwks-fetches'))).status).toBe(200);
+    const over = await limited.handle(qa('GET', 'lock'));
+    expect(over.status).toBe(429);
+    expect((await json(over)).error_description).toMatch(/too many QA API requests/);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The JSON QA API under {base}/qa/: for a program (a conformance kit) that drives relying parties
  * through the emulator, one verification per case, and reads what the emulator saw. It reads
- * clients, arms and disarms faults, chooses faults and a given name for one flow (found by the
+ * clients, arms and disarms faults (as a run's own, with `armed_by`, or by hand), takes the
+ * deployment-wide run lock, chooses faults and a given name for one flow (found by the
  * request_uri its authorization page was opened with), lists a client's flows, and reads a flow's
  * protocol trace (qa/flow-trace.ts) and the last JWKS responses.
  *
@@ -18,12 +19,12 @@ import type { EmulatorContext } from '../context';
 import { describeValue } from '../errors';
 import { mayChooseFlowAnswers } from '../qa/choose-flow-answer';
 import { createControl } from '../qa/control';
-import { FAULTS, faultById, isFaultId, type FaultId } from '../qa/faults';
+import { FAULTS, RUN_LOCK_SECONDS, faultById, isFaultId, isRunOwner, type FaultArming, type FaultId, type RunLock } from '../qa/faults';
 import { FLOW_FAULTS } from '../qa/flow-answers';
 import { panelCrossSite } from './panel';
 
 /** The error codes of the QA API. */
-export const QA_API_ERRORS = ['invalid_request', 'access_denied', 'not_found', 'unknown_client', 'unknown_fault'] as const;
+export const QA_API_ERRORS = ['invalid_request', 'access_denied', 'not_found', 'unknown_client', 'unknown_fault', 'fault_armed', 'locked'] as const;
 export type QaApiErrorCode = (typeof QA_API_ERRORS)[number];
 
 /** A write's JSON body is a few short members; anything larger is not one of them. */
@@ -33,12 +34,13 @@ export const MAX_QA_BODY_BYTES = 4 * 1024;
 const GIVEN_NAME = /^[\p{L}\p{M} \-\u2010'\u2019]+$/u;
 const MAX_GIVEN_NAME_LENGTH = 64;
 
-/** A refusal of the QA API: its status, code and an English description. */
+/** A refusal of the QA API: its status, code, an English description and headers of its own (`Retry-After`). */
 class QaApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: QaApiErrorCode,
     readonly description: string,
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(`${code}: ${description}`);
   }
@@ -77,7 +79,10 @@ function qaEndpoint(handler: QaHandler): (request: Request, context: EmulatorCon
         : Response.json(answer.body, { status: answer.status, headers: { 'Cache-Control': 'no-store' } });
     } catch (error) {
       if (!(error instanceof QaApiError)) throw error;
-      return Response.json({ error: error.code, error_description: error.description }, { status: error.status, headers: { 'Cache-Control': 'no-store' } });
+      return Response.json(
+        { error: error.code, error_description: error.description },
+        { status: error.status, headers: { ...error.headers, 'Cache-Control': 'no-store' } },
+      );
     }
   };
 }
@@ -91,23 +96,87 @@ export const qaClientEndpoint = qaEndpoint(async (_request, context, encodedClie
 });
 
 /**
- * Handles PUT {base}/qa/faults/{fault_id} with `{"client_id": "…"}`: arms the fault for the next
- * matching response to that client (204).
+ * Handles PUT {base}/qa/faults/{fault_id} with `{"client_id": "…", "armed_by"?: "…"}`: arms the
+ * fault for the next matching response to that client (204). Without `armed_by` it replaces
+ * whatever is armed; with it, the fault is the run's own, and a fault armed by anyone else (by
+ * hand, or by another run) is left as it is: 409 `fault_armed`.
  */
 export const qaArmFaultEndpoint = qaEndpoint(async (request, context, encodedFaultId = '') => {
   const fault = knownFault(encodedFaultId);
-  const body = await readJsonObject(request, ['client_id']);
+  const body = await readJsonObject(request, ['client_id', 'armed_by']);
   const clientId = body.client_id;
   if (typeof clientId !== 'string') throw new QaApiError(400, 'invalid_request', "body member 'client_id' is required: the client the fault waits for");
   if (!context.clients.has(clientId)) throw new QaApiError(400, 'unknown_client', `client_id ${describeValue(clientId)} is not registered`);
-  await createControl(context).armFault(fault, clientId);
+  const armedBy = body.armed_by === undefined ? undefined : runOwner(body.armed_by, "body member 'armed_by'");
+  const control = createControl(context);
+  if (armedBy === undefined) {
+    await control.armFault(fault, clientId);
+    return { status: 204 };
+  }
+  const outcome = await control.armFaultAs(fault, clientId, armedBy);
+  if (!outcome.armed) {
+    throw new QaApiError(
+      409,
+      'fault_armed',
+      outcome.existing
+        ? `fault '${fault}' is armed already ${describeArming(outcome.existing)}; it was left as it is`
+        : `fault '${fault}' was armed and applied by others while this request tried; it was not armed for you: try again`,
+    );
+  }
   return { status: 204 };
 });
 
-/** Handles DELETE {base}/qa/faults/{fault_id}: disarms the fault (204), armed or not. */
-export const qaDisarmFaultEndpoint = qaEndpoint(async (_request, context, encodedFaultId = '') => {
-  await createControl(context).disarmFault(knownFault(encodedFaultId));
+/**
+ * Handles DELETE {base}/qa/faults/{fault_id}, optionally `?armed_by=…`: disarms the fault (204,
+ * armed or not); with `armed_by`, only when it was armed with that `armed_by`, leaving anyone
+ * else's (204 as well: the caller's fault is not armed either way).
+ */
+export const qaDisarmFaultEndpoint = qaEndpoint(async (request, context, encodedFaultId = '') => {
+  const fault = knownFault(encodedFaultId);
+  const rawArmedBy = singleQueryParameter(new URL(request.url).searchParams, 'armed_by');
+  const armedBy = rawArmedBy === undefined ? undefined : runOwner(rawArmedBy, "query parameter 'armed_by'");
+  await createControl(context).disarmFault(fault, armedBy);
   return { status: 204 };
+});
+
+/**
+ * Handles PUT {base}/qa/lock with `{"owner": "…", "seconds": N}`: takes the deployment-wide run
+ * lock for N seconds (RUN_LOCK_SECONDS), or renews it from now when `owner` holds it; 200
+ * `{owner, expires_at}`. Another owner's lock: 409 `locked` with `Retry-After`.
+ */
+export const qaTakeLockEndpoint = qaEndpoint(async (request, context) => {
+  const body = await readJsonObject(request, ['owner', 'seconds']);
+  const owner = runOwner(body.owner, "body member 'owner'");
+  const seconds = body.seconds;
+  if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < RUN_LOCK_SECONDS.min || seconds > RUN_LOCK_SECONDS.max) {
+    throw new QaApiError(400, 'invalid_request', `body member 'seconds' must be a whole number of seconds from ${RUN_LOCK_SECONDS.min} to ${RUN_LOCK_SECONDS.max}`);
+  }
+  const outcome = await createControl(context).takeRunLock(owner, seconds);
+  if (outcome.taken) return { status: 200, body: lockBody(outcome.lock) };
+  // Whole seconds, at least 1 (RFC 9110 §10.2.3): a lock about to end is worth asking again for.
+  const secondsLeft = outcome.lock ? Math.max(1, Math.ceil((outcome.lock.expiresAt - context.now()) / 1000)) : 1;
+  throw new QaApiError(
+    409,
+    'locked',
+    outcome.lock
+      ? `the emulator is held by conformance run '${outcome.lock.owner}' for ${secondsLeft} s more (until ${new Date(outcome.lock.expiresAt).toISOString()}); try again then`
+      : 'the run lock changed hands while this request tried to take it; try again',
+    { 'Retry-After': String(secondsLeft) },
+  );
+});
+
+/** Handles DELETE {base}/qa/lock?owner=…: releases the run lock when `owner` holds it (204 either way). */
+export const qaReleaseLockEndpoint = qaEndpoint(async (request, context) => {
+  const rawOwner = singleQueryParameter(new URL(request.url).searchParams, 'owner');
+  if (rawOwner === undefined) throw new QaApiError(400, 'invalid_request', "query parameter 'owner' is required: the owner that holds the lock");
+  await createControl(context).releaseRunLock(runOwner(rawOwner, "query parameter 'owner'"));
+  return { status: 204 };
+});
+
+/** Handles GET {base}/qa/lock: `{locked: false}`, or `{locked: true, owner, expires_at}`. */
+export const qaLockEndpoint = qaEndpoint(async (_request, context) => {
+  const lock = await createControl(context).runLock();
+  return { status: 200, body: lock ? { locked: true, ...lockBody(lock) } : { locked: false } };
 });
 
 /**
@@ -194,6 +263,24 @@ function knownFault(encoded: string): FaultId {
   const id = pathSegment(encoded, 'fault id');
   if (!isFaultId(id)) throw new QaApiError(404, 'unknown_fault', `unknown fault ${describeValue(id)}; known faults: ${FAULTS.map((fault) => fault.id).join(', ')}`);
   return id;
+}
+
+/** A run's name (`armed_by`, `owner`): 1 to 64 of `[A-Za-z0-9_-]`, or 400. */
+function runOwner(value: unknown, name: string): string {
+  if (!isRunOwner(value)) throw new QaApiError(400, 'invalid_request', `${name} must be 1 to 64 letters, digits, '_' and '-'`);
+  return value;
+}
+
+/** "for client 'demo-client' (armed by 'run-2')", "for any client (armed by hand: …)". */
+function describeArming(arming: FaultArming): string {
+  const scope = arming.clientId === undefined ? 'for any client' : `for client ${describeValue(arming.clientId)}`;
+  const by = arming.armedBy === undefined ? 'by hand: on the QA panel, or without armed_by' : `by '${arming.armedBy}'`;
+  return `${scope} (armed ${by})`;
+}
+
+/** The lock as the API shows it: its owner and when it ends (ms since the epoch). */
+function lockBody(lock: RunLock): { owner: string; expires_at: number } {
+  return { owner: lock.owner, expires_at: lock.expiresAt };
 }
 
 /** The faults a flow may be answered with (FLOW_FAULTS), each once; PAR's are the panel's. */

@@ -173,3 +173,29 @@ describe('the strict level and iss on the redirect at run time', () => {
     expect(await emulator.control.strict()).toBe(false);
   });
 });
+
+describe('faults armed as a run’s own, and the run lock, through the control API', () => {
+  it('armFaultAs arms for a registered client as the run’s, refuses an unknown client, and disarmFault with the owner disarms it', async () => {
+    const emulator = newEmulator();
+    expect(await emulator.control.armFaultAs('wrong_nonce', entitled.clientId, 'run-1')).toEqual({ armed: true });
+    expect(await emulator.control.faultArming('wrong_nonce')).toEqual({ clientId: entitled.clientId, armedBy: 'run-1' });
+    expect(await emulator.control.armFaultAs('wrong_nonce', undefined, 'run-2')).toEqual({ armed: false, existing: { clientId: entitled.clientId, armedBy: 'run-1' } });
+    await expect(emulator.control.armFaultAs('expired', 'nobody', 'run-1')).rejects.toThrow("unknown client 'nobody'");
+    await emulator.control.disarmFault('wrong_nonce', 'run-2');
+    expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);
+    await emulator.control.disarmFault('wrong_nonce', 'run-1');
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    expect(await emulator.control.faultArming('wrong_nonce')).toBeUndefined();
+  });
+
+  it('takeRunLock, runLock and releaseRunLock hold one lock per store', async () => {
+    const emulator = newEmulator();
+    const taken = await emulator.control.takeRunLock('run-1', 60);
+    expect(taken).toEqual({ taken: true, lock: { owner: 'run-1', expiresAt: expect.any(Number) } });
+    expect(await emulator.control.takeRunLock('run-2', 60)).toEqual({ taken: false, lock: await emulator.control.runLock() });
+    await emulator.control.releaseRunLock('run-2');
+    expect((await emulator.control.runLock())?.owner).toBe('run-1');
+    await emulator.control.releaseRunLock('run-1');
+    expect(await emulator.control.runLock()).toBeUndefined();
+  });
+});

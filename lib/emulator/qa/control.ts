@@ -1,15 +1,15 @@
 /**
  * The control API of one emulator instance, for QA and tests: rotate the signing keys, arm
- * one-shot faults, change a client's population-register entitlement and ID token encryption,
- * switch the strict level, the redirect's `iss` and the discovery document, and read what the
- * instance holds. The fault panel (endpoints/panel.ts) is a form over exactly these calls.
+ * one-shot faults (by hand, or as a run's, which then disarms only its own), take the run lock,
+ * change a client's population-register entitlement and ID token encryption, switch the strict
+ * level, the redirect's `iss` and the discovery document, and read what the instance holds. The fault panel (endpoints/panel.ts) is a form over exactly these calls.
  * @see spec 2.3 "Electronic record evidence element", 2.5, 2.7, 4.4; qa/faults.ts
  */
 import { encryptionKeyOf } from '../clients';
 import type { IdTokenEncryption } from '../config';
 import type { DiscoveryShape, EmulatorContext } from '../context';
 import type { SigningKeyStatus } from '../tokens/signing-keys';
-import type { ChosenFlowError, FaultId, InjectedFault } from './faults';
+import type { ChosenFlowError, FaultArming, FaultId, InjectedFault, RunLock } from './faults';
 
 /** A registered client as the control API shows it: public information only. @see spec 5.3 */
 export interface ClientInfo {
@@ -45,10 +45,34 @@ export interface EmulatorControl {
    * (arming it again replaces the scope). @throws Error for an unknown id or client
    */
   armFault(id: FaultId, clientId?: string): Promise<void>;
+  /**
+   * Arms a fault as `armedBy`'s (a conformance run's name, RUN_OWNER): when it is not armed, or
+   * armed as `armedBy`'s already (armed again, for `clientId`); when anyone else armed it, nothing
+   * changes. Two racing callers with different owners: one wins.
+   * @returns `armed: false` and the arming in the way when refused
+   * @throws Error for an unknown id or client, or an owner not of RUN_OWNER's form
+   */
+  armFaultAs(id: FaultId, clientId: string | undefined, armedBy: string): Promise<{ armed: true } | { armed: false; existing?: FaultArming }>;
   /** The client an armed fault waits for; undefined for any client (or when not armed). */
   faultScope(id: FaultId): Promise<string | undefined>;
-  /** @throws Error for an unknown id */
-  disarmFault(id: FaultId): Promise<void>;
+  /** For whom and by whom a fault is armed; undefined when it is not armed. */
+  faultArming(id: FaultId): Promise<FaultArming | undefined>;
+  /**
+   * Disarms a fault; with `armedBy`, only when it was armed as `armedBy`'s (armFaultAs).
+   * @throws Error for an unknown id, or an owner not of RUN_OWNER's form
+   */
+  disarmFault(id: FaultId, armedBy?: string): Promise<void>;
+  /**
+   * Takes the deployment-wide run lock for `seconds` (RUN_LOCK_SECONDS), or renews it from now
+   * when `owner` holds it: one conformance run at a time on every instance sharing the store.
+   * @returns `taken: false` and the other owner's lock when someone else holds it
+   * @throws Error for an owner not of RUN_OWNER's form or seconds out of range
+   */
+  takeRunLock(owner: string, seconds: number): Promise<{ taken: true; lock: RunLock } | { taken: false; lock?: RunLock }>;
+  /** Releases the run lock when `owner` holds it; another owner's stays. */
+  releaseRunLock(owner: string): Promise<void>;
+  /** The run lock, while someone holds it. */
+  runLock(): Promise<RunLock | undefined>;
   /** The armed faults, in the order of FAULTS. */
   armedFaults(): Promise<FaultId[]>;
   /** The most recently applied faults, newest first (at most 10). */
@@ -112,8 +136,16 @@ export function createControl(context: EmulatorContext): EmulatorControl {
       if (clientId !== undefined && !context.clients.has(clientId)) throw new Error(`unknown client '${clientId}'`);
       await context.faults.arm(id, clientId);
     },
+    async armFaultAs(id, clientId, armedBy) {
+      if (clientId !== undefined && !context.clients.has(clientId)) throw new Error(`unknown client '${clientId}'`);
+      return context.faults.armAs(id, clientId, armedBy);
+    },
     faultScope: (id) => context.faults.scope(id),
-    disarmFault: (id) => context.faults.disarm(id),
+    faultArming: (id) => context.faults.arming(id),
+    disarmFault: (id, armedBy) => context.faults.disarm(id, armedBy),
+    takeRunLock: (owner, seconds) => context.faults.takeRunLock(owner, seconds),
+    releaseRunLock: (owner) => context.faults.releaseRunLock(owner),
+    runLock: () => context.faults.runLock(),
     armedFaults: () => context.faults.armed(),
     injectedFaults: async () => [...(await context.faults.injected())],
     async flowAnswers(state) {

@@ -24,7 +24,7 @@ import {
 } from '@/test/support/emulator';
 import type { Emulator } from '..';
 import { MemoryStore } from '@/lib/store/memory-store';
-import { FAULTS, FaultSwitchboard, type FaultId } from './faults';
+import { FAULTS, FaultSwitchboard, RUN_LOCK_SECONDS, type FaultId } from './faults';
 
 let client: TestClient;
 let other: TestClient;
@@ -471,6 +471,171 @@ describe('faults armed for one client', () => {
     const board = new FaultSwitchboard(new MemoryStore(), () => 0);
     await board.arm('par_server_error');
     expect([...(await board.take('par_endpoint', 'anyone'))]).toEqual(['par_server_error']);
+  });
+});
+
+describe('faults armed as a run’s own (armed_by)', () => {
+  it('arms a fault nobody armed, records its owner and client, and applies it once like any other', async () => {
+    const board = new FaultSwitchboard(new MemoryStore(), () => 0);
+    expect(await board.armAs('wrong_nonce', 'demo-client', 'run-1')).toEqual({ armed: true });
+    expect(await board.arming('wrong_nonce')).toEqual({ clientId: 'demo-client', armedBy: 'run-1' });
+    expect(await board.scope('wrong_nonce')).toBe('demo-client');
+    expect([...(await board.take('id_token', 'demo-client'))]).toEqual(['wrong_nonce']);
+    expect(await board.arming('wrong_nonce')).toBeUndefined();
+  });
+
+  it('refuses, changing nothing, a fault armed by hand, for its client or for any', async () => {
+    const board = new FaultSwitchboard(new MemoryStore(), () => 0);
+    await board.arm('wrong_nonce', 'second-rp');
+    await board.arm('token_error');
+    expect(await board.armAs('wrong_nonce', 'demo-client', 'run-1')).toEqual({ armed: false, existing: { clientId: 'second-rp' } });
+    expect(await board.armAs('token_error', 'demo-client', 'run-1')).toEqual({ armed: false, existing: {} });
+    expect(await board.arming('wrong_nonce')).toEqual({ clientId: 'second-rp' });
+    expect(await board.arming('token_error')).toEqual({});
+  });
+
+  it('refuses a fault another run armed, and arms again (for a new client) one the same run armed', async () => {
+    const board = new FaultSwitchboard(new MemoryStore(), () => 0);
+    await board.armAs('expired', 'demo-client', 'run-2');
+    expect(await board.armAs('expired', 'second-rp', 'run-1')).toEqual({ armed: false, existing: { clientId: 'demo-client', armedBy: 'run-2' } });
+    expect(await board.armAs('expired', 'second-rp', 'run-2')).toEqual({ armed: true });
+    expect(await board.arming('expired')).toEqual({ clientId: 'second-rp', armedBy: 'run-2' });
+  });
+
+  it('reads a record kept from before owners (no armedBy) as armed by hand', async () => {
+    const store = new MemoryStore();
+    const board = new FaultSwitchboard(store, () => 0);
+    await store.set('fault:unknown_kid', { clientId: null }, 3600);
+    expect(await board.arming('unknown_kid')).toEqual({});
+    expect((await board.armAs('unknown_kid', 'demo-client', 'run-1')).armed).toBe(false);
+  });
+
+  it('of two runs arming one fault at once, exactly one wins', async () => {
+    const board = new FaultSwitchboard(new MemoryStore(), () => 0);
+    const outcomes = await Promise.all(['run-1', 'run-2'].map((owner) => board.armAs('wrong_issuer', 'demo-client', owner)));
+    expect(outcomes.filter((outcome) => outcome.armed)).toHaveLength(1);
+    const winner = outcomes[0]!.armed ? 'run-1' : 'run-2';
+    expect(await board.arming('wrong_issuer')).toEqual({ clientId: 'demo-client', armedBy: winner });
+    expect(outcomes.find((outcome) => !outcome.armed)).toEqual({ armed: false, existing: { clientId: 'demo-client', armedBy: winner } });
+  });
+
+  it('disarm with an owner disarms only that owner’s fault; without one, anyone’s', async () => {
+    const board = new FaultSwitchboard(new MemoryStore(), () => 0);
+    await board.arm('wrong_nonce', 'demo-client');
+    await board.armAs('wrong_issuer', 'demo-client', 'run-2');
+    await board.armAs('expired', 'demo-client', 'run-1');
+    for (const id of ['wrong_nonce', 'wrong_issuer', 'expired'] as const) await board.disarm(id, 'run-1');
+    expect(await board.armed()).toEqual(['wrong_nonce', 'wrong_issuer']);
+    await board.disarm('wrong_issuer');
+    expect(await board.armed()).toEqual(['wrong_nonce']);
+  });
+
+  it('refuses an owner that is not 1 to 64 of [A-Za-z0-9_-], arming and disarming nothing', async () => {
+    const board = new FaultSwitchboard(new MemoryStore(), () => 0);
+    await board.armAs('wrong_nonce', 'demo-client', 'r'.repeat(64));
+    for (const owner of ['', 'r'.repeat(65), 'run 1', 'run\n', 'rün', 42 as unknown as string]) {
+      await expect(board.armAs('expired', 'demo-client', owner), JSON.stringify(owner)).rejects.toThrow(/a run's name is 1 to 64/);
+      await expect(board.disarm('wrong_nonce', owner), JSON.stringify(owner)).rejects.toThrow(/a run's name is 1 to 64/);
+    }
+    expect(await board.armed()).toEqual(['wrong_nonce']);
+  });
+
+  it('gives up, armed for nobody, when the fault is armed and applied by others on every try', async () => {
+    const store = new MemoryStore();
+    // Every write finds the fault armed, every read finds it applied already.
+    store.setIfAbsent = async () => false;
+    store.get = async () => undefined;
+    const board = new FaultSwitchboard(store, () => 0);
+    expect(await board.armAs('wrong_nonce', 'demo-client', 'run-1')).toEqual({ armed: false });
+  });
+});
+
+describe('the run lock: one conformance run at a time on a store', () => {
+  const start = Date.UTC(2026, 0, 31, 12, 0, 0);
+
+  /** A switchboard whose clock and store's clock are `clock`; several may share `store`. */
+  function boardAt(clock = { now: start }, store = new MemoryStore({ now: () => clock.now })) {
+    return { board: new FaultSwitchboard(store, () => clock.now), clock, store };
+  }
+
+  it('is taken when free, for the seconds asked, and read back', async () => {
+    const { board } = boardAt();
+    expect(await board.runLock()).toBeUndefined();
+    expect(await board.takeRunLock('run-1', 60)).toEqual({ taken: true, lock: { owner: 'run-1', expiresAt: start + 60_000 } });
+    expect(await board.runLock()).toEqual({ owner: 'run-1', expiresAt: start + 60_000 });
+  });
+
+  it('is renewed from now by its owner, and refused to another owner with the holder’s lock', async () => {
+    const { board, clock } = boardAt();
+    await board.takeRunLock('run-1', 60);
+    clock.now += 20_000;
+    expect(await board.takeRunLock('run-1', 30)).toEqual({ taken: true, lock: { owner: 'run-1', expiresAt: start + 50_000 } });
+    expect(await board.takeRunLock('run-2', 600)).toEqual({ taken: false, lock: { owner: 'run-1', expiresAt: start + 50_000 } });
+    expect(await board.runLock()).toEqual({ owner: 'run-1', expiresAt: start + 50_000 });
+  });
+
+  it('ends by itself when its seconds are up, and another owner may take it then', async () => {
+    const { board, clock } = boardAt();
+    await board.takeRunLock('run-1', 5);
+    clock.now += 4_999;
+    expect((await board.takeRunLock('run-2', 60)).taken).toBe(false);
+    clock.now += 1;
+    expect(await board.runLock()).toBeUndefined();
+    expect(await board.takeRunLock('run-2', 60)).toEqual({ taken: true, lock: { owner: 'run-2', expiresAt: start + 65_000 } });
+  });
+
+  it('is released by its owner only', async () => {
+    const { board } = boardAt();
+    await board.takeRunLock('run-1', 60);
+    await board.releaseRunLock('run-2');
+    expect((await board.runLock())?.owner).toBe('run-1');
+    await board.releaseRunLock('run-1');
+    expect(await board.runLock()).toBeUndefined();
+    await board.releaseRunLock('run-1');
+  });
+
+  it('is one lock for every switchboard on the store: of owners racing on two of them, exactly one takes it', async () => {
+    const clock = { now: start };
+    const store = new MemoryStore({ now: () => clock.now });
+    const [one, two] = [boardAt(clock, store).board, boardAt(clock, store).board];
+    const outcomes = await Promise.all([one.takeRunLock('run-1', 60), two.takeRunLock('run-2', 60), two.takeRunLock('run-3', 60)]);
+    expect(outcomes.filter((outcome) => outcome.taken)).toHaveLength(1);
+    const holder = (await one.runLock())!.owner;
+    for (const outcome of outcomes.filter((outcome) => !outcome.taken)) expect(outcome.lock?.owner).toBe(holder);
+  });
+
+  it('refuses seconds outside 5 to 600 or not whole, and an owner not of the run-name form', async () => {
+    const { board } = boardAt();
+    expect(RUN_LOCK_SECONDS).toEqual({ min: 5, max: 600 });
+    for (const seconds of [4, 601, 5.5, Number.NaN, Number.POSITIVE_INFINITY, '60' as unknown as number]) {
+      await expect(board.takeRunLock('run-1', seconds), String(seconds)).rejects.toThrow(/a run lock lasts 5 to 600 whole seconds/);
+    }
+    await expect(board.takeRunLock('run 1', 60)).rejects.toThrow(/a run's name is 1 to 64/);
+    await expect(board.releaseRunLock('')).rejects.toThrow(/a run's name is 1 to 64/);
+    expect(await board.runLock()).toBeUndefined();
+    expect((await board.takeRunLock('run-1', 5)).taken).toBe(true);
+    expect((await board.takeRunLock('run-1', 600)).taken).toBe(true);
+  });
+
+  it('gives up, taken by nobody it can name, when the lock changes hands on every try', async () => {
+    const store = new MemoryStore();
+    store.setIfAbsent = async () => false;
+    store.get = async () => undefined;
+    const { board } = boardAt(undefined, store);
+    expect(await board.takeRunLock('run-1', 60)).toEqual({ taken: false });
+  });
+
+  it('renews its owner’s lock that ended between two store calls by taking it afresh', async () => {
+    const { board, store } = boardAt();
+    await board.takeRunLock('run-1', 60);
+    // The lock ends just as the renewal reads it: `replace` finds nothing, the next round takes it.
+    const replace = store.replace.bind(store);
+    store.replace = async (key, value, ttl) => {
+      await store.delete(key);
+      return replace(key, value, ttl);
+    };
+    expect(await board.takeRunLock('run-1', 30)).toEqual({ taken: true, lock: { owner: 'run-1', expiresAt: start + 30_000 } });
+    expect(await board.runLock()).toEqual({ owner: 'run-1', expiresAt: start + 30_000 });
   });
 });
 

@@ -8,8 +8,10 @@
  * endpoints/token.ts, endpoints/par.ts), into a response that would otherwise have succeeded: a
  * request the emulator refuses anyway leaves the fault armed. Faults live in the emulator's
  * state store (shared by every instance on it) and apply to the client they were armed for, or
- * to whichever client comes next.
- * @see spec 4.5 (client checks), 5.6, part 7; DECISIONS.md "Faults"
+ * to whichever client comes next. A conformance run arms faults as its own (`armAs`), so it
+ * disarms only those, and takes the deployment-wide run lock first (`takeRunLock`), so that two
+ * runs never hold client-wide faults at once.
+ * @see spec 4.5 (client checks), 5.6, part 7; DECISIONS.md "Faults", "The run lock and faults a run owns"
  */
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/store';
@@ -638,11 +640,40 @@ export class FaultSwitchboard {
 
   /**
    * Arms a fault for the next matching response to `clientId`, or to any client when omitted (on
-   * a shared emulator, scoping keeps one tester's fault out of another's flow).
+   * a shared emulator, scoping keeps one tester's fault out of another's flow). Replaces whatever
+   * was armed, whoever armed it; the fault then has no owner (armed by hand).
    * @throws Error for an id not in FAULTS (callers from plain JavaScript are not type-checked)
    */
   async arm(id: FaultId, clientId?: string): Promise<void> {
     await this.store.set(armedKey(checkedId(id)), { clientId: clientId ?? null } satisfies ArmedFault, ARMED_TTL_SECONDS);
+  }
+
+  /**
+   * Arms a fault as `armedBy`'s (a conformance run's name), so that the run later disarms only
+   * what it armed: armed when the fault is not armed, or armed by `armedBy` already (armed again,
+   * for `clientId`); refused, changing nothing, when anyone else armed it (by hand, or another
+   * run). Of two callers racing to arm one fault with different owners, exactly one succeeds
+   * (the store's `setIfAbsent`).
+   * @returns `armed: false` with the arming in the way when refused (`existing` undefined when
+   *   others armed and applied the fault again and again while this call tried)
+   * @throws Error for an id not in FAULTS or an owner that is not RUN_OWNER's form
+   */
+  async armAs(id: FaultId, clientId: string | undefined, armedBy: string): Promise<{ armed: true } | { armed: false; existing?: FaultArming }> {
+    const key = armedKey(checkedId(id));
+    const record = { clientId: clientId ?? null, armedBy: checkedOwner(armedBy) } satisfies ArmedFault;
+    // Each round ends unless the fault was applied or disarmed between two store calls; that
+    // takes another caller each time, so a few rounds are plenty.
+    for (let round = 0; round < CONTENDED_ROUNDS; round++) {
+      if (await this.store.setIfAbsent(key, record, ARMED_TTL_SECONDS)) return { armed: true };
+      const existing = await this.store.get<ArmedFault>(key);
+      if (existing === undefined) continue;
+      if (existing.armedBy !== armedBy) return { armed: false, existing: armingOf(existing) };
+      // Its own fault again (a new scope, perhaps): `replace`, not `set`, so a fault applied
+      // meanwhile is armed afresh by the next round's `setIfAbsent`. Only a fault applied and
+      // armed by someone else within this round trip would be written over.
+      if (await this.store.replace(key, record, ARMED_TTL_SECONDS)) return { armed: true };
+    }
+    return { armed: false };
   }
 
   /**
@@ -667,9 +698,69 @@ export class FaultSwitchboard {
     return (await this.store.get<ArmedFault>(armedKey(id)))?.clientId ?? undefined;
   }
 
-  /** @throws Error for an id not in FAULTS */
-  async disarm(id: FaultId): Promise<void> {
-    await this.store.delete(armedKey(checkedId(id)));
+  /** For whom and by whom a fault is armed; undefined when it is not armed. */
+  async arming(id: FaultId): Promise<FaultArming | undefined> {
+    const armed = await this.store.get<ArmedFault>(armedKey(id));
+    return armed === undefined ? undefined : armingOf(armed);
+  }
+
+  /**
+   * Disarms a fault; with `armedBy`, only when it is armed as `armedBy`'s (armAs), leaving a
+   * fault armed by hand or by another run as it is.
+   * @throws Error for an id not in FAULTS or an owner that is not RUN_OWNER's form
+   */
+  async disarm(id: FaultId, armedBy?: string): Promise<void> {
+    const key = armedKey(checkedId(id));
+    if (armedBy === undefined) return this.store.delete(key);
+    checkedOwner(armedBy);
+    // The store has no compare-and-delete. Someone else's fault goes only if the owner's is
+    // applied and theirs armed in its place between this read and the delete: one round trip.
+    if ((await this.store.get<ArmedFault>(key))?.armedBy === armedBy) await this.store.delete(key);
+  }
+
+  /**
+   * Takes the run lock for `owner` for `seconds`, or renews it (from now) when `owner` holds it
+   * already: one conformance run at a time on every instance sharing the store, since a
+   * client-wide fault spoils whichever verification of its client comes next. Taking it is
+   * atomic across instances (`setIfAbsent`); it ends by itself after `seconds`, so a run that
+   * dies frees it.
+   * @returns `taken: false` with the lock of another owner (`lock` undefined when it changed
+   *   hands again and again while this call tried)
+   * @throws Error for an owner that is not RUN_OWNER's form or `seconds` outside RUN_LOCK_SECONDS
+   */
+  async takeRunLock(owner: string, seconds: number): Promise<{ taken: true; lock: RunLock } | { taken: false; lock?: RunLock }> {
+    checkedOwner(owner);
+    if (!Number.isInteger(seconds) || seconds < RUN_LOCK_SECONDS.min || seconds > RUN_LOCK_SECONDS.max) {
+      throw new Error(`a run lock lasts ${RUN_LOCK_SECONDS.min} to ${RUN_LOCK_SECONDS.max} whole seconds, not ${String(seconds)}`);
+    }
+    for (let round = 0; round < CONTENDED_ROUNDS; round++) {
+      const lock: RunLock = { owner, expiresAt: this.now() + seconds * 1000 };
+      if (await this.store.setIfAbsent(RUN_LOCK_KEY, lock, seconds)) return { taken: true, lock };
+      const held = await this.store.get<RunLock>(RUN_LOCK_KEY);
+      if (held === undefined) continue;
+      if (held.owner !== owner) return { taken: false, lock: held };
+      // Renewing one's own lock: `replace`, not `set`, so a lock that ended meanwhile is taken
+      // afresh by the next round's `setIfAbsent`. Only a lock another owner took within this
+      // round trip would be written over.
+      if (await this.store.replace(RUN_LOCK_KEY, lock, seconds)) return { taken: true, lock };
+    }
+    return { taken: false };
+  }
+
+  /**
+   * Releases the run lock when `owner` holds it; another owner's lock stays.
+   * @throws Error for an owner that is not RUN_OWNER's form
+   */
+  async releaseRunLock(owner: string): Promise<void> {
+    checkedOwner(owner);
+    // As in disarm: read, then delete. Another run's lock could go only if this owner's ended and
+    // another took it within that round trip; the kit releases with most of its lock left.
+    if ((await this.store.get<RunLock>(RUN_LOCK_KEY))?.owner === owner) await this.store.delete(RUN_LOCK_KEY);
+  }
+
+  /** The run lock, while someone holds it. */
+  async runLock(): Promise<RunLock | undefined> {
+    return this.store.get<RunLock>(RUN_LOCK_KEY);
   }
 
   /** The armed faults, in table order. */
@@ -770,10 +861,61 @@ export class FaultSwitchboard {
   }
 }
 
-/** An armed fault as stored: the client it waits for, or null for any. */
+/**
+ * An armed fault as stored: the client it waits for (null for any), and the run that armed it
+ * through the QA API with `armed_by`. A record without `armedBy` (one kept from before owners, or
+ * armed on the panel, the control API or the QA API without `armed_by`) was armed by hand.
+ */
 interface ArmedFault {
   clientId: string | null;
+  armedBy?: string;
 }
+
+/** An armed fault as callers see it: the client it waits for (absent: any) and its owner (absent: armed by hand). */
+export interface FaultArming {
+  clientId?: string;
+  armedBy?: string;
+}
+
+function armingOf(armed: ArmedFault): FaultArming {
+  return { ...(armed.clientId === null ? {} : { clientId: armed.clientId }), ...(armed.armedBy === undefined ? {} : { armedBy: armed.armedBy }) };
+}
+
+/**
+ * The deployment-wide run lock as stored: who holds it and until when (ms since the epoch). The
+ * store's TTL ends it at the same moment.
+ */
+export interface RunLock {
+  owner: string;
+  expiresAt: number;
+}
+
+const RUN_LOCK_KEY = 'fault-run-lock';
+
+/** How long a run lock may be taken for, in whole seconds: long enough to renew, short enough that a dead run frees it soon. */
+export const RUN_LOCK_SECONDS = { min: 5, max: 600 } as const;
+
+/**
+ * The name of a run: `armed_by` of a fault, `owner` of the run lock. Letters, digits, `_` and
+ * `-`, 1 to 64 of them: a random name fits, and it is safe in a key, a log line and a page.
+ */
+export const RUN_OWNER = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Whether `value` is a run's name (RUN_OWNER). */
+export function isRunOwner(value: unknown): value is string {
+  return typeof value === 'string' && RUN_OWNER.test(value);
+}
+
+function checkedOwner(owner: string): string {
+  if (!isRunOwner(owner)) throw new Error(`a run's name is 1 to 64 letters, digits, '_' and '-', not ${JSON.stringify(String(owner)).slice(0, 80)}`);
+  return owner;
+}
+
+/**
+ * How many times an owned arming or a lock is tried when the key changes between two store
+ * calls: each retry needs another caller to have changed it in that instant.
+ */
+const CONTENDED_ROUNDS = 3;
 
 /** An armed fault waits a week at most; a forgotten one then disarms itself. */
 const ARMED_TTL_SECONDS = 7 * 24 * 3600;

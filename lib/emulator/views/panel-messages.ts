@@ -53,6 +53,8 @@ const en = {
   footer: 'IDV emulator: a simulation of the identity verification service, for development and QA. All people and documents are fictional.',
   /** a moment, as `<time>` shows it: "2026-01-31 12:00:00 UTC" */
   time: (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`,
+  /** a time of day to the second, as `<time>` shows it: "12:00:30 UTC" */
+  timeOfDay: (iso: string) => `${iso.slice(11, 19)} UTC`,
 
   service: 'Service',
   issuer: 'Issuer (base URL)',
@@ -123,6 +125,8 @@ const en = {
   faults: 'Faults',
   faultsLead: html`<strong>One-shot.</strong> An armed fault spoils the next matching response of this emulator to the client you chose (or to whichever client comes next), and then disarms itself. Requests the emulator refuses anyway do not use it up. Several faults may be armed; faults that change the same part of a response (the signing key, the encryption, the status) apply one per response, in the order listed.`,
   armedNow: 'Armed now:',
+  runLockHeld: (owner: SafeHtml, until: SafeHtml) =>
+    html`A conformance run (owner ${owner}) holds this emulator until ${until}; its client-wide cases may touch other verifications meanwhile.`,
   targets: {
     id_token: { legend: 'ID token', when: 'the next ID token the token endpoint issues' },
     jwks: { legend: 'JWKS', when: `the JWKS responses of the ${JWKS_VARIANT_WINDOW_SECONDS} s after the next ID token is issued` },
@@ -136,6 +140,7 @@ const en = {
   anyClient: 'any client',
   armed: 'Armed',
   armedFor: (scope: string) => ` for ${scope}`,
+  armedBy: (owner: string) => `armed by ${owner}`,
   notArmed: 'Not armed',
   waitsForRedirectIss: 'While iss on the redirect is off, this fault waits: a redirect without iss is then what the relying party must accept.',
   shouldAnswer: (code: SafeHtml) => html`The relying party should answer ${code}.`,
@@ -223,6 +228,7 @@ const nb: PanelMessages = {
   sections: 'Seksjoner',
   footer: 'IDV-emulator: en simulering av identitetsverifiseringstjenesten, for utvikling og QA. Alle personer og dokumenter er fiktive.',
   time: (iso) => formatDateTime(iso, 'nb'),
+  timeOfDay: (iso) => `kl. ${iso.slice(11, 19)} UTC`,
 
   service: 'Tjenesten',
   issuer: 'Utsteder (basis-URL)',
@@ -293,6 +299,8 @@ const nb: PanelMessages = {
   faults: 'Feil',
   faultsLead: html`<strong>Gjelder én gang.</strong> En aktivert feil ødelegger neste svar av riktig type fra denne emulatoren til klienten du valgte (eller til den klienten som kommer først), og deaktiverer seg selv etterpå. Forespørsler som emulatoren avviser uansett, bruker den ikke opp. Flere feil kan være aktivert samtidig; feil som endrer samme del av et svar (signeringsnøkkelen, krypteringen, statusen), brukes én per svar, i rekkefølgen de står i.`,
   armedNow: 'Aktivert nå:',
+  runLockHeld: (owner, until) =>
+    html`En kjøring av samsvarstestingen (eier ${owner}) holder denne emulatoren til ${until}; tilfellene dens som gjelder hele klienten, kan berøre andre verifiseringer i mellomtiden.`,
   targets: {
     id_token: { legend: 'ID-token', when: 'neste ID-token som tokenendepunktet utsteder' },
     jwks: { legend: 'JWKS', when: `JWKS-svarene de første ${JWKS_VARIANT_WINDOW_SECONDS} s etter at neste ID-token er utstedt` },
@@ -415,6 +423,7 @@ const nb: PanelMessages = {
   anyClient: 'hvilken som helst klient',
   armed: 'Aktivert',
   armedFor: (scope) => ` for ${scope}`,
+  armedBy: (owner) => `aktivert av ${owner}`,
   notArmed: 'Ikke aktivert',
   waitsForRedirectIss: 'Så lenge iss i videresendingen er av, venter denne feilen: en videresending uten iss er da det tjenesteyteren må godta.',
   shouldAnswer: (code) => html`Tjenesteyteren bør svare ${code}.`,

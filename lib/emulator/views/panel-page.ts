@@ -11,7 +11,7 @@ import { ENDPOINT_PATHS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGOR
 import { personas, type Persona } from '../personas/personas';
 import type { ClientInfo, SigningKeyInfo } from '../qa/control';
 import type { PanelAccessState } from '../qa/panel-access';
-import { FAULTS, type Fault, type FaultId, type FaultTarget, type InjectedFault } from '../qa/faults';
+import { FAULTS, type Fault, type FaultId, type FaultTarget, type InjectedFault, type RunLock } from '../qa/faults';
 import { stylesheet } from './assets';
 import { html, type SafeHtml } from './html';
 import { documentExpired, documentSummary, personaDescription } from './labels';
@@ -39,6 +39,10 @@ export interface PanelView {
   armedFaults: readonly FaultId[];
   /** the client an armed fault waits for, when it is not for any client */
   faultScopes: Partial<Record<FaultId, string>>;
+  /** the run that armed a fault through the QA API with `armed_by`, when it was not armed by hand */
+  faultOwners: Partial<Record<FaultId, string>>;
+  /** the deployment-wide run lock, while a conformance run holds it */
+  runLock?: RunLock;
   injectedFaults: readonly InjectedFault[];
   /** a confirmation of the last action, if any */
   notice?: string;
@@ -301,6 +305,7 @@ function faultRow(view: PanelView, fault: Fault): SafeHtml {
   const text = t.faultTexts[fault.id];
   const armed = view.armedFaults.includes(fault.id);
   const scope = view.faultScopes[fault.id];
+  const owner = view.faultOwners[fault.id];
   const describedBy = `fault-${fault.id}-label`;
   return html`
 <form method="post" action="${view.basePath}${PANEL_ACTION_PATH}" class="fault${armed ? ' armed' : ''}" data-testid="fault-${fault.id}" data-armed="${String(armed)}">
@@ -309,7 +314,7 @@ function faultRow(view: PanelView, fault: Fault): SafeHtml {
 <div>
 <p id="${describedBy}"><strong>${text.label}</strong> <code>${fault.id}</code> ${
     armed ? html`<span class="tag warn">${t.armed}${scope ? t.armedFor(scope) : ''}</span>` : html`<span class="tag">${t.notArmed}</span>`
-  }</p>
+  }${armed && owner !== undefined ? html` <span class="tag" data-testid="fault-${fault.id}-armed-by">${t.armedBy(owner)}</span>` : ''}</p>
 <p class="muted">${text.effect}</p>
 ${fault.id === 'missing_response_issuer' && !view.redirectIss ? html`<p class="muted" data-testid="fault-waits">${t.waitsForRedirectIss}</p>` : ''}
 <p class="muted">${fault.kind === 'refusal' ? t.shouldAnswer(html`<code>${fault.expected}</code>`) : t.shouldAccept[fault.check]}</p>
@@ -350,6 +355,14 @@ ${
 </details>`;
 }
 
+/** While a conformance run holds the run lock: which run, and until when (a lock lasts 10 minutes at most, so the time of day). */
+function runLockNotice(view: PanelView): SafeHtml {
+  if (!view.runLock) return html``;
+  const t = words(view);
+  const until = new Date(view.runLock.expiresAt).toISOString();
+  return html`<p class="callout" data-testid="run-lock">${t.runLockHeld(html`<code>${view.runLock.owner}</code>`, html`<time datetime="${until}">${t.timeOfDay(until)}</time>`)}</p>`;
+}
+
 function faultsSection(view: PanelView): SafeHtml {
   const t = words(view);
   const label = (id: FaultId) => t.faultTexts[id].label;
@@ -357,6 +370,7 @@ function faultsSection(view: PanelView): SafeHtml {
 <section id="faults" aria-labelledby="faults-heading">
 <h2 id="faults-heading">${t.faults}</h2>
 <p class="callout">${t.faultsLead}</p>
+${runLockNotice(view)}
 ${startForm(view)}
 <p class="muted" data-testid="armed-faults">${t.armedNow} ${
     view.armedFaults.length > 0 ? view.armedFaults.map((id, index) => html`${index > 0 ? ', ' : ''}<code>${id}</code>`) : t.none
