@@ -45,6 +45,28 @@ describe('the conformance cases', () => {
   });
 });
 
+describe('client-wide cases', () => {
+  it('are the PAR faults, the key rotation and the JWKS variants: nothing else escapes the flow it starts', () => {
+    expect(CASES.filter((testCase) => testCase.clientWide).map((testCase) => testCase.id)).toEqual([
+      'par_server_error',
+      'par_temporarily_unavailable',
+      'par_invalid_request',
+      'par_invalid_client',
+      'key_rotated_unpublished',
+      'jwks_keys_shuffled',
+      'jwks_unparseable_extra_keys',
+    ]);
+    for (const testCase of CASES) if (testCase.armedFor === 'client' || testCase.needsJwksFetch) expect(testCase.clientWide, testCase.id).toBe(true);
+  });
+
+  it('are left out without clientWide, matched by a pattern or not', () => {
+    const perFlow = selectCases([], { clientWide: false });
+    expect(perFlow.some((testCase) => testCase.clientWide)).toBe(false);
+    expect(perFlow).toHaveLength(CASES.length - 7);
+    expect(selectCases(['par_*', 'wrong_nonce'], { clientWide: false }).map((testCase) => testCase.id)).toEqual(['normal', 'wrong_nonce', 'normal_again']);
+  });
+});
+
 describe('selectCases', () => {
   it('selects every case without patterns', () => {
     expect(selectCases()).toEqual(CASES);

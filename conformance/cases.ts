@@ -46,6 +46,14 @@ export interface ConformanceCase {
    * only once the relying party may fetch again (its cooldown since the last JWKS fetch).
    */
   needsJwksFetch: boolean;
+  /**
+   * The case cannot be kept to the flow it starts: a PAR fault is armed for the whole client
+   * (nothing names the flow before PAR), and a rotated signing key or a JWKS variant is what every
+   * client of the emulator gets while it lasts. The kit runs these alone, after every other case,
+   * and a run may leave them out (`--no-client-wide`); meanwhile they may spoil other
+   * verifications of the same client (of any client, for the JWKS).
+   */
+  clientWide: boolean;
 }
 
 /**
@@ -138,6 +146,7 @@ function caseOf(id: FaultId): ConformanceCase {
     ...(fapiTest ? { fapiTest } : {}),
     ...(otherSuiteTest ? { otherSuiteTest } : {}),
     needsJwksFetch: withRotation || id === JWKS_VARIANT_PARTNER,
+    clientWide: fault.target === 'par_endpoint' || withRotation || id === JWKS_VARIANT_PARTNER,
   };
 }
 
@@ -153,6 +162,7 @@ function normalCase(id: 'normal' | 'normal_again', title: string): ConformanceCa
     basis: 'spec part 1, 4.5',
     fapiTest: 'fapi2-security-profile-final-client-test-happy-path',
     needsJwksFetch: false,
+    clientWide: false,
   };
 }
 
@@ -167,10 +177,12 @@ export const CASES: readonly ConformanceCase[] = [BASELINE_CASE, ...FAULTS.map((
 
 /**
  * The cases whose id matches one of `patterns` (`*` matches any run of characters), the two
- * normal ones always included; all of them without patterns.
+ * normal ones always included; all of them without patterns. Without `clientWide`, the
+ * client-wide cases are left out, matched or not.
  * @throws Error naming a pattern that matches no case
  */
-export function selectCases(patterns: readonly string[] = []): ConformanceCase[] {
+export function selectCases(patterns: readonly string[] = [], { clientWide = true }: { clientWide?: boolean } = {}): ConformanceCase[] {
+  if (!clientWide) return selectCases(patterns).filter((candidate) => !candidate.clientWide);
   if (patterns.length === 0) return [...CASES];
   const matchers = patterns.map((pattern) => ({ pattern, regex: new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`) }));
   for (const { pattern, regex } of matchers) {

@@ -103,16 +103,40 @@ export class EmulatorQa {
     return (await response.json()) as ClientInfo;
   }
 
-  /** Arms `fault` for the next matching response to `clientId`. */
-  async armFault(fault: FaultId, clientId: string): Promise<void> {
-    const response = await this.send(() => this.request.put(`${this.base}/qa/faults/${fault}`, { data: { client_id: clientId } }));
+  /**
+   * Arms `fault` for the next matching response to `clientId`, as `armedBy`'s: the emulator
+   * refuses (`fault_armed`) when someone armed it already, and leaves theirs alone.
+   */
+  async armFault(fault: FaultId, clientId: string, armedBy: string): Promise<void> {
+    const response = await this.send(() => this.request.put(`${this.base}/qa/faults/${fault}`, { data: { client_id: clientId, armed_by: armedBy } }));
     if (response.status() !== 204) throw await this.unexpected(response, `arming '${fault}'`);
   }
 
-  /** Disarms `fault` (when a case did not use it). */
-  async disarmFault(fault: FaultId): Promise<void> {
-    const response = await this.send(() => this.request.delete(`${this.base}/qa/faults/${fault}`));
+  /** Disarms `fault` if `armedBy` armed it (a case that did not use it); anyone else's stays armed. */
+  async disarmFault(fault: FaultId, armedBy: string): Promise<void> {
+    const response = await this.send(() => this.request.delete(`${this.base}/qa/faults/${fault}`, { params: { armed_by: armedBy } }));
     if (response.status() !== 204) throw await this.unexpected(response, `disarming '${fault}'`);
+  }
+
+  /**
+   * Takes the emulator's run lock for `seconds`, or renews it when `owner` holds it: one
+   * conformance run at a time per emulator deployment (every instance on its store).
+   * @returns undefined when taken; when another run holds it, how long to wait and why
+   */
+  async lock(owner: string, seconds: number): Promise<{ retryAfterSeconds: number; why: string } | undefined> {
+    const response = await this.send(() => this.request.put(`${this.base}/qa/lock`, { data: { owner, seconds } }));
+    if (response.ok()) return undefined;
+    if (response.status() === 409) {
+      const retryAfter = Number(response.headers()['retry-after']);
+      return { retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 1 ? Math.min(retryAfter, 60) : 5, why: await this.describe(response) };
+    }
+    throw await this.unexpected(response, 'taking the run lock');
+  }
+
+  /** Releases the run lock if `owner` holds it. */
+  async unlock(owner: string): Promise<void> {
+    const response = await this.send(() => this.request.delete(`${this.base}/qa/lock`, { params: { owner } }));
+    if (response.status() !== 204) throw await this.unexpected(response, 'releasing the run lock');
   }
 
   /**

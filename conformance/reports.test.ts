@@ -37,7 +37,11 @@ const report: RunReport = {
         events: [{ at: 0, step: 'id_token', outcome: 'fault', summary: 'ID token issued', details: { nonce: HOSTILE } }],
       },
     }),
-    result('wrong_state', { status: 'error', reason: 'The case did not end within 60 s.' }),
+    result('wrong_state', { status: 'error', reason: 'The case did not end within 60 s.' }, {
+      startControl: `button "Start ${HOSTILE}"`,
+      finalTitle: `Failed ${HOSTILE}`,
+      screenshotNote: 'the whole page was larger than 5 MB; the screenshot is of the viewport',
+    }),
     result('picture_not_image', { status: 'not_applicable', reason: 'The relying party did not request picture.' }),
   ],
 };
@@ -83,5 +87,12 @@ describe('the reports', () => {
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(html).toContain('<strong>1</strong> failed');
+  });
+
+  it('say in the HTML page which control the kit pressed, the title of the page it ended on and why a screenshot was cut', () => {
+    const html = htmlReport(report);
+    expect(html).toContain('<dt>Start control pressed</dt><dd>button &quot;Start &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;</dd>');
+    expect(html).toContain('<dt>Ended on</dt><dd>http://127.0.0.1:8000/callback (&quot;Failed &lt;script&gt;');
+    expect(html).toContain('<dt>Screenshot</dt><dd>the whole page was larger than 5 MB; the screenshot is of the viewport</dd>');
   });
 });

@@ -157,7 +157,9 @@ function caseSection(result: CaseResult, verdictWord: Record<VerdictStatus, stri
     ...(testCase.fapiTest ? [['FAPI 2.0 test', testCase.fapiTest] as [string, string]] : []),
     ...(testCase.otherSuiteTest ? [['Nearest conformance-suite test', testCase.otherSuiteTest] as [string, string]] : []),
     ...(result.canary ? [['Canary given name', result.canary] as [string, string]] : []),
-    ...(result.finalUrl ? [['Ended on', result.finalUrl] as [string, string]] : []),
+    ...(result.startControl ? [['Start control pressed', result.startControl] as [string, string]] : []),
+    ...(result.finalUrl ? [['Ended on', `${result.finalUrl}${result.finalTitle ? ` ("${result.finalTitle}")` : ''}`] as [string, string]] : []),
+    ...(result.screenshotNote ? [['Screenshot', result.screenshotNote] as [string, string]] : []),
   ];
   const events = result.flow?.events ?? [];
   const trace =

@@ -31,6 +31,8 @@ export interface CaseSettings {
   relyingPartyOrigins: ReadonlySet<string>;
   /** the folder the screenshots go to */
   outDir: string;
+  /** the run that arms client faults: the emulator lets it disarm only its own */
+  owner: string;
 }
 
 /** What one case gave. */
@@ -243,7 +245,7 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
   const at: { phase: 'opening' | 'starting' | 'service' | 'returning' } = { phase: 'opening' };
   const clientFaults = testCase.armedFor === 'client' ? testCase.faults : [];
   try {
-    for (const fault of clientFaults) await qa.armFault(fault, settings.clientId);
+    for (const fault of clientFaults) await qa.armFault(fault, settings.clientId, settings.owner);
     const deadline = startedAt + settings.caseTimeoutMs;
     const outcome = await withDeadline(deadline, async () => {
       await page.goto(settings.startUrl, { timeout: remaining(deadline) });
@@ -307,7 +309,7 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
   const flow = state === undefined ? undefined : await qa.flow(state).catch(() => undefined);
   // A client fault the relying party never reached must not spoil whatever comes next.
   const applied = flow?.faults.map((fault) => fault.id) ?? [];
-  for (const fault of clientFaults) if (!applied.includes(fault)) await qa.disarmFault(fault).catch(() => undefined);
+  for (const fault of clientFaults) if (!applied.includes(fault)) await qa.disarmFault(fault, settings.owner).catch(() => undefined);
   const endedAt = Date.now();
   const jwksFetches = (await qa.jwksFetches().catch(() => [])).filter((fetch) => fetch.at >= startedAt && fetch.at <= endedAt);
   // The relying party's own fetches: those after the service answered its token request, while it
