@@ -89,6 +89,14 @@ describe('the reports', () => {
     expect(html).toContain('<strong>1</strong> failed');
   });
 
+  it('say in the HTML page that the client-wide cases may have touched other verifications, or that they were left out', () => {
+    const withPar: RunReport = { ...report, results: [...report.results, result('par_invalid_client', { status: 'pass', reason: 'Refused.' })] };
+    expect(htmlReport(withPar)).toContain('Client-wide cases: <code>par_invalid_client</code> ran alone, after every other case.');
+    expect(htmlReport(withPar)).toContain('other verifications of client <code>my-rp</code>');
+    expect(htmlReport(report)).not.toContain('data-testid="client-wide"');
+    expect(htmlReport({ ...report, options: { ...report.options, clientWide: false } })).toContain('were left out (<code>--no-client-wide</code>)');
+  });
+
   it('say in the HTML page which control the kit pressed, the title of the page it ended on and why a screenshot was cut', () => {
     const html = htmlReport(report);
     expect(html).toContain('<dt>Start control pressed</dt><dd>button &quot;Start &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;</dd>');

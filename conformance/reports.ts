@@ -133,6 +133,7 @@ details { margin-top: .5rem; }
 <main>
 <div class="summary" data-testid="summary"><div><strong>${counts.pass}</strong> passed</div><div><strong>${counts.fail}</strong> failed</div><div><strong>${counts.error}</strong> could not be decided</div><div><strong>${counts.not_applicable}</strong> did not apply</div></div>
 <p>Each case is one whole verification. The person's given name in its ID token is a canary only that case carries: the relying party accepted when the canary appears on the page it ended on. Refused means it never appears and the relying party answered no 5xx. The kit cannot see what the relying party does after that page.</p>
+${clientWideNote(report)}
 <table>
 <thead><tr><th>Verdict</th><th>Case</th><th>What</th><th>Expects</th><th>Took</th></tr></thead>
 <tbody>
@@ -144,6 +145,21 @@ ${sections}
 </body>
 </html>
 `;
+}
+
+/**
+ * What the client-wide cases did beside the run, or that they were left out: they are the only
+ * ones another verification of the client (of any client, for the JWKS) may have seen.
+ */
+export function clientWideNote(report: RunReport): string {
+  const ran = report.results.filter((result) => result.testCase.clientWide).map((result) => result.testCase.id);
+  if (ran.length > 0) {
+    return `<p class="client-wide" data-testid="client-wide">Client-wide cases: ${ran.map((id) => `<code>${escapeMarkup(id)}</code>`).join(', ')} ran alone, after every other case. A PAR fault is armed for the whole client, and a rotated signing key or a JWKS variant is what every client of the emulator gets: while they ran, other verifications of client <code>${escapeMarkup(report.options.clientId)}</code> (and, for the JWKS, of every client of this emulator) may have been refused. On a shared emulator, use a client of the kit's own, or leave them out with <code>--no-client-wide</code>.</p>`;
+  }
+  if (report.options.clientWide === false) {
+    return '<p class="client-wide" data-testid="client-wide">Client-wide cases (PAR faults, key rotation, JWKS variants) were left out (<code>--no-client-wide</code>): no other verification could have seen this run.</p>';
+  }
+  return '';
 }
 
 function caseSection(result: CaseResult, verdictWord: Record<VerdictStatus, string>): string {

@@ -1,0 +1,110 @@
+/**
+ * The runner's schedule, against a real relying party (examples/express-server.ts, run by tsx)
+ * and the kit's own emulator, in Chromium: per-flow cases side by side, client-wide ones alone
+ * after them, and one run at a time per emulator. No build needed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientKeys } from '../test/support/client-keys';
+import { freePort } from '../test/support/app-server';
+import { selectCases } from './cases';
+import { registeredClient, startEmulatorServer, type EmulatorServer } from './emulator-server';
+import { runConformance, type RunOptions } from './runner';
+import type { CaseResult } from './run-case';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const keys = clientKeys('runner-rp');
+let emulator: EmulatorServer;
+let relyingParty: ChildProcess;
+let startUrl: string;
+const outDir = mkdtempSync(join(tmpdir(), 'kit-runner-'));
+
+beforeAll(async () => {
+  const port = await freePort();
+  startUrl = `http://127.0.0.1:${port}/`;
+  emulator = await startEmulatorServer({ client: registeredClient({ clientId: 'runner-rp', keys: { jwks: keys.jwks }, redirectUris: [`http://127.0.0.1:${port}/callback`] }), port: 0 });
+  relyingParty = spawn(process.execPath, ['--import', 'tsx', 'examples/express-server.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      IDV_BASE_URL: emulator.baseUrl,
+      IDV_CLIENT_ID: 'runner-rp',
+      IDV_SIGNING_KEY: JSON.stringify(keys.signing),
+      IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryption),
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((ready, failed) => {
+    relyingParty.stdout!.once('data', () => ready());
+    relyingParty.once('exit', (code) => failed(new Error(`the express example exited (${code})`)));
+  });
+}, 60_000);
+
+afterAll(async () => {
+  relyingParty?.kill('SIGTERM');
+  await emulator?.close();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+function options(more: Partial<RunOptions> = {}): RunOptions {
+  return {
+    clientId: 'runner-rp',
+    startUrl,
+    emulator: emulator.baseUrl,
+    persona: 'ingrid-haugen',
+    jwksCooldownSeconds: 30,
+    caseTimeoutSeconds: 30,
+    outDir,
+    ...more,
+  };
+}
+
+/** Per-flow cases and client-wide ones (PAR faults, armed for the whole client). */
+const CASES_RUN = ['wrong_nonce', 'aud_array', 'expired', 'wrong_state', 'par_invalid_client', 'par_server_error'];
+
+const span = (result: CaseResult) => ({ id: result.testCase.id, from: result.startedAt, to: result.startedAt + result.durationMs });
+
+describe('runConformance', () => {
+  it('runs per-flow cases side by side and the client-wide ones alone, after them, each decided as alone; the report in case order', async () => {
+    const report = await runConformance(options({ workers: 3, cases: CASES_RUN }));
+    expect(report.results.map((result) => result.testCase.id)).toEqual(selectCases(CASES_RUN).map((testCase) => testCase.id));
+    expect(report.results.map((result) => [result.testCase.id, result.verdict.status, result.verdict.reason])).toEqual(report.results.map((result) => [result.testCase.id, "pass", result.verdict.reason]));
+    const perFlow = report.results.filter((result) => !result.testCase.clientWide && !result.testCase.id.startsWith('normal')).map(span);
+    const clientWide = report.results.filter((result) => result.testCase.clientWide).map(span);
+    // Side by side: some two per-flow cases overlapped in time.
+    expect(perFlow.some((a) => perFlow.some((b) => a !== b && a.from < b.to && b.from < a.to))).toBe(true);
+    // Alone, after them: each client-wide case began after every per-flow case ended, and overlapped nothing.
+    const everyOther = report.results.map(span);
+    for (const wide of clientWide) {
+      expect(wide.from, wide.id).toBeGreaterThanOrEqual(Math.max(...perFlow.map((other) => other.to)));
+      expect(everyOther.filter((other) => other.id !== wide.id && other.from < wide.to && wide.from < other.to).map((other) => other.id), wide.id).toEqual([]);
+    }
+  }, 120_000);
+
+  it('leaves the client-wide cases out without clientWide', async () => {
+    const report = await runConformance(options({ workers: 2, clientWide: false, cases: ['wrong_nonce', 'par_*', 'key_rotated_unpublished'] }));
+    expect(report.results.map((result) => result.testCase.id)).toEqual(['normal', 'wrong_nonce', 'normal_again']);
+  }, 60_000);
+
+  it('waits while another run holds the emulator, and gives up saying so after lockWaitSeconds', async () => {
+    const held = await fetch(`${emulator.baseUrl}/qa/lock`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ owner: 'someone-else', seconds: 30 }) });
+    expect(held.status).toBe(200);
+    try {
+      const waits: string[] = [];
+      await expect(runConformance(options({ lockWaitSeconds: 1, cases: ['wrong_nonce'] }), { waiting: (_seconds, why) => waits.push(why) })).rejects.toThrow(
+        /another conformance run holds the emulator at http:\/\/127\.0\.0\.1:\d+ \(409 locked: the emulator is held by conformance run 'someone-else'.*waited 1 s \(--lock-wait\)/,
+      );
+    } finally {
+      await fetch(`${emulator.baseUrl}/qa/lock?owner=someone-else`, { method: 'DELETE' });
+    }
+    // Released: a run goes, and gives the lock back when it ends.
+    await runConformance(options({ cases: ['wrong_nonce'] }));
+    expect(await (await fetch(`${emulator.baseUrl}/qa/lock`)).json()).toEqual({ locked: false });
+  }, 60_000);
+});
