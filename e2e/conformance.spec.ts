@@ -1,61 +1,58 @@
 /**
- * The conformance kit (`npm run conformance`, conformance/), proven as an integrator runs it:
- * the command itself, in Chromium, against four relying parties, each registered with an emulator
- * of its own (the key-rotation cases rotate an emulator's signing keys for everyone on it, so no
- * other spec's relying party shares one):
+ * The conformance kit (`npm run conformance`, conformance/), proven as an integrator runs it: the
+ * commands its README prints (and the top README's, which is the same), run through npm in a
+ * shell, against
  * - this app (emulator mode, as `npm start` runs it): every case passes;
- * - examples/express-server.ts and examples/openid-client/, compiled in a blank project as the
- *   examples spec does: every case passes;
+ * - examples/express-server.ts and examples/openid-client/, each started by the kit beside an
+ *   emulator of the kit's own: every case passes;
  * - test/support/broken-relying-party.ts, which skips the nonce check: the kit flags exactly the
  *   nonce cases, by name, and exits 1.
+ * And what a shared emulator needs: two runs at once give the verdicts one gives, and per-flow
+ * cases spoil no ordinary verification beside them. A production build carries no Playwright.
+ *
+ * What a command says is kept; only what cannot be fixed in a test changes: ports (free ones),
+ * file names (a test's own folder), the panel's password (a production build needs one) and the
+ * report folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CASES } from '../conformance/cases';
+import { verify } from '../scripts/container/verification';
 import { freePort, startAppServer, type AppServer } from '../test/support/app-server';
-import { createBlankProject, type BlankProject } from '../test/support/blank-project';
 
 test.describe.configure({ mode: 'parallel' });
 
+const ROOT = join(import.meta.dirname, '..');
 const PANEL_PASSWORD = randomBytes(18).toString('base64url');
-
-interface ClientKeys {
-  signingJwk: object;
-  encryptionJwk: object;
-  publicJwks: object;
-}
-
-function clientKeys(variable: 'E2E_EXAMPLE_CLIENT_KEYS' | 'E2E_OPENID_CLIENT_KEYS' | 'E2E_BROKEN_RP_CLIENT_KEYS'): ClientKeys {
-  const keys = JSON.parse(process.env[variable] ?? 'null') as ClientKeys | null;
-  if (!keys) throw new Error(`${variable} is not set: run the e2e tests through playwright.config.ts`);
-  return keys;
-}
-
-let project: BlankProject | undefined;
-
-/** The examples and the broken relying party, compiled once per worker. */
-function compiled(): BlankProject {
-  if (!project) {
-    project = createBlankProject({ examples: true, brokenRelyingParty: true });
-    const { status, output } = project.compile();
-    expect(output).toBe('');
-    expect(status).toBe(0);
-  }
-  return project;
-}
+const PER_FLOW_CASES = CASES.filter((testCase) => !testCase.clientWide).length;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 test.afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-test.afterAll(() => project?.remove());
 
-/** An emulator-mode app of its own, on a free port, with `clients` registered and the panel behind a password. */
-async function startEmulator(clients: object[] = []): Promise<{ app: string; emulator: string }> {
+/** The shell commands of a README's `sh` blocks that run the kit or make its keys. */
+function printedCommands(readme: string): string[] {
+  const blocks = [...readFileSync(join(ROOT, readme), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  return blocks.flatMap((block) => block.split('\n')).filter((line) => /^npm run (-s keys|conformance) /.test(line));
+}
+
+const KIT_README = printedCommands('conformance/README.md');
+
+/** The kit README's command whose text contains `marker`, and the keys command just before it. */
+function commandsFor(marker: string): { keys?: string; kit: string } {
+  const index = KIT_README.findIndex((line) => line.startsWith('npm run conformance ') && line.includes(marker));
+  expect(index, `conformance/README.md prints a command with ${marker}`).toBeGreaterThanOrEqual(0);
+  const before = KIT_README[index - 1];
+  return { kit: KIT_README[index]!, ...(before?.startsWith('npm run -s keys') ? { keys: before } : {}) };
+}
+
+/** This app in emulator mode, as `npm start` runs it, on a free port, its panel behind a password. */
+async function startApp(): Promise<{ app: string; emulator: string }> {
   const port = await freePort();
   const app = `http://localhost:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-conformance-'));
@@ -64,7 +61,8 @@ async function startEmulator(clients: object[] = []): Promise<{ app: string; emu
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     IDV_DATA_DIR: dataDir,
     EMULATOR_PANEL_PASSWORD: PANEL_PASSWORD,
-    ...(clients.length > 0 ? { EMULATOR_CLIENTS: JSON.stringify(clients) } : {}),
+    // As the kit's README starts it: a run starts about a verification a second from one address.
+    IDV_START_LIMIT_PER_ADDRESS: '600',
   });
   cleanups.push(async () => {
     server.kill('SIGTERM');
@@ -75,41 +73,6 @@ async function startEmulator(clients: object[] = []): Promise<{ app: string; emu
   return { app, emulator: `${app}/emulator` };
 }
 
-/** A compiled relying party (examples/ or the broken one) on a free port, once it says it listens. */
-async function startRelyingParty(script: string, clientId: string, keys: ClientKeys, emulator: string, port: number): Promise<void> {
-  const server: ChildProcess = spawn(process.execPath, [join(compiled().dir, script)], {
-    env: {
-      ...process.env,
-      IDV_BASE_URL: emulator,
-      IDV_CLIENT_ID: clientId,
-      IDV_SIGNING_KEY: JSON.stringify(keys.signingJwk),
-      IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionJwk),
-      SESSION_SECRET: randomBytes(32).toString('base64url'),
-      PORT: String(port),
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  cleanups.push(async () => {
-    if (server.exitCode !== null || server.signalCode !== null) return;
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.stdout!.once('data', () => resolve());
-    server.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
-  });
-}
-
-/** A relying party registered with a fresh emulator, and started against it. */
-async function registeredRelyingParty(script: string, clientId: string, keys: ClientKeys): Promise<{ emulator: string; startUrl: string }> {
-  const port = await freePort();
-  const rp = `http://127.0.0.1:${port}`;
-  const { emulator } = await startEmulator([{ client_id: clientId, name: `${clientId} (conformance kit test)`, jwks: keys.publicJwks, redirect_uris: [`${rp}/callback`], population_register: false }]);
-  await startRelyingParty(script, clientId, keys, emulator, port);
-  return { emulator, startUrl: `${rp}/` };
-}
-
 interface KitRun {
   status: number | null;
   stdout: string;
@@ -118,20 +81,29 @@ interface KitRun {
   outDir: string;
 }
 
-/** `npm run conformance -- …` as a person types it (the same script, through tsx), with its reports. */
-async function runKit(args: string[]): Promise<KitRun> {
-  const outDir = mkdtempSync(join(tmpdir(), 'idv-conformance-report-'));
-  cleanups.push(() => rmSync(outDir, { recursive: true, force: true }));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args, '--panel-password', PANEL_PASSWORD, '--out', outDir], {
-    env: { ...process.env, FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+/** A folder of the test's own, removed after it. */
+function folder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Runs a command line through a shell in the repository, as a person types it. */
+async function shell(commandLine: string, env: Record<string, string> = {}): Promise<{ status: number | null; output: string }> {
+  const child = spawn(commandLine, { shell: true, cwd: ROOT, env: { ...process.env, FORCE_COLOR: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const status = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { status, output };
+}
+
+/** Runs a printed kit command with its report in a folder of the test's own. */
+async function runKit(commandLine: string, env: Record<string, string> = {}): Promise<KitRun> {
+  const outDir = folder('idv-conformance-report-');
+  const { status, output } = await shell(`${commandLine} --out ${outDir}`, env);
   const read = (file: string) => (existsSync(join(outDir, file)) ? readFileSync(join(outDir, file), 'utf8') : '');
-  return { status, stdout, junit: read('junit.xml'), html: read('index.html'), outDir };
+  return { status, stdout: output, junit: read('junit.xml'), html: read('index.html'), outDir };
 }
 
 /** The ids of the JUnit test cases with a `<failure>` (or, with `element`, another child). */
@@ -139,43 +111,80 @@ function casesWith(junit: string, element: 'failure' | 'error' | 'skipped'): str
   return [...junit.matchAll(/<testcase [^>]*name="([a-z0-9_]+):[^"]*"[^>]*>\s*<(failure|error|skipped)\b/g)].filter((match) => match[2] === element).map((match) => match[1]!);
 }
 
-/** Every case passed: the command said so, exited 0, and the reports agree. */
-function expectEveryCasePassed(run: KitRun): void {
-  expect(run.stdout).toContain(`${CASES.length} passed, 0 failed, 0 could not be decided, 0 did not apply, of ${CASES.length} cases`);
-  expect(run.status, run.stdout).toBe(0);
-  expect(run.junit).toContain(`tests="${CASES.length}" failures="0" errors="0" skipped="0"`);
-  expect(run.junit.match(/<testcase /g)).toHaveLength(CASES.length);
-  expect(run.html.match(/data-verdict="pass"/g)).toHaveLength(CASES.length);
-  for (const testCase of CASES) expect(existsSync(join(run.outDir, `${testCase.id}.png`)), testCase.id).toBe(true);
+/** Each case's verdict, by id, from the HTML report. */
+function verdicts(html: string): Record<string, string> {
+  return Object.fromEntries([...html.matchAll(/data-case="([a-z0-9_]+)" data-verdict="([a-z_]+)"/g)].map((match) => [match[1]!, match[2]!]));
 }
 
-test('this app, in emulator mode as npm start runs it, passes every case of the kit', async () => {
-  test.setTimeout(8 * 60_000);
-  const { app, emulator } = await startEmulator();
-  const run = await runKit(['--client-id', 'demo-relying-party', '--start-url', `${app}/`, '--start-selector', '[data-testid="start"]', '--emulator', emulator, '--jwks-cooldown', '30']);
+/** Every case passed: the command said so, exited 0, and the reports agree. */
+function expectEveryCasePassed(run: KitRun, count = CASES.length): void {
+  expect(run.stdout).toContain(`${count} passed, 0 failed, 0 could not be decided, 0 did not apply, of ${count} cases`);
+  expect(run.status, run.stdout).toBe(0);
+  expect(run.junit).toContain(`tests="${count}" failures="0" errors="0" skipped="0"`);
+  expect(run.junit.match(/<testcase /g)).toHaveLength(count);
+  expect(run.html.match(/data-verdict="pass"/g)).toHaveLength(count);
+  const screenshots = readdirSync(run.outDir).filter((file) => file.endsWith('.png'));
+  expect(screenshots).toHaveLength(count);
+}
+
+/** A printed command for the kit's own emulator, on free ports: the relying party's and the emulator's. */
+async function withFreePorts(commandLine: string): Promise<{ command: string; env: Record<string, string> }> {
+  const [rpPort, emulatorPort] = [await freePort(), await freePort()];
+  return { command: `${commandLine.replaceAll('127.0.0.1:8000', `127.0.0.1:${rpPort}`)} --emulator-port ${emulatorPort}`, env: { PORT: String(rpPort) } };
+}
+
+/** Makes the keys the printed keys command makes, in a folder of the test's own; the kit command then reads them there. */
+async function printedKeys(keysCommand: string, kitCommand: string): Promise<string> {
+  const file = /> (\S+)$/.exec(keysCommand)![1]!;
+  const path = join(folder('idv-conformance-keys-'), file);
+  const made = await shell(keysCommand.replace(`> ${file}`, `> ${path}`));
+  expect(made.status, made.output).toBe(0);
+  expect(kitCommand).toContain(`--client-jwks ${file} `);
+  return kitCommand.replace(`--client-jwks ${file} `, `--client-jwks ${path} `);
+}
+
+test('the top README and the kit’s README print the same command against this app', () => {
+  const top = printedCommands('README.md').filter((line) => line.startsWith('npm run conformance '));
+  expect(top).toHaveLength(1);
+  expect(commandsFor('--emulator http://localhost:3000/emulator').kit).toBe(top[0]);
+});
+
+test('this app, in emulator mode as npm start runs it, passes every case with the command the READMEs print', async () => {
+  test.setTimeout(6 * 60_000);
+  const { app } = await startApp();
+  const { kit } = commandsFor('--emulator http://localhost:3000/emulator');
+  const run = await runKit(`${kit.replaceAll('http://localhost:3000', app)} --panel-password ${PANEL_PASSWORD}`);
   expectEveryCasePassed(run);
   // Each verdict is the kit's own: the refusals ended on the app's failure page with the core's code.
   expect(run.html).toMatch(/id="case-wrong_nonce"[\s\S]*?failure\?code=id_token_nonce_mismatch/);
   expect(run.html).toMatch(/id="case-alg_none"[\s\S]*?failure\?code=id_token_unsupported_algorithm/);
+  // It found the app's start control by itself: the home page's first submit button is a preset.
+  expect(run.stdout).not.toContain('--start-selector');
 });
 
-test('examples/express-server.ts passes every case of the kit', async () => {
+test('examples/express-server.ts passes every case with the command the kit’s README prints, beside the kit’s own emulator', async () => {
+  test.setTimeout(6 * 60_000);
+  const printed = commandsFor('examples/express-server.ts');
+  const { command, env } = await withFreePorts(await printedKeys(printed.keys!, printed.kit));
+  const run = await runKit(command, env);
+  expectEveryCasePassed(run);
+  expect(run.stdout).toMatch(/^Emulator: http:\/\/127\.0\.0\.1:\d+, the kit's own, with client 'example-rp'/m);
+});
+
+test('examples/openid-client/ passes every case with the command the kit’s README prints, beside the kit’s own emulator', async () => {
   test.setTimeout(8 * 60_000);
-  const { emulator, startUrl } = await registeredRelyingParty('dist/examples/express-server.js', 'example-rp', clientKeys('E2E_EXAMPLE_CLIENT_KEYS'));
-  expectEveryCasePassed(await runKit(['--client-id', 'example-rp', '--start-url', startUrl, '--emulator', emulator, '--jwks-cooldown', '30']));
-});
-
-test('examples/openid-client/ passes every case of the kit', async () => {
-  test.setTimeout(10 * 60_000);
-  const { emulator, startUrl } = await registeredRelyingParty('dist/examples/openid-client/server.js', 'openid-client-rp', clientKeys('E2E_OPENID_CLIENT_KEYS'));
-  // openid-client fetches the JWKS again for an unknown kid 60 s after its last fetch: the kit's default.
-  expectEveryCasePassed(await runKit(['--client-id', 'openid-client-rp', '--start-url', startUrl, '--emulator', emulator]));
+  const printed = commandsFor('examples/openid-client/server.ts');
+  const { command, env } = await withFreePorts(await printedKeys(printed.keys!, printed.kit));
+  expectEveryCasePassed(await runKit(command, env));
 });
 
 test('a relying party that skips the nonce check is flagged on the nonce cases, by name, and the command exits 1', async () => {
-  test.setTimeout(8 * 60_000);
-  const { emulator, startUrl } = await registeredRelyingParty('dist/test/support/broken-relying-party.js', 'broken-nonce-rp', clientKeys('E2E_BROKEN_RP_CLIENT_KEYS'));
-  const run = await runKit(['--client-id', 'broken-nonce-rp', '--start-url', startUrl, '--emulator', emulator, '--jwks-cooldown', '30']);
+  test.setTimeout(6 * 60_000);
+  // The Express example's command, with the broken relying party in its place.
+  const printed = commandsFor('examples/express-server.ts');
+  const kit = printed.kit.replace('examples/express-server.ts', 'test/support/broken-relying-party.ts').replaceAll('example-rp', 'broken-nonce-rp');
+  const { command, env } = await withFreePorts(await printedKeys(printed.keys!.replace('example-rp', 'broken-nonce-rp'), kit));
+  const run = await runKit(command, env);
   expect(run.status, run.stdout).toBe(1);
   expect(casesWith(run.junit, 'failure')).toEqual(['wrong_nonce', 'missing_nonce']);
   expect(casesWith(run.junit, 'error')).toEqual([]);
@@ -183,4 +192,48 @@ test('a relying party that skips the nonce check is flagged on the nonce cases, 
   expect(run.stdout).toMatch(/^ {2}wrong_nonce \(FAIL\): Accepted what it must refuse: the given name of the spoiled ID token appears on http:\/\/127\.0\.0\.1:\d+\/callback/m);
   expect(run.stdout).toContain(`${CASES.length - 2} passed, 2 failed, 0 could not be decided, 0 did not apply`);
   expect(run.html).toContain('data-case="missing_nonce" data-verdict="fail"');
+});
+
+test('two runs at once on one emulator give the verdicts one run gives: the second waits for the first’s run lock', async () => {
+  test.setTimeout(5 * 60_000);
+  const { app, emulator } = await startApp();
+  // Per-flow cases and client-wide ones (a PAR fault for the client, a key rotation for everyone).
+  const kit = `npm run conformance -- --emulator ${emulator} --client-id demo-relying-party --start-url ${app}/ --jwks-cooldown 30 --panel-password ${PANEL_PASSWORD} --cases wrong_nonce,aud_array,par_invalid_client,key_rotated_unpublished`;
+  const [first, second] = await Promise.all([runKit(kit), runKit(kit)]);
+  for (const run of [first, second]) expectEveryCasePassed(run, 6);
+  expect(verdicts(first.html)).toEqual(verdicts(second.html));
+  expect(`${first.stdout}\n${second.stdout}`).toContain('for another conformance run on this emulator to end');
+});
+
+test('per-flow cases spoil no ordinary verification of the same client beside them', async () => {
+  test.setTimeout(5 * 60_000);
+  const { app, emulator } = await startApp();
+  const kit = runKit(`npm run conformance -- --emulator ${emulator} --client-id demo-relying-party --start-url ${app}/ --panel-password ${PANEL_PASSWORD} --no-client-wide`);
+  let done = false;
+  void kit.finally(() => (done = true));
+  const people: string[] = [];
+  // Ordinary verifications, two at a time, each pair a second apart (within the app's start
+  // limits beside the kit's), for as long as the kit runs.
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (!done) {
+        people.push((await verify(app)).person);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }),
+  );
+  expectEveryCasePassed(await kit, PER_FLOW_CASES);
+  expect(people.length).toBeGreaterThanOrEqual(10);
+  expect(new Set(people)).toEqual(new Set(['Ingrid Solberg Haugen']));
+});
+
+test('a production build carries no Playwright: the server never loads the kit', () => {
+  const standalone = join(ROOT, '.next/standalone');
+  expect(existsSync(join(standalone, 'server.js')), 'run `npm run build` first').toBe(true);
+  expect(existsSync(join(standalone, 'node_modules/playwright-core'))).toBe(false);
+  const serverChunks = join(standalone, '.next/server');
+  const mentions = readdirSync(serverChunks, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.js'))
+    .filter((file) => readFileSync(join(serverChunks, file), 'utf8').includes('playwright-core'));
+  expect(mentions).toEqual([]);
 });
