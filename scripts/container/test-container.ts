@@ -9,24 +9,32 @@
  * image's HEALTHCHECK command passes, also with HOST set to a non-loopback address (where the
  * server then listens alone); SIGTERM stops it by itself (Next.js's graceful exit, 143); without
  * SESSION_SECRET it stops at once and says why.
+ * The conformance kit's image (`--target conformance`): it runs as `node`, its entrypoint the kit;
+ * every case against a relying party on the host (examples/express-server.ts), all passing, the
+ * reports in a mounted folder, the invoking user's; a relying party that skips the nonce check
+ * fails `wrong_nonce` (exit code 1); an unreachable start URL stops it at once, saying so (2).
  * compose.yaml: all four containers up, /readyz through the balancer from both instances; pages
  * compressed once, by nginx (the instances run with IDV_COMPRESS=0), the home page as an instance
  * gzipped it once when it kept it; a
  * verification through the balancer served by both; one instance stopped in the middle of the
  * next verification, which completes on the other, and so does a new one.
  *
- * Everything listens on 127.0.0.1, on free ports. Containers, networks and the app image are
- * removed at the end (and on Ctrl-C or SIGTERM); the base images stay under their tags (base-images.ts).
+ * Everything listens on 127.0.0.1, on free ports. Containers, networks, the relying parties
+ * started on the host and the two images are removed at the end (and on Ctrl-C or SIGTERM); the
+ * base images stay under their tags (base-images.ts).
  *
  * Environment: CONTAINER_ENGINE (docker|podman), NODE_IMAGE, REDIS_IMAGE, NGINX_IMAGE,
  * DEBIAN_MIRROR; NODE_EXTRA_CA_CERTS, the CA bundle npm trusts in the build (default: the
  * machine's /etc/ssl/certs/ca-certificates.crt), passed as a build secret.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { CASES } from '../../conformance/cases';
+import { clientKeys } from '../../test/support/client-keys';
 import { baseImages } from './base-images';
 import { exec, findEngine, firstLine, fitPodman, lastLine, SetupError, stopRunning, type Engine, type Result } from './engine';
 import { verify, waitFor } from './verification';
@@ -34,6 +42,7 @@ import { verify, waitFor } from './verification';
 const ROOT = resolve(import.meta.dirname, '../..');
 const ID = `idvtest${process.pid}`;
 const IMAGE = `localhost/idv-relying-party:${ID}`;
+const KIT_IMAGE = `localhost/idv-conformance:${ID}`;
 const work = mkdtempSync(join(tmpdir(), 'idv-container-'));
 const log = join(tmpdir(), `idv-test-container-${process.pid}.log`);
 writeFileSync(log, '');
@@ -97,7 +106,7 @@ async function main(): Promise<void> {
   }
   const { run } = engineCommand(engine);
   console.log(`container test: ${engine.version}, ${engine.composeVersion} (log: ${log})`);
-  const created: Created = { containers: [], compose: undefined, composeDir: '', danglingBefore: undefined, buildersBefore: undefined };
+  const created: Created = { containers: [], compose: undefined, composeDir: '', danglingBefore: undefined, buildersBefore: undefined, relyingParties: [] };
 
   const cleanUp = async () => {
     if (created.compose) {
@@ -106,6 +115,7 @@ async function main(): Promise<void> {
       if (engine.name === 'podman') await run(['network', 'rm', '-f', `${ID}_default`]);
     }
     for (const container of created.containers) await run(['rm', '-f', container]);
+    for (const relyingParty of created.relyingParties) await relyingParty.stop();
     // An interrupted Podman build leaves its working containers ("<image>-working-container").
     if (created.buildersBefore) {
       const builders = (await run(['ps', '-a', '--external', '--format', '{{.ID}} {{.Names}}'])).stdout.split('\n');
@@ -114,7 +124,7 @@ async function main(): Promise<void> {
         if (id && !created.buildersBefore.has(id) && /-working-container(-\d+)?$/.test(names ?? '')) await run(['rm', '-f', id]);
       }
     }
-    await run(['rmi', '-f', IMAGE]);
+    await run(['rmi', '-f', IMAGE, KIT_IMAGE]);
     // The build's intermediate images (Podman keeps each stage's), none of them there before.
     if (created.danglingBefore) {
       const before = created.danglingBefore;
@@ -142,6 +152,7 @@ async function main(): Promise<void> {
     if (engine.fitted) console.log(`  podman here: ${engine.fitted}`);
 
     await single(engine, base.node, created);
+    await conformanceKit(engine, base.node, created);
     await compose(engine, base, created);
     passed = true;
   } catch (error) {
@@ -172,6 +183,34 @@ interface Created {
   danglingBefore: Set<string> | undefined;
   /** Podman: the build containers there before the build */
   buildersBefore: Set<string> | undefined;
+  /** what runs on the host: the relying parties the kit's image is tried against */
+  relyingParties: HostProcess[];
+}
+
+/** The CA bundle npm trusts in a build, passed as a build secret (never written into a layer). */
+const bundle = process.env.NODE_EXTRA_CA_CERTS ?? (existsSync('/etc/ssl/certs/ca-certificates.crt') ? '/etc/ssl/certs/ca-certificates.crt' : undefined);
+
+/** Builds the Dockerfile's `target` (its last stage, the app, when none) as `image`. */
+async function buildImage(engine: Engine, image: string, nodeImage: string, target?: string): Promise<string> {
+  const { run, must } = engineCommand(engine);
+  const build = await run(
+    [
+      'build',
+      ...(target ? ['--target', target] : []),
+      '-t',
+      image,
+      '--build-arg',
+      `NODE_IMAGE=${nodeImage}`,
+      // OCI images have no HEALTHCHECK: Podman keeps it only in Docker's format.
+      ...(engine.name === 'podman' ? ['--format', 'docker'] : []),
+      ...(bundle ? ['--secret', `id=ca-certificates,src=${bundle}`] : []),
+      ROOT,
+    ],
+    30 * 60_000,
+  );
+  if (build.code !== 0) throw new Error(`${lastLine(build)} (the build's output is in the log)`);
+  const size = Number(await must(['image', 'inspect', image, '--format', '{{.Size}}']));
+  return `${image} from ${nodeImage}, ${Math.round(size / 1e6)} MB${bundle ? `; npm trusted ${bundle} too, as a build secret` : ''}`;
 }
 
 /** The image alone, as `docker run` runs it. */
@@ -181,26 +220,8 @@ async function single(engine: Engine, nodeImage: string, created: Created): Prom
   if (engine.name === 'podman') {
     created.buildersBefore = new Set((await run(['ps', '-a', '--external', '--format', '{{.ID}}'])).stdout.split('\n').filter(Boolean));
   }
-  const bundle = process.env.NODE_EXTRA_CA_CERTS ?? (existsSync('/etc/ssl/certs/ca-certificates.crt') ? '/etc/ssl/certs/ca-certificates.crt' : undefined);
-  await check('image built', async () => {
-    const build = await run(
-      [
-        'build',
-        '-t',
-        IMAGE,
-        '--build-arg',
-        `NODE_IMAGE=${nodeImage}`,
-        // OCI images have no HEALTHCHECK: Podman keeps it only in Docker's format.
-        ...(engine.name === 'podman' ? ['--format', 'docker'] : []),
-        ...(bundle ? ['--secret', `id=ca-certificates,src=${bundle}`] : []),
-        ROOT,
-      ],
-      30 * 60_000,
-    );
-    if (build.code !== 0) throw new Error(`${lastLine(build)} (the build's output is in the log)`);
-    const size = Number(await must(['image', 'inspect', IMAGE, '--format', '{{.Size}}']));
-    return `${IMAGE} from ${nodeImage}, ${Math.round(size / 1e6)} MB${bundle ? `; npm trusted ${bundle} too, as a build secret` : ''}`;
-  });
+  // No --target: the app is the Dockerfile's last stage, what a plain `docker build .` makes.
+  await check('image built', () => buildImage(engine, IMAGE, nodeImage));
 
   const secret = randomBytes(32).toString('base64url');
   const port = await freePort();
@@ -304,6 +325,173 @@ async function healthcheck(engine: Engine, container: string): Promise<string> {
   const result = await run(['exec', container, ...argv], 30_000);
   if (result.code !== 0) throw new Error(`${argv.join(' ')}: exit code ${result.code}: ${firstLine(result)}`);
   return argv.join(' ');
+}
+
+/** A relying party running on the host, outside any container. */
+interface HostProcess {
+  /** its last output, for a failure's message */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one of this repository's relying parties (`node --import tsx <script>`) on the host, at
+ * http://127.0.0.1:<port>, its issuer the kit's emulator at `emulatorPort` (not listening yet:
+ * these fetch the discovery document on the first verification, not at start-up), and waits
+ * until its start page answers.
+ */
+async function startHostRelyingParty(script: string, clientId: string, port: number, emulatorPort: number, created: Created): Promise<HostProcess> {
+  const keys = clientKeys(clientId);
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      IDV_BASE_URL: `http://127.0.0.1:${emulatorPort}`,
+      IDV_CLIENT_ID: clientId,
+      IDV_SIGNING_KEY: JSON.stringify(keys.signing),
+      IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryption),
+      SESSION_SECRET: randomBytes(32).toString('base64url'),
+      PORT: String(port),
+    },
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-2000);
+    appendFileSync(log, chunk);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const started: HostProcess = {
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+  created.relyingParties.push(started);
+  // The public JWKS the kit registers for it (`--client-jwks`).
+  writeFileSync(join(work, `${clientId}.jwks.json`), JSON.stringify(keys.jwks));
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`, 60_000);
+  } catch (error) {
+    throw new Error(`${script} did not start: ${(error as Error).message}; it said: ${output.trim() || 'nothing'}`);
+  }
+  return started;
+}
+
+/** The first eight bytes of every PNG file (https://www.w3.org/TR/png-3/#5PNG-file-signature). */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** The last lines of what a run of the kit printed, for a failure's message. */
+const tail = (result: Result, lines = 8) => `${result.stdout}${result.stderr}`.trim().split('\n').slice(-lines).join('\n');
+
+/**
+ * The conformance kit's image, as conformance/CI.md runs it: on the host's network, against a
+ * relying party on the host, the client's public JWKS and the reports folder mounted.
+ */
+async function conformanceKit(engine: Engine, nodeImage: string, created: Created): Promise<void> {
+  const { run, must } = engineCommand(engine);
+  watched = [];
+  await check('conformance image built (--target conformance)', async () => {
+    const built = await buildImage(engine, KIT_IMAGE, nodeImage, 'conformance');
+    const user = await must(['image', 'inspect', KIT_IMAGE, '--format', '{{.Config.User}}']);
+    if (user !== 'node') throw new Error(`it runs as '${user || 'root'}', not node`);
+    const entrypoint = JSON.parse(await must(['image', 'inspect', KIT_IMAGE, '--format', '{{json .Config.Entrypoint}}'])) as string[];
+    if (entrypoint.join(' ') !== 'node --import tsx conformance/cli.ts --out /report') throw new Error(`its entrypoint is ${entrypoint.join(' ')}`);
+    const chromium = await must(['run', '--rm', '--entrypoint', 'chromium-headless-shell', KIT_IMAGE, '--version']);
+    return `${built}; runs as node, entrypoint \`${entrypoint.join(' ')}\`; ${chromium}`;
+  });
+
+  // The invoking user's own uid inside the container, so the reports are theirs: --user where the
+  // engine runs as root; rootless Podman maps a container's uids elsewhere unless told keep-id.
+  const uid = process.getuid!();
+  const gid = process.getgid!();
+  const asInvoker = engine.name === 'podman' && uid !== 0 ? ['--userns', 'keep-id', '--user', `${uid}:${gid}`] : ['--user', `${uid}:${gid}`];
+  const kit = (name: string, options: string[], args: string[]) => {
+    created.containers.push(name);
+    return run(['run', '--name', name, '--network', 'host', ...options, KIT_IMAGE, ...args], 15 * 60_000);
+  };
+  const jwksFile = (clientId: string) => join(work, `${clientId}.jwks.json`);
+  /** `jwks`: the path of the JWKS in the container, or the JWKS itself (the kit takes either) */
+  const clientArgs = (clientId: string, jwks: string, rpPort: number, emulatorPort: number) => [
+    '--client-id',
+    clientId,
+    '--client-jwks',
+    jwks,
+    '--redirect-uri',
+    `http://127.0.0.1:${rpPort}/callback`,
+    '--start-url',
+    `http://127.0.0.1:${rpPort}/`,
+    '--emulator-port',
+    String(emulatorPort),
+  ];
+
+  await check(`the kit in its image runs all ${CASES.length} cases against a relying party on the host; they pass, reported in the mounted folder, the invoking user's`, async () => {
+    const [rpPort, emulatorPort] = [await freePort(), await freePort()];
+    const clientId = 'container-example-rp';
+    const relyingParty = await startHostRelyingParty('examples/express-server.ts', clientId, rpPort, emulatorPort, created);
+    const reports = join(work, 'conformance-report');
+    mkdirSync(reports);
+    const started = Date.now();
+    const result = await kit(
+      `${ID}-kit`,
+      ['--rm', ...asInvoker, '-v', `${jwksFile(clientId)}:/input/jwks.json:ro`, '-v', `${reports}:/report`],
+      [...clientArgs(clientId, '/input/jwks.json', rpPort, emulatorPort), '--jwks-cooldown', '30'],
+    );
+    const took = seconds(started);
+    await relyingParty.stop();
+    if (result.code !== 0) throw new Error(`exit code ${result.code}, not 0:\n${tail(result)}\nthe relying party said: ${relyingParty.output().trim().slice(-400)}`);
+    const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+    const counts = `tests="${CASES.length}" failures="0" errors="0"`;
+    if (!new RegExp(`<testsuites [^>]*${counts}`).test(junit)) throw new Error(`junit.xml does not say ${counts}: ${/<testsuites [^>]*>/.exec(junit)?.[0] ?? junit.slice(0, 200)}`);
+    if (!readFileSync(join(reports, 'index.html'), 'utf8').startsWith('<!')) throw new Error('index.html is not an HTML page');
+    const isPng = (file: string) => existsSync(file) && readFileSync(file).subarray(0, 8).equals(PNG_SIGNATURE);
+    const missing = CASES.filter((testCase) => !isPng(join(reports, `${testCase.id}.png`)));
+    if (missing.length > 0) throw new Error(`no PNG screenshot for ${missing.map((testCase) => testCase.id).join(', ')}`);
+    const files = readdirSync(reports);
+    const notTheirs = files.filter((file) => {
+      const stat = statSync(join(reports, file));
+      try {
+        accessSync(join(reports, file), constants.R_OK);
+      } catch {
+        return true;
+      }
+      return stat.uid !== uid;
+    });
+    if (notTheirs.length > 0) throw new Error(`not the invoking user's (uid ${uid}), or unreadable: ${notTheirs.join(', ')}`);
+    return `exit code 0 after ${took}; junit.xml ${counts}, index.html, ${CASES.length} PNGs; ${files.length} files, all uid ${uid}'s`;
+  });
+
+  await check('as its own user (node), nothing mounted, against a relying party that skips the nonce check: wrong_nonce fails, exit code 1, the report copied out says so', async () => {
+    const [rpPort, emulatorPort] = [await freePort(), await freePort()];
+    const clientId = 'broken-nonce-rp';
+    const relyingParty = await startHostRelyingParty('test/support/broken-relying-party.ts', clientId, rpPort, emulatorPort, created);
+    // As CI.md's GitLab job runs it, where the job's files are not the engine's: the JWKS as JSON,
+    // the reports into the image's own /report (which only its user may write), then `cp` out.
+    const name = `${ID}-kit-broken`;
+    const result = await kit(name, [], [...clientArgs(clientId, readFileSync(jwksFile(clientId), 'utf8'), rpPort, emulatorPort), '--cases', 'wrong_nonce']);
+    await relyingParty.stop();
+    const failed = /^\[\s*\d+\/\d+\] FAIL\s+wrong_nonce\b.*$/m.exec(result.stdout)?.[0];
+    if (result.code !== 1 || !failed) throw new Error(`exit code ${result.code}, not 1 with wrong_nonce failed:\n${tail(result)}`);
+    if (!/^\[\s*\d+\/\d+\] pass\s+normal\b/m.test(result.stdout)) throw new Error(`the normal verification did not pass, so the failure proves nothing:\n${tail(result)}`);
+    const copied = join(work, 'conformance-report-broken');
+    await must(['cp', `${name}:/report`, copied]);
+    const suite = /<testsuites [^>]*>/.exec(readFileSync(join(copied, 'junit.xml'), 'utf8'))?.[0] ?? '';
+    if (!suite.includes('failures="1"') || !existsSync(join(copied, 'wrong_nonce.png'))) throw new Error(`the report copied out of the container says ${suite || 'nothing'}`);
+    await run(['rm', '-f', name]);
+    return `exit code 1; "${failed.trim()}", the normal verification before it passed; junit.xml copied out: failures="1"`;
+  });
+
+  await check('an unreachable start URL: exit code 2, saying so', async () => {
+    const [rpPort, emulatorPort] = [await freePort(), await freePort()];
+    const clientId = 'unreachable-rp';
+    const result = await kit(`${ID}-kit-unreachable`, ['--rm'], clientArgs(clientId, JSON.stringify(clientKeys(clientId).jwks), rpPort, emulatorPort));
+    const said = result.stderr.split('\n').find((line) => line.startsWith('conformance: '));
+    if (result.code !== 2 || !said?.includes(`nothing answers at http://127.0.0.1:${rpPort}/`)) throw new Error(`exit code ${result.code}, not 2 saying nothing answers:\n${tail(result)}`);
+    return `exit code 2, "${said.trim()}"`;
+  });
 }
 
 /** compose.yaml as an operator runs it, in a folder of its own with its .env. */
