@@ -35,6 +35,8 @@ The relying party:
                           link named like Start, Verify or Log in, else the first submit button)
   --rp-command CMD        start it with this shell command once the emulator listens (with
                           IDV_BASE_URL set to the emulator), and stop it at the end
+  --start-wait S          how long to wait for the start page to answer at all (default: 120
+                          with --rp-command, else 60)
 The emulator (the kit's own):
   --client-jwks FILE|JSON the relying party's public JWKS (a signing key and its RSA
                           encryption key), a file or the JSON itself
@@ -90,6 +92,8 @@ function url(name: string, value: string): string {
 /** What the command line asks for: the run, and how to reach or start the emulator and the relying party. */
 interface Command {
   run: Omit<RunOptions, 'emulator'> & { emulator?: string };
+  /** how long to wait for the start page, in seconds */
+  startWaitSeconds: number;
   ownEmulator?: { host: string; port: number; jwks?: string; redirectUris: string[] };
   rpCommand?: string;
 }
@@ -103,6 +107,7 @@ function command(): Command {
         'start-url': { type: 'string' },
         'start-selector': { type: 'string' },
         'rp-command': { type: 'string' },
+        'start-wait': { type: 'string' },
         'client-jwks': { type: 'string' },
         'redirect-uri': { type: 'string', multiple: true },
         'emulator-port': { type: 'string' },
@@ -169,11 +174,12 @@ function command(): Command {
           },
         }),
     ...(values['rp-command'] ? { rpCommand: values['rp-command'] } : {}),
+    startWaitSeconds: number('start-wait', values['start-wait'], values['rp-command'] ? 120 : 60, { min: 0, max: 3600 }),
   };
 }
 
 async function main(): Promise<void> {
-  const { run, ownEmulator, rpCommand } = command();
+  const { run, ownEmulator, rpCommand, startWaitSeconds } = command();
   const live = process.stdout.isTTY === true;
   const status = (text: string) => {
     if (live) process.stdout.write(`\r\x1b[2K${text}`);
@@ -203,7 +209,7 @@ async function main(): Promise<void> {
       relyingParty = startRelyingParty(rpCommand, relyingPartyEnvironment(process.env, settings.emulator, settings.clientId, keys));
       process.stdout.write(`Relying party: started with \`${rpCommand}\` (IDV_BASE_URL=${settings.emulator}, IDV_CLIENT_ID=${settings.clientId}${keys?.privateKeys ? ', its keys from --client-jwks' : ''})\n`);
     }
-    await waitForStartPage(settings.startUrl, relyingParty, relyingParty ? 120_000 : 10_000);
+    await waitForStartPage(settings.startUrl, relyingParty, startWaitSeconds * 1000);
     process.stdout.write(
       `Conformance kit: client '${settings.clientId}', start ${settings.startUrl}${settings.startSelector ? ` (${settings.startSelector})` : ''}, emulator ${settings.emulator}, ${settings.workers} at a time${settings.clientWide ? '' : ', no client-wide cases'}\n`,
     );

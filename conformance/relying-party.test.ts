@@ -29,7 +29,7 @@ describe('waitForStartPage', () => {
     }
   });
 
-  it('says nothing answers there after the timeout', async () => {
+  it('says nothing answers there after the timeout (--start-wait)', async () => {
     await expect(waitForStartPage('http://127.0.0.1:9/', undefined, 300)).rejects.toThrow('nothing answers at http://127.0.0.1:9/ after 0 s: is your relying party running there?');
   });
 

@@ -487,7 +487,7 @@ async function conformanceKit(engine: Engine, nodeImage: string, created: Create
   await check('an unreachable start URL: exit code 2, saying so', async () => {
     const [rpPort, emulatorPort] = [await freePort(), await freePort()];
     const clientId = 'unreachable-rp';
-    const result = await kit(`${ID}-kit-unreachable`, ['--rm'], clientArgs(clientId, JSON.stringify(clientKeys(clientId).jwks), rpPort, emulatorPort));
+    const result = await kit(`${ID}-kit-unreachable`, ['--rm'], [...clientArgs(clientId, JSON.stringify(clientKeys(clientId).jwks), rpPort, emulatorPort), '--start-wait', '5']);
     const said = result.stderr.split('\n').find((line) => line.startsWith('conformance: '));
     if (result.code !== 2 || !said?.includes(`nothing answers at http://127.0.0.1:${rpPort}/`)) throw new Error(`exit code ${result.code}, not 2 saying nothing answers:\n${tail(result)}`);
     return `exit code 2, "${said.trim()}"`;
