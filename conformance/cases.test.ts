@@ -59,6 +59,10 @@ describe('client-wide cases', () => {
     for (const testCase of CASES) if (testCase.armedFor === 'client' || testCase.needsJwksFetch) expect(testCase.clientWide, testCase.id).toBe(true);
   });
 
+  it('name the one case whose ID token carries a kid the JWKS does not hold, which the runner runs first', () => {
+    expect(CASES.filter((testCase) => testCase.unknownKid).map((testCase) => testCase.id)).toEqual(['unknown_kid']);
+  });
+
   it('are left out without clientWide, matched by a pattern or not', () => {
     const perFlow = selectCases([], { clientWide: false });
     expect(perFlow.some((testCase) => testCase.clientWide)).toBe(false);

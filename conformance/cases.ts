@@ -54,6 +54,13 @@ export interface ConformanceCase {
    * verifications of the same client (of any client, for the JWKS).
    */
   clientWide: boolean;
+  /**
+   * Its ID token names a `kid` the JWKS does not hold: a relying party whose cooldown allows it
+   * fetches the JWKS again, and its cooldown starts over. The kit runs it first among the per-flow
+   * cases, within the cooldown of the normal verification's fetch, so that it delays no case that
+   * needs a fetch.
+   */
+  unknownKid: boolean;
 }
 
 /**
@@ -147,6 +154,7 @@ function caseOf(id: FaultId): ConformanceCase {
     ...(otherSuiteTest ? { otherSuiteTest } : {}),
     needsJwksFetch: withRotation || id === JWKS_VARIANT_PARTNER,
     clientWide: fault.target === 'par_endpoint' || withRotation || id === JWKS_VARIANT_PARTNER,
+    unknownKid: id === 'unknown_kid',
   };
 }
 
@@ -163,6 +171,7 @@ function normalCase(id: 'normal' | 'normal_again', title: string): ConformanceCa
     fapiTest: 'fapi2-security-profile-final-client-test-happy-path',
     needsJwksFetch: false,
     clientWide: false,
+    unknownKid: false,
   };
 }
 

@@ -66,17 +66,20 @@ function options(more: Partial<RunOptions> = {}): RunOptions {
 }
 
 /** Per-flow cases and client-wide ones (PAR faults, armed for the whole client). */
-const CASES_RUN = ['wrong_nonce', 'aud_array', 'expired', 'wrong_state', 'par_invalid_client', 'par_server_error'];
+const CASES_RUN = ['wrong_nonce', 'wrong_issuer', 'expired', 'unknown_kid', 'aud_array', 'par_invalid_client', 'par_server_error'];
 
 const span = (result: CaseResult) => ({ id: result.testCase.id, from: result.startedAt, to: result.startedAt + result.durationMs });
 
 describe('runConformance', () => {
   it('runs per-flow cases side by side and the client-wide ones alone, after them, each decided as alone; the report in case order', async () => {
-    const report = await runConformance(options({ workers: 3, cases: CASES_RUN }));
+    const report = await runConformance(options({ workers: 2, cases: CASES_RUN }));
     expect(report.results.map((result) => result.testCase.id)).toEqual(selectCases(CASES_RUN).map((testCase) => testCase.id));
     expect(report.results.map((result) => [result.testCase.id, result.verdict.status, result.verdict.reason])).toEqual(report.results.map((result) => [result.testCase.id, "pass", result.verdict.reason]));
     const perFlow = report.results.filter((result) => !result.testCase.clientWide && !result.testCase.id.startsWith('normal')).map(span);
     const clientWide = report.results.filter((result) => result.testCase.clientWide).map(span);
+    // The case with an unknown kid went first (with the first workers, before any per-flow case
+    // ended), within the cooldown of the normal verification's JWKS fetch.
+    expect(perFlow.find((other) => other.id === 'unknown_kid')!.from).toBeLessThan(Math.min(...perFlow.map((other) => other.to)));
     // Side by side: some two per-flow cases overlapped in time.
     expect(perFlow.some((a) => perFlow.some((b) => a !== b && a.from < b.to && b.from < a.to))).toBe(true);
     // Alone, after them: each client-wide case began after every per-flow case ended, and overlapped nothing.

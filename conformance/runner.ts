@@ -168,8 +168,9 @@ async function runCases(browser: Browser, qa: EmulatorQa, settings: CaseSettings
     return inOrder();
   }
 
-  // Per-flow cases: each answered through its own flow, so they may run side by side.
-  const perFlow = queue.filter((testCase) => !testCase.clientWide);
+  // Per-flow cases: each answered through its own flow, so they may run side by side; the one
+  // with an unknown kid first (cases.ts `unknownKid`).
+  const perFlow = queue.filter((testCase) => !testCase.clientWide).sort((a, b) => Number(b.unknownKid) - Number(a.unknownKid));
   await Promise.all(
     Array.from({ length: Math.max(1, Math.min(schedule.workers, perFlow.length)) }, async () => {
       for (let next = perFlow.shift(); next !== undefined && !signal?.aborted; next = perFlow.shift()) await run(next);
