@@ -211,7 +211,7 @@ export function panelCrossSite(request: Request, context: Pick<EmulatorContext, 
   return undefined;
 }
 
-/** The panel's sentence for a cross-site post (panelCrossSite); the conformance page's posts use it too. */
+/** The panel's sentence for a cross-site post (panelCrossSite). */
 export function crossSiteReason(request: Request, context: EmulatorContext): Message | undefined {
   const crossSite = panelCrossSite(request, context);
   if (!crossSite) return undefined;

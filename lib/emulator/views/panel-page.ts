@@ -90,7 +90,7 @@ export function panelPath(basePath: string): string {
 }
 
 /**
- * A panel page on the emulator's page shell (the panel, its error pages, the conformance page);
+ * A panel page on the emulator's page shell (the panel and its error pages);
  * its forms post to the emulator itself and to `forms`, nowhere else.
  */
 export function panelResponse(language: PageLanguage, status: number, title: string, body: SafeHtml, forms: readonly string[] = [], refreshSeconds?: number): Response {
