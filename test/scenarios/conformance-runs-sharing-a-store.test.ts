@@ -5,32 +5,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '@/lib/emulator';
-import { RedisStore } from '@/lib/store/redis-store';
-import { namespaced } from '@/lib/store/store';
-import { TEST_BASE_URL, createTestClient, createTestEmulator, type TestClient } from '@/test/support/emulator';
-import { startRedisServer, type RedisServer } from '@/test/support/redis-server';
+import { TEST_BASE_URL, createTestClient, type TestClient } from '@/test/support/emulator';
+import { emulatorsOnRedis, type EmulatorsOnRedis } from '@/test/support/emulators-on-redis';
 
-let server: RedisServer;
-const stores: RedisStore[] = [];
+let instances: EmulatorsOnRedis;
 let client: TestClient;
 let a: Emulator;
 let b: Emulator;
 
 beforeAll(async () => {
-  server = await startRedisServer();
   client = await createTestClient();
-  const instance = async () => {
-    const store = await RedisStore.connect({ url: server.url, prefix: 'idv:' });
-    stores.push(store);
-    return createTestEmulator({ clients: [client], store: namespaced(store, 'emulator:') });
-  };
-  [a, b] = [await instance(), await instance()];
+  instances = await emulatorsOnRedis(client);
+  ({ a, b } = instances);
 });
 
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  await server.close();
-});
+afterAll(() => instances.close());
 
 /** A QA API request as the kit sends it: JSON, no Origin. */
 function qa(method: string, path: string, body?: unknown): Request {
