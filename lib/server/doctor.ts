@@ -30,7 +30,7 @@ import {
   type IdTokenEncryption,
 } from '@/lib/oidc';
 import { DOCTOR_MESSAGES, type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments, type TransportCause } from './doctor-messages';
-import type { ServerConfig } from './env';
+import { isLoopback, type ServerConfig } from './env';
 
 export type DoctorStatus = 'pass' | 'warn' | 'fail';
 
@@ -204,11 +204,6 @@ export function transportCause(error: unknown): TransportCause {
   if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' || code === 'ERR_SSL_HTTP_REQUEST') return 'tls_not_tls';
   if (/^(ERR_SSL_|ERR_TLS_|CERT_)/.test(code)) return 'tls';
   return 'other';
-}
-
-/** A loopback host, as the configuration allows plain http on it (lib/server/env.ts): localhost, 127.0.0.0/8, [::1]. */
-function isLoopback(url: URL): boolean {
-  return url.hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(url.hostname) || url.hostname === '[::1]' || url.hostname.endsWith('.localhost');
 }
 
 /** https, or http on a loopback host (development against a local provider or the embedded emulator). */

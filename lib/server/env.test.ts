@@ -66,6 +66,7 @@ describe('loadServerConfig', () => {
     ['APP_URL', { APP_URL: 'https://rp.example/app' }, /^APP_URL: must be an origin/],
     ['APP_URL', { APP_URL: 'http://rp.example' }, /^APP_URL: must use https unless its host is a loopback address/],
     ['APP_URL', { APP_URL: 'http://192.168.1.20:3000' }, /^APP_URL: must use https unless/],
+    ['APP_URL', { APP_URL: 'http://localhost.example:3000' }, /^APP_URL: must use https unless/],
     ['PORT', { PORT: 'eighty' }, /^PORT: /],
     ['SESSION_SECRET', { SESSION_SECRET: 'short' }, /^SESSION_SECRET: must be at least 32 characters/],
     ['IDV_CLIENT_ID', { ...providerEnv(), IDV_CLIENT_ID: undefined }, /^IDV_CLIENT_ID: is required/],
@@ -140,7 +141,7 @@ describe('loadServerConfig', () => {
   });
 
   it('accepts plain http for APP_URL only on a loopback host', async () => {
-    for (const appUrl of ['http://localhost:3000', 'http://127.0.0.2:3200', 'http://[::1]:3000', 'https://rp.example']) {
+    for (const appUrl of ['http://localhost:3000', 'http://app.localhost:3000', 'http://127.0.0.2:3200', 'http://[::1]:3000', 'https://rp.example']) {
       expect((await load({ APP_URL: appUrl })).appUrl).toBe(appUrl);
     }
     expect((await load({ APP_URL: 'http://127.0.0.1:3000' })).secureCookies).toBe(false);

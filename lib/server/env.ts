@@ -140,8 +140,13 @@ function value(env: Env, name: string): string | undefined {
   return raw ? raw : undefined;
 }
 
-function isLoopback(url: URL): boolean {
-  return url.hostname === 'localhost' || url.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(url.hostname);
+/**
+ * A loopback host, where plain http is allowed (development): localhost and its subdomains
+ * (RFC 6761 §6.3 keeps them on loopback), 127.0.0.0/8 and [::1]. The doctor judges a provider's
+ * endpoints by the same rule.
+ */
+export function isLoopback(url: URL): boolean {
+  return url.hostname === 'localhost' || url.hostname.endsWith('.localhost') || url.hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(url.hostname);
 }
 
 function parseUrl(name: string, raw: string): URL {
