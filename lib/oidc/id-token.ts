@@ -25,13 +25,6 @@ import { DEFAULT_ID_TOKEN_ENCRYPTION, describeIdTokenEncryption, type IdTokenEnc
 import type { JwksCache, LookupOptions } from './jwks.ts';
 
 /**
- * The content encryption of the spec's example JWE header (2.5), accepted when the service
- * advertises no other (id-token-encryption.ts).
- * @see Interface specification 2.5 "Token response"
- * @see https://www.rfc-editor.org/rfc/rfc7518#section-5.3
- */
-export const CONTENT_ENCRYPTION = 'A256GCM';
-/**
  * The only signature algorithm we accept (part 5 item 6, 4.4).
  * @see Interface specification 5 "Authentication"
  * @see https://www.rfc-editor.org/rfc/rfc7518#section-3.4

@@ -287,13 +287,3 @@ export function presentTrace(events: readonly RecordedEvent[], { locale, certifi
   return entries;
 }
 
-/**
- * The check the flow failed at, worded, if the trace holds one: the failed check with the
- * failure's `code`, else the first that failed (the claims are all checked, and the first
- * failure in order is the one thrown).
- */
-export function failedCheckOf(events: readonly RecordedEvent[], locale: Locale, code?: string): CheckView | undefined {
-  const failed = events.filter((event): event is RecordedCheck => event.type === 'check' && !event.passed);
-  const check = failed.find((event) => event.code === code) ?? failed[0];
-  return check === undefined ? undefined : presentCheck(check, locale);
-}

@@ -56,12 +56,6 @@ export type ExpectedRpError =
 export type FaultTarget = 'id_token' | 'jwks' | 'token_endpoint' | 'par_endpoint' | 'authorization_response';
 
 /**
- * What a correct relying party does with the changed response: refuse it (with `expected`), or
- * accept it (an unusual answer the contract allows).
- */
-export type FaultKind = 'refusal' | 'acceptance';
-
-/**
  * How a conformance kit judges an acceptance variant: the verification completes and its
  * claims are read (`claims_read`); for `portrait_not_shown`, besides, the relying party shows
  * no portrait from the `picture` it was sent (it must not render a value that is not a base64
