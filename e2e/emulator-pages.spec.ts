@@ -158,7 +158,7 @@ for (const locale of ['en', 'nb'] as const) {
         expect(height, `${name}: the brand wraps`).toBeLessThanOrEqual(lineHeight + 1);
       }
     });
-    expect(Object.keys(widths)).toHaveLength(11);
+    expect(Object.keys(widths)).toHaveLength(10);
     expect(Object.entries(widths).filter(([, extra]) => extra > 0)).toEqual([]);
   });
 }
