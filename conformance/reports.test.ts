@@ -89,6 +89,12 @@ describe('the reports', () => {
     expect(html).toContain('<strong>1</strong> failed');
   });
 
+  it('keep the HTML page within a phone’s width: its tables scroll on their own, its facts stack', () => {
+    const html = htmlReport(report);
+    expect(html.match(/<table>/g)?.length).toBe(html.match(/<div class="scroll"><table>/g)?.length);
+    expect(html).toContain('@media (max-width: 40rem) { body { padding: 1rem; } dl { grid-template-columns: 1fr; }');
+  });
+
   it('say in the HTML page that the client-wide cases may have touched other verifications, or that they were left out', () => {
     const withPar: RunReport = { ...report, results: [...report.results, result('par_invalid_client', { status: 'pass', reason: 'Refused.' })] };
     expect(htmlReport(withPar)).toContain('Client-wide cases: <code>par_invalid_client</code> ran alone, after every other case.');

@@ -123,6 +123,8 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; mar
 img { border: 1px solid var(--line); max-width: 100%; max-height: 32rem; }
 code, pre { font-family: ui-monospace, monospace; font-size: .85rem; overflow-wrap: anywhere; white-space: pre-wrap; }
 details { margin-top: .5rem; }
+.scroll { overflow-x: auto; }
+@media (max-width: 40rem) { body { padding: 1rem; } dl { grid-template-columns: 1fr; } dt { margin-top: .4rem; } }
 </style>
 </head>
 <body>
@@ -134,12 +136,12 @@ details { margin-top: .5rem; }
 <div class="summary" data-testid="summary"><div><strong>${counts.pass}</strong> passed</div><div><strong>${counts.fail}</strong> failed</div><div><strong>${counts.error}</strong> could not be decided</div><div><strong>${counts.not_applicable}</strong> did not apply</div></div>
 <p>Each case is one whole verification. The person's given name in its ID token is a canary only that case carries: the relying party accepted when the canary appears on the page it ended on. Refused means it never appears and the relying party answered no 5xx. The kit cannot see what the relying party does after that page.</p>
 ${clientWideNote(report)}
-<table>
+<div class="scroll"><table>
 <thead><tr><th>Verdict</th><th>Case</th><th>What</th><th>Expects</th><th>Took</th></tr></thead>
 <tbody>
 ${summaryRows}
 </tbody>
-</table>
+</table></div>
 ${sections}
 </main>
 </body>
@@ -181,12 +183,12 @@ function caseSection(result: CaseResult, verdictWord: Record<VerdictStatus, stri
   const trace =
     events.length === 0
       ? '<p>The emulator saw no flow for this case.</p>'
-      : `<table><thead><tr><th>Time</th><th>Step</th><th>Outcome</th><th>What the emulator saw</th></tr></thead><tbody>${events
+      : `<div class="scroll"><table><thead><tr><th>Time</th><th>Step</th><th>Outcome</th><th>What the emulator saw</th></tr></thead><tbody>${events
           .map(
             (event) =>
               `<tr><td>${e(new Date(event.at).toISOString().slice(11, 23))}</td><td><code>${e(event.step)}</code></td><td>${e(event.outcome)}</td><td>${e(event.summary)}${Object.keys(event.details).length > 0 ? `<details><summary>details</summary><pre>${e(JSON.stringify(event.details, null, 2))}</pre></details>` : ''}</td></tr>`,
           )
-          .join('')}</tbody></table>`;
+          .join('')}</tbody></table></div>`;
   const faults = result.flow?.faults.length ? `<p>Faults applied: ${result.flow.faults.map((fault) => `<code>${e(fault.id)}</code>`).join(', ')}.</p>` : '';
   const jwks = result.jwksFetches.length
     ? `<h3>JWKS fetches during the case</h3><ul>${result.jwksFetches.map((fetch) => `<li>${e(new Date(fetch.at).toISOString().slice(11, 23))}: kids ${e(fetch.kids.join(', '))}${fetch.variants.length ? `; variants ${e(fetch.variants.join(', '))}` : ''}</li>`).join('')}</ul>`
