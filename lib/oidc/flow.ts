@@ -124,6 +124,7 @@ export async function startAuthorization(
   const now = (rp.now ?? Date.now)();
   const metadata = await metadataFor(rp, trace);
   const state = generateState();
+  if (trace) trace.state = state;
   const nonce = generateNonce();
   const codeVerifier = generateCodeVerifier();
   const requestObject = await createRequestObject({

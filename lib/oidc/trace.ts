@@ -82,6 +82,12 @@ function formOf(body: RequestInit['body']): Record<string, string> | undefined {
  */
 export class ProtocolTrace {
   readonly events: TraceEvent[];
+  /**
+   * The `state` of the flow this trace records, once `startAuthorization` generated it (before
+   * PAR): a failure of the start can then be told apart by the flow it ended. Not an event: keep
+   * it yourself between the two calls, as the pending authorization does.
+   */
+  state: string | undefined = undefined;
   readonly #now: () => number;
 
   constructor(events: TraceEvent[] = [], now: () => number = Date.now) {

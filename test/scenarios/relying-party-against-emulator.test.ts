@@ -353,6 +353,16 @@ describe('the protocol trace', () => {
     await expect(completeAuthorization(rp, params, started.pending, { trace })).rejects.toMatchObject({ code: 'invalid_grant' });
     expect(trace.events.at(-1)).toMatchObject({ type: 'http', step: 'token', status: 400 });
   });
+  it('names the state of the flow it records, from before PAR: a start the service refuses is still told apart by its flow', async () => {
+    const { ProtocolTrace } = await import('@/lib/oidc/trace');
+    const refused = new ProtocolTrace();
+    await expect(startAuthorization(rp, DEFAULT_SELECTION, { trace: refused, uiLocales: 'nb en' })).rejects.toMatchObject({ code: 'invalid_request' });
+    expect(refused.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const trace = new ProtocolTrace();
+    const started = await startAuthorization(rp, DEFAULT_SELECTION, { trace });
+    expect(trace.state).toBe(started.pending.state);
+    expect(refused.state).not.toBe(trace.state);
+  });
 });
 
 describe('mix-up and forged callbacks', () => {
