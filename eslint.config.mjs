@@ -48,6 +48,32 @@ export default defineConfig([
     rules: { 'no-restricted-imports': ['error', { patterns: [testSupport, conformanceKit] }] },
   },
   {
+    // The verification flow is plain functions of what they are given (a test calls them without a
+    // request): the route handlers read the cookies and headers and pass the services in.
+    files: ['lib/server/verification.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [testSupport, conformanceKit, { group: ['next', 'next/*'], message: 'The flow takes what it needs as arguments; route handlers read the request.' }],
+          paths: [
+            { name: './services', importNames: ['services'], message: 'The flow is given its services (FlowServices).' },
+            { name: './session', importNames: ['currentBrowser', 'bindBrowser', 'forgetBrowser'], message: 'The flow is given the browser’s binding.' },
+            { name: './preferences', importNames: ['preferences'], message: 'The flow is given the locale.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // What the embedded emulator did to a flow reaches the failure page through the diagnostics
+    // port the services hold (lib/verification/diagnostics.ts), not the emulator's catalogue.
+    files: ['app/failure/**/*.{ts,tsx}', 'app/_components/failure-panel.tsx', 'lib/server/failures.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [testSupport, conformanceKit, { group: ['@/lib/emulator', '@/lib/emulator/*'], message: 'Ask the services’ diagnostics port.' }] }],
+    },
+  },
+  {
     files: ['lib/**/*.ts'],
     rules: {
       'import/no-restricted-paths': [
@@ -64,7 +90,7 @@ export default defineConfig([
             // the domain of a verification: free of React, Next, the server glue and the words of pages
             { target: './lib/verification', from: ['./lib/emulator', './lib/server', './lib/view', './app'] },
             // view models are pure: they never reach the server glue or the pages
-            { target: './lib/view', from: ['./lib/server', './app'] },
+            { target: './lib/view', from: ['./lib/server', './app', './lib/emulator'] },
             { target: './lib/server', from: './app' },
             ...emulatorLayers,
           ],

@@ -1,17 +1,7 @@
 import type { Locale } from '@/lib/i18n/locale';
 import type { CheckView } from '@/lib/view/checks-view';
-import { explainFailure, FAILURE_MESSAGES, type FailureCode } from '@/lib/view/failure-explanations';
+import { explainFailure, FAILURE_MESSAGES, type EmulatorAnswerView, type FailureCode } from '@/lib/view/failure-explanations';
 import { IdTokenChecks } from './id-token-checks';
-
-/** What the embedded emulator did on purpose to the flow that failed, worded (emulator mode). */
-export interface EmulatorAnswerView {
-  /** `acceptance`: a variant a correct relying party accepts (so not what caused the failure) */
-  faults: { id: string; label: string; effect: string; acceptance?: boolean }[];
-  /** where the faults were chosen: the QA panel, or the emulator's page for this one flow */
-  chosen?: 'panel' | 'flow';
-  /** a part 7 error chosen for this flow on the emulator's page */
-  error?: string;
-}
 
 /**
  * A failure: its stable code (`data-testid="error-code"`), a sentence, what to try next and, when

@@ -1,17 +1,16 @@
 import type { Metadata } from 'next';
-import { describeFault, FAULTS, isFaultId } from '@/lib/emulator';
-import type { Locale } from '@/lib/i18n/locale';
 import { getFailure } from '@/lib/server/failures';
 import { preferences } from '@/lib/server/preferences';
+import { services } from '@/lib/server/services';
+import { currentBrowser } from '@/lib/server/session';
 import { isStoreError } from '@/lib/store/store';
 import { readFailureLink, refusalStatus, type FailureCode } from '@/lib/verification/failures';
 import { startFormOf } from '@/lib/verification/selection';
 import { presentCheck, presentComparison } from '@/lib/view/checks-view';
 import { disclosureFor, discloseTrace } from '@/lib/view/disclosure';
-import { FAILURE_MESSAGES } from '@/lib/view/failure-explanations';
+import { emulatorAnswerView, FAILURE_MESSAGES } from '@/lib/view/failure-explanations';
 import { presentTrace } from '@/lib/view/trace-view';
-import type { FailureRecord } from '@/lib/verification/stored';
-import { FailurePanel, type EmulatorAnswerView } from '../_components/failure-panel';
+import { FailurePanel } from '../_components/failure-panel';
 import { ProtocolTrace } from '../_components/protocol-trace';
 
 export const dynamic = 'force-dynamic';
@@ -26,10 +25,11 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function FailurePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const link = readFailureLink(await searchParams);
   const { locale, presenter } = await preferences();
+  const app = await services();
   // An unreachable store only loses the record's detail: the link's code still says what failed.
   const failure =
     link.id !== undefined
-      ? await getFailure(link.id).catch((error: unknown) => {
+      ? await getFailure(app, link.id, await currentBrowser()).catch((error: unknown) => {
           if (isStoreError(error)) return undefined;
           throw error;
         })
@@ -51,7 +51,7 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
         failedCheck={own?.failedCheck && presentCheck(own.failedCheck, locale)}
         comparison={own?.comparison && presentComparison(own.comparison, locale)}
         retryForm={own?.request && [...startFormOf(own.request.selection, own.request.policy)]}
-        emulatorAnswer={own?.emulatorAnswer && emulatorAnswerView(own.emulatorAnswer, locale)}
+        emulatorAnswer={own?.emulatorAnswer && app.diagnostics && emulatorAnswerView(own.emulatorAnswer, app.diagnostics, locale)}
         retryAfterSeconds={own?.retryAt === undefined ? undefined : Math.max(1, Math.ceil((own.retryAt - own.createdAt) / 1000))}
         {...(refused ? { eyebrow: FAILURE_MESSAGES[locale].notStarted, refusedForSeconds: link.retryAfterSeconds } : {})}
         locale={locale}
@@ -66,17 +66,4 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
       )}
     </div>
   );
-}
-
-/** What the embedded emulator did on purpose to the flow, worded in `locale` (its faults by the emulator's own words). */
-function emulatorAnswerView(answer: NonNullable<FailureRecord['emulatorAnswer']>, locale: Locale): EmulatorAnswerView {
-  return {
-    faults: answer.faults.filter(isFaultId).map((id) => ({
-      id,
-      ...describeFault(id, locale),
-      acceptance: FAULTS.find((fault) => fault.id === id)?.kind === 'acceptance',
-    })),
-    ...(answer.chosen ? { chosen: answer.chosen } : {}),
-    ...(answer.error ? { error: answer.error } : {}),
-  };
 }

@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { formatDate } from '@/lib/i18n/format';
 import { preferences } from '@/lib/server/preferences';
+import { services } from '@/lib/server/services';
+import { currentBrowser } from '@/lib/server/session';
 import { currentResult, RESULT_TTL_SECONDS } from '@/lib/server/verification';
 import { isStoreError } from '@/lib/store/store';
 import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
@@ -27,7 +29,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
   const t = PAGE_MESSAGES[locale].result;
   let result;
   try {
-    result = await currentResult();
+    result = await currentResult(await services(), await currentBrowser());
   } catch (error) {
     if (!isStoreError(error)) throw error;
     return (

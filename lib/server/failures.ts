@@ -20,7 +20,7 @@ import { clientAddress } from './client-address';
 import { serverConfig } from './env';
 import { isRateLimited } from './rate-limits';
 import { redirect303 } from './responses';
-import { services } from './services';
+import { services, type Services } from './services';
 import { currentBrowser } from './session';
 
 /** What a failed flow asked for, so that the failure page can ask for it again. */
@@ -89,66 +89,52 @@ function whatFailed(error: unknown, events: ProtocolTrace['events']): Pick<Failu
   return comparison ? { comparison } : {};
 }
 
-/** The `state` of the request object a traced flow pushed (PAR), read from the trace. */
-function pushedState(events: ProtocolTrace['events']): string | undefined {
-  for (const event of events) {
-    if (event.type !== 'http' || event.step !== 'par') continue;
-    const payload = event.requestForm?.request?.split('.')[1];
-    try {
-      const { state } = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as { state?: unknown };
-      if (typeof state === 'string') return state;
-    } catch {
-      // not a JWT we can read: no state
-    }
-  }
-  return undefined;
-}
-
 /**
- * In emulator mode, what the embedded emulator did on purpose to the flow that failed: the
- * faults it applied (armed on its panel, or chosen for this flow on its page) and the error
- * chosen for it, by the flow's `state`. A redirect whose `state` a fault changed finds no flow of
- * ours: the faults the emulator applied last are then searched for one whose flow is still
- * pending in this browser. Attribution never costs the failure its record: any error here gives
- * no attribution.
+ * In emulator mode, what the embedded emulator did on purpose to the flow that failed (the
+ * faults it applied, armed on its panel or chosen for this flow on its page, and the error chosen
+ * for it), asked by the flow's `state` through the diagnostics port. A redirect whose `state` a
+ * fault changed finds no flow of ours: the flows the emulator altered last are then searched for
+ * one still pending in this browser. Attribution never costs the failure its record: any error
+ * here gives no attribution.
  */
-async function emulatorAnswer(failure: TracedFailure | undefined, browser: string): Promise<Pick<FailureRecord, 'emulatorAnswer'>> {
+async function deliberateAnswer(
+  { diagnostics, flows }: Pick<FailureServices, 'diagnostics' | 'flows'>,
+  failure: TracedFailure | undefined,
+  browser: string,
+): Promise<Pick<FailureRecord, 'emulatorAnswer'>> {
   try {
-    const { emulator, flows } = await services();
-    if (!emulator || !failure) return {};
-    let state = failure.request?.state ?? pushedState(failure.trace.events);
+    if (!diagnostics || !failure) return {};
+    let state = failure.request?.state;
     if (state === undefined) {
-      for (const fault of await emulator.control.injectedFaults()) {
-        if (fault.state !== undefined && (await flows.get(fault.state))?.browser === browser) {
-          state = fault.state;
+      for (const altered of await diagnostics.alteredFlows()) {
+        if ((await flows.get(altered))?.browser === browser) {
+          state = altered;
           break;
         }
       }
     }
-    if (state === undefined) return {};
-    const { faults, error } = await emulator.control.flowAnswers(state);
-    if (faults.length === 0 && !error) return {};
-    return {
-      emulatorAnswer: {
-        faults: faults.map((fault) => fault.id),
-        ...(faults[0] ? { chosen: faults[0].chosen } : {}),
-        ...(error ? { error: error.error } : {}),
-      },
-    };
+    const answer = state === undefined ? undefined : await diagnostics.answerTo(state);
+    return answer ? { emulatorAnswer: answer } : {};
   } catch (error) {
     console.error('[idv] cannot tell what the emulator did to a failed flow', error);
     return {};
   }
 }
 
+/** What recording a failure needs of the process. */
+export type FailureServices = Pick<Services, 'config' | 'failureRecorder' | 'failures' | 'flows' | 'diagnostics'>;
+
 /**
  * Records a failure for the failure page, bound to this browser (its detail and trace name our
  * client and the request); never includes identity data. Kept only within the failure records'
  * limits (failure-records.ts): a request without a binding, or over them, gets its code only.
  */
-export async function recordFailure(thrown: unknown, headers: Headers): Promise<FailureLink> {
-  const { failureRecorder, config } = await services();
-  const browser = await currentBrowser();
+export async function recordFailure(
+  app: FailureServices,
+  thrown: unknown,
+  { browser, headers }: { browser: string | undefined; headers: Headers },
+): Promise<FailureLink> {
+  const { failureRecorder, config } = app;
   const error = unwrap(thrown);
   const known = isIdvError(error) || isAppError(error);
   if (!known) console.error('[idv] unexpected failure', error);
@@ -169,7 +155,7 @@ export async function recordFailure(thrown: unknown, headers: Headers): Promise<
     trace: recordTrace(events),
   };
   const kept = await failureRecorder.keep(record, clientAddress(headers, config.trustedProxies), () =>
-    emulatorAnswer(thrown instanceof TracedFailure ? thrown : undefined, browser),
+    deliberateAnswer(app, thrown instanceof TracedFailure ? thrown : undefined, browser),
   );
   return kept ? { code, id: record.id } : { code };
 }
@@ -178,10 +164,13 @@ export async function recordFailure(thrown: unknown, headers: Headers): Promise<
  * A recorded failure as this browser may see it: whole when it is this browser's own, else only
  * its code (the link alone must not show another browser's request, client and trace).
  */
-export async function getFailure(id: string): Promise<{ own: true; record: FailureRecord } | { own: false; code: FailureCode } | undefined> {
-  const record = await (await services()).failures.get(id);
+export async function getFailure(
+  { failures }: Pick<FailureServices, 'failures'>,
+  id: string,
+  browser: string | undefined,
+): Promise<{ own: true; record: FailureRecord } | { own: false; code: FailureCode } | undefined> {
+  const record = await failures.get(id);
   if (!record) return undefined;
-  const browser = await currentBrowser();
   // One kept by another version of the app shows its code alone (STORED_FORMAT).
   const own = record.browser !== undefined && record.browser === browser && record.format === STORED_FORMAT;
   return own ? { own: true, record } : { own: false, code: record.code };
@@ -200,7 +189,7 @@ export async function failureRedirect(error: unknown, request: Request): Promise
     const to = (failure: FailureLink) => redirect303(new URL(failureLink(failure), appUrl));
     if (isStoreError(error) || isRateLimited(error)) return to({ code: failureCodeOf(error), retryAfterSeconds: error.retryAfterSeconds });
     try {
-      return to(await recordFailure(error, request.headers));
+      return to(await recordFailure(await services(), error, { browser: await currentBrowser(), headers: request.headers }));
     } catch (recordError) {
       // The failure still reaches its page with its code, only without the record's detail.
       if (!isStoreError(recordError)) console.error('[idv] cannot record a failure', recordError);

@@ -11,6 +11,8 @@ import { portraitOf } from '@/lib/verification/verified-identity';
 import { disclosureFor, discloseTrace, portraitDisclosure } from '@/lib/view/disclosure';
 import { presentTrace } from '@/lib/view/trace-view';
 import { preferences } from './preferences';
+import { services } from './services';
+import { currentBrowser } from './session';
 import { currentResult } from './verification';
 
 const PRIVATE_HEADERS = {
@@ -28,7 +30,7 @@ function notFound(what: string): Response {
 
 async function resultOrRefusal() {
   try {
-    return { result: await currentResult() };
+    return { result: await currentResult(await services(), await currentBrowser()) };
   } catch (error) {
     if (!isStoreError(error)) throw error;
     return {

@@ -5,23 +5,28 @@ import 'server-only';
  * so that dev reloads keep them.
  */
 import { createEmulator, type Emulator } from '@/lib/emulator';
-import { clientPublicJwks, DiscoveryCache, JwksCache, type RelyingParty } from '@/lib/oidc';
+import { clientPublicJwks, DiscoveryCache, JwksCache, type FetchLike, type RelyingParty } from '@/lib/oidc';
 import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced, type Store } from '@/lib/store/store';
 import { ConfigurationError, DEMO_LOGO_PATH, emulatorProductionNotice, serverConfig, type ServerConfig } from './env';
 import { startFlowListener } from './flow-listener';
 import { clientAddress } from './client-address';
+import { emulatorDiagnostics } from './emulator-diagnostics';
 import { createFailureRecorder, type FailureRecorder } from './failure-records';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
 import { recordStore, type RecordStore } from './result-store';
 import { keepSharedDevKeys } from './shared-dev-keys';
+import type { FlowDiagnostics } from '@/lib/verification/diagnostics';
 import type { FailureRecord, PendingFlow, VerificationResult } from '@/lib/verification/stored';
 
-interface Services {
+/** The process-wide instances, built once from the configuration. */
+export interface Services {
   config: ServerConfig;
   relyingParty: RelyingParty;
   emulator: Emulator | null;
+  /** what the embedded emulator did on purpose to a flow, for the failure page (none for a real service) */
+  diagnostics: FlowDiagnostics | undefined;
   /** the state layer: memory (one instance) or Redis (several) */
   store: Store;
   results: RecordStore<VerificationResult>;
@@ -62,9 +67,13 @@ function failureRecordStore(state: ServerConfig['state'], store: Store): Store {
 
 const globalForServices = globalThis as typeof globalThis & { __idvServices?: Promise<Services> };
 
-async function build(): Promise<Services> {
-  const config = await serverConfig();
-  const http = { allowInsecureRequests: config.allowInsecureRequests };
+/**
+ * The services of `config`. `services()` builds the process's once; a test builds its own, with
+ * a `fetch` of its own for the relying party's back-channel calls (to hand them to an emulator
+ * without a server) and a store of its own.
+ */
+export async function createServices(config: ServerConfig, options: { fetch?: FetchLike; store?: Store } = {}): Promise<Services> {
+  const http = { allowInsecureRequests: config.allowInsecureRequests, ...(options.fetch ? { fetch: options.fetch } : {}) };
   const relyingParty: RelyingParty = {
     issuer: config.issuer,
     client: config.client,
@@ -75,7 +84,7 @@ async function build(): Promise<Services> {
     populationRegisterName: config.populationRegisterName,
     ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
   };
-  const store = await openStore(config.state);
+  const store = options.store ?? (await openStore(config.state));
   const emulator =
     config.mode === 'emulator'
       ? createEmulator({
@@ -136,6 +145,7 @@ async function build(): Promise<Services> {
     config,
     relyingParty,
     emulator,
+    diagnostics: emulator ? emulatorDiagnostics(emulator) : undefined,
     store,
     results: recordStore<VerificationResult>(store, 'result'),
     failures,
@@ -148,7 +158,7 @@ async function build(): Promise<Services> {
 }
 
 export function services(): Promise<Services> {
-  globalForServices.__idvServices ??= build().catch((error: unknown) => {
+  globalForServices.__idvServices ??= serverConfig().then((config) => createServices(config)).catch((error: unknown) => {
     globalForServices.__idvServices = undefined;
     throw error;
   });

@@ -1,8 +1,10 @@
 import 'server-only';
 /**
  * The app's use of the core: start a verification (POST /auth/start), finish it (GET
- * /auth/callback), and keep the outcome in the stores. Route handlers call these and only
- * translate the outcome into a redirect.
+ * /auth/callback), and keep the outcome in the stores. Plain functions of what they need: the
+ * process's services (services.ts), the browser's binding and the person's language, which the
+ * route handlers read from the request and pass in (as examples/express-server.ts does with the
+ * core), and which a test passes as it likes (test/scenarios/verification-flow.test.ts).
  */
 import {
   completeAuthorization,
@@ -20,9 +22,8 @@ import type { ServerConfig } from './env';
 import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
 import { traced } from './failures';
-import { preferences } from './preferences';
-import { services } from './services';
-import { bindBrowser, currentBrowser, forgetBrowser, PENDING_TTL_MS } from './session';
+import type { Services } from './services';
+import { PENDING_TTL_MS } from './session';
 import { ownerOf, type RecordStore } from './result-store';
 import { STORED_FORMAT, type PendingFlow, type StoredIdToken, type VerificationResult } from '@/lib/verification/stored';
 import { recordTrace } from '@/lib/verification/trace';
@@ -53,13 +54,21 @@ export function storedIdToken({ jweHeader, jwsHeader, claims }: ValidatedIdToken
   return { jweHeader, jwsHeader, claims: rest };
 }
 
+/** What the flow needs of the process. */
+export type FlowServices = Pick<Services, 'config' | 'relyingParty' | 'flows' | 'results' | 'resultOfBrowser' | 'startLimiter' | 'ownedStores'>;
+
+/** Who starts a flow: the browser's session binding (session.ts) and the language of its pages. */
+export interface Visitor {
+  browser: string;
+  locale: Locale;
+}
+
 /**
  * Counts a start against the start rate limits (the request's headers give the client address),
  * before its form is read: a start that turns out invalid counts too.
  * @throws RateLimited over a limit, StoreError when the store cannot count
  */
-export async function countStart(headers: Headers): Promise<void> {
-  const { startLimiter, config } = await services();
+export async function countStart({ startLimiter, config }: Pick<FlowServices, 'startLimiter' | 'config'>, headers: Headers): Promise<void> {
   await startLimiter.consume(clientAddress(headers, config.trustedProxies));
 }
 
@@ -86,16 +95,18 @@ export function requestExtras(
 /**
  * Starts the flow and returns the authorization URL to redirect the browser to (counted by
  * `countStart` before).
- * @throws StoreError when the store refuses, the core's failure with its trace (failures.ts `traced`)
+ * @throws StoreError when the store refuses, the core's failure with its trace and its flow's
+ *   `state` (failures.ts `traced`)
  */
-export async function beginVerification({ selection, policy, persona }: { selection: Selection; policy: AssurancePolicy; persona?: string }): Promise<string> {
-  const { relyingParty, flows, config } = await services();
-  const browser = await bindBrowser();
+export async function beginVerification(
+  { relyingParty, flows, config }: FlowServices,
+  { browser, locale }: Visitor,
+  { selection, policy, persona }: { selection: Selection; policy: AssurancePolicy; persona?: string | undefined },
+): Promise<string> {
   const trace = new ProtocolTrace();
-  const { locale } = await preferences();
   const extras = requestExtras({ locale, persona }, config);
   const started = await startAuthorization(relyingParty, selection, { trace, ...extras }).catch((error: unknown) => {
-    throw traced(error, trace, { selection, policy });
+    throw traced(error, trace, { selection, policy, ...(trace.state ? { state: trace.state } : {}) });
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
   // Everything waits server-side, bound to this browser, as long as the flow may.
@@ -122,10 +133,15 @@ async function takeOwnFlow(
   return { state, nonce, codeVerifier, createdAt, issuer, selection, trace, ...(policy ? { policy } : {}) };
 }
 
-/** Completes the flow for a callback; the pending authorization is consumed whatever happens. */
-export async function finishVerification(params: URLSearchParams): Promise<VerificationResult> {
-  const { relyingParty, results, resultOfBrowser, config, flows } = await services();
-  const browser = await currentBrowser();
+/**
+ * Completes the flow for a callback opened by `browser` (its binding, if the request carries
+ * one); the pending authorization is consumed whatever happens.
+ */
+export async function finishVerification(
+  { relyingParty, results, resultOfBrowser, config, flows }: FlowServices,
+  browser: string | undefined,
+  params: URLSearchParams,
+): Promise<VerificationResult> {
   // Only a flow this browser started continues; a forged callback finds nothing and starts an
   // empty trace.
   const pending = await takeOwnFlow(flows, browser, params.get('state'));
@@ -164,10 +180,11 @@ export async function finishVerification(params: URLSearchParams): Promise<Verif
 }
 
 /** The result of this browser's last verification, if it is still kept. */
-export async function currentResult(): Promise<VerificationResult | undefined> {
-  const browser = await currentBrowser();
+export async function currentResult(
+  { results, resultOfBrowser }: Pick<FlowServices, 'results' | 'resultOfBrowser'>,
+  browser: string | undefined,
+): Promise<VerificationResult | undefined> {
   if (!browser) return undefined;
-  const { results, resultOfBrowser } = await services();
   const id = await resultOfBrowser.get(browser);
   const result = id === undefined ? undefined : await results.get(id);
   // One kept by another version of the app reads as expired (STORED_FORMAT).
@@ -176,13 +193,9 @@ export async function currentResult(): Promise<VerificationResult | undefined> {
 
 /**
  * Sign-out: deletes everything this browser owns (its results, pending flows and failure
- * records: `Store.deleteOwned`, atomic on Redis), and the session cookie.
+ * records: `Store.deleteOwned`, atomic on Redis). The caller deletes the session cookie.
  */
-export async function signOut(): Promise<void> {
-  const browser = await currentBrowser();
-  if (browser) {
-    const { ownedStores } = await services();
-    for (const store of ownedStores) await store.deleteOwned(ownerOf(browser));
-  }
-  await forgetBrowser();
+export async function signOut({ ownedStores }: Pick<FlowServices, 'ownedStores'>, browser: string | undefined): Promise<void> {
+  if (!browser) return;
+  for (const store of ownedStores) await store.deleteOwned(ownerOf(browser));
 }

@@ -4,6 +4,7 @@
  * Codes stay as the core and the spec write them.
  */
 import type { Locale } from '@/lib/i18n/locale';
+import type { DeliberateAnswer, FlowDiagnostics } from '@/lib/verification/diagnostics';
 import { FAILURE_MESSAGES, type Explanation, type FailureCode } from './failure-messages';
 
 export type { Explanation, FailureCode } from './failure-messages';
@@ -15,3 +16,28 @@ export function explainFailure(code: FailureCode, locale: Locale): Explanation {
 }
 
 
+
+/** What the embedded emulator did on purpose to the flow that failed, worded (emulator mode). */
+export interface EmulatorAnswerView {
+  /** `acceptance`: a variant a correct relying party accepts (so not what caused the failure) */
+  faults: { id: string; label: string; effect: string; acceptance?: boolean }[];
+  /** where the faults were chosen: the QA panel, or the emulator's page for this one flow */
+  chosen?: 'panel' | 'flow';
+  /** a part 7 error chosen for this flow on the emulator's page */
+  error?: string;
+}
+
+/**
+ * A recorded answer worded in `locale`, each fault in the service's own words (its diagnostics);
+ * a fault it no longer knows (a record kept by another version) is left out.
+ */
+export function emulatorAnswerView(answer: DeliberateAnswer, diagnostics: Pick<FlowDiagnostics, 'describeFault'>, locale: Locale): EmulatorAnswerView {
+  return {
+    faults: answer.faults.flatMap((id) => {
+      const words = diagnostics.describeFault(id, locale);
+      return words ? [{ id, ...words }] : [];
+    }),
+    ...(answer.chosen ? { chosen: answer.chosen } : {}),
+    ...(answer.error ? { error: answer.error } : {}),
+  };
+}

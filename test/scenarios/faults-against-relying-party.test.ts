@@ -23,7 +23,7 @@ import {
   type HttpOptions,
   type RelyingParty,
 } from '@/lib/oidc';
-import { createTestEmulator } from '@/test/support/emulator';
+import { approveInBrowser, createTestEmulator } from '@/test/support/emulator';
 
 const ISSUER = 'https://idv.test/emulator';
 const REDIRECT_URI = 'https://rp.test/auth/callback';
@@ -75,34 +75,6 @@ function setUp(http: Omit<HttpOptions, 'fetch'> = {}, jwksClock: () => number = 
     http: { fetch, ...http },
   };
   return { emulator, rp, jwksBodies };
-}
-
-/**
- * The browser's part: open the authorization page, submit its form (every hidden field, as a
- * browser would) approving as a persona, and follow the redirect back.
- */
-async function approveInBrowser(emulator: Emulator, authorizationUrl: string): Promise<URLSearchParams> {
-  const page = await emulator.handle(new Request(authorizationUrl));
-  const form = (await page.text()).match(/<form\b[\s\S]*?<\/form>/g)?.find((markup) => markup.includes('name="interaction"'));
-  const action = form && /action="([^"]+)"/.exec(form)?.[1];
-  if (page.status !== 200 || !form || !action) throw new Error(`identity app page: ${page.status}`);
-  const fields = new URLSearchParams();
-  for (const input of form.match(/<input\b[^>]*>/g) ?? []) {
-    const attribute = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(input)?.[1];
-    if (attribute('type') === 'hidden') fields.set(attribute('name')!, attribute('value')!.replaceAll('&amp;', '&'));
-  }
-  fields.set('persona', 'ingrid-haugen');
-  fields.set('outcome', 'approve');
-  const decision = await emulator.handle(
-    new Request(new URL(action.replaceAll('&amp;', '&'), authorizationUrl), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: fields,
-    }),
-  );
-  const location = decision.headers.get('location');
-  if (decision.status !== 303 || !location) throw new Error(`identity app decision: ${decision.status}`);
-  return new URL(location).searchParams;
 }
 
 /** Part 1, steps 1–9, as the relying party runs them. */

@@ -254,6 +254,38 @@ export async function authorize(
 }
 
 /**
+ * The browser's part: open the authorization page, submit its form (every hidden field, as a
+ * browser would) deciding as a persona, and follow the redirect back: the callback's parameters.
+ */
+export async function approveInBrowser(
+  emulator: Emulator,
+  authorizationUrl: string,
+  { persona = 'ingrid-haugen', outcome = 'approve' }: { persona?: string; outcome?: 'approve' | 'cancel' } = {},
+): Promise<URLSearchParams> {
+  const page = await emulator.handle(new Request(authorizationUrl));
+  const form = (await page.text()).match(/<form\b[\s\S]*?<\/form>/g)?.find((markup) => markup.includes('name="interaction"'));
+  const action = form && /action="([^"]+)"/.exec(form)?.[1];
+  if (page.status !== 200 || !form || !action) throw new Error(`identity app page: ${page.status}`);
+  const fields = new URLSearchParams();
+  for (const input of form.match(/<input\b[^>]*>/g) ?? []) {
+    const attribute = (name: string) => new RegExp(`\\b${name}="([^"]*)"`).exec(input)?.[1];
+    if (attribute('type') === 'hidden') fields.set(attribute('name')!, attribute('value')!.replaceAll('&amp;', '&'));
+  }
+  fields.set('persona', persona);
+  fields.set('outcome', outcome);
+  const decision = await emulator.handle(
+    new Request(new URL(action.replaceAll('&amp;', '&'), authorizationUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: fields,
+    }),
+  );
+  const location = decision.headers.get('location');
+  if (decision.status !== 303 || !location) throw new Error(`identity app decision: ${decision.status}`);
+  return new URL(location).searchParams;
+}
+
+/**
  * Step 7 of part 1: redeems the code of an `authorize` redirect at POST /token with a fresh
  * client assertion, and returns the token endpoint's response as it is.
  */

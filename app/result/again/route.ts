@@ -1,6 +1,9 @@
 import { requireSameOrigin } from '@/lib/server/origin';
 import { failureRedirect } from '@/lib/server/failures';
+import { preferences } from '@/lib/server/preferences';
 import { redirect303, redirectToPage } from '@/lib/server/responses';
+import { services } from '@/lib/server/services';
+import { bindBrowser, currentBrowser } from '@/lib/server/session';
 import { beginVerification, countStart, currentResult } from '@/lib/server/verification';
 import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
 
@@ -14,10 +17,12 @@ import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
 export async function POST(request: Request): Promise<Response> {
   try {
     await requireSameOrigin(request, 'A verification can only be started from this app’s own pages');
-    await countStart(request.headers);
-    const result = await currentResult();
+    const app = await services();
+    await countStart(app, request.headers);
+    const result = await currentResult(app, await currentBrowser());
     if (!result) return redirectToPage('/result');
-    return redirect303(await beginVerification({ selection: result.selection, policy: result.policy ?? OWN_SELECTION_POLICY }));
+    const visitor = { browser: await bindBrowser(), locale: (await preferences()).locale };
+    return redirect303(await beginVerification(app, visitor, { selection: result.selection, policy: result.policy ?? OWN_SELECTION_POLICY }));
   } catch (error) {
     return failureRedirect(error, request);
   }

@@ -1,0 +1,28 @@
+import 'server-only';
+/**
+ * The embedded emulator as the failure path's FlowDiagnostics (lib/verification/diagnostics.ts):
+ * its QA control API answers what it did to a flow, its catalogue words each fault.
+ */
+import { describeFault, FAULTS, isFaultId, type Emulator } from '@/lib/emulator';
+import type { FlowDiagnostics } from '@/lib/verification/diagnostics';
+
+export function emulatorDiagnostics(emulator: Emulator): FlowDiagnostics {
+  return {
+    async answerTo(state) {
+      const { faults, error } = await emulator.control.flowAnswers(state);
+      if (faults.length === 0 && !error) return undefined;
+      return {
+        faults: faults.map((fault) => fault.id),
+        ...(faults[0] ? { chosen: faults[0].chosen } : {}),
+        ...(error ? { error: error.error } : {}),
+      };
+    },
+    async alteredFlows() {
+      return (await emulator.control.injectedFaults()).flatMap((fault) => (fault.state === undefined ? [] : [fault.state]));
+    },
+    describeFault(id, locale) {
+      if (!isFaultId(id)) return undefined;
+      return { ...describeFault(id, locale), acceptance: FAULTS.find((fault) => fault.id === id)?.kind === 'acceptance' };
+    },
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * The app's verification flow, without a build: the functions POST /auth/start and GET
+ * /auth/callback call (lib/server/verification.ts), and the failure path they end in
+ * (lib/server/failures.ts), run against the app's own services in emulator mode, as
+ * `services()` builds them from an environment, with the relying party's back-channel calls
+ * handed to the embedded emulator's handler (no server, no port) and the browser's part played
+ * by following the identity app's page.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FAULTS, type RefusalDefinition } from '@/lib/emulator/qa/faults';
+import { DEFAULT_SELECTION, randomToken, type FetchLike, type Selection } from '@/lib/oidc';
+import { loadServerConfig } from '@/lib/server/env';
+import { failureCodeOf, getFailure, recordFailure } from '@/lib/server/failures';
+import { createServices, type Services } from '@/lib/server/services';
+import { beginVerification, countStart, currentResult, finishVerification, signOut } from '@/lib/server/verification';
+import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
+import { emulatorAnswerView } from '@/lib/view/failure-explanations';
+import { approveInBrowser } from '@/test/support/emulator';
+
+const APP_URL = 'http://localhost:3000';
+const HEADERS = new Headers({ 'user-agent': 'scenario' });
+
+let dataDir: string;
+let app: Services;
+
+/** fetch over the embedded emulator's handler, rejecting when its signal aborts, as fetch does. */
+const fetchThroughEmulator: FetchLike = (input, init) =>
+  new Promise<Response>((resolve, reject) => {
+    const request = new Request(input, init);
+    const signal = init?.signal ?? request.signal;
+    if (signal.aborted) return reject(signal.reason as Error);
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    app.emulator!.handle(request).then(resolve, reject);
+  });
+
+/** The services of an environment, as the app builds its own, with the emulator reached in-process. */
+async function servicesOf(env: Record<string, string> = {}): Promise<Services> {
+  return createServices(await loadServerConfig({ APP_URL, ...env }, dataDir), { fetch: fetchThroughEmulator });
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'idv-flow-'));
+  vi.spyOn(console, 'info').mockImplementation(() => {});
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  app = await servicesOf();
+});
+
+/** A browser: its session binding, as the session cookie would carry it. */
+const newBrowser = () => randomToken(32);
+
+/** POST /auth/start, the identity app's page, then GET /auth/callback, for one browser. */
+async function verify(browser: string, { selection = DEFAULT_SELECTION, persona, outcome }: { selection?: Selection; persona?: string; outcome?: 'approve' | 'cancel' } = {}) {
+  await countStart(app, HEADERS);
+  const authorizationUrl = await beginVerification(app, { browser, locale: 'en' }, { selection, policy: OWN_SELECTION_POLICY });
+  const callback = await approveInBrowser(app.emulator!, authorizationUrl, { ...(persona ? { persona } : {}), ...(outcome ? { outcome } : {}) });
+  return { callback, finish: () => finishVerification(app, browser, callback) };
+}
+
+/** What the failure page shows this browser after `thrown`: the recorded failure, its own. */
+async function failurePageOf(browser: string, thrown: unknown) {
+  const link = await recordFailure(app, thrown, { browser, headers: HEADERS });
+  expect(link.id, 'the failure is recorded').toBeDefined();
+  const failure = await getFailure(app, link.id!, browser);
+  if (!failure?.own) throw new Error(`not this browser's failure: ${JSON.stringify(failure)}`);
+  return { link, record: failure.record };
+}
+
+describe('a verification, start to result', () => {
+  it('starts with PAR, completes on the callback, and keeps the verified identity for this browser alone', async () => {
+    const browser = newBrowser();
+    const { finish } = await verify(browser, { persona: 'ingrid-haugen' });
+    const result = await finish();
+
+    expect(result.verifiedClaims[0]?.claims.given_name).toBe('Ingrid Solberg');
+    expect(result).toMatchObject({ mode: 'emulator', issuer: `${APP_URL}/emulator`, selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY });
+    expect(result.trace.map((event) => `${event.type}:${event.step}`)).toEqual(expect.arrayContaining(['http:par', 'note:callback', 'http:token', 'note:id_token']));
+    await expect(currentResult(app, browser)).resolves.toEqual(result);
+    await expect(currentResult(app, newBrowser())).resolves.toBeUndefined();
+    await expect(currentResult(app, undefined)).resolves.toBeUndefined();
+  });
+
+  it('asks the identity app for the page’s language (ui_locales) and, from the embedded emulator, a preset’s persona (login_hint)', async () => {
+    const page = async (locale: 'en' | 'nb', persona?: string) => {
+      const url = await beginVerification(app, { browser: newBrowser(), locale }, { selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY, persona });
+      return (await app.emulator!.handle(new Request(url))).text();
+    };
+    expect(await page('nb')).toContain('<html lang="nb"');
+    expect(await page('en')).toContain('<html lang="en"');
+    expect(await page('en', 'ingrid-haugen')).toMatch(/value="ingrid-haugen"[^>]*checked|checked[^>]*value="ingrid-haugen"/);
+    app = await servicesOf({ IDV_UI_LOCALES: 'off' });
+    expect(await page('nb')).toContain('<html lang="en"');
+  });
+
+  it('a second delivery of the callback finds no flow, and the first result stays', async () => {
+    const browser = newBrowser();
+    const { finish } = await verify(browser);
+    const result = await finish();
+    const again = await finish().catch((error: unknown) => error);
+    expect(failureCodeOf(again)).toBe('state_mismatch');
+    await expect(currentResult(app, browser)).resolves.toEqual(result);
+  });
+
+  it('a callback opened in another browser finds nothing, and leaves the flow to the browser that started it', async () => {
+    const owner = newBrowser();
+    const { callback, finish } = await verify(owner);
+    const stolen = await finishVerification(app, newBrowser(), callback).catch((error: unknown) => error);
+    expect(failureCodeOf(stolen)).toBe('state_mismatch');
+    await expect(finish()).resolves.toMatchObject({ verifiedClaims: [expect.anything()] });
+  });
+
+  it('a newer verification replaces the browser’s result, and the replaced one is deleted', async () => {
+    const browser = newBrowser();
+    const first = await (await verify(browser)).finish();
+    const second = await (await verify(browser, { persona: 'ingrid-haugen' })).finish();
+    await expect(currentResult(app, browser)).resolves.toMatchObject({ id: second.id });
+    await expect(app.results.get(first.id)).resolves.toBeUndefined();
+  });
+
+  it('sign-out deletes the browser’s result, its pending flows and its failure records, and nobody else’s', async () => {
+    const browser = newBrowser();
+    const other = newBrowser();
+    await (await verify(browser)).finish();
+    const otherResult = await (await verify(other)).finish();
+    const pending = await verify(browser);
+    const cancelled = await (await verify(browser, { outcome: 'cancel' })).finish().catch((error: unknown) => error);
+    const { link } = await failurePageOf(browser, cancelled);
+
+    await signOut(app, browser);
+    await expect(currentResult(app, browser)).resolves.toBeUndefined();
+    await expect(getFailure(app, link.id!, browser)).resolves.toBeUndefined();
+    expect(failureCodeOf(await pending.finish().catch((error: unknown) => error))).toBe('state_mismatch');
+    await expect(currentResult(app, other)).resolves.toEqual(otherResult);
+  });
+
+  it('counts starts per client address, and refuses one over the limit with its wait', async () => {
+    app = await servicesOf({ IDV_START_LIMIT_PER_ADDRESS: '2' });
+    await countStart(app, HEADERS);
+    await countStart(app, HEADERS);
+    const refused = await countStart(app, HEADERS).catch((error: unknown) => error);
+    expect(failureCodeOf(refused)).toBe('rate_limited');
+    expect((refused as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
+  });
+});
+
+describe('a failure goes one way: thrown with its trace, recorded for its browser, shown with what the emulator did', () => {
+  it('a cancel is recorded with the service’s own error, the request to ask again, and the trace up to the callback', async () => {
+    const browser = newBrowser();
+    const thrown = await (await verify(browser, { outcome: 'cancel' })).finish().catch((error: unknown) => error);
+    const { link, record } = await failurePageOf(browser, thrown);
+
+    expect(link.code).toBe('access_denied');
+    expect(record).toMatchObject({ code: 'access_denied', serviceError: 'access_denied', request: { selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY } });
+    expect(record.emulatorAnswer).toBeUndefined();
+    const steps = record.trace.map((event) => `${event.type}:${event.step}`);
+    expect(steps).toContain('note:callback');
+    expect(steps).not.toContain('http:token');
+    // another browser holding the link sees the code alone
+    await expect(getFailure(app, link.id!, newBrowser())).resolves.toEqual({ own: false, code: 'access_denied' });
+  });
+
+  it('a failure of a request without a session binding is not recorded: its code alone', async () => {
+    const thrown = await finishVerification(app, undefined, new URLSearchParams({ code: 'x', state: 'y', iss: `${APP_URL}/emulator` })).catch((error: unknown) => error);
+    await expect(recordFailure(app, thrown, { browser: undefined, headers: HEADERS })).resolves.toEqual({ code: 'state_mismatch' });
+  });
+
+  // token_timeout holds the token response longer than the core waits (15 s): the core's side of it is
+  // proven with a shortened timeout in faults-against-relying-party.test.ts.
+  const refusals = FAULTS.filter((fault): fault is Extract<(typeof FAULTS)[number], RefusalDefinition> => fault.kind === 'refusal' && fault.id !== 'token_timeout');
+
+  it.each(refusals.map((fault) => [fault.id, fault.expected] as const))('%s armed on the panel → %s, recorded as the emulator’s doing', async (id, expected) => {
+    const browser = newBrowser();
+    await app.emulator!.control.armFault(id);
+    const thrown = await verify(browser).then(({ finish }) => finish()).catch((error: unknown) => error);
+    const { link, record } = await failurePageOf(browser, thrown);
+
+    expect(link.code).toBe(expected);
+    expect(record.code).toBe(expected);
+    expect(record.emulatorAnswer).toEqual({ faults: [id], chosen: 'panel' });
+    const view = emulatorAnswerView(record.emulatorAnswer!, app.diagnostics!, 'nb');
+    expect(view.faults).toEqual([{ id, label: expect.any(String), effect: expect.any(String), acceptance: false }]);
+  });
+});
