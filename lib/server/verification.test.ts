@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { clientPublicJwks, DEFAULT_SELECTION, DiscoveryCache, generateClientKeys, JwksCache, startAuthorization, type FetchLike, type ValidatedIdToken } from '@/lib/oidc';
 import { buildChecks, type VerificationInput } from '@/lib/view/result-view';
 import { TEST_BASE_URL, createTestEmulator } from '@/test/support/emulator';
-import { requestExtras, signingCertificateOf, storedIdToken } from './verification';
+import { signingCertificateOf } from '@/lib/verification/signing-certificate';
+import { requestExtras, storedIdToken } from './verification';
 
 describe('storedIdToken', () => {
   it('keeps the headers and claims a result shows, without verified_claims (kept parsed) and the signing key', () => {

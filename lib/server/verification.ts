@@ -19,33 +19,17 @@ import { personas } from '@/lib/emulator';
 import type { AssurancePolicy } from '@/lib/verification/policy';
 import type { Locale } from '@/lib/i18n/locale';
 import type { ServerConfig } from './env';
-import { checkSigningCertificate, describeCertificate } from './certificate';
 import { clientAddress } from './client-address';
 import { traced } from './failures';
 import type { Services } from './services';
 import { PENDING_TTL_MS } from './session';
 import { ownerOf, type RecordStore } from './result-store';
 import { STORED_FORMAT, type PendingFlow, type StoredIdToken, type VerificationResult } from '@/lib/verification/stored';
+import { signingCertificateOf } from '@/lib/verification/signing-certificate';
 import { recordTrace } from '@/lib/verification/trace';
 
 /** How long a verified identity is kept before it is deleted (the result page says so). */
 export const RESULT_TTL_SECONDS = 15 * 60;
-
-/**
- * The certificate in the `x5c[0]` of the JWKS entry that verified the signature, if it has one
- * that parses, and what was checked of it: its key against the entry's, its chain against the
- * trust anchors (IDV_TRUST_ANCHOR) at `at`. Shown on the result page, never a reason to refuse
- * the token (the spec does not require `x5c`).
- */
-export async function signingCertificateOf(
-  signingKey: ValidatedIdToken['signingKey'],
-  trustAnchors: readonly string[],
-  at: Date,
-): Promise<Pick<VerificationResult, 'signingCertificate' | 'signingCertificateCheck'>> {
-  const x5c: unknown = signingKey.x5c;
-  const signingCertificate = Array.isArray(x5c) && typeof x5c[0] === 'string' ? await describeCertificate(x5c[0]) : undefined;
-  return { signingCertificate, signingCertificateCheck: await checkSigningCertificate(signingKey, trustAnchors, at) };
-}
 
 /** What a result keeps of its ID token (see StoredIdToken). */
 export function storedIdToken({ jweHeader, jwsHeader, claims }: ValidatedIdToken): StoredIdToken {

@@ -9,7 +9,7 @@ import {
 import type { JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TEST_BASE_URL, createTestEmulator } from '@/test/support/emulator';
-import { certificateKeyThumbprint, checkSigningCertificate, describeCertificate } from './certificate';
+import { certificateKeyThumbprint, checkSigningCertificate, describeCertificate } from './signing-certificate';
 
 const EC_P256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const YEAR_MS = 365 * 86_400_000;
