@@ -9,6 +9,7 @@
  * in the reader's language, the national identity and document numbers masked or revealed, and
  * what presenter mode hides. So a trace kept in the store holds data, never text for a page.
  */
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { TraceCheck, TraceEvent, TraceExchange, TraceNote } from '@/lib/oidc/trace';
 
 /** A secret as the trace keeps it: its first characters when it is long enough, and its length. */
@@ -70,9 +71,10 @@ export function isDecodedJwt(value: RecordedValue): value is DecodedJwt {
   return typeof value === 'object' && 'signature' in value && 'header' in value;
 }
 
-function decodePart(part: string): unknown {
+/** A compact JWS's or JWE's protected header (jose), or undefined when it has none that decodes. */
+function headerOf(token: string): unknown {
   try {
-    return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return decodeProtectedHeader(token);
   } catch {
     return undefined;
   }
@@ -84,20 +86,20 @@ function maskSecretMembers(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, SECRET_NAMES.has(name) && typeof item === 'string' ? maskSecret(item) : item]));
 }
 
-/** A compact JWS decoded, its secret claims and its signature masked; undefined when it is not one. */
-function decodeJwt(token: string): DecodedJwt | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
-  const [header, payload, signature] = parts as [string, string, string];
-  const decoded = { header: decodePart(header), payload: decodePart(payload) };
-  if (decoded.header === undefined || decoded.payload === undefined) return undefined;
-  return { header: decoded.header, payload: maskSecretMembers(decoded.payload), signature: maskSecret(signature) };
+/** A compact JWS decoded (jose), its secret claims and its signature masked; undefined when it is not one. */
+function decodeJws(token: string): DecodedJwt | undefined {
+  try {
+    const [, , signature] = token.split('.');
+    return { header: decodeProtectedHeader(token), payload: maskSecretMembers(decodeJwt(token)), signature: maskSecret(signature!) };
+  } catch {
+    return undefined;
+  }
 }
 
 function recordForm(form: Record<string, string>): Record<string, RecordedValue> {
   return Object.fromEntries(
     Object.entries(form).map(([name, value]) => {
-      if (JWT_FIELDS.has(name)) return [name, decodeJwt(value) ?? maskSecret(value)];
+      if (JWT_FIELDS.has(name)) return [name, decodeJws(value) ?? maskSecret(value)];
       return [name, SECRET_NAMES.has(name) ? maskSecret(value) : value];
     }),
   );
@@ -116,8 +118,7 @@ function recordResponse(exchange: TraceExchange): Pick<RecordedExchange, 'respon
     const { id_token: idToken, ...rest } = parsed as Record<string, unknown>;
     const response = { json: maskSecretMembers(rest) };
     if (typeof idToken !== 'string') return { response };
-    const parts = idToken.split('.');
-    return { response, idToken: { parts: parts.length, length: idToken.length, header: decodePart(parts[0] ?? '') ?? null } };
+    return { response, idToken: { parts: idToken.split('.').length, length: idToken.length, header: headerOf(idToken) ?? null } };
   }
   return { response: { json: parsed } };
 }
