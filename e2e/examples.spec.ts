@@ -2,14 +2,14 @@
  * The examples (examples/), as an integrator runs them: lib/oidc and examples/ copied into a
  * blank NodeNext project with only what they need installed, compiled with tsc, and run with
  * Node against the strict emulator (EMULATOR_STRICT=on: it refuses whatever the spec does not list
- * or shape), where their client `example-rp` is registered (playwright.config.ts, which hands its
+ * or shape), where their client `example-rp` is registered (e2e/servers.ts; playwright.config.ts hands its
  * keys over in E2E_EXAMPLE_CLIENT_KEYS). examples/openid-client/ has a client of its own,
  * `openid-client-rp`, with an EdDSA signing key (E2E_OPENID_CLIENT_KEYS). The deliberately broken
  * relying party (test/support/broken-relying-party.ts, compiled in the same project) is
  * `broken-nonce-rp` (E2E_BROKEN_RP_CLIENT_KEYS).
  *
  * Each Express app's tests arm the strict emulator's faults for that app's client alone (the
- * provider-mode specs use the same emulator meanwhile).
+ * provider-mode specs may use the same emulator, in the same worker, meanwhile).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -17,11 +17,12 @@ import { join } from 'node:path';
 import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
 import { createBlankProject, type BlankProject } from '../test/support/blank-project';
 import { decideInEmulatedApp, signInToPanel } from './flows';
-import { BROKEN_RELYING_PARTY_APP, EXAMPLE_APPS, OPENID_CLIENT_EXAMPLE_APP, STRICT_EMULATOR_APP } from './servers';
+import { BROKEN_RELYING_PARTY_APP, EXAMPLE_APPS, OPENID_CLIENT_EXAMPLE_APP, STRICT_EMULATOR_APP, needServers } from './servers';
 
 const ISSUER = `${STRICT_EMULATOR_APP}/emulator`;
 const [EXPRESS_APP, CLI_REDIRECT] = EXAMPLE_APPS;
 let project: BlankProject;
+needServers('strictEmulator');
 
 /** Where playwright.config.ts hands over each client's private keys. */
 const CLIENT_KEYS = {

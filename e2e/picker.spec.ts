@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp } from './flows';
-import { EMULATOR_APP as APP, PROVIDER_APP } from './servers';
+import { EMULATOR_APP as APP } from './servers';
 
 const WIDTHS = [
   { width: 1440, height: 900 },
@@ -140,12 +140,5 @@ test('a preset names the person it suggests, and its verification asks the emula
   await page.goto(`${APP}/?preset=age-and-name`);
   await expect(page.locator('input[type="hidden"][name="persona"]')).toHaveValue('lars-eriksson');
   await page.locator('input[name="claim"][value="nationalities"]').check();
-  await expect(page.locator('input[name="persona"]')).toHaveCount(0);
-});
-
-test('in provider mode presets suggest no test persona, and the form carries none', async ({ page }) => {
-  await page.goto(`${PROVIDER_APP}/`);
-  await page.getByTestId('preset-age-and-name').click();
-  await expect(page.getByTestId('preset-persona')).toHaveCount(0);
   await expect(page.locator('input[name="persona"]')).toHaveCount(0);
 });

@@ -4,15 +4,16 @@ import { rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startAppServer, type AppServer } from '../test/support/app-server';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
-import { PROVIDER_APP, STRICT_EMULATOR_APP } from './servers';
+import { PROVIDER_APP, STRICT_EMULATOR_APP, needServers } from './servers';
 
 /**
  * Provider mode: a second copy of the app, configured only by IDV_* variables, uses the strict
  * emulator (another copy, EMULATOR_STRICT=on) as its provider, as it would use
- * staging (see playwright.config.ts). The strict emulator refuses whatever the spec does not list
+ * staging (see e2e/servers.ts). The strict emulator refuses whatever the spec does not list
  * or shape, so a verification that completes here sent nothing else.
  */
 const STRICT_EMULATOR = `${STRICT_EMULATOR_APP}/emulator`;
+needServers('providerApp');
 
 test('a second app instance configured by IDV_* variables completes a flow against the strict emulator', async ({ page }) => {
   await page.goto(`${PROVIDER_APP}/`);
@@ -123,4 +124,11 @@ test.describe('a provider whose discovery cannot be reached', () => {
     await settledBadge(page, `${origin()}/`);
     await expect(page.getByRole('link', { name: /^Leverandør: Utilgjengelig/ })).toHaveAccessibleDescription('Discovery: tilkoblingen ble avvist: ingenting lytter der');
   });
+});
+
+test('in provider mode presets suggest no test persona, and the form carries none', async ({ page }) => {
+  await page.goto(`${PROVIDER_APP}/`);
+  await page.getByTestId('preset-age-and-name').click();
+  await expect(page.getByTestId('preset-persona')).toHaveCount(0);
+  await expect(page.locator('input[name="persona"]')).toHaveCount(0);
 });

@@ -1,6 +1,6 @@
 /**
  * Several instances: two production instances of the app in emulator mode share one Redis
- * behind a round-robin balancer (playwright.config.ts), so consecutive requests of one
+ * behind a round-robin balancer (e2e/servers.ts), so consecutive requests of one
  * verification, the browser's and the app's own calls to its emulator alike, land on
  * alternate instances. A third pair, started by this spec on a redis-server of its own, has no
  * client keys configured at all.
@@ -10,8 +10,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { freePort, startAppServer, startBalancer, type AppServer } from '../test/support/app-server';
 import { startRedisServer, type RedisServer } from '../test/support/redis-server';
 import { decideInEmulatedApp, openPanelSignedIn, signInToPanel } from './flows';
-import { CLUSTER_APP as CLUSTER, CLUSTER_INSTANCES as INSTANCES, PROVIDER_CLUSTER_APP as PROVIDER_CLUSTER, PROVIDER_CLUSTER_INSTANCES, STRICT_EMULATOR_APP } from './servers';
+import { CLUSTER_APP as CLUSTER, CLUSTER_INSTANCES as INSTANCES, PROVIDER_CLUSTER_APP as PROVIDER_CLUSTER, PROVIDER_CLUSTER_INSTANCES, STRICT_EMULATOR_APP, needServers } from './servers';
 
+
+needServers('clusters');
 
 /** Records which instance served each document the page loaded. */
 function servedBy(page: Page): string[] {

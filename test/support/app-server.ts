@@ -32,10 +32,13 @@ export interface AppServer {
 }
 
 
-/** Starts the built app on `port` with this environment added to the test's own (`args`: e.g. `--demo`). */
+/**
+ * Starts the built app on `port` with this environment added to the test's own (`args`: e.g.
+ * `--demo`), on 127.0.0.1 unless `env.HOST` names another loopback address.
+ */
 export function startAppServer(port: number, env: Record<string, string>, args: string[] = []): AppServer {
   const child = spawn(process.execPath, ['scripts/start.mjs', ...args], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, PORT: String(port), HOST: env.HOST ?? '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
