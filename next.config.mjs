@@ -12,23 +12,6 @@ const securityHeaders = [
   { key: 'Strict-Transport-Security', value: 'max-age=63072000' },
 ];
 
-/**
- * `GET /` sends the home page as it was gzipped once, to a browser whose `Accept-Encoding` takes
- * gzip (app/route.ts; lib/server/home-page.ts `GZIP_ACCEPTED`, the same pattern, which
- * test/home-page-encoding.test.ts keeps equal). Only this configuration can say so: Next.js drops
- * a route handler's own `Content-Encoding`, and seeing this one, its compression leaves the body
- * alone. Not for a link to a request (`/?preset=…`, the fields of lib/verification/selection.ts
- * `LINK_FIELDS`): proxy.ts sends those to a page rendered for the request, which Next.js encodes.
- */
-const GZIP_ACCEPTED = String.raw`(?:.*,)?\s*gzip\s*(?:;\s*q=(?!0(?:\.0*)?\s*(?:,|$))[01](?:\.\d{0,3})?\s*)?(?:,.*)?`;
-const LINK_FIELDS = ['preset', 'trust_framework', 'claim', 'essential', 'evidence', 'document_detail'];
-export const homePageEncoding = {
-  source: '/',
-  has: [{ type: 'header', key: 'accept-encoding', value: GZIP_ACCEPTED }],
-  missing: LINK_FIELDS.map((key) => ({ type: 'query', key })),
-  headers: [{ key: 'Content-Encoding', value: 'gzip' }],
-};
-
 const nextConfig = {
   reactStrictMode: true,
   // A self-contained server in .next/standalone (the Dockerfile ships it; scripts/start.mjs runs it).
@@ -39,12 +22,10 @@ const nextConfig = {
   serverExternalPackages: ['@peculiar/x509', 'reflect-metadata'],
   async headers() {
     // The embedded emulator sends its own headers (a strict CSP per page); Next.js would replace them.
-    // A policy for what has none of its own (route handlers, static files); not for `/`, whose route
-    // sends the home page's own (app/route.ts), which Next.js would otherwise keep out.
+    // A policy for what proxy.ts gives none of its own (static files).
     return [
       { source: '/:path((?!emulator(?:/|$)).*)', headers: securityHeaders },
-      { source: '/:path((?!emulator(?:/|$)).+)', headers: [{ key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" }] },
-      homePageEncoding,
+      { source: '/:path((?!emulator(?:/|$)).*)', headers: [{ key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" }] },
     ];
   },
   async redirects() {

@@ -22,6 +22,28 @@ test('a page opened at 127.0.0.1 is sent to APP_URL at localhost, path and query
   await expect(page).toHaveURL(/\/emulator\/auth\?/);
 });
 
+test('a link with any character, opened at 127.0.0.1, is sent to APP_URL percent-encoded, never a 500; a health check there answers where it asked', async ({ request }) => {
+  const other = APP.replace('//localhost:', '//127.0.0.1:');
+  const page = { accept: 'text/html,application/xhtml+xml' };
+  for (const path of ['/?preset=%00', '/?claim=%E2%82%AC', '/%E2%82%AC', '/result?x=%E2%82%AC']) {
+    const answer = await request.get(`${other}${path}`, { headers: page, maxRedirects: 0 });
+    expect(answer.status(), path).toBe(307);
+    expect(answer.headers().location, path).toBe(`${APP}${path}`);
+  }
+  // A byte that is no UTF-8 reaches the app as Next.js decoded it: U+FFFD, percent-encoded.
+  const invalid = await request.get(`${other}/?preset=%FF`, { headers: page, maxRedirects: 0 });
+  expect(invalid.status()).toBe(307);
+  expect(invalid.headers().location).toBe(`${APP}/?preset=%EF%BF%BD`);
+  // The route that answers those redirects, asked directly with what a header cannot carry.
+  for (const to of ['/%E2%82%AC', Buffer.from('/€?x=æ').toString('base64url')]) {
+    const direct = await request.get(`${APP}/app-address?to=${to}`, { maxRedirects: 0 });
+    expect(direct.status(), to).toBe(307);
+    expect(direct.headers().location, to).toMatch(new RegExp(`^${APP}/(%E2%82%AC\\?x=%C3%A6)?$`));
+  }
+  // Not a page a browser opens: answered where it was asked.
+  expect((await request.get(`${other}/healthz`, { maxRedirects: 0 })).status()).toBe(200);
+});
+
 test('behind a trusted proxy the page stays where it was opened and says which address to open, in the page’s language; start-up prints it', async ({ page, request }) => {
   const port = await freePort();
   const app = `http://localhost:${port}`;

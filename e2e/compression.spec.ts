@@ -1,9 +1,7 @@
 /**
  * IDV_COMPRESS: Next.js's `compress` option (gzip of pages and static files) decided when the
  * built server starts, not when it is built. The default compresses; `0` leaves it to a proxy in
- * front. And the home page, gzipped once when it is kept (lib/server/home-page.ts), sent so to a
- * browser that accepts gzip, whatever IDV_COMPRESS says, and never gzipped twice. Runs servers of
- * its own (`npm start`, the standalone build).
+ * front. Runs servers of its own (`npm start`, the standalone build).
  */
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
@@ -46,55 +44,21 @@ async function started(env: Record<string, string>): Promise<{ server: AppServer
   return { server, app };
 }
 
-test('by default the server gzips a page and a script for a browser that accepts gzip; with IDV_COMPRESS=0 it sends them as they are', async () => {
-  test.setTimeout(120_000);
-  const [compressed, plain] = [await started({ IDV_COMPRESS: '' }), await started({ IDV_COMPRESS: '0' })];
+test('by default the server gzips a page, a shared link’s page and a script for a browser that accepts gzip; with IDV_COMPRESS=0 it sends them as they are', async () => {
+  const [compressed, plain] = await Promise.all([started({}), started({ IDV_COMPRESS: '0' })]);
   try {
-    // The home page rendered per request (/home-page) names its scripts in `src` attributes.
-    const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await (await fetch(`${compressed.app}/home-page`)).text())?.[1];
+    // The home page names its scripts in `src` attributes.
+    const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await (await fetch(`${compressed.app}/`)).text())?.[1];
     expect(script).toBeDefined();
-    for (const path of ['/home-page', script!]) {
-      expect(await encodingOf(`${compressed.app}${path}`)).toMatchObject({ status: 200, encoding: 'gzip' });
-      expect(await encodingOf(`${plain.app}${path}`)).toMatchObject({ status: 200, encoding: undefined });
-    }
-  } finally {
-    compressed.server.kill('SIGKILL');
-    plain.server.kill('SIGKILL');
-  }
-});
-
-test('the home page goes gzipped once, as it was kept, to a browser that accepts gzip, whatever IDV_COMPRESS says; as it is to one that does not', async () => {
-  test.setTimeout(120_000);
-  const [compressed, plain] = [await started({ IDV_COMPRESS: '' }), await started({ IDV_COMPRESS: '0' })];
-  try {
-    for (const { app } of [compressed, plain]) {
-      // The header's badge settled first: a page kept while the service was still being checked
-      // is another variant of the page (lib/server/service-health.ts), and a busy machine may
-      // still be checking at the first request.
-      await expect.poll(async () => (await encodingOf(`${app}/`, 'identity')).text.includes('data-state="checking"'), { timeout: 30_000 }).toBe(false);
-      const [gzipped, asItIs] = [await encodingOf(`${app}/`), await encodingOf(`${app}/`, 'identity')];
-      // Gzipped once: the body gunzips to the page itself (gzipped twice, it would gunzip to gzip).
-      expect(gzipped).toMatchObject({ status: 200, encoding: 'gzip' });
-      expect(gzipped.text).toMatch(/^<!DOCTYPE html>/);
-      expect(gzipped.text).toContain('action="/auth/start"');
-      expect(asItIs).toMatchObject({ status: 200, encoding: undefined });
-      // The same page either way: the kept render, its scripts allowed by the same hashes.
-      expect(asItIs.text).toBe(gzipped.text);
-      for (const response of [gzipped, asItIs]) expect(response.vary).toContain('Accept-Encoding');
-      // A browser that refuses gzip (q=0) gets it as it is.
+    for (const [{ app }, encoding] of [[compressed, 'gzip'], [plain, undefined]] as const) {
+      for (const path of ['/', '/?preset=full-kyc', script!]) {
+        const answer = await encodingOf(`${app}${path}`);
+        expect(answer, `${path}`).toMatchObject({ status: 200, encoding });
+        if (path !== script) expect(answer.text).toContain('action="/auth/start"');
+      }
+      // A browser that refuses gzip (q=0) gets the page as it is.
       expect(await encodingOf(`${app}/`, 'gzip;q=0, identity')).toMatchObject({ status: 200, encoding: undefined });
     }
-    // A link to a request is a page rendered for it (proxy.ts; on this APP_URL, through a redirect
-    // to /home-page): never labelled gzip by next.config.mjs, Next.js encodes it as IDV_COMPRESS says.
-    for (const [{ app }, encoding] of [[compressed, 'gzip'], [plain, undefined]] as const) {
-      const link = await encodingOf(`${app}/?preset=full-kyc`);
-      const page = link.status === 307 ? await encodingOf(new URL(link.location!, app).href) : link;
-      expect(page).toMatchObject({ status: 200, encoding });
-      expect(page.text).toContain('action="/auth/start"');
-    }
-    // Under another name of this server: the redirect to APP_URL, gzipped (empty) as next.config.mjs said.
-    const elsewhere = await encodingOf(compressed.app.replace('127.0.0.1', 'localhost') + '/');
-    expect(elsewhere).toMatchObject({ status: 307, encoding: 'gzip', text: '' });
   } finally {
     compressed.server.kill('SIGKILL');
     plain.server.kill('SIGKILL');

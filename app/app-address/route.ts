@@ -1,5 +1,5 @@
 /**
- * GET /app-address?to=PATH: 307 to PATH at APP_URL. proxy.ts rewrites here a page request that
+ * GET /app-address?to=PATH: 307 to PATH (base64url, as it was requested) at APP_URL. proxy.ts rewrites here a page request that
  * arrived under another name of this server (lib/server/app-address.ts decides which), because
  * Next.js makes a Location that a proxy returns relative when its host is the one Next.js believes
  * it serves, which would loop; a route handler's Location goes out as it is. `to` can only name a
@@ -11,8 +11,9 @@ import { serverConfig } from '@/lib/server/env';
 
 export async function GET(request: Request): Promise<Response> {
   const { appUrl } = await serverConfig();
-  const to = new URL(request.url).searchParams.get('to') ?? '/';
-  return new Response(null, { status: 307, headers: { location: `${appUrl}${appPath(to)}`, 'cache-control': 'no-store' } });
+  const to = Buffer.from(new URL(request.url).searchParams.get('to') ?? '', 'base64url').toString('utf8');
+  // Serialized by URL: a path or query with a character a header cannot carry goes percent-encoded.
+  return new Response(null, { status: 307, headers: { location: new URL(appPath(to), appUrl).href, 'cache-control': 'no-store' } });
 }
 
 export const HEAD = GET;

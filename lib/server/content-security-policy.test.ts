@@ -28,26 +28,3 @@ describe('the pages’ Content-Security-Policy', () => {
     for (const nonce of nonces) expect(Buffer.from(nonce, 'base64')).toHaveLength(16);
   });
 });
-
-describe('the policy of a page served to many, by hashes', () => {
-  it('allows exactly the hashed scripts and what they load, with no nonce and nothing inline besides', () => {
-    const policy = contentSecurityPolicy({ scriptHashes: ["'sha256-AAA='", "'sha256-BBB='"], development: false, https: false });
-    const directives = Object.fromEntries(policy.split('; ').map((directive) => [directive.split(' ')[0], directive]));
-    expect(directives['script-src']).toBe("script-src 'self' 'sha256-AAA=' 'sha256-BBB=' 'strict-dynamic'");
-    expect(policy).not.toContain('nonce-');
-    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
-    expect(directives['object-src']).toBe("object-src 'none'");
-    expect(directives['frame-ancestors']).toBe("frame-ancestors 'none'");
-  });
-
-  it('is the same policy as the nonce one but for how the page’s own scripts are allowed', () => {
-    const byNonce = contentSecurityPolicy({ nonce: 'n', development: false, https: true });
-    const byHashes = contentSecurityPolicy({ scriptHashes: ["'sha256-h='"], development: false, https: true });
-    expect(byHashes.replace("'sha256-h='", "'nonce-n'")).toBe(byNonce);
-  });
-
-  it('takes a nonce or hashes, never both nor neither', () => {
-    expect(() => contentSecurityPolicy({ nonce: 'n', scriptHashes: [], development: false, https: false })).toThrow(TypeError);
-    expect(() => contentSecurityPolicy({ development: false, https: false })).toThrow(TypeError);
-  });
-});

@@ -2,8 +2,7 @@
  * The app's Content-Security-Policy for its pages, with a fresh nonce per response (proxy.ts):
  * scripts run only when they carry the nonce (Next.js puts it on its own scripts when it finds it
  * in the request's Content-Security-Policy header) or are loaded by one that does
- * ('strict-dynamic'). The home page, rendered once for many visitors (lib/server/home-page.ts),
- * allows its scripts by their hashes instead (lib/server/hashed-page.ts), with the same strength. An injected `<script>` or inline event handler does not run, so React's
+ * ('strict-dynamic'). An injected `<script>` or inline event handler does not run, so React's
  * escaping is no longer the only defence on the page that shows personal data.
  *
  * Deliberately absent: `form-action`, since browsers apply it to the redirect that follows a
@@ -19,10 +18,8 @@ export function newNonce(): string {
 }
 
 export interface PolicyOptions {
-  /** this response's nonce: a page rendered for it */
-  nonce?: string;
-  /** the hash-sources of a page rendered once for many (lib/server/hashed-page.ts), instead of a nonce */
-  scriptHashes?: readonly string[];
+  /** this response's nonce */
+  nonce: string;
   /** `next dev`: React's development build needs eval for its call stacks */
   development: boolean;
   /** the app is served over https: ask the browser to upgrade any http subresource */
@@ -30,13 +27,12 @@ export interface PolicyOptions {
 }
 
 /**
- * The policy's header value: scripts allowed by this response's nonce, or by their hashes (one or
- * the other), and what those load ('strict-dynamic'). 'self' is for browsers before CSP Level 3,
- * which ignore 'strict-dynamic'; the others ignore 'self' beside it.
+ * The policy's header value: scripts allowed by this response's nonce, and what those load
+ * ('strict-dynamic'). 'self' is for browsers before CSP Level 3, which ignore 'strict-dynamic';
+ * the others ignore 'self' beside it.
  */
-export function contentSecurityPolicy({ nonce, scriptHashes, development, https }: PolicyOptions): string {
-  if ((nonce === undefined) === (scriptHashes === undefined)) throw new TypeError('a policy allows scripts by a nonce or by hashes, one of the two');
-  const scriptSources = ["'self'", ...(nonce === undefined ? scriptHashes! : [`'nonce-${nonce}'`]), "'strict-dynamic'", ...(development ? ["'unsafe-eval'"] : [])];
+export function contentSecurityPolicy({ nonce, development, https }: PolicyOptions): string {
+  const scriptSources = ["'self'", `'nonce-${nonce}'`, "'strict-dynamic'", ...(development ? ["'unsafe-eval'"] : [])];
   const directives = [
     "default-src 'self'",
     `script-src ${scriptSources.join(' ')}`,

@@ -1,5 +1,5 @@
 /**
- * The words of the server-rendered pages and their frame (app/layout.tsx, app/home-page/page.tsx,
+ * The words of the server-rendered pages and their frame (app/layout.tsx, app/page.tsx,
  * app/result/page.tsx, the mode badge), in each language (lib/i18n).
  */
 import type { Locale } from '@/lib/i18n/locale';

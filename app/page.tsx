@@ -6,13 +6,13 @@ import { offeredTrustFrameworks } from '@/lib/server/trust-frameworks';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 import { PRESETS } from '@/lib/verification/presets';
 import { readSelectionQuery } from '@/lib/verification/selection';
-import { Picker, START_SECTION_ID } from '../_components/picker';
-import { SkipToStart } from '../_components/skip-to-start';
+import { Picker, START_SECTION_ID } from './_components/picker';
+import { SkipToStart } from './_components/skip-to-start';
 
 /**
- * The home page. `GET /` serves it as rendered once for everyone who sees the same page
- * (app/route.ts, lib/server/home-page.ts); a shared link's (`/?preset=…`), which proxy.ts sends
- * here, is rendered for its request.
+ * The home page, rendered per request like every page (its scripts allowed by the nonce proxy.ts
+ * gives it), a shared link's (`/?preset=…`) with the request it names. proxy.ts hands a browser
+ * its session binding here, before any form is posted.
  */
 export const dynamic = 'force-dynamic';
 
