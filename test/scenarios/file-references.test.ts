@@ -130,3 +130,37 @@ describe('file references', () => {
     expect(citing).toEqual([]);
   });
 });
+
+/**
+ * ARCHITECTURE.md names functions, types and files by hand: each must still be there. A name in
+ * backticks that looks like code (`camelCase`, `PascalCase`, `UPPER_CASE`) is declared in the
+ * product's source (a function, class, interface, type, constant, method or property), and a
+ * path in backticks under one of the repository's top folders exists.
+ */
+describe('ARCHITECTURE.md', () => {
+  const text = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+  const source = tracked
+    .filter((file) => /\.(ts|tsx|mjs)$/.test(file) && !/\.(test|spec)\.tsx?$/.test(file))
+    .map((file) => readFileSync(join(ROOT, file), 'utf8'))
+    .join('\n');
+  /** Words in backticks that are not code of ours: a cookie attribute, a standard global. */
+  const NOT_CODE = new Set(['HttpOnly', 'Intl', 'Secure', 'Origin']);
+
+  it('cites only names the source declares', () => {
+    const cited = new Set([...text.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((match) => match[1]!));
+    const codeLike = [...cited].filter((name) => !NOT_CODE.has(name) && /^(?:[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)$/.test(name));
+    expect(codeLike.length).toBeGreaterThan(50);
+    const declared = (name: string) =>
+      new RegExp(
+        String.raw`(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|^\s*(?:async\s+|readonly\s+|static\s+|get\s+)*${name}\s*[(:?<=]|\b${name}\s*:\s*(?:async\s*)?\(|\bexport\s*\{[^}]*\b${name}\b|process\.env\.${name}\b|'${name}'`,
+        'm',
+      ).test(source);
+    expect(codeLike.filter((name) => !declared(name))).toEqual([]);
+  });
+
+  it('cites only paths that exist', () => {
+    const cited = [...text.matchAll(/`((?:app|lib|e2e|test|scripts|docs|conformance|examples|deploy|public)\/[^`\s*]*)`/g)].map((match) => match[1]!);
+    expect(cited.length).toBeGreaterThan(50);
+    expect(cited.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+});
