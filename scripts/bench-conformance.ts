@@ -12,6 +12,7 @@
  * totals. The client-wide part waits for the app's JWKS cooldown (30 s) before each case that
  * needs a JWKS fetch: no number of workers shortens it.
  */
+import { recordFigures } from './bench-figures';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -89,6 +90,7 @@ if (!existsSync(join(ROOT, '.next/standalone/server.js'))) {
   process.stderr.write('bench:conformance runs the production build: npm run build first\n');
   process.exit(2);
 }
+const figures = recordFigures();
 const workers = Number(values.workers);
 const referenceWorkers = Number(values['reference-workers']);
 process.stdout.write(`The conformance kit against this app (${values['no-client-wide'] ? 'no client-wide cases' : `${CASES.length} cases`}), --workers ${workers} against --workers ${referenceWorkers}; each run takes a minute or a few.\n`);
@@ -102,3 +104,4 @@ for (const timing of [measured, reference]) {
 const same = JSON.stringify(measured.verdicts) === JSON.stringify(reference.verdicts);
 process.stdout.write(`ratio: ${(measured.totalS / reference.totalS).toFixed(2)}x the time in all, ${(measured.perFlowS / reference.perFlowS).toFixed(2)}x for the per-flow cases; verdicts ${same ? 'the same' : 'DIFFER'}\n`);
 process.exitCode = same ? 0 : 1;
+figures.save(`bench:conformance${values['no-client-wide'] ? ' -- --no-client-wide' : ''}`);

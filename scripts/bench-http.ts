@@ -66,6 +66,7 @@
  *   verification (every process's), and the ratio of the two throughputs. This process, the
  *   client, runs on the same machine and takes its share of the cores.
  */
+import { recordFigures } from './bench-figures';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -955,6 +956,7 @@ async function benchModes(options: Options, dataDir: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const figures = recordFigures();
   const options = parseOptions(process.argv.slice(2));
   heapFlags = options.heap ? [`--max-old-space-size=${options.heap}`] : [];
   buildIfNeeded();
@@ -966,6 +968,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+  figures.save(`bench:http${options.throughput ? ' -- --throughput' : ''}${options.heap ? ` -- --heap ${options.heap}` : ''}`);
 }
 
 await main();

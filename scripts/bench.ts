@@ -14,6 +14,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createEmulator } from '../lib/emulator';
+import { recordFigures } from './bench-figures';
 import {
   clientPublicJwks,
   completeAuthorization,
@@ -82,6 +83,7 @@ async function timeFlows(emulator: ReturnType<typeof createEmulator>, rp: Relyin
 }
 
 async function main(): Promise<void> {
+  const figures = recordFigures();
   const { emulator, rp, fetch } = await setUp();
   console.log(`node ${process.version}, ${process.arch}`);
 
@@ -179,6 +181,7 @@ async function main(): Promise<void> {
     await shared.close();
     await redis.close();
   }
+  figures.save('bench');
 }
 
 await main();
