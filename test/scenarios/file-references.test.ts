@@ -164,3 +164,9 @@ describe('ARCHITECTURE.md', () => {
     expect(cited.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
   });
 });
+
+describe('README.md', () => {
+  it('stays at most 200 lines: detail goes to docs/, figures to docs/benchmarks.md', () => {
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+  });
+});
