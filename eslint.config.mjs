@@ -66,6 +66,23 @@ export default defineConfig([
     },
   },
   {
+    // env.ts parses the environment; what it names is read at start-up (configuration.ts).
+    files: ['lib/server/env.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [testSupport, conformanceKit],
+          paths: ['node:fs', 'node:fs/promises', 'node:os', 'node:net', './data-folder', './shared-dev-keys', './configuration'].map((name) => ({
+            name,
+            message: 'env.ts only parses: files, the store and the network are read at start-up (configuration.ts).',
+          })),
+        },
+      ],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'configuration.ts reads process.env and hands it to env.ts.' }],
+    },
+  },
+  {
     // What the embedded emulator did to a flow reaches the failure page through the diagnostics
     // port the services hold (lib/verification/diagnostics.ts), not the emulator's catalogue.
     files: ['app/failure/**/*.{ts,tsx}', 'app/_components/failure-panel.tsx', 'lib/server/failures.ts'],
@@ -102,7 +119,7 @@ export default defineConfig([
     files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts', 'lib/i18n/**/*.ts', 'lib/verification/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [frameworks] }],
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only lib/server/env.ts reads process.env.' }],
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Only lib/server/configuration.ts reads process.env.' }],
     },
   },
   {

@@ -13,7 +13,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { addressFacts, appAddressRedirect, APP_ADDRESS_ROUTE } from '@/lib/server/app-address';
 import { contentSecurityPolicy, newNonce } from '@/lib/server/content-security-policy';
-import { serverConfig } from '@/lib/server/env';
+import { serverConfig } from '@/lib/server/configuration';
 import { holdsBinding, newBindingCookie, sessionCookie } from '@/lib/server/session';
 import { FAILURE_PAGE, readFailureLink, refusalStatus } from '@/lib/verification/failures';
 

@@ -1,7 +1,8 @@
 import type { Metadata, Viewport } from 'next';
 import { connection } from 'next/server';
 import { LOCALE_NAMES, LOCALES } from '@/lib/i18n/locale';
-import { DEMO_LOGO_PATH, serverConfig } from '@/lib/server/env';
+import { DEMO_LOGO_PATH } from '@/lib/server/env';
+import { serverConfig } from '@/lib/server/configuration';
 import { preferences, THEMES } from '@/lib/server/preferences';
 import { serviceHealth } from '@/lib/server/service-health';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';

@@ -7,7 +7,7 @@
  * redirect.
  */
 import { appPath } from '@/lib/server/app-address';
-import { serverConfig } from '@/lib/server/env';
+import { serverConfig } from '@/lib/server/configuration';
 
 export async function GET(request: Request): Promise<Response> {
   const { appUrl } = await serverConfig();

@@ -1,4 +1,4 @@
-import { serverConfig } from '@/lib/server/env';
+import { serverConfig } from '@/lib/server/configuration';
 
 export const dynamic = 'force-dynamic';
 

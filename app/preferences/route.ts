@@ -1,7 +1,7 @@
 import { serialize } from 'cookie';
 import { readBoundedText } from '@/lib/oidc/http';
 import { AppError } from '@/lib/verification/failures';
-import { serverConfig } from '@/lib/server/env';
+import { serverConfig } from '@/lib/server/configuration';
 import { requireSameOrigin } from '@/lib/server/origin';
 import { parsePreferenceForm, preferenceCookies, returnPath } from '@/lib/server/preferences';
 import { failureRedirect } from '@/lib/server/failures';

@@ -1,11 +1,12 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import 'reflect-metadata';
 import { X509CertificateGenerator } from '@peculiar/x509';
 import { describe, expect, it } from 'vitest';
 import { generateClientKeys, type GeneratedClientKeys } from '@/lib/oidc';
-import { DEMO_CLIENT_ID, emulatorProductionNotice, loadServerConfig } from './env';
+import { DEMO_CLIENT_ID, emulatorProductionNotice, parseServerConfig } from './env';
+import { loadServerConfig } from './configuration';
 
 const keys: GeneratedClientKeys = await generateClientKeys('ES256');
 let cwd: string;
@@ -20,6 +21,25 @@ const providerEnv = () => ({
   IDV_CLIENT_ID: 'client-1',
   IDV_SIGNING_KEY: JSON.stringify(keys.signingKey),
   IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionKey),
+});
+
+describe('parseServerConfig: the environment alone', () => {
+  it('reads no file, no store and no interface: what start-up must read or make, it names', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'idv-parse-'));
+    const parsed = await parseServerConfig(
+      { IDV_DEMO_LOGO: 'no-such-logo.png', IDV_DATA_DIR: 'never-made', REDIS_URL: 'redis://127.0.0.1:1', SESSION_SECRET: 'x'.repeat(32) },
+      { cwd: folder, lanAddress: '192.168.7.7' },
+    );
+    expect(parsed.demoLogo).toEqual({ raw: 'no-such-logo.png', path: join(folder, 'no-such-logo.png') });
+    expect(parsed.keys).toEqual({ development: { variables: ['IDV_SIGNING_KEY', 'IDV_ENCRYPTION_KEY'], from: 'shared-store' } });
+    expect(parsed.config.emulatorDeviceUrl).toBe('http://192.168.7.7:3000/emulator');
+    expect((await readdir(folder)).length).toBe(0);
+    const development = await parseServerConfig({}, { cwd: folder });
+    expect(development.sessionSecret).toBeUndefined();
+    expect(development.keys.development?.from).toBe('data-folder');
+    expect(development.config.emulatorDeviceUrl).toBe('http://localhost:3000/emulator');
+    expect((await readdir(folder)).length).toBe(0);
+  });
 });
 
 describe('loadServerConfig', () => {

@@ -5,8 +5,6 @@ import 'server-only';
  * the variable's name.
  */
 import { createPublicKey, X509Certificate, type JsonWebKey as NodeJsonWebKey } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { networkInterfaces } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { importJWK, type JWK } from 'jose';
 import {
@@ -20,9 +18,7 @@ import {
   type IdTokenEncryption,
 } from '@/lib/oidc';
 import { checkRateLimits, MIN_PANEL_PASSWORD_LENGTH, parseRegisteredClients, RATE_LIMITS, type PanelAccess, type RateLimits, type RegisteredClient } from '@/lib/emulator';
-import { RedisStore, redisUrlProblem } from '@/lib/store/redis-store';
-import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
-import { loadOrShareDevKeys, SHARED_DEV_KEYS_STORE_KEY, type SharedDevKeys } from './shared-dev-keys';
+import { redisUrlProblem } from '@/lib/store/redis-store';
 
 /** The client_id of the app's own registration with the embedded emulator. */
 export const DEMO_CLIENT_ID = 'demo-relying-party';
@@ -177,16 +173,7 @@ function parseAppUrl(env: Env): string {
   return url.origin;
 }
 
-/** The first non-internal IPv4 address of this machine, if it has one. */
-function lanAddress(): string | undefined {
-  for (const addresses of Object.values(networkInterfaces())) {
-    const lan = addresses?.find((address) => address.family === 'IPv4' && !address.internal);
-    if (lan) return lan.address;
-  }
-  return undefined;
-}
-
-function parseDeviceUrl(env: Env, appUrl: string): string {
+function parseDeviceUrl(env: Env, appUrl: string, lanAddress: string | undefined): string {
   const raw = value(env, 'EMULATOR_DEVICE_URL');
   if (raw) {
     const url = parseUrl('EMULATOR_DEVICE_URL', raw);
@@ -194,8 +181,7 @@ function parseDeviceUrl(env: Env, appUrl: string): string {
     return `${url.origin}/emulator`;
   }
   const app = new URL(appUrl);
-  const lan = isLoopback(app) ? lanAddress() : undefined;
-  if (lan) app.hostname = lan;
+  if (isLoopback(app) && lanAddress) app.hostname = lanAddress;
   return `${app.origin}/emulator`;
 }
 
@@ -276,68 +262,42 @@ async function parseEncryptionKey(raw: string): Promise<ClientConfig['encryption
 }
 
 /**
- * The development key pair in the shared store (shared-dev-keys.ts), through a connection of its
- * own that is closed again: services.ts opens the store the app uses once the configuration is read.
- */
-async function loadSharedDevKeys(state: { url: string; prefix: string }): Promise<SharedDevKeys> {
-  let store: RedisStore;
-  try {
-    store = await RedisStore.connect(state);
-  } catch (error) {
-    throw new ConfigurationError('REDIS_URL', (error as Error).message);
-  }
-  try {
-    return await loadOrShareDevKeys(store);
-  } catch (error) {
-    throw new ConfigurationError('REDIS_URL', `the shared development keys under '${state.prefix}${SHARED_DEV_KEYS_STORE_KEY}': ${(error as Error).message}`);
-  } finally {
-    await store.close();
-  }
-}
-
-/**
- * IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY; what is not configured is a development key:
+ * IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY, as configured; what is not configured is a development
+ * key, read at start-up (configuration.ts):
  * - with one instance (no REDIS_URL), generated once into the data folder;
  * - with REDIS_URL in emulator mode, the pair in the shared store, the same on every instance
  *   (each instance's emulator registers its own configuration's keys, so they must all agree);
  * - with REDIS_URL in provider mode, none: the service trusts only the keys registered with it,
  *   and private keys registered with a real service do not belong in Redis.
  */
-async function parseClientKeys(
-  env: Env,
-  { dataDir, mode, state }: { dataDir: string; mode: ServerConfig['mode']; state: ServerConfig['state'] },
-  generated: string[],
-): Promise<{ keys: Pick<ClientConfig, 'signingKey' | 'encryptionKey'>; shared?: ServerConfig['sharedDevKeys'] }> {
+async function parseClientKeys(env: Env, { mode, state }: { mode: ServerConfig['mode']; state: ServerConfig['state'] }): Promise<ParsedConfig['keys']> {
   const rawSigning = value(env, 'IDV_SIGNING_KEY');
   const rawEncryption = value(env, 'IDV_ENCRYPTION_KEY');
-  const configuredSigning = rawSigning ? await parseSigningKey(rawSigning) : undefined;
-  const configuredEncryption = rawEncryption ? await parseEncryptionKey(rawEncryption) : undefined;
-  const missing = [...(configuredSigning ? [] : ['IDV_SIGNING_KEY']), ...(configuredEncryption ? [] : ['IDV_ENCRYPTION_KEY'])];
-
-  let devKeys: GeneratedClientKeys | undefined;
-  let shared: ServerConfig['sharedDevKeys'];
-  if (missing.length > 0 && state.store === 'redis') {
-    if (mode === 'provider') {
-      const also = missing.length > 1 ? ` (so is ${missing[1]})` : '';
-      throw new ConfigurationError(
-        missing[0]!,
-        `is required in provider mode when REDIS_URL is set${also}: every instance must use the keys registered with the service, never development keys of its own. Generate a pair with \`npm run keys\`, register its public JWKS, and give every instance the same private keys`,
-      );
-    }
-    const found = await loadSharedDevKeys(state);
-    devKeys = found.keys;
-    shared = { variables: missing, keys: found.keys, storeKey: `${state.prefix}${SHARED_DEV_KEYS_STORE_KEY}`, createdHere: found.createdHere };
-  } else if (missing.length > 0) {
-    devKeys = await loadOrCreateDevKeys(dataDir);
-    generated.push(...missing);
+  const signingKey = rawSigning ? await parseSigningKey(rawSigning) : undefined;
+  const encryptionKey = rawEncryption ? await parseEncryptionKey(rawEncryption) : undefined;
+  const missing = [...(signingKey ? [] : ['IDV_SIGNING_KEY']), ...(encryptionKey ? [] : ['IDV_ENCRYPTION_KEY'])];
+  if (missing.length > 0 && state.store === 'redis' && mode === 'provider') {
+    const also = missing.length > 1 ? ` (so is ${missing[1]})` : '';
+    throw new ConfigurationError(
+      missing[0]!,
+      `is required in provider mode when REDIS_URL is set${also}: every instance must use the keys registered with the service, never development keys of its own. Generate a pair with \`npm run keys\`, register its public JWKS, and give every instance the same private keys`,
+    );
   }
+  return {
+    ...(signingKey ? { signingKey } : {}),
+    ...(encryptionKey ? { encryptionKey } : {}),
+    ...(missing.length > 0 ? { development: { variables: missing, from: state.store === 'redis' ? 'shared-store' : 'data-folder' } } : {}),
+  };
+}
 
-  const signingKey = configuredSigning ?? devKeys!.signingKey;
-  const encryptionKey = configuredEncryption ?? devKeys!.encryptionKey;
-  if (configuredEncryption && encryptionKey.kid === signingKey.kid) {
+/** The client's keys: those configured, the development pair for the rest (read at start-up). */
+export function clientKeysOf(keys: ParsedConfig['keys'], development: GeneratedClientKeys | undefined): Pick<ClientConfig, 'signingKey' | 'encryptionKey'> {
+  const signingKey = keys.signingKey ?? development!.signingKey;
+  const encryptionKey = keys.encryptionKey ?? development!.encryptionKey;
+  if (keys.encryptionKey && encryptionKey.kid === signingKey.kid) {
     throw new ConfigurationError('IDV_ENCRYPTION_KEY', 'must have a kid of its own, not the signing key\'s');
   }
-  return { keys: { signingKey, encryptionKey }, ...(shared ? { shared } : {}) };
+  return { signingKey, encryptionKey };
 }
 
 /** A whole number from 1 to 100000, or the default when unset. */
@@ -456,25 +416,11 @@ const LOGO_SIGNATURES: ReadonlyArray<{ contentType: DemoLogo['contentType']; mat
 ];
 
 /**
- * IDV_DEMO_LOGO: the path of a PNG, JPEG or WebP file of at most 64 KiB (relative paths from the
- * working folder), its type told by its first bytes, not its name. Never SVG: an SVG is a
- * document that can carry script.
+ * IDV_DEMO_LOGO's bytes, as read at start-up (configuration.ts): a PNG, JPEG or WebP file of at
+ * most 64 KiB, its type told by its first bytes, not its name. Never SVG: an SVG is a document
+ * that can carry script.
  */
-async function parseDemoLogo(env: Env, cwd: string): Promise<DemoLogo | undefined> {
-  const raw = value(env, 'IDV_DEMO_LOGO');
-  if (raw === undefined) return undefined;
-  const path = isAbsolute(raw) ? raw : resolve(/* turbopackIgnore: true */ cwd, raw);
-  let bytes: Uint8Array;
-  try {
-    const { size, isFile } = await stat(path).then((stats) => ({ size: stats.size, isFile: stats.isFile() }));
-    if (!isFile) throw new ConfigurationError('IDV_DEMO_LOGO', `"${raw}" is not a file`);
-    if (size > MAX_DEMO_LOGO_BYTES) throw new ConfigurationError('IDV_DEMO_LOGO', `must be at most ${MAX_DEMO_LOGO_BYTES / 1024} KiB (the file has ${size} bytes)`);
-    bytes = new Uint8Array(await readFile(path));
-  } catch (error) {
-    if (error instanceof ConfigurationError) throw error;
-    throw new ConfigurationError('IDV_DEMO_LOGO', `cannot read "${raw}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  // read, then checked again: the file may have changed between the two
+export function checkDemoLogo(bytes: Uint8Array): DemoLogo {
   if (bytes.length === 0 || bytes.length > MAX_DEMO_LOGO_BYTES) throw new ConfigurationError('IDV_DEMO_LOGO', `must be a file of 1 byte to ${MAX_DEMO_LOGO_BYTES / 1024} KiB (it has ${bytes.length} bytes)`);
   const type = LOGO_SIGNATURES.find((signature) => signature.matches(bytes));
   if (!type) throw new ConfigurationError('IDV_DEMO_LOGO', 'must be a PNG, JPEG or WebP image (judged by its first bytes); SVG is refused, since it can carry script');
@@ -533,13 +479,26 @@ export function emulatorProductionNotice(config: Pick<ServerConfig, 'mode' | 'pr
 }
 
 /**
- * Reads and validates the whole configuration. Missing secrets are generated once into the data
- * folder (IDV_DATA_DIR, default `.data`), except the session secret wherever several instances
- * may share cookies (production, Redis), and the client keys with REDIS_URL: in emulator mode
- * the development pair in the shared store, the same for every instance; in provider mode none.
+ * The configuration as the environment gives it, validated, and what it asks to be read at
+ * start-up (configuration.ts reads it): the development session secret and client keys (the
+ * data folder's, or the shared store's), and the demo's logo file.
  */
-export async function loadServerConfig(env: Env = process.env, cwd = process.cwd()): Promise<ServerConfig> {
-  const generated: string[] = [];
+export interface ParsedConfig {
+  config: Omit<ServerConfig, 'sessionSecret' | 'client' | 'generated' | 'sharedDevKeys' | 'demo'> & { clientId: string; demo: { name?: string } };
+  /** SESSION_SECRET; undefined: the data folder's, made on first start (never in production nor with Redis) */
+  sessionSecret?: string;
+  /** IDV_DEMO_LOGO: the file, and the value as given */
+  demoLogo?: { path: string; raw: string };
+  /** the keys configured, and the variables a development pair stands in for, and where it comes from */
+  keys: Partial<Pick<ClientConfig, 'signingKey' | 'encryptionKey'>> & { development?: { variables: string[]; from: 'data-folder' | 'shared-store' } };
+}
+
+/**
+ * Parses and validates the whole configuration, reading nothing but `env`: missing secrets are
+ * named for start-up to read or make (configuration.ts). `lanAddress` is this machine's LAN
+ * address, for the phone's address of the embedded emulator.
+ */
+export async function parseServerConfig(env: Env, { cwd, lanAddress }: { cwd: string; lanAddress?: string | undefined }): Promise<ParsedConfig> {
   const appUrl = parseAppUrl(env);
   const rawDataDir = value(env, 'IDV_DATA_DIR') ?? '.data';
   // (A run-time folder, not a file of the build: the comment keeps Turbopack's file tracing off it.)
@@ -560,7 +519,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     clientId = DEMO_CLIENT_ID;
   }
 
-  let sessionSecret = value(env, 'SESSION_SECRET');
+  const sessionSecret = value(env, 'SESSION_SECRET');
   if (sessionSecret !== undefined && sessionSecret.length < 32) {
     throw new ConfigurationError('SESSION_SECRET', `must be at least 32 characters (it has ${sessionSecret.length})`);
   }
@@ -572,8 +531,6 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     if (state.store === 'redis') {
       throw new ConfigurationError('SESSION_SECRET', 'is required when REDIS_URL is set: every instance must seal and open the same cookies (32+ random characters)');
     }
-    sessionSecret = await loadOrCreateSessionSecret(dataDir);
-    generated.push('SESSION_SECRET');
   }
 
   let extraEmulatorClients: RegisteredClient[] = [];
@@ -614,13 +571,12 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
   const emulatorPopulationRegisterName = parseRegisterName(env, 'EMULATOR_POPULATION_REGISTER_NAME');
   const startLimits = { perAddress: parseLimit(env, 'IDV_START_LIMIT_PER_ADDRESS', 20), overall: parseLimit(env, 'IDV_START_LIMIT_OVERALL', 300) };
   const emulatorRedirectIss = parseSwitch(env, 'EMULATOR_REDIRECT_ISS', true);
-  const emulatorDeviceUrl = parseDeviceUrl(env, appUrl);
+  const emulatorDeviceUrl = parseDeviceUrl(env, appUrl, lanAddress);
   const demoName = parseDemoName(env);
-  const demoLogo = await parseDemoLogo(env, cwd);
+  const rawLogo = value(env, 'IDV_DEMO_LOGO');
   const customerMode = parseSwitch(env, 'IDV_CUSTOMER_MODE', false);
-  // Last, once everything else is valid: the keys may be generated, or fetched from Redis.
-  const { keys, shared } = await parseClientKeys(env, { dataDir, mode, state }, generated);
-  return {
+  const keys = await parseClientKeys(env, { mode, state });
+  const config: ParsedConfig['config'] = {
     flowUrl,
     emulatorPanel,
     production,
@@ -630,8 +586,7 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     appUrl,
     redirectUri: `${appUrl}/auth/callback`,
     issuer,
-    client: { clientId, redirectUri: `${appUrl}/auth/callback`, ...keys },
-    sessionSecret,
+    clientId,
     emulatorDeviceUrl,
     ...(emulatorFlow ? { emulatorFlow } : {}),
     extraEmulatorClients,
@@ -639,8 +594,6 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     allowInsecureRequests: new URL(issuer).protocol === 'http:',
     secureCookies: appUrl.startsWith('https:'),
     dataDir,
-    generated,
-    ...(shared ? { sharedDevKeys: shared } : {}),
     trustedProxies: Number(rawTrustProxy),
     startLimits,
     state,
@@ -649,19 +602,13 @@ export async function loadServerConfig(env: Env = process.env, cwd = process.cwd
     ...(idTokenEncryption ? { idTokenEncryption } : {}),
     emulatorStrict,
     emulatorRedirectIss,
-    demo: { ...(demoName !== undefined ? { name: demoName } : {}), ...(demoLogo ? { logo: demoLogo } : {}) },
+    demo: demoName !== undefined ? { name: demoName } : {},
     customerMode,
   };
-}
-
-const globalForConfig = globalThis as typeof globalThis & { __idvServerConfig?: Promise<ServerConfig> };
-
-/** The process-wide configuration, loaded on first use. */
-export function serverConfig(): Promise<ServerConfig> {
-  globalForConfig.__idvServerConfig ??= loadServerConfig().catch((error: unknown) => {
-    // Not cached: a passing failure (say, a file the data folder could not write) is retried.
-    globalForConfig.__idvServerConfig = undefined;
-    throw error;
-  });
-  return globalForConfig.__idvServerConfig;
+  return {
+    config,
+    ...(sessionSecret ? { sessionSecret } : {}),
+    ...(rawLogo !== undefined ? { demoLogo: { raw: rawLogo, path: isAbsolute(rawLogo) ? rawLogo : resolve(/* turbopackIgnore: true */ cwd, rawLogo) } } : {}),
+    keys,
+  };
 }

@@ -17,7 +17,7 @@ import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
 import type { AssurancePolicy } from '@/lib/verification/policy';
 import { recordCheck, recordComparison, recordTrace } from '@/lib/verification/trace';
 import { clientAddress } from './client-address';
-import { serverConfig } from './env';
+import { serverConfig } from './configuration';
 import { isRateLimited } from './rate-limits';
 import { redirect303 } from './responses';
 import { services, type Services } from './services';

@@ -6,7 +6,7 @@ import 'server-only';
  * A request with neither comes from a script, not a browser, and cannot ride a user's cookies.
  */
 import { AppError, quoteInput } from '@/lib/verification/failures';
-import { serverConfig } from './env';
+import { serverConfig } from './configuration';
 
 /** Whether a request may change state for this app: no foreign `Origin`, no cross-site `Sec-Fetch-Site`. */
 export function isSameOriginRequest(headers: Headers, appUrl: string): boolean {

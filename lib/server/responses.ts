@@ -1,6 +1,6 @@
 import 'server-only';
 /** How route handlers answer a state change: 303 See Other (failures: failures.ts). */
-import { serverConfig } from './env';
+import { serverConfig } from './configuration';
 
 export function redirect303(location: string | URL): Response {
   return new Response(null, { status: 303, headers: { location: location.toString(), 'cache-control': 'no-store' } });

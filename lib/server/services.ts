@@ -9,7 +9,8 @@ import { clientPublicJwks, DiscoveryCache, JwksCache, type FetchLike, type Relyi
 import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced, type Store } from '@/lib/store/store';
-import { ConfigurationError, DEMO_LOGO_PATH, emulatorProductionNotice, serverConfig, type ServerConfig } from './env';
+import { ConfigurationError, DEMO_LOGO_PATH, emulatorProductionNotice, type ServerConfig } from './env';
+import { serverConfig } from './configuration';
 import { startFlowListener } from './flow-listener';
 import { clientAddress } from './client-address';
 import { emulatorDiagnostics } from './emulator-diagnostics';

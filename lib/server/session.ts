@@ -13,7 +13,7 @@ import 'server-only';
 import { cookies } from 'next/headers';
 import { sealData, unsealData } from 'iron-session';
 import { randomToken } from '@/lib/oidc';
-import { serverConfig } from './env';
+import { serverConfig } from './configuration';
 
 export interface SessionData {
   /** 32 random bytes, base64url: binds pending flows and the result to this browser */

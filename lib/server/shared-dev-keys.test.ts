@@ -22,7 +22,8 @@ import { RedisStore } from '@/lib/store/redis-store';
 import { namespaced } from '@/lib/store/store';
 import { createTestEmulator } from '@/test/support/emulator';
 import { startRedisServer, type RedisServer } from '@/test/support/redis-server';
-import { loadServerConfig, type ServerConfig } from './env';
+import { type ServerConfig } from './env';
+import { loadServerConfig } from './configuration';
 import {
   keepSharedDevKeys,
   loadOrShareDevKeys,

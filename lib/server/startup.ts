@@ -1,7 +1,8 @@
 import 'server-only';
 import cluster from 'node:cluster';
 import { RedisStore } from '@/lib/store/redis-store';
-import { ConfigurationError, serverConfig } from './env';
+import { ConfigurationError } from './env';
+import { serverConfig } from './configuration';
 import { services } from './services';
 
 /**

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAULTS, type RefusalDefinition } from '@/lib/emulator/qa/faults';
 import { DEFAULT_SELECTION, randomToken, type FetchLike, type Selection } from '@/lib/oidc';
-import { loadServerConfig } from '@/lib/server/env';
+import { loadServerConfig } from '@/lib/server/configuration';
 import { failureCodeOf, getFailure, recordFailure } from '@/lib/server/failures';
 import { createServices, type Services } from '@/lib/server/services';
 import { beginVerification, countStart, currentResult, finishVerification, signOut } from '@/lib/server/verification';
