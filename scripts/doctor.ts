@@ -10,7 +10,8 @@
  *   npm run doctor -- --lang nb     in Norwegian (bokmål)
  */
 import { isLocale, LOCALES, type Locale } from '../lib/i18n/locale';
-import { doctorReport, type DoctorReport, type DoctorStatus } from '../lib/server/doctor';
+import type { DoctorReport, DoctorStatus } from '../lib/server/doctor';
+import { doctorReport } from '../lib/server/doctor-cache';
 import { DOCTOR_MESSAGES } from '../lib/server/doctor-messages';
 
 export interface DoctorOptions {

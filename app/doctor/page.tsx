@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { doctorReport, type DoctorStatus } from '@/lib/server/doctor';
+import type { DoctorStatus } from '@/lib/server/doctor';
+import { doctorReport } from '@/lib/server/doctor-cache';
 import { DOCTOR_MESSAGES } from '@/lib/server/doctor-messages';
 import { preferences } from '@/lib/server/preferences';
 import { Card } from '../_components/card';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { discoveryUrl, generateClientKeys, type FetchLike } from '@/lib/oidc';
 import { createTestEmulator } from '@/test/support/emulator';
-import { checkDiscovery, checkJwks, describeFindings, describeLine, examine, runDoctor, type DoctorLine } from './doctor';
+import { checkDiscovery, checkJwks, examine, type DoctorLine } from './doctor';
+import { describeFindings, describeLine, runDoctor } from './doctor-words';
 import { DOCTOR_MESSAGES, TRANSPORT_CAUSES, type DoctorMessages, type TextArguments } from './doctor-messages';
 import type { ServerConfig } from './env';
 

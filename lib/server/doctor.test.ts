@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryUrl, fetchDiscovery, generateClientKeys, type FetchLike } from '@/lib/oidc';
 import { createTestEmulator } from '@/test/support/emulator';
 import { fetchTrusting, issueCertificate, startTlsServer } from '@/test/support/tls-server';
-import { checkConfiguration, checkDiscovery, checkJwks, environmentText, reusedFor, runDoctor, stagingEnvironment, transportCause, type DoctorLine } from './doctor';
+import { checkConfiguration, checkDiscovery, checkJwks, stagingEnvironment, transportCause, type DoctorLine } from './doctor';
+import { reusedFor } from './doctor-cache';
+import { environmentText, runDoctor } from './doctor-words';
 import type { ServerConfig } from './env';
 
 const ISSUER = 'https://idv.test/emulator';

@@ -8,11 +8,11 @@ import 'server-only';
  * The checks of the fetched documents are pure (`checkDiscovery`, `checkJwks`); `examine`
  * fetches them through the core's HTTP rules (the same timeouts and https rule as a verification).
  * Lines are data (keys of doctor-messages.ts with their arguments), put into a reader's words by
- * `describeFindings`: GET /doctor reuses one set of findings for 15 seconds, whatever the
- * language of who asks; `npm run doctor` prints English, or Norwegian with `--lang nb`.
+ * doctor-words.ts; doctor-cache.ts keeps one set of findings for 15 seconds for GET /doctor,
+ * whatever the language of who asks. `npm run doctor` prints English, or Norwegian with
+ * `--lang nb`.
  */
 import type { JWK } from 'jose';
-import type { Locale } from '@/lib/i18n/locale';
 import {
   acceptedIdTokenEncryption,
   advertisedIdTokenEncryption,
@@ -29,7 +29,7 @@ import {
   type FetchLike,
   type IdTokenEncryption,
 } from '@/lib/oidc';
-import { DOCTOR_MESSAGES, type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments, type TransportCause } from './doctor-messages';
+import { type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments, type TransportCause } from './doctor-messages';
 import { isLoopback, type ServerConfig } from './env';
 
 export type DoctorStatus = 'pass' | 'warn' | 'fail';
@@ -99,56 +99,17 @@ export interface DoctorReport {
 type Titles = DoctorMessages['titles'];
 type Details = DoctorMessages['details'];
 type Fixes = DoctorMessages['fixes'];
-const title = <Key extends keyof Titles>(key: Key, ...args: TextArguments<Titles[Key]>) => ({ key, args }) as DoctorText<'titles'>;
-const detail = <Key extends keyof Details>(key: Key, ...args: TextArguments<Details[Key]>) => ({ key, args }) as DoctorText<'details'>;
-const fixing = <Key extends keyof Fixes>(key: Key, ...args: TextArguments<Fixes[Key]>) => ({ key, args }) as DoctorText<'fixes'>;
+export const title = <Key extends keyof Titles>(key: Key, ...args: TextArguments<Titles[Key]>) => ({ key, args }) as DoctorText<'titles'>;
+export const detail = <Key extends keyof Details>(key: Key, ...args: TextArguments<Details[Key]>) => ({ key, args }) as DoctorText<'details'>;
+export const fixing = <Key extends keyof Fixes>(key: Key, ...args: TextArguments<Fixes[Key]>) => ({ key, args }) as DoctorText<'fixes'>;
 
-const line = (id: string, heading: DoctorText<'titles'>, status: DoctorStatus, found: DoctorText<'details'>, fix?: DoctorText<'fixes'>): DoctorLine => ({
+export const line = (id: string, heading: DoctorText<'titles'>, status: DoctorStatus, found: DoctorText<'details'>, fix?: DoctorText<'fixes'>): DoctorLine => ({
   id,
   title: heading,
   status,
   detail: found,
   ...(fix && status !== 'pass' ? { fix } : {}),
 });
-
-/** A text of the catalog in `locale`'s words. */
-function words<Group extends 'titles' | 'details' | 'fixes'>(group: Group, text: DoctorText<Group>, locale: Locale): string {
-  const entry = DOCTOR_MESSAGES[locale][group][text.key] as unknown as string | ((...args: unknown[]) => string);
-  return typeof entry === 'function' ? entry(...text.args) : entry;
-}
-
-/** A line in `locale`'s words. */
-export function describeLine({ id, title: heading, status, detail: found, fix }: DoctorLine, locale: Locale): DoctorLineText {
-  return { id, title: words('titles', heading, locale), status, detail: words('details', found, locale), ...(fix ? { fix: words('fixes', fix, locale) } : {}) };
-}
-
-/** The findings in `locale`'s words. */
-export function describeFindings(findings: DoctorFindings, locale: Locale): DoctorReport {
-  return {
-    lines: findings.lines.map((found) => describeLine(found, locale)),
-    publicJwks: findings.publicJwks,
-    status: findings.status,
-    ...(findings.service ? { mode: findings.service.mode } : {}),
-    ...(findings.environment ? { environment: environmentText(findings.environment, locale) } : {}),
-  };
-}
-
-/**
- * The variables as an env file (compose's .env, `docker run --env-file`), each under a comment in
- * `locale`'s words; placeholders in angle brackets. Never a private key or a secret: the app's
- * own are placeholders too.
- */
-export function environmentText({ variables, redirectUri }: NonNullable<DoctorFindings['environment']>, locale: Locale): string {
-  const t = DOCTOR_MESSAGES[locale].environment;
-  const notes: Record<string, string> = { ...t.notes, APP_URL: t.notes.APP_URL(redirectUri) };
-  const printed: string[] = [];
-  for (const variable of variables) {
-    // A pair under one comment: the encryption key's is the signing key's.
-    if (variable.name !== 'IDV_ENCRYPTION_KEY' && notes[variable.name]) printed.push(`# ${notes[variable.name]}`);
-    printed.push('value' in variable ? `${variable.name}=${variable.value}` : `${variable.commented ? '# ' : ''}${variable.name}=<${t.placeholders[variable.placeholder]}>`);
-  }
-  return printed.join('\n');
-}
 
 /**
  * What to set to run against staging: what the app knows (its address, and in provider mode the
@@ -432,49 +393,4 @@ export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<
     service: { mode: config.mode, issuer: config.issuer, ...(problem ? { problem } : {}) },
     environment: stagingEnvironment(config),
   };
-}
-
-/** Every check, in `locale`'s words (English unless asked: what `npm run doctor` prints by default). */
-export async function runDoctor(config: ServerConfig, fetch?: FetchLike, locale: Locale = 'en'): Promise<DoctorReport> {
-  return describeFindings(await examine(config, fetch), locale);
-}
-
-/** `make`'s last result while it is younger than `ms`, a new one after (`now`: ms clock). */
-export function reusedFor<T>(ms: number, make: () => T, now: () => number = Date.now): () => T {
-  let recent: { value: T; at: number } | undefined;
-  return () => {
-    const at = now();
-    if (!recent || at - recent.at >= ms) recent = { value: make(), at };
-    return recent.value;
-  };
-}
-
-/**
- * The doctor's findings for this app as configured, at most one fresh set per 15 seconds (GET
- * /doctor is public: nobody may make us hammer the service through it): the embedded emulator is
- * reached through its handler (no network, no running server needed), the real service over the
- * network. Kept as data, so that a set reused for one reader reads in another's language.
- */
-export const doctorFindings: () => Promise<DoctorFindings> = reusedFor(15_000, () => freshFindings());
-
-/** The doctor's report for this app as configured, in `locale`'s words (the findings: `doctorFindings`). */
-export async function doctorReport(locale: Locale): Promise<DoctorReport> {
-  return describeFindings(await doctorFindings(), locale);
-}
-
-/** A configuration that does not load is a report of one failed line naming the variable. */
-async function freshFindings(): Promise<DoctorFindings> {
-  const { ConfigurationError } = await import('./env');
-  let loaded;
-  try {
-    const { services } = await import('./services');
-    loaded = await services();
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    // The configuration's own words name the variable and the problem; they are shown as written.
-    return { lines: [line('configuration', title('configuration'), 'fail', detail('asWritten', error.message), fixing('configuration', error.variable))], publicJwks: { keys: [] }, status: 'fail' };
-  }
-  const { config, emulator } = loaded;
-  const fetch: FetchLike | undefined = emulator ? (input, init) => emulator.handle(new Request(input, init)) : undefined;
-  return examine(config, fetch);
 }

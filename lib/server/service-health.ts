@@ -10,7 +10,8 @@ import 'server-only';
  * start-up wait for them, no longer than `HEALTH_WAIT_MS` (then "checking"). A slow or silent
  * provider never holds a page up.
  */
-import { doctorFindings, reusedFor, type DoctorFindings, type DoctorStatus } from './doctor';
+import type { DoctorFindings, DoctorStatus } from './doctor';
+import { doctorFindings, reusedFor } from './doctor-cache';
 import type { DoctorEndpoint, TransportCause } from './doctor-messages';
 
 /** How long a page waits for findings being made: a healthy provider answers well within it. */
