@@ -10,7 +10,10 @@ const conformanceKit = {
   message: 'conformance/ is a tool of its own (conformance/README.md): the product never imports it, nor Playwright.',
 };
 /** ARCHITECTURE.md "Import rules": the core, the emulator, the store, the languages and the domain of a verification are framework-free and never read the environment. */
-const frameworks = { group: ['next', 'next/*', 'react', 'react/*', 'react-dom', 'react-dom/*', '@/lib/server/*', 'server-only'], message: 'lib/oidc, lib/emulator, lib/store, lib/i18n and lib/verification are framework-free.' };
+const frameworks = {
+  group: ['next', 'next/*', 'react', 'react/*', 'react-dom', 'react-dom/*', '@/lib/server/*', 'server-only'],
+  message: 'lib/oidc, lib/emulator, lib/store, lib/i18n and lib/verification are framework-free.',
+};
 
 /** Folders of lib/emulator, from the base up (ARCHITECTURE.md "Import rules" says the same rules). */
 const emulator = (folder) => `./lib/emulator/${folder}`;
@@ -55,7 +58,11 @@ export default defineConfig([
       'no-restricted-imports': [
         'error',
         {
-          patterns: [testSupport, conformanceKit, { group: ['next', 'next/*'], message: 'The flow takes what it needs as arguments; route handlers read the request.' }],
+          patterns: [
+            testSupport,
+            conformanceKit,
+            { group: ['next', 'next/*'], message: 'The flow takes what it needs as arguments; route handlers read the request.' },
+          ],
           paths: [
             { name: './services', importNames: ['services'], message: 'The flow is given its services (FlowServices).' },
             { name: './session', importNames: ['currentBrowser', 'bindBrowser', 'forgetBrowser'], message: 'The flow is given the browser’s binding.' },
@@ -87,7 +94,10 @@ export default defineConfig([
     // port the services hold (lib/verification/diagnostics.ts), not the emulator's catalogue.
     files: ['app/failure/**/*.{ts,tsx}', 'app/_components/failure-panel.tsx', 'lib/server/failures.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [testSupport, conformanceKit, { group: ['@/lib/emulator', '@/lib/emulator/*'], message: 'Ask the services’ diagnostics port.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [testSupport, conformanceKit, { group: ['@/lib/emulator', '@/lib/emulator/*'], message: 'Ask the services’ diagnostics port.' }] },
+      ],
     },
   },
   {

@@ -25,7 +25,10 @@ const nextConfig = {
     // A policy for what proxy.ts gives none of its own (static files).
     return [
       { source: '/:path((?!emulator(?:/|$)).*)', headers: securityHeaders },
-      { source: '/:path((?!emulator(?:/|$)).*)', headers: [{ key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" }] },
+      {
+        source: '/:path((?!emulator(?:/|$)).*)',
+        headers: [{ key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" }],
+      },
     ];
   },
   async redirects() {

@@ -21,10 +21,20 @@ export default function RouteError({ error }: { error: Error & { digest?: string
     <div className="mx-auto max-w-xl space-y-4 rounded-2xl border border-red-200 bg-white p-6">
       <h1 className="text-2xl font-bold">{t.title}</h1>
       <p className="text-slate-700">
-        {t.errorCode} <code data-testid="error-code" className="font-mono font-semibold text-red-800">internal_error</code>
-        {error.digest ? <> · {t.reference} <code className="font-mono">{error.digest}</code></> : null}
+        {t.errorCode}{' '}
+        <code data-testid="error-code" className="font-mono font-semibold text-red-800">
+          internal_error
+        </code>
+        {error.digest ? (
+          <>
+            {' '}
+            · {t.reference} <code className="font-mono">{error.digest}</code>
+          </>
+        ) : null}
       </p>
-      <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent">{t.backToStart}</a>
+      <a href="/" className="inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent">
+        {t.backToStart}
+      </a>
     </div>
   );
 }

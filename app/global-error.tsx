@@ -35,7 +35,9 @@ export default function GlobalError({ error }: { error: Error & { digest?: strin
           {t.errorCode}: <code data-testid="error-code">internal_error</code>
           {error.digest ? ` (${t.reference} ${error.digest})` : ''}
         </p>
-        <p><a href="/">{t.backToStart}</a></p>
+        <p>
+          <a href="/">{t.backToStart}</a>
+        </p>
       </body>
     </html>
   );

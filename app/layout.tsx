@@ -50,7 +50,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     // data-theme only when chosen: without it the stylesheet follows prefers-color-scheme.
     <html lang={locale} data-theme={theme === 'system' ? undefined : theme}>
       <body className="min-h-screen">
-        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-4 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+        >
           {t.skipToContent}
         </a>
         <header className="border-b border-slate-200 bg-white" data-testid="site-header">
@@ -65,9 +68,19 @@ export default async function RootLayout({ children }: { children: React.ReactNo
                 {config?.demo.logo ? (
                   // The customer's logo at the mark's fixed size, its shape kept (object-contain); PNG, JPEG or WebP only (lib/server/env.ts).
                   // eslint-disable-next-line @next/next/no-img-element
-                  <img src={DEMO_LOGO_PATH} alt={t.logoOf(name)} width={32} height={32} className="size-7 shrink-0 rounded-md object-contain sm:size-8" data-testid="demo-logo" />
+                  <img
+                    src={DEMO_LOGO_PATH}
+                    alt={t.logoOf(name)}
+                    width={32}
+                    height={32}
+                    className="size-7 shrink-0 rounded-md object-contain sm:size-8"
+                    data-testid="demo-logo"
+                  />
                 ) : (
-                  <span aria-hidden="true" className="grid size-7 shrink-0 place-items-center rounded-lg bg-indigo-700 text-xs font-bold text-on-accent sm:size-8 sm:text-sm">
+                  <span
+                    aria-hidden="true"
+                    className="grid size-7 shrink-0 place-items-center rounded-lg bg-indigo-700 text-xs font-bold text-on-accent sm:size-8 sm:text-sm"
+                  >
                     ID
                   </span>
                 )}

@@ -59,9 +59,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           )}
         </div>
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{t.home.heading}</h1>
-        <p className="max-w-3xl text-lg text-slate-700">
-          {t.home.intro}
-        </p>
+        <p className="max-w-3xl text-lg text-slate-700">{t.home.intro}</p>
         {link.unread.length > 0 && (
           <div role="alert" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950" data-testid="link-problem">
             <p>{readNothing ? t.home.linkUnread : t.home.linkPartlyRead}</p>

@@ -2,7 +2,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { captureCapped, launchChromium, newCaseContext, pngSize, SCREENSHOT_LIMITS, SCREENSHOT_MAX_BYTES, SCREENSHOT_MAX_HEIGHT, SCREENSHOT_MAX_WIDTH } from './browser';
+import {
+  captureCapped,
+  launchChromium,
+  newCaseContext,
+  pngSize,
+  SCREENSHOT_LIMITS,
+  SCREENSHOT_MAX_BYTES,
+  SCREENSHOT_MAX_HEIGHT,
+  SCREENSHOT_MAX_WIDTH,
+} from './browser';
 
 /** A page of `width` × `height` CSS px, drawn as noise (which PNG cannot compress) from `noiseFrom` px down, else a plain gradient. */
 function canvasPage(width: number, height: number, noiseFrom = height): string {
@@ -86,7 +95,9 @@ describe('the screenshot of the final page', () => {
   });
 
   it(`keeps a page 30,000 px tall and 2,000 px wide to its top ${SCREENSHOT_MAX_WIDTH} × ${SCREENSHOT_MAX_HEIGHT} px, within ${SCREENSHOT_MAX_BYTES} bytes, and says so`, async () => {
-    await page.setContent('<!doctype html><body style="margin:0"><div style="width:2000px;height:30000px;background:linear-gradient(#1e3a8a,#fde68a)"></div></body>');
+    await page.setContent(
+      '<!doctype html><body style="margin:0"><div style="width:2000px;height:30000px;background:linear-gradient(#1e3a8a,#fde68a)"></div></body>',
+    );
     const { png, note } = await captureCapped(page);
     expect(pngSize(png!)).toEqual({ width: SCREENSHOT_MAX_WIDTH, height: SCREENSHOT_MAX_HEIGHT });
     expect(png!.length).toBeLessThanOrEqual(SCREENSHOT_MAX_BYTES);

@@ -80,16 +80,26 @@ export async function captureCapped(page: Page, limits: ScreenshotLimits = SCREE
   try {
     // `fullPage` with a `clip`: Playwright trims the clip to the page's size, so a small page is
     // photographed whole and a big one only within the clip. `scale: 'css'`: the caps are CSS pixels.
-    const top = await page.screenshot({ fullPage: true, clip: { x: 0, y: 0, width: limits.maxWidth, height: limits.maxHeight }, scale: 'css', timeout: timeoutMs });
+    const top = await page.screenshot({
+      fullPage: true,
+      clip: { x: 0, y: 0, width: limits.maxWidth, height: limits.maxHeight },
+      scale: 'css',
+      timeout: timeoutMs,
+    });
     if (top.length <= limits.maxBytes) {
       const cut = pngSize(top).height >= limits.maxHeight;
       return cut ? { png: top, note: `The screenshot shows the page's top ${limits.maxHeight} px (the kit's cap); the page may go on below.` } : { png: top };
     }
     const viewport = await page.screenshot({ scale: 'css', timeout: timeoutMs });
     if (viewport.length <= limits.maxBytes) {
-      return { png: viewport, note: `The page's top was ${megabytes(top.length)} as PNG, over the kit's cap of ${megabytes(limits.maxBytes)}: the screenshot shows the viewport only.` };
+      return {
+        png: viewport,
+        note: `The page's top was ${megabytes(top.length)} as PNG, over the kit's cap of ${megabytes(limits.maxBytes)}: the screenshot shows the viewport only.`,
+      };
     }
-    return { note: `No screenshot kept: the page's top was ${megabytes(top.length)} as PNG and its viewport alone ${megabytes(viewport.length)}, over the kit's cap of ${megabytes(limits.maxBytes)}.` };
+    return {
+      note: `No screenshot kept: the page's top was ${megabytes(top.length)} as PNG and its viewport alone ${megabytes(viewport.length)}, over the kit's cap of ${megabytes(limits.maxBytes)}.`,
+    };
   } catch (error) {
     const first = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { note: `No screenshot: the page could not be photographed (${first}).` };

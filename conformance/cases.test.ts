@@ -40,7 +40,11 @@ describe('the conformance cases', () => {
     const shuffled = CASES.find((testCase) => testCase.id === 'jwks_keys_shuffled')!;
     expect(shuffled.faults).toEqual(['key_rotated_unpublished', 'jwks_keys_shuffled']);
     expect(shuffled.needsJwksFetch).toBe(true);
-    expect(CASES.filter((testCase) => testCase.needsJwksFetch).map((testCase) => testCase.id)).toEqual(['key_rotated_unpublished', 'jwks_keys_shuffled', 'jwks_unparseable_extra_keys']);
+    expect(CASES.filter((testCase) => testCase.needsJwksFetch).map((testCase) => testCase.id)).toEqual([
+      'key_rotated_unpublished',
+      'jwks_keys_shuffled',
+      'jwks_unparseable_extra_keys',
+    ]);
     expect(CASES.find((testCase) => testCase.id === 'wrong_nonce')!.faults).toEqual(['wrong_nonce']);
   });
 });

@@ -79,7 +79,10 @@ const BASIS: Record<FaultId, { basis: string; fapiTest?: string; otherSuiteTest?
   missing_issuer: { basis: 'spec 2.6, 4.5 (iss); OpenID Connect Core 2', fapiTest: 'fapi2-security-profile-final-client-test-invalid-missing-iss' },
   wrong_audience: { basis: 'spec 4.5 (aud); OpenID Connect Core 3.1.3.7 item 3', fapiTest: 'fapi2-security-profile-final-client-test-invalid-aud' },
   missing_audience: { basis: 'spec 2.6, 4.5 (aud); OpenID Connect Core 2', fapiTest: 'fapi2-security-profile-final-client-test-invalid-missing-aud' },
-  extra_audience: { basis: 'spec 4.5 (aud equals the client_id); OpenID Connect Core 3.1.3.7 item 3', fapiTest: 'fapi2-security-profile-final-client-test-invalid-secondary-aud' },
+  extra_audience: {
+    basis: 'spec 4.5 (aud equals the client_id); OpenID Connect Core 3.1.3.7 item 3',
+    fapiTest: 'fapi2-security-profile-final-client-test-invalid-secondary-aud',
+  },
   missing_subject: { basis: 'spec 2.6 (sub); OpenID Connect Core 2', otherSuiteTest: 'oidcc-client-test-missing-sub' },
   expired: { basis: 'spec 4.5 (exp); OpenID Connect Core 3.1.3.7 item 9', fapiTest: 'fapi2-security-profile-final-client-test-invalid-expired-exp' },
   missing_expiry: { basis: 'spec 2.6 (exp), 4.5; OpenID Connect Core 2', fapiTest: 'fapi2-security-profile-final-client-test-invalid-missing-exp' },
@@ -104,17 +107,29 @@ const BASIS: Record<FaultId, { basis: string; fapiTest?: string; otherSuiteTest?
   par_temporarily_unavailable: { basis: 'spec 4.1, part 7' },
   par_invalid_request: { basis: 'spec 4.1, part 7' },
   par_invalid_client: { basis: 'spec 4.1, part 7' },
-  wrong_state: { basis: 'spec 4.2 (state equals the stored value); RFC 6749 §10.12', fapiTest: 'fapi2-security-profile-final-client-test-ensure-authorization-response-with-invalid-state-fails' },
-  missing_state: { basis: 'spec 4.2; RFC 6749 §4.1.2', fapiTest: 'fapi2-security-profile-final-client-test-ensure-authorization-response-with-invalid-missing-state-fails' },
+  wrong_state: {
+    basis: 'spec 4.2 (state equals the stored value); RFC 6749 §10.12',
+    fapiTest: 'fapi2-security-profile-final-client-test-ensure-authorization-response-with-invalid-state-fails',
+  },
+  missing_state: {
+    basis: 'spec 4.2; RFC 6749 §4.1.2',
+    fapiTest: 'fapi2-security-profile-final-client-test-ensure-authorization-response-with-invalid-missing-state-fails',
+  },
   wrong_response_issuer: { basis: 'RFC 9207 §2.4', fapiTest: 'fapi2-security-profile-final-client-test-invalid-authorization-response-iss' },
-  missing_response_issuer: { basis: 'RFC 9207 §2.4 (advertised, so required)', fapiTest: 'fapi2-security-profile-final-client-test-remove-authorization-response-iss' },
+  missing_response_issuer: {
+    basis: 'RFC 9207 §2.4 (advertised, so required)',
+    fapiTest: 'fapi2-security-profile-final-client-test-remove-authorization-response-iss',
+  },
   key_rotated_unpublished: { basis: 'spec 2.7, 4.4; OpenID Connect Core 10.1.1', otherSuiteTest: 'oidcc-client-test-signing-key-rotation-just-before-signing' },
   aud_array: { basis: 'spec 4.5; RFC 7519 §4.1.3; OpenID Connect Core 2', fapiTest: 'fapi2-security-profile-final-client-test-valid-aud-as-array' },
   clock_skew_within_tolerance: { basis: 'spec 4.5; OpenID Connect Core 3.1.3.7 item 10 (acceptable range)' },
   unknown_verified_claims_members: { basis: 'OpenID Connect for Identity Assurance 1.0 §5 (ignore what is not understood)' },
   minimal_token: { basis: 'spec 2.6 (auth_time, acr, amr, evidence are not checked by 4.5)' },
   picture_not_image: { basis: 'spec 2.3 (picture is a base64 JPEG data URI)' },
-  encrypted_rsa_oaep_256_a128gcm: { basis: 'spec 2.5 (the example header is only an example); RFC 7518 §4.3, §5.3', otherSuiteTest: 'fapi1-advanced-final-client-test-encrypted-idtoken' },
+  encrypted_rsa_oaep_256_a128gcm: {
+    basis: 'spec 2.5 (the example header is only an example); RFC 7518 §4.3, §5.3',
+    otherSuiteTest: 'fapi1-advanced-final-client-test-encrypted-idtoken',
+  },
   encrypted_rsa_oaep_256_a192gcm: { basis: 'spec 2.5; RFC 7518 §4.3, §5.3', otherSuiteTest: 'fapi1-advanced-final-client-test-encrypted-idtoken' },
   encrypted_rsa_oaep_256_a256gcm: { basis: 'spec 2.5; RFC 7518 §4.3, §5.3', otherSuiteTest: 'fapi1-advanced-final-client-test-encrypted-idtoken' },
   encrypted_rsa_oaep_256_a128cbc_hs256: { basis: 'spec 2.5; RFC 7518 §4.3, §5.2', otherSuiteTest: 'fapi1-advanced-final-client-test-encrypted-idtoken' },
@@ -128,7 +143,10 @@ const BASIS: Record<FaultId, { basis: string; fapiTest?: string; otherSuiteTest?
   encrypted_rsa_oaep_a256cbc_hs512: { basis: 'spec 2.5; RFC 7518 §4.3, §5.2', otherSuiteTest: 'fapi1-advanced-final-client-test-encrypted-idtoken' },
   jwks_keys_shuffled: { basis: 'spec 4.4 (order of keys is not to be relied on)' },
   jwks_unparseable_extra_keys: { basis: 'spec 4.4 (count of keys is not to be relied on); RFC 7517 §5' },
-  no_expires_in: { basis: 'spec 2.5; RFC 6749 §5.1 (expires_in is recommended, not required)', fapiTest: 'fapi2-security-profile-final-client-test-token-endpoint-response-without-expires_in' },
+  no_expires_in: {
+    basis: 'spec 2.5; RFC 6749 §5.1 (expires_in is recommended, not required)',
+    fapiTest: 'fapi2-security-profile-final-client-test-token-endpoint-response-without-expires_in',
+  },
 };
 
 /**

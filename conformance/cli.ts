@@ -136,7 +136,9 @@ function command(): Command {
   }
   if (values.list) {
     for (const testCase of CASES) {
-      process.stdout.write(`${testCase.id.padEnd(40)} ${testCase.expect.padEnd(18)} ${testCase.clientWide ? 'client-wide ' : ''}${testCase.fapiTest ?? testCase.otherSuiteTest ?? ''}\n`);
+      process.stdout.write(
+        `${testCase.id.padEnd(40)} ${testCase.expect.padEnd(18)} ${testCase.clientWide ? 'client-wide ' : ''}${testCase.fapiTest ?? testCase.otherSuiteTest ?? ''}\n`,
+      );
     }
     process.exit(0);
   }
@@ -144,7 +146,9 @@ function command(): Command {
   if (!values['start-url']) fail('--start-url is required');
   const redirectUris = (values['redirect-uri'] ?? []).map((uri) => url('redirect-uri', uri));
   if (values.emulator && (values['client-jwks'] || redirectUris.length > 0 || values['emulator-port'] || values['emulator-host'])) {
-    fail('--client-jwks, --redirect-uri, --emulator-port and --emulator-host are for the kit\'s own emulator: leave them out with --emulator (register the client with that emulator instead)');
+    fail(
+      "--client-jwks, --redirect-uri, --emulator-port and --emulator-host are for the kit's own emulator: leave them out with --emulator (register the client with that emulator instead)",
+    );
   }
   const panelPassword = values['panel-password'] ?? process.env.EMULATOR_PANEL_PASSWORD;
   return {
@@ -155,7 +159,14 @@ function command(): Command {
       ...(values.emulator ? { emulator: url('emulator', values.emulator).replace(/\/+$/, '') } : {}),
       ...(values.emulator && panelPassword ? { panelPassword } : {}),
       persona: values.persona ?? 'ingrid-haugen',
-      ...(values.cases ? { cases: values.cases.split(',').map((pattern) => pattern.trim()).filter(Boolean) } : {}),
+      ...(values.cases
+        ? {
+            cases: values.cases
+              .split(',')
+              .map((pattern) => pattern.trim())
+              .filter(Boolean),
+          }
+        : {}),
       clientWide: !values['no-client-wide'],
       workers: number('workers', values.workers, 4, { min: 1, max: 16 }),
       jwksCooldownSeconds: number('jwks-cooldown', values['jwks-cooldown'], 60, { min: 0, max: 3600 }),
@@ -200,14 +211,21 @@ async function main(): Promise<void> {
   try {
     const keys = ownEmulator?.jwks === undefined ? undefined : readClientKeys(ownEmulator.jwks);
     if (ownEmulator) {
-      const client = registeredClient({ clientId: run.clientId, ...(keys ? { keys } : {}), redirectUris: ownEmulator.redirectUris, ...(process.env.EMULATOR_CLIENTS ? { emulatorClients: process.env.EMULATOR_CLIENTS } : {}) });
+      const client = registeredClient({
+        clientId: run.clientId,
+        ...(keys ? { keys } : {}),
+        redirectUris: ownEmulator.redirectUris,
+        ...(process.env.EMULATOR_CLIENTS ? { emulatorClients: process.env.EMULATOR_CLIENTS } : {}),
+      });
       emulator = await startEmulatorServer({ client, host: ownEmulator.host, port: ownEmulator.port });
       process.stdout.write(`Emulator: ${emulator.baseUrl}, the kit's own, with client '${client.clientId}' (redirect URI ${client.redirectUris.join(', ')})\n`);
     }
     const settings: RunOptions = { ...run, emulator: run.emulator ?? emulator!.baseUrl };
     if (rpCommand) {
       relyingParty = startRelyingParty(rpCommand, relyingPartyEnvironment(process.env, settings.emulator, settings.clientId, keys));
-      process.stdout.write(`Relying party: started with \`${rpCommand}\` (IDV_BASE_URL=${settings.emulator}, IDV_CLIENT_ID=${settings.clientId}${keys?.privateKeys ? ', its keys from --client-jwks' : ''})\n`);
+      process.stdout.write(
+        `Relying party: started with \`${rpCommand}\` (IDV_BASE_URL=${settings.emulator}, IDV_CLIENT_ID=${settings.clientId}${keys?.privateKeys ? ', its keys from --client-jwks' : ''})\n`,
+      );
     }
     await waitForStartPage(settings.startUrl, relyingParty, startWaitSeconds * 1000);
     process.stdout.write(

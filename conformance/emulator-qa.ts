@@ -88,7 +88,11 @@ export class EmulatorQa {
       );
     }
     if (probe.status() === 404) {
-      throw new EmulatorQaError(`${this.base} has no QA API (404 at ${this.base}/qa/jwks-fetches): is it this project's emulator, and is --emulator its base URL?`, 404, 'not_found');
+      throw new EmulatorQaError(
+        `${this.base} has no QA API (404 at ${this.base}/qa/jwks-fetches): is it this project's emulator, and is --emulator its base URL?`,
+        404,
+        'not_found',
+      );
     }
     if (!probe.ok()) throw await this.unexpected(probe, 'reading the QA API');
   }
@@ -97,7 +101,11 @@ export class EmulatorQa {
   async client(clientId: string): Promise<ClientInfo> {
     const response = await this.send(() => this.request.get(`${this.base}/qa/clients/${encodeURIComponent(clientId)}`));
     if (response.status() === 404) {
-      throw new EmulatorQaError(`the emulator at ${this.base} has no client '${clientId}': register it with EMULATOR_CLIENTS (README, "Test your own relying party")`, 404, 'unknown_client');
+      throw new EmulatorQaError(
+        `the emulator at ${this.base} has no client '${clientId}': register it with EMULATOR_CLIENTS (README, "Test your own relying party")`,
+        404,
+        'unknown_client',
+      );
     }
     if (!response.ok()) throw await this.unexpected(response, `reading client '${clientId}'`);
     return (await response.json()) as ClientInfo;
@@ -176,7 +184,11 @@ export class EmulatorQa {
     try {
       return await request();
     } catch (error) {
-      throw new EmulatorQaError(`cannot reach the emulator at ${this.base}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, 0, 'unreachable');
+      throw new EmulatorQaError(
+        `cannot reach the emulator at ${this.base}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+        0,
+        'unreachable',
+      );
     }
   }
 

@@ -37,19 +37,28 @@ describe('registeredClient', () => {
 
   it('refuses keys without a redirect URI, and a JWKS the emulator would refuse, naming the option', () => {
     expect(() => registeredClient({ clientId: 'kit-rp', keys: { jwks: keys.jwks }, redirectUris: [] })).toThrow(/--client-jwks needs --redirect-uri/);
-    expect(() => registeredClient({ clientId: 'kit-rp', keys: { jwks: { keys: [keys.signing] } }, redirectUris: [REDIRECT] })).toThrow(/^--client-jwks \/ --redirect-uri: /);
+    expect(() => registeredClient({ clientId: 'kit-rp', keys: { jwks: { keys: [keys.signing] } }, redirectUris: [REDIRECT] })).toThrow(
+      /^--client-jwks \/ --redirect-uri: /,
+    );
   });
 
   it('takes the client from EMULATOR_CLIENTS when no keys are given, with --redirect-uri replacing its own', () => {
     const clients = JSON.stringify([{ client_id: 'kit-rp', jwks: keys.jwks, redirect_uris: ['http://127.0.0.1:9000/cb'], population_register: false }]);
-    expect(registeredClient({ clientId: 'kit-rp', redirectUris: [], emulatorClients: clients })).toMatchObject({ redirectUris: ['http://127.0.0.1:9000/cb'], populationRegister: false });
+    expect(registeredClient({ clientId: 'kit-rp', redirectUris: [], emulatorClients: clients })).toMatchObject({
+      redirectUris: ['http://127.0.0.1:9000/cb'],
+      populationRegister: false,
+    });
     expect(registeredClient({ clientId: 'kit-rp', redirectUris: [REDIRECT], emulatorClients: clients }).redirectUris).toEqual([REDIRECT]);
-    expect(() => registeredClient({ clientId: 'other', redirectUris: [], emulatorClients: clients })).toThrow("EMULATOR_CLIENTS has no client 'other' (it has: kit-rp)");
+    expect(() => registeredClient({ clientId: 'other', redirectUris: [], emulatorClients: clients })).toThrow(
+      "EMULATOR_CLIENTS has no client 'other' (it has: kit-rp)",
+    );
     expect(() => registeredClient({ clientId: 'kit-rp', redirectUris: [], emulatorClients: '[{' })).toThrow(/^EMULATOR_CLIENTS: not valid JSON/);
   });
 
   it('says how to register the relying party when nothing does', () => {
-    expect(() => registeredClient({ clientId: 'kit-rp', redirectUris: [] })).toThrow(/give --client-jwks FILE and --redirect-uri URL \(or EMULATOR_CLIENTS\), or name a running emulator with --emulator URL/);
+    expect(() => registeredClient({ clientId: 'kit-rp', redirectUris: [] })).toThrow(
+      /give --client-jwks FILE and --redirect-uri URL \(or EMULATOR_CLIENTS\), or name a running emulator with --emulator URL/,
+    );
   });
 });
 
@@ -78,10 +87,18 @@ describe('startEmulatorServer', () => {
 
   it('answers a body over 1 MiB with 413, and a refused request with the emulator’s own error', async () => {
     server = await startEmulatorServer({ client: client(), port: 0 });
-    const large = await fetch(`${server.baseUrl}/par`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'a='.padEnd(1024 * 1024 + 10, 'x') });
+    const large = await fetch(`${server.baseUrl}/par`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'a='.padEnd(1024 * 1024 + 10, 'x'),
+    });
     expect(large.status).toBe(413);
     expect(await large.json()).toMatchObject({ error: 'invalid_request' });
-    const par = await fetch(`${server.baseUrl}/par`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'client_id=kit-rp' });
+    const par = await fetch(`${server.baseUrl}/par`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'client_id=kit-rp',
+    });
     expect(par.status).toBe(400);
   });
 

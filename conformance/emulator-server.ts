@@ -66,7 +66,8 @@ export function registeredClient(registration: ClientRegistration): RegisteredCl
       throw new Error(`EMULATOR_CLIENTS: ${error instanceof Error ? error.message : String(error)}`);
     }
     const client = clients.find((candidate) => candidate.clientId === clientId);
-    if (!client) throw new Error(`EMULATOR_CLIENTS has no client '${clientId}' (it has: ${clients.map((candidate) => candidate.clientId).join(', ') || 'none'})`);
+    if (!client)
+      throw new Error(`EMULATOR_CLIENTS has no client '${clientId}' (it has: ${clients.map((candidate) => candidate.clientId).join(', ') || 'none'})`);
     return redirectUris.length > 0 ? { ...client, redirectUris: [...redirectUris] } : client;
   }
   if (redirectUris.length === 0) throw new Error('--client-jwks needs --redirect-uri: where the emulator sends the browser back to your relying party');
@@ -82,7 +83,9 @@ function readJwksFile(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new Error(`--client-jwks: cannot read ${path} (${error instanceof Error ? error.message : String(error)}); give a file holding your public JWKS, or the JSON itself`);
+    throw new Error(
+      `--client-jwks: cannot read ${path} (${error instanceof Error ? error.message : String(error)}); give a file holding your public JWKS, or the JSON itself`,
+    );
   }
 }
 
@@ -112,7 +115,13 @@ export async function startEmulatorServer(options: { client: RegisteredClient; h
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === 'EADDRINUSE' ? `port ${options.port} on ${host} is taken: choose another with --emulator-port` : `the emulator cannot listen on ${host}:${options.port}: ${error.message}`)),
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `port ${options.port} on ${host} is taken: choose another with --emulator-port`
+            : `the emulator cannot listen on ${host}:${options.port}: ${error.message}`,
+        ),
+      ),
     );
     server.listen(options.port, host, resolve);
   });
@@ -156,7 +165,9 @@ async function answer(handle: (request: Request) => Promise<Response>, baseUrl: 
     const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
     const body = hasBody ? await readLimited(incoming) : undefined;
     const url = new URL(incoming.url ?? '/', baseUrl);
-    const response = await handle(new Request(url, { method: incoming.method, headers, ...(body ? { body: new Uint8Array(body) } : {}), signal: aborted.signal }));
+    const response = await handle(
+      new Request(url, { method: incoming.method, headers, ...(body ? { body: new Uint8Array(body) } : {}), signal: aborted.signal }),
+    );
     const responseHeaders: Record<string, string | string[]> = {};
     response.headers.forEach((value, name) => {
       if (name !== 'set-cookie') responseHeaders[name] = value;
@@ -173,7 +184,12 @@ async function answer(handle: (request: Request) => Promise<Response>, baseUrl: 
     }
     const tooLarge = error instanceof BodyTooLarge;
     outgoing.writeHead(tooLarge ? 413 : 400, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-    outgoing.end(JSON.stringify({ error: 'invalid_request', error_description: tooLarge ? `the body must be at most ${MAX_BODY_BYTES} bytes` : 'the request could not be read' }));
+    outgoing.end(
+      JSON.stringify({
+        error: 'invalid_request',
+        error_description: tooLarge ? `the body must be at most ${MAX_BODY_BYTES} bytes` : 'the request could not be read',
+      }),
+    );
   }
 }
 

@@ -34,7 +34,15 @@ describe('judge', () => {
   });
 
   it('fails a refusal case when the relying party answered 5xx, even though it refused', () => {
-    const verdict = judge(wrongNonce, seen(wrongNonce, { serverErrors: [{ status: 500, url: 'http://127.0.0.1:8000/callback' }, { status: 502, url: 'http://127.0.0.1:8000/x' }] }));
+    const verdict = judge(
+      wrongNonce,
+      seen(wrongNonce, {
+        serverErrors: [
+          { status: 500, url: 'http://127.0.0.1:8000/callback' },
+          { status: 502, url: 'http://127.0.0.1:8000/x' },
+        ],
+      }),
+    );
     expect(verdict).toEqual({ status: 'fail', reason: expect.stringContaining('crashed: it answered 500 at http://127.0.0.1:8000/callback (and 1 more 5xx)') });
   });
 
@@ -81,7 +89,9 @@ describe('judge', () => {
     });
 
     it('gives the page as far as it is known: without a title, its text alone; without either, its URL', () => {
-      expect(judge(BASELINE_CASE, seen(BASELINE_CASE, { ...facts, finalTitle: undefined })).reason).toContain('failure?code=id_token_invalid (The ID token could not be checked.);');
+      expect(judge(BASELINE_CASE, seen(BASELINE_CASE, { ...facts, finalTitle: undefined })).reason).toContain(
+        'failure?code=id_token_invalid (The ID token could not be checked.);',
+      );
       expect(judge(BASELINE_CASE, seen(BASELINE_CASE, { finalUrl: 'http://127.0.0.1:8000/x' })).reason).toBe(
         'Refused a verification it must accept: it ended on http://127.0.0.1:8000/x; the verified given name never appears there.',
       );
@@ -100,7 +110,18 @@ describe('judge', () => {
   });
 
   it('says what the kit pressed when the relying party never called the service', () => {
-    const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], reachedService: false, flowSeen: false, startControl: 'submit button "Use preset"', startPageUrl: 'http://127.0.0.1:8000/', finalUrl: 'http://127.0.0.1:8000/?preset=a', finalTitle: 'Home' }));
+    const verdict = judge(
+      wrongNonce,
+      seen(wrongNonce, {
+        applied: [],
+        reachedService: false,
+        flowSeen: false,
+        startControl: 'submit button "Use preset"',
+        startPageUrl: 'http://127.0.0.1:8000/',
+        finalUrl: 'http://127.0.0.1:8000/?preset=a',
+        finalTitle: 'Home',
+      }),
+    );
     expect(verdict).toEqual({
       status: 'error',
       reason:
@@ -122,9 +143,14 @@ describe('judge', () => {
 
   it('says when the relying party never called the service, instead of blaming the fault', () => {
     const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], reachedService: false, flowSeen: false, finalUrl: 'http://127.0.0.1:8000/' }));
-    expect(verdict).toEqual({ status: 'error', reason: expect.stringContaining('never sent the service a pushed authorization request (the emulator saw none), and ended on http://127.0.0.1:8000/') });
+    expect(verdict).toEqual({
+      status: 'error',
+      reason: expect.stringContaining('never sent the service a pushed authorization request (the emulator saw none), and ended on http://127.0.0.1:8000/'),
+    });
     const par = CASES.find((testCase) => testCase.id === 'par_server_error')!;
-    expect(judge(par, seen(par, { applied: [], reachedService: false, flowSeen: false })).reason).toContain('never sent the service a pushed authorization request');
+    expect(judge(par, seen(par, { applied: [], reachedService: false, flowSeen: false })).reason).toContain(
+      'never sent the service a pushed authorization request',
+    );
   });
 
   it('says when the relying party stopped after its pushed authorization request', () => {

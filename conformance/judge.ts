@@ -63,7 +63,10 @@ export function judge(testCase: ConformanceCase, seen: Observation): Verdict {
   switch (testCase.expect) {
     case 'accepted':
       if (seen.canarySeen) return { status: 'pass', reason: `Accepted: the verified given name appears on ${seen.finalUrl}.${jwksNote(testCase, seen)}` };
-      return { status: 'fail', reason: `Refused a verification it must accept: ${pressedAndEnded(seen)}; the verified given name never appears there.${refusedAcceptanceHint(testCase, seen)}` };
+      return {
+        status: 'fail',
+        reason: `Refused a verification it must accept: ${pressedAndEnded(seen)}; the verified given name never appears there.${refusedAcceptanceHint(testCase, seen)}`,
+      };
     case 'refused':
       if (seen.canarySeen) {
         return { status: 'fail', reason: `Accepted what it must refuse: the given name of the spoiled ID token appears on ${seen.finalUrl}. ${testCase.what}` };
@@ -71,7 +74,11 @@ export function judge(testCase: ConformanceCase, seen: Observation): Verdict {
       return { status: 'pass', reason: `Refused, without a server error (the page it ended on: ${seen.finalUrl}).` };
     case 'portrait_not_shown': {
       const [use] = seen.pictureUses;
-      if (use) return { status: 'fail', reason: `Used the picture URL that is not an image: ${seen.pictureUses.join('; ')}. Only a base64 JPEG data URI is a portrait (spec 2.3).` };
+      if (use)
+        return {
+          status: 'fail',
+          reason: `Used the picture URL that is not an image: ${seen.pictureUses.join('; ')}. Only a base64 JPEG data URI is a portrait (spec 2.3).`,
+        };
       return {
         status: 'pass',
         reason: `Neither the page nor the browser used the picture URL; the relying party ${seen.canarySeen ? 'completed the verification without it' : 'refused the verification'}.`,
@@ -98,7 +105,10 @@ function notApplied(testCase: ConformanceCase, seen: Observation, missing: reado
     };
   }
   if (!seen.reachedService && testCase.armedFor === 'flow') {
-    return { status: 'error', reason: `The browser never reached the service's authorization page: the relying party stopped after its pushed authorization request, on ${seen.finalUrl}.` };
+    return {
+      status: 'error',
+      reason: `The browser never reached the service's authorization page: the relying party stopped after its pushed authorization request, on ${seen.finalUrl}.`,
+    };
   }
   return {
     status: 'error',

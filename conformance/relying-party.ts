@@ -20,12 +20,19 @@ export interface StartedRelyingParty {
  * --client-jwks held them (`npm run keys -- --json`), so they match the keys registered; and a
  * SESSION_SECRET of its own when none is set.
  */
-export function relyingPartyEnvironment(base: Record<string, string | undefined>, emulator: string, clientId: string, keys: ClientKeys | undefined): Record<string, string | undefined> {
+export function relyingPartyEnvironment(
+  base: Record<string, string | undefined>,
+  emulator: string,
+  clientId: string,
+  keys: ClientKeys | undefined,
+): Record<string, string | undefined> {
   return {
     ...base,
     IDV_BASE_URL: emulator,
     IDV_CLIENT_ID: clientId,
-    ...(keys?.privateKeys ? { IDV_SIGNING_KEY: JSON.stringify(keys.privateKeys.signing), IDV_ENCRYPTION_KEY: JSON.stringify(keys.privateKeys.encryption) } : {}),
+    ...(keys?.privateKeys
+      ? { IDV_SIGNING_KEY: JSON.stringify(keys.privateKeys.signing), IDV_ENCRYPTION_KEY: JSON.stringify(keys.privateKeys.encryption) }
+      : {}),
     SESSION_SECRET: base.SESSION_SECRET ?? randomBytes(32).toString('base64url'),
   };
 }
@@ -73,12 +80,15 @@ export async function waitForStartPage(startUrl: string, relyingParty: StartedRe
     );
     if (answered) return;
     if (relyingParty && relyingParty.process.exitCode !== null) {
-      throw new Error(`the relying party's command (--rp-command) exited with status ${relyingParty.process.exitCode} before ${startUrl} answered. Its last output:\n${relyingParty.output()}`);
+      throw new Error(
+        `the relying party's command (--rp-command) exited with status ${relyingParty.process.exitCode} before ${startUrl} answered. Its last output:\n${relyingParty.output()}`,
+      );
     }
     if (Date.now() > giveUpAt) {
-      throw new Error(`nothing answers at ${startUrl} after ${Math.round(timeoutMs / 1000)} s: is your relying party running there?${relyingParty ? ` Its last output:\n${relyingParty.output()}` : ''}`);
+      throw new Error(
+        `nothing answers at ${startUrl} after ${Math.round(timeoutMs / 1000)} s: is your relying party running there?${relyingParty ? ` Its last output:\n${relyingParty.output()}` : ''}`,
+      );
     }
     await new Promise((done) => setTimeout(done, 250));
   }
 }
-

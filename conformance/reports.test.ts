@@ -22,26 +22,42 @@ function result(id: string, verdict: Verdict, more: Partial<CaseResult> = {}): C
 }
 
 const report: RunReport = {
-  options: { clientId: 'my-rp', startUrl: 'http://127.0.0.1:8000/', emulator: 'http://localhost:3000/emulator', persona: 'ingrid-haugen', jwksCooldownSeconds: 60, caseTimeoutSeconds: 60, outDir: '/tmp/x' },
+  options: {
+    clientId: 'my-rp',
+    startUrl: 'http://127.0.0.1:8000/',
+    emulator: 'http://localhost:3000/emulator',
+    persona: 'ingrid-haugen',
+    jwksCooldownSeconds: 60,
+    caseTimeoutSeconds: 60,
+    outDir: '/tmp/x',
+  },
   startedAt: Date.UTC(2026, 10, 24, 12),
   endedAt: Date.UTC(2026, 10, 24, 12, 1, 30),
   results: [
     result('normal', { status: 'pass', reason: 'Accepted.' }, { screenshot: 'normal.png' }),
-    result('wrong_nonce', { status: 'fail', reason: `Accepted what it must refuse: ${HOSTILE}` }, {
-      finalUrl: `http://127.0.0.1:8000/?q=${HOSTILE}`,
-      flow: {
-        state: 's',
-        client_id: 'my-rp',
-        started_at: 0,
-        faults: [{ id: 'wrong_nonce', at: 0, chosen: 'flow' }],
-        events: [{ at: 0, step: 'id_token', outcome: 'fault', summary: 'ID token issued', details: { nonce: HOSTILE } }],
+    result(
+      'wrong_nonce',
+      { status: 'fail', reason: `Accepted what it must refuse: ${HOSTILE}` },
+      {
+        finalUrl: `http://127.0.0.1:8000/?q=${HOSTILE}`,
+        flow: {
+          state: 's',
+          client_id: 'my-rp',
+          started_at: 0,
+          faults: [{ id: 'wrong_nonce', at: 0, chosen: 'flow' }],
+          events: [{ at: 0, step: 'id_token', outcome: 'fault', summary: 'ID token issued', details: { nonce: HOSTILE } }],
+        },
       },
-    }),
-    result('wrong_state', { status: 'error', reason: 'The case did not end within 60 s.' }, {
-      startControl: `button "Start ${HOSTILE}"`,
-      finalTitle: `Failed ${HOSTILE}`,
-      screenshotNote: 'the whole page was larger than 5 MB; the screenshot is of the viewport',
-    }),
+    ),
+    result(
+      'wrong_state',
+      { status: 'error', reason: 'The case did not end within 60 s.' },
+      {
+        startControl: `button "Start ${HOSTILE}"`,
+        finalTitle: `Failed ${HOSTILE}`,
+        screenshotNote: 'the whole page was larger than 5 MB; the screenshot is of the viewport',
+      },
+    ),
     result('picture_not_image', { status: 'not_applicable', reason: 'The relying party did not request picture.' }),
   ],
 };
@@ -69,7 +85,9 @@ describe('the reports', () => {
     const xml = junitXml(report);
     expect(xml).toContain('<testsuites name="IDV conformance: my-rp" tests="4" failures="1" errors="1" skipped="1" time="90.000">');
     expect(xml).toContain('<testcase classname="conformance.accept" name="normal: A normal verification" time="1.234"/>');
-    expect(xml).toMatch(/<testcase classname="conformance.refuse" name="wrong_nonce: Wrong nonce" time="1.234">\n {6}<failure message="Accepted what it must refuse: &lt;script&gt;/);
+    expect(xml).toMatch(
+      /<testcase classname="conformance.refuse" name="wrong_nonce: Wrong nonce" time="1.234">\n {6}<failure message="Accepted what it must refuse: &lt;script&gt;/,
+    );
     expect(xml).toContain('FAPI 2.0 test: fapi2-security-profile-final-client-test-invalid-nonce');
     expect(xml).toMatch(/<error message="The case did not end within 60 s." type="error">/);
     expect(xml).toContain('<skipped message="The relying party did not request picture."/>');

@@ -24,10 +24,19 @@ export function progressLine(index: number, total: number, result: CaseResult): 
 
 /** The table at the end: one row per case, then the reasons of what did not pass, then the counts. */
 export function textTable(report: RunReport): string {
-  const rows = report.results.map((result) => [STATUS_WORD[result.verdict.status], result.testCase.id, expectationOf(result.testCase), `${(result.durationMs / 1000).toFixed(1)} s`]);
+  const rows = report.results.map((result) => [
+    STATUS_WORD[result.verdict.status],
+    result.testCase.id,
+    expectationOf(result.testCase),
+    `${(result.durationMs / 1000).toFixed(1)} s`,
+  ]);
   const header = ['verdict', 'case', 'expects', 'took'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   const lines = [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
   const problems = report.results.filter((result) => result.verdict.status === 'fail' || result.verdict.status === 'error');
   if (problems.length > 0) {
@@ -64,7 +73,9 @@ export function junitXml(report: RunReport): string {
   const cases = report.results.map((result) => {
     const { testCase, verdict } = result;
     const attributes = `classname="${escapeMarkup(`conformance.${expectationOf(testCase).replace(' ', '_')}`)}" name="${escapeMarkup(`${testCase.id}: ${testCase.title}`)}" time="${(result.durationMs / 1000).toFixed(3)}"`;
-    const detail = escapeMarkup(`${verdict.reason}\nCase: ${testCase.what}\nBasis: ${testCase.basis}${testCase.fapiTest ? `\nFAPI 2.0 test: ${testCase.fapiTest}` : ''}\nEnded on: ${result.finalUrl}`);
+    const detail = escapeMarkup(
+      `${verdict.reason}\nCase: ${testCase.what}\nBasis: ${testCase.basis}${testCase.fapiTest ? `\nFAPI 2.0 test: ${testCase.fapiTest}` : ''}\nEnded on: ${result.finalUrl}`,
+    );
     switch (verdict.status) {
       case 'pass':
         return `    <testcase ${attributes}/>`;
@@ -170,7 +181,10 @@ function caseSection(result: CaseResult, verdictWord: Record<VerdictStatus, stri
   const facts: [string, string][] = [
     ['Verdict', verdict.reason],
     ['What the service did', testCase.what],
-    ['A correct relying party', testCase.expect === 'accepted' ? 'accepts it' : testCase.expect === 'refused' ? 'refuses it' : 'shows and fetches no portrait from it'],
+    [
+      'A correct relying party',
+      testCase.expect === 'accepted' ? 'accepts it' : testCase.expect === 'refused' ? 'refuses it' : 'shows and fetches no portrait from it',
+    ],
     ['Rests on', testCase.basis],
     ...(testCase.fapiTest ? [['FAPI 2.0 test', testCase.fapiTest] as [string, string]] : []),
     ...(testCase.otherSuiteTest ? [['Nearest conformance-suite test', testCase.otherSuiteTest] as [string, string]] : []),
@@ -193,8 +207,12 @@ function caseSection(result: CaseResult, verdictWord: Record<VerdictStatus, stri
   const jwks = result.jwksFetches.length
     ? `<h3>JWKS fetches during the case</h3><ul>${result.jwksFetches.map((fetch) => `<li>${e(new Date(fetch.at).toISOString().slice(11, 23))}: kids ${e(fetch.kids.join(', '))}${fetch.variants.length ? `; variants ${e(fetch.variants.join(', '))}` : ''}</li>`).join('')}</ul>`
     : '';
-  const navigations = result.navigations.length ? `<details><summary>The browser's pages (${result.navigations.length})</summary><ol>${result.navigations.map((url) => `<li><code>${e(url)}</code></li>`).join('')}</ol></details>` : '';
-  const screenshot = result.screenshot ? `<h3>The page it ended on</h3><img src="${e(encodeURI(result.screenshot))}" alt="${e(`The relying party's page at the end of case ${testCase.id}`)}" loading="lazy">` : '';
+  const navigations = result.navigations.length
+    ? `<details><summary>The browser's pages (${result.navigations.length})</summary><ol>${result.navigations.map((url) => `<li><code>${e(url)}</code></li>`).join('')}</ol></details>`
+    : '';
+  const screenshot = result.screenshot
+    ? `<h3>The page it ended on</h3><img src="${e(encodeURI(result.screenshot))}" alt="${e(`The relying party's page at the end of case ${testCase.id}`)}" loading="lazy">`
+    : '';
   return `<section id="case-${e(testCase.id)}" class="${VERDICT_CLASS[verdict.status]}" data-case="${e(testCase.id)}" data-verdict="${verdict.status}">
 <h2><span class="badge">${e(verdictWord[verdict.status])}</span> <code>${e(testCase.id)}</code>: ${e(testCase.title)}</h2>
 <dl>${facts.map(([term, value]) => `<dt>${e(term)}</dt><dd>${e(value)}</dd>`).join('')}</dl>

@@ -189,7 +189,10 @@ function accessibleName(element: Element): string {
  * one space, and at most `max` characters are kept.
  */
 function plainText(text: string, max: number): string {
-  const plain = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return plain.length > max ? `${plain.slice(0, max - 1).trimEnd()}…` : plain;
 }
 
@@ -209,7 +212,13 @@ export function makeCanary(): string {
 }
 
 /** Runs one case; never throws for what the relying party or the emulator does. */
-export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSettings, testCase: ConformanceCase, seenStates: Set<string>): Promise<CaseResult> {
+export async function runCase(
+  browser: Browser,
+  qa: EmulatorQa,
+  settings: CaseSettings,
+  testCase: ConformanceCase,
+  seenStates: Set<string>,
+): Promise<CaseResult> {
   const canary = makeCanary();
   const startedAt = Date.now();
   const context = await newCaseContext(browser);
@@ -230,10 +239,13 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
     }
   });
   // The picture URL is under .invalid: nobody answers it, and asking is what the case looks for.
-  await page.route((url) => url.href.startsWith(new URL(NOT_AN_IMAGE_PICTURE).origin), async (route) => {
-    pictureUses.push(`the browser requested ${route.request().url()}`);
-    await route.abort('addressunreachable');
-  });
+  await page.route(
+    (url) => url.href.startsWith(new URL(NOT_AN_IMAGE_PICTURE).origin),
+    async (route) => {
+      pictureUses.push(`the browser requested ${route.request().url()}`);
+      await route.abort('addressunreachable');
+    },
+  );
 
   let state: string | undefined;
   let reachedService = false;
@@ -321,7 +333,17 @@ export async function runCase(browser: Browser, qa: EmulatorQa, settings: CaseSe
 
   if (slowDown !== undefined && flow === undefined) {
     // Nothing reached the service: the case did not happen, and runs again once allowed.
-    return { testCase, verdict: { status: 'error', reason: `The relying party answered 429 before the flow began (asking for ${slowDown} s).` }, canary, startedAt, durationMs: endedAt - startedAt, finalUrl, jwksFetches, navigations, slowDown };
+    return {
+      testCase,
+      verdict: { status: 'error', reason: `The relying party answered 429 before the flow began (asking for ${slowDown} s).` },
+      canary,
+      startedAt,
+      durationMs: endedAt - startedAt,
+      finalUrl,
+      jwksFetches,
+      navigations,
+      slowDown,
+    };
   }
   const pageFacts = {
     ...(startControl ? { startControl: startControl.description } : {}),

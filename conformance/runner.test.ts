@@ -26,7 +26,10 @@ const outDir = mkdtempSync(join(tmpdir(), 'kit-runner-'));
 beforeAll(async () => {
   const port = await freePort();
   startUrl = `http://127.0.0.1:${port}/`;
-  emulator = await startEmulatorServer({ client: registeredClient({ clientId: 'runner-rp', keys: { jwks: keys.jwks }, redirectUris: [`http://127.0.0.1:${port}/callback`] }), port: 0 });
+  emulator = await startEmulatorServer({
+    client: registeredClient({ clientId: 'runner-rp', keys: { jwks: keys.jwks }, redirectUris: [`http://127.0.0.1:${port}/callback`] }),
+    port: 0,
+  });
   relyingParty = spawn(process.execPath, ['--import', 'tsx', 'examples/express-server.ts'], {
     cwd: ROOT,
     env: {
@@ -74,7 +77,9 @@ describe('runConformance', () => {
   it('runs per-flow cases side by side and the client-wide ones alone, after them, each decided as alone; the report in case order', async () => {
     const report = await runConformance(options({ workers: 2, cases: CASES_RUN }));
     expect(report.results.map((result) => result.testCase.id)).toEqual(selectCases(CASES_RUN).map((testCase) => testCase.id));
-    expect(report.results.map((result) => [result.testCase.id, result.verdict.status, result.verdict.reason])).toEqual(report.results.map((result) => [result.testCase.id, "pass", result.verdict.reason]));
+    expect(report.results.map((result) => [result.testCase.id, result.verdict.status, result.verdict.reason])).toEqual(
+      report.results.map((result) => [result.testCase.id, 'pass', result.verdict.reason]),
+    );
     const perFlow = report.results.filter((result) => !result.testCase.clientWide && !result.testCase.id.startsWith('normal')).map(span);
     const clientWide = report.results.filter((result) => result.testCase.clientWide).map(span);
     // The case with an unknown kid went first (with the first workers, before any per-flow case
@@ -86,7 +91,10 @@ describe('runConformance', () => {
     const everyOther = report.results.map(span);
     for (const wide of clientWide) {
       expect(wide.from, wide.id).toBeGreaterThanOrEqual(Math.max(...perFlow.map((other) => other.to)));
-      expect(everyOther.filter((other) => other.id !== wide.id && other.from < wide.to && wide.from < other.to).map((other) => other.id), wide.id).toEqual([]);
+      expect(
+        everyOther.filter((other) => other.id !== wide.id && other.from < wide.to && wide.from < other.to).map((other) => other.id),
+        wide.id,
+      ).toEqual([]);
     }
   }, 120_000);
 
@@ -96,7 +104,11 @@ describe('runConformance', () => {
   }, 60_000);
 
   it('waits while another run holds the emulator, and gives up saying so after lockWaitSeconds', async () => {
-    const held = await fetch(`${emulator.baseUrl}/qa/lock`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ owner: 'someone-else', seconds: 30 }) });
+    const held = await fetch(`${emulator.baseUrl}/qa/lock`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ owner: 'someone-else', seconds: 30 }),
+    });
     expect(held.status).toBe(200);
     try {
       const waits: string[] = [];

@@ -94,7 +94,12 @@ export async function runConformance(options: RunOptions, listener: RunListener 
       owner,
     };
     const startedAt = Date.now();
-    const results = await runCases(browser, qa, settings, cases, { cooldownMs: options.jwksCooldownSeconds * 1000, workers: options.workers ?? 1, listener, signal });
+    const results = await runCases(browser, qa, settings, cases, {
+      cooldownMs: options.jwksCooldownSeconds * 1000,
+      workers: options.workers ?? 1,
+      listener,
+      signal,
+    });
     return { options, startedAt, endedAt: Date.now(), results };
   } finally {
     clearInterval(renewal);
@@ -182,7 +187,10 @@ async function runCases(browser: Browser, qa: EmulatorQa, settings: CaseSettings
   const clientWide = queue.filter((testCase) => testCase.clientWide);
   while (clientWide.length > 0 && !signal?.aborted) {
     const wait = cooldownMs - (Date.now() - lastFetch);
-    const next = wait <= 0 && clientWide.some((testCase) => testCase.needsJwksFetch) ? clientWide.findIndex((testCase) => testCase.needsJwksFetch) : clientWide.findIndex((testCase) => !testCase.needsJwksFetch);
+    const next =
+      wait <= 0 && clientWide.some((testCase) => testCase.needsJwksFetch)
+        ? clientWide.findIndex((testCase) => testCase.needsJwksFetch)
+        : clientWide.findIndex((testCase) => !testCase.needsJwksFetch);
     if (next === -1) {
       listener.waiting?.(Math.ceil(wait / 1000), 'until the relying party may fetch the JWKS again (--jwks-cooldown)');
       await sleep(wait, signal);

@@ -13,7 +13,10 @@ const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1440, hei
 
 async function scan(page: Page, name: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  expect(results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), name).toEqual([]);
+  expect(
+    results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    name,
+  ).toEqual([]);
 }
 
 for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {

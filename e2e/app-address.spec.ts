@@ -22,7 +22,9 @@ test('a page opened at 127.0.0.1 is sent to APP_URL at localhost, path and query
   await expect(page).toHaveURL(/\/emulator\/auth\?/);
 });
 
-test('a link with any character, opened at 127.0.0.1, is sent to APP_URL percent-encoded, never a 500; a health check there answers where it asked', async ({ request }) => {
+test('a link with any character, opened at 127.0.0.1, is sent to APP_URL percent-encoded, never a 500; a health check there answers where it asked', async ({
+  request,
+}) => {
   const other = APP.replace('//localhost:', '//127.0.0.1:');
   const page = { accept: 'text/html,application/xhtml+xml' };
   for (const path of ['/?preset=%00', '/?claim=%E2%82%AC', '/%E2%82%AC', '/result?x=%E2%82%AC']) {
@@ -44,7 +46,10 @@ test('a link with any character, opened at 127.0.0.1, is sent to APP_URL percent
   expect((await request.get(`${other}/healthz`, { maxRedirects: 0 })).status()).toBe(200);
 });
 
-test('behind a trusted proxy the page stays where it was opened and says which address to open, in the page’s language; start-up prints it', async ({ page, request }) => {
+test('behind a trusted proxy the page stays where it was opened and says which address to open, in the page’s language; start-up prints it', async ({
+  page,
+  request,
+}) => {
   const port = await freePort();
   const app = `http://localhost:${port}`;
   const server = startAppServer(port, {
@@ -55,7 +60,16 @@ test('behind a trusted proxy the page stays where it was opened and says which a
   });
   try {
     await expect
-      .poll(() => (server.running() ? request.get(`${app}/readyz`).then((response) => response.status(), () => 0) : -1), { timeout: 30_000 })
+      .poll(
+        () =>
+          server.running()
+            ? request.get(`${app}/readyz`).then(
+                (response) => response.status(),
+                () => 0,
+              )
+            : -1,
+        { timeout: 30_000 },
+      )
       .toBe(200);
     expect(server.output()).toContain(`[idv] open ${app}/ : the app’s address (APP_URL)`);
 

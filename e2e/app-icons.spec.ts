@@ -8,9 +8,9 @@ import { EMULATOR_APP as APP } from './servers';
 test('every page links the favicon, the SVG icon, the Apple touch icon and the manifest, and each is served', async ({ page, request }) => {
   for (const path of ['/', '/result', '/failure?code=access_denied']) {
     await page.goto(`${APP}${path}`);
-    const links = await page.locator('head link[rel~="icon"], head link[rel="apple-touch-icon"], head link[rel="manifest"]').evaluateAll((elements) =>
-      elements.map((element) => `${element.getAttribute('rel')} ${element.getAttribute('href')}`),
-    );
+    const links = await page
+      .locator('head link[rel~="icon"], head link[rel="apple-touch-icon"], head link[rel="manifest"]')
+      .evaluateAll((elements) => elements.map((element) => `${element.getAttribute('rel')} ${element.getAttribute('href')}`));
     expect(links, path).toEqual(
       expect.arrayContaining(['icon /favicon.ico', 'icon /icon.svg', 'apple-touch-icon /apple-touch-icon.png', 'manifest /manifest.webmanifest']),
     );
@@ -31,8 +31,19 @@ test('every page links the favicon, the SVG icon, the Apple touch icon and the m
 test('the manifest names the app and lists icons that exist at the sizes it states', async ({ request }) => {
   const response = await request.get(`${APP}/manifest.webmanifest`);
   expect(response.status()).toBe(200);
-  const manifest = (await response.json()) as { name: string; short_name: string; start_url: string; display: string; icons: { src: string; sizes: string; type: string; purpose: string }[] };
-  expect(manifest).toMatchObject({ name: expect.stringContaining('Identity verification'), short_name: expect.any(String), start_url: '/', display: 'standalone' });
+  const manifest = (await response.json()) as {
+    name: string;
+    short_name: string;
+    start_url: string;
+    display: string;
+    icons: { src: string; sizes: string; type: string; purpose: string }[];
+  };
+  expect(manifest).toMatchObject({
+    name: expect.stringContaining('Identity verification'),
+    short_name: expect.any(String),
+    start_url: '/',
+    display: 'standalone',
+  });
   expect(manifest.icons.map((icon) => icon.purpose)).toEqual(expect.arrayContaining(['any', 'maskable']));
   for (const icon of manifest.icons) {
     const file = await request.get(new URL(icon.src, `${APP}/`).href);

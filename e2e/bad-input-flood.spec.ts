@@ -13,7 +13,16 @@ import { decideInEmulatedApp, startDefaultVerification } from './flows';
 
 async function ready(request: APIRequestContext, app: string, server: AppServer): Promise<void> {
   await expect
-    .poll(() => (server.running() ? request.get(`${app}/readyz`).then((response) => response.status(), () => 0) : -1), { timeout: 30_000 })
+    .poll(
+      () =>
+        server.running()
+          ? request.get(`${app}/readyz`).then(
+              (response) => response.status(),
+              () => 0,
+            )
+          : -1,
+      { timeout: 30_000 },
+    )
     .toBe(200);
 }
 
@@ -37,7 +46,10 @@ async function inParallel(count: number, concurrency: number, task: (index: numb
   );
 }
 
-test('a flood of bad input (16,000-character claims, forged callbacks, unknown settings; with and without a binding) stores nothing it cannot bound, and a real verification still completes', async ({ page, request }) => {
+test('a flood of bad input (16,000-character claims, forged callbacks, unknown settings; with and without a binding) stores nothing it cannot bound, and a real verification still completes', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   const port = await freePort();
   const app = `http://localhost:${port}`;
@@ -113,7 +125,10 @@ test('a recorded failure keeps no request input: the failure page of a 16,000-ch
   }
 });
 
-test('starts over the per-address limit reach the failure page, served with 429 and Retry-After, and with no trusted proxy (TRUST_PROXY=0) the limit holds whatever X-Forwarded-For a client sends', async ({ request, page }) => {
+test('starts over the per-address limit reach the failure page, served with 429 and Retry-After, and with no trusted proxy (TRUST_PROXY=0) the limit holds whatever X-Forwarded-For a client sends', async ({
+  request,
+  page,
+}) => {
   const port = await freePort();
   const app = `http://localhost:${port}`;
   const server = appServer(port, 'forwarded-for', { IDV_START_LIMIT_PER_ADDRESS: '3' });

@@ -13,7 +13,10 @@ import { freePort, startAppServer, type AppServer } from '../test/support/app-se
  * The status, Content-Encoding and Vary of `url` asked for with `Accept-Encoding: gzip`, as a
  * browser would (or with `acceptEncoding`), and its body decoded as that encoding says.
  */
-function encodingOf(url: string, acceptEncoding = 'gzip'): Promise<{ status: number; encoding: string | undefined; vary: string | undefined; location: string | undefined; text: string }> {
+function encodingOf(
+  url: string,
+  acceptEncoding = 'gzip',
+): Promise<{ status: number; encoding: string | undefined; vary: string | undefined; location: string | undefined; text: string }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { headers: { 'accept-encoding': acceptEncoding } }, (incoming) => {
       const chunks: Buffer[] = [];
@@ -21,7 +24,13 @@ function encodingOf(url: string, acceptEncoding = 'gzip'): Promise<{ status: num
       incoming.on('end', () => {
         const encoding = incoming.headers['content-encoding'];
         const body = Buffer.concat(chunks);
-        resolve({ status: incoming.statusCode!, encoding, vary: incoming.headers.vary, location: incoming.headers.location, text: (encoding === 'gzip' ? gunzipSync(body) : body).toString('utf8') });
+        resolve({
+          status: incoming.statusCode!,
+          encoding,
+          vary: incoming.headers.vary,
+          location: incoming.headers.location,
+          text: (encoding === 'gzip' ? gunzipSync(body) : body).toString('utf8'),
+        });
       });
     });
     outgoing.on('error', reject);
@@ -40,7 +49,16 @@ async function started(env: Record<string, string>): Promise<{ server: AppServer
     IDV_BASE_URL: '',
     ...env,
   });
-  await expect.poll(() => fetch(`${app}/healthz`).then((response) => response.status, () => 0), { timeout: 60_000 }).toBe(200);
+  await expect
+    .poll(
+      () =>
+        fetch(`${app}/healthz`).then(
+          (response) => response.status,
+          () => 0,
+        ),
+      { timeout: 60_000 },
+    )
+    .toBe(200);
   return { server, app };
 }
 
@@ -50,7 +68,10 @@ test('by default the server gzips a page, a shared link’s page and a script fo
     // The home page names its scripts in `src` attributes.
     const script = /<script src="(\/_next\/static\/[^"]+\.js)"/.exec(await (await fetch(`${compressed.app}/`)).text())?.[1];
     expect(script).toBeDefined();
-    for (const [{ app }, encoding] of [[compressed, 'gzip'], [plain, undefined]] as const) {
+    for (const [{ app }, encoding] of [
+      [compressed, 'gzip'],
+      [plain, undefined],
+    ] as const) {
       for (const path of ['/', '/?preset=full-kyc', script!]) {
         const answer = await encodingOf(`${app}${path}`);
         expect(answer, `${path}`).toMatchObject({ status: 200, encoding });
@@ -68,5 +89,7 @@ test('by default the server gzips a page, a shared link’s page and a script fo
 test('IDV_COMPRESS other than 1 or 0 stops `npm start` before the server starts, naming the variable', async () => {
   const server = startAppServer(await freePort(), { IDV_COMPRESS: 'off' });
   expect(await server.exited).toBe(1);
-  expect(server.output()).toContain('[idv] configuration error: IDV_COMPRESS must be 1 (Next.js compresses its responses, the default) or 0 (a proxy in front compresses them) (it is "off")');
+  expect(server.output()).toContain(
+    '[idv] configuration error: IDV_COMPRESS must be 1 (Next.js compresses its responses, the default) or 0 (a proxy in front compresses them) (it is "off")',
+  );
 });

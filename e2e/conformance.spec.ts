@@ -108,7 +108,9 @@ async function runKit(commandLine: string, env: Record<string, string> = {}): Pr
 
 /** The ids of the JUnit test cases with a `<failure>` (or, with `element`, another child). */
 function casesWith(junit: string, element: 'failure' | 'error' | 'skipped'): string[] {
-  return [...junit.matchAll(/<testcase [^>]*name="([a-z0-9_]+):[^"]*"[^>]*>\s*<(failure|error|skipped)\b/g)].filter((match) => match[2] === element).map((match) => match[1]!);
+  return [...junit.matchAll(/<testcase [^>]*name="([a-z0-9_]+):[^"]*"[^>]*>\s*<(failure|error|skipped)\b/g)]
+    .filter((match) => match[2] === element)
+    .map((match) => match[1]!);
 }
 
 /** Each case's verdict, by id, from the HTML report. */
@@ -193,7 +195,9 @@ test('a relying party that skips the nonce check is flagged on the nonce cases, 
   expect(casesWith(run.junit, 'failure')).toEqual(['wrong_nonce', 'missing_nonce']);
   expect(casesWith(run.junit, 'error')).toEqual([]);
   expect(run.stdout).toMatch(/^FAIL +wrong_nonce +refuse/m);
-  expect(run.stdout).toMatch(/^ {2}wrong_nonce \(FAIL\): Accepted what it must refuse: the given name of the spoiled ID token appears on http:\/\/127\.0\.0\.1:\d+\/callback/m);
+  expect(run.stdout).toMatch(
+    /^ {2}wrong_nonce \(FAIL\): Accepted what it must refuse: the given name of the spoiled ID token appears on http:\/\/127\.0\.0\.1:\d+\/callback/m,
+  );
   expect(run.stdout).toContain(`${PER_FLOW_CASES - 2} passed, 2 failed, 0 could not be decided, 0 did not apply`);
   expect(run.html).toContain('data-case="missing_nonce" data-verdict="fail"');
 });
@@ -212,7 +216,9 @@ test('two runs at once on one emulator give the verdicts one run gives: the seco
 test('per-flow cases spoil no ordinary verification of the same client beside them', async () => {
   test.setTimeout(5 * 60_000);
   const { app, emulator } = await startApp();
-  const kit = runKit(`npm run conformance -- --emulator ${emulator} --client-id demo-relying-party --start-url ${app}/ --panel-password ${PANEL_PASSWORD} --no-client-wide`);
+  const kit = runKit(
+    `npm run conformance -- --emulator ${emulator} --client-id demo-relying-party --start-url ${app}/ --panel-password ${PANEL_PASSWORD} --no-client-wide`,
+  );
   let done = false;
   void kit.finally(() => (done = true));
   const people: string[] = [];

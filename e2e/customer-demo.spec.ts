@@ -29,14 +29,24 @@ test.beforeAll(async ({ request }) => {
     IDV_CUSTOMER_MODE: 'on',
   });
   await expect
-    .poll(() => request.get(`${app}/readyz`).then((response) => response.status(), () => 0), { timeout: 45_000 })
+    .poll(
+      () =>
+        request.get(`${app}/readyz`).then(
+          (response) => response.status(),
+          () => 0,
+        ),
+      { timeout: 45_000 },
+    )
     .toBe(200);
 });
 
 test.afterAll(() => server?.kill('SIGTERM'));
 
 test('the header shows the customer’s name and logo at a fixed size, in either language', async ({ page }) => {
-  for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
     await page.setViewportSize(viewport);
     await page.goto(`${app}/`);
     const name = page.getByTestId('site-name');

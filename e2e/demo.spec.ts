@@ -7,7 +7,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
-
 async function runPreset(page: Page, preset: string, persona: string): Promise<void> {
   await page.goto(`${APP}/`);
   await page.getByRole('button', { name: new RegExp(`^${preset}`) }).click();
@@ -88,7 +87,10 @@ test('the trace lists every step of the flow, with the signing certificate', asy
   expect((await download).suggestedFilename()).toBe('verification-trace.json');
 });
 
-test('in Norwegian (idv_lang=nb), the trace’s titles, labels, buttons and download are in bokmål; what the exchanges carry is untouched', async ({ page, context }) => {
+test('in Norwegian (idv_lang=nb), the trace’s titles, labels, buttons and download are in bokmål; what the exchanges carry is untouched', async ({
+  page,
+  context,
+}) => {
   await context.addCookies([{ name: 'idv_lang', value: 'nb', url: APP }]);
   await page.goto(`${APP}/`);
   await page.getByRole('button', { name: 'Start verifisering' }).click();
@@ -109,14 +111,20 @@ test('in Norwegian (idv_lang=nb), the trace’s titles, labels, buttons and down
   await expect(trace.locator('[data-step=token]')).toContainText('Klientpåstand: payload (nyttelast)');
   await expect(trace.locator('[data-step=token]')).toContainText('"grant_type": "authorization_code"');
   await trace.locator('[data-step=id_token] summary').click();
-  await expect(page.getByRole('region', { name: 'ID-token dekryptert og verifisert: Signert ID-token: payload (nyttelast)' })).toContainText('"value": "•••••••6421"');
+  await expect(page.getByRole('region', { name: 'ID-token dekryptert og verifisert: Signert ID-token: payload (nyttelast)' })).toContainText(
+    '"value": "•••••••6421"',
+  );
   await expect(page.getByRole('button', { name: 'Kopier «Signert ID-token: payload (nyttelast)»' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Kopier hele sporet som JSON' })).toBeVisible();
 
   // The download is what the page shows: in the reader's language, what the exchanges carry untouched.
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Last ned JSON' }).click();
-  const downloaded = JSON.parse(await readFile(await (await download).path(), 'utf8')) as { step: string; title: string; sections: { label: string; content: string }[] }[];
+  const downloaded = JSON.parse(await readFile(await (await download).path(), 'utf8')) as {
+    step: string;
+    title: string;
+    sections: { label: string; content: string }[];
+  }[];
   const par = downloaded.find((entry) => entry.step === 'par')!;
   expect(par.title).toBe('Pushed authorization request (PAR)');
   expect(par.sections.map((section) => section.label)).toContain('Forespørselsobjekt: payload (nyttelast)');

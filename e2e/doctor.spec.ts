@@ -6,7 +6,6 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { EMULATOR_APP as APP } from './servers';
 
-
 test('the doctor page passes every line against the embedded emulator and shows our public JWKS', async ({ page }) => {
   await page.goto(`${APP}/`);
   await page.getByRole('link', { name: /^Doctor/ }).click();

@@ -81,7 +81,14 @@ async function pushedAuthorization(extra: Record<string, unknown> = {}, form: Re
     nonce: randomBytes(24).toString('base64url'),
     code_challenge: createHash('sha256').update(randomBytes(32).toString('base64url')).digest('base64url'),
     code_challenge_method: 'S256',
-    claims: { id_token: { verified_claims: { verification: { trust_framework: { value: 'standard' } }, claims: { given_name: { essential: true }, family_name: { essential: true } } } } },
+    claims: {
+      id_token: {
+        verified_claims: {
+          verification: { trust_framework: { value: 'standard' } },
+          claims: { given_name: { essential: true }, family_name: { essential: true } },
+        },
+      },
+    },
     ...extra,
   })
     .setProtectedHeader(header)
@@ -89,7 +96,13 @@ async function pushedAuthorization(extra: Record<string, unknown> = {}, form: Re
   const response = await fetch(`${issuer}/par`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: CLIENT_ID, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: clientAssertion, request, ...form }),
+    body: new URLSearchParams({
+      client_id: CLIENT_ID,
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: clientAssertion,
+      request,
+      ...form,
+    }),
   });
   expect(response.status, await response.clone().text()).toBe(201);
   const { request_uri: requestUri } = (await response.json()) as { request_uri: string };
@@ -145,7 +158,10 @@ async function everyPage(page: Page, visit: (name: string) => Promise<void>): Pr
 }
 
 for (const locale of ['en', 'nb'] as const) {
-  test(`at 360 px, in ${locale === 'en' ? 'English' : 'Norwegian'}, no emulator page is wider than the screen and the header keeps "ID Check" on one line`, async ({ page, context }) => {
+  test(`at 360 px, in ${locale === 'en' ? 'English' : 'Norwegian'}, no emulator page is wider than the screen and the header keeps "ID Check" on one line`, async ({
+    page,
+    context,
+  }) => {
     await page.setViewportSize({ width: 360, height: 780 });
     await context.addCookies([{ name: 'idv_emulator_lang', value: locale, url: issuer }]);
     const widths: Record<string, number> = {};
@@ -154,7 +170,10 @@ for (const locale of ['en', 'nb'] as const) {
       const brand = page.locator('.brand');
       if (await brand.count()) {
         // One line: the brand is as tall as one line of its text.
-        const { height, lineHeight } = await brand.evaluate((element) => ({ height: element.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(element).lineHeight) }));
+        const { height, lineHeight } = await brand.evaluate((element) => ({
+          height: element.getBoundingClientRect().height,
+          lineHeight: parseFloat(getComputedStyle(element).lineHeight),
+        }));
         expect(height, `${name}: the brand wraps`).toBeLessThanOrEqual(lineHeight + 1);
       }
     });
@@ -166,7 +185,9 @@ for (const locale of ['en', 'nb'] as const) {
 test('a PAR with login_hint pre-selects that persona on the authorization page and in the app, saying who suggested it', async ({ page }) => {
   await page.goto(await pushedAuthorization({ login_hint: 'lars-eriksson' }));
   await expect(page.locator('input[name="persona"]:checked')).toHaveValue('lars-eriksson');
-  await expect(page.locator('label.persona', { has: page.locator('input[value="lars-eriksson"]') }).getByTestId('suggested-persona')).toHaveText(`Suggested by ${CLIENT_NAME}`);
+  await expect(page.locator('label.persona', { has: page.locator('input[value="lars-eriksson"]') }).getByTestId('suggested-persona')).toHaveText(
+    `Suggested by ${CLIENT_NAME}`,
+  );
   await expect(page.getByTestId('suggested-persona')).toHaveCount(1);
 
   await page.getByTestId('use-app-on-this-device').click();
@@ -198,7 +219,9 @@ test('the authorization page names the client and shows its logo, which its Cont
   const logo = page.getByRole('img', { name: CLIENT_NAME });
   await expect(logo).toBeVisible();
   expect(await logo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBe(192);
-  expect(await logo.evaluate((image) => [image.getBoundingClientRect().width, image.getBoundingClientRect().height, getComputedStyle(image).objectFit])).toEqual([56, 56, 'contain']);
+  expect(
+    await logo.evaluate((image) => [image.getBoundingClientRect().width, image.getBoundingClientRect().height, getComputedStyle(image).objectFit]),
+  ).toEqual([56, 56, 'contain']);
   await page.getByTestId('use-app-on-this-device').click();
   await expect(page.getByText(`${CLIENT_NAME} wants to verify your identity`)).toBeVisible();
   await expect(page.getByRole('img', { name: CLIENT_NAME })).toBeVisible();
@@ -234,18 +257,29 @@ test('with the app’s theme cookie set to dark, every emulator page is dark, an
     expect(luminance(await background(page)), `${name}: background ${await background(page)}`).toBeLessThan(0.05);
     const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`), name).toEqual([]);
+    expect(
+      serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
+      name,
+    ).toEqual([]);
   });
 });
 
-test('the app’s theme cookie set to light wins over a browser that prefers dark; without the cookie the page follows the browser', async ({ page, context }) => {
+test('the app’s theme cookie set to light wins over a browser that prefers dark; without the cookie the page follows the browser', async ({
+  page,
+  context,
+}) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   const url = await pushedAuthorization();
   await page.goto(url);
   expect(luminance(await background(page))).toBeLessThan(0.05);
   // The code block keeps a panel of its own in dark: its background is not the card's.
   const code = page.locator('main code').first();
-  expect(await code.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe(await page.locator('.card').first().evaluate((element) => getComputedStyle(element).backgroundColor));
+  expect(await code.evaluate((element) => getComputedStyle(element).backgroundColor)).not.toBe(
+    await page
+      .locator('.card')
+      .first()
+      .evaluate((element) => getComputedStyle(element).backgroundColor),
+  );
 
   await context.addCookies([{ name: 'idv_theme', value: 'light', url: app }]);
   await page.goto(issuer);

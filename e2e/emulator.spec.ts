@@ -7,7 +7,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { armFault, decideInEmulatedApp, openPanelSignedIn, startDefaultVerification, startVerification } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
-
 /** The app's five steps for a persona who passes, ending on consent: Share. */
 async function walkThroughApp(phone: Page, persona: string): Promise<void> {
   await expect(phone.getByTestId('app-step')).toHaveText(/Step 1 of 5/);

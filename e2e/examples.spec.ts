@@ -218,7 +218,9 @@ test.describe('examples/openid-client: openid-client v6 adapted to the service',
 
   test.afterAll(() => stopServer(server));
 
-  test('a whole verification in a browser: an EdDSA client assertion, PAR with a signed request object, an encrypted ID token; its page shows the given name and the portrait', async ({ page }) => {
+  test('a whole verification in a browser: an EdDSA client assertion, PAR with a signed request object, an encrypted ID token; its page shows the given name and the portrait', async ({
+    page,
+  }) => {
     await verifyIngrid(page, OPENID_CLIENT_EXAMPLE_APP);
     await expect(page.getByTestId('given-name')).toHaveText('Ingrid Solberg');
     await expectPortrait(page);

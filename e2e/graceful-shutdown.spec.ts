@@ -11,7 +11,9 @@ import { clientKeys } from '../test/support/client-keys';
 import { redisClientCount, startHeldService } from '../test/support/held-service';
 import { startRedisServer } from '../test/support/redis-server';
 
-test('on SIGTERM the server answers every request in flight, with the store still serving them, then exits and leaves no Redis connection behind', async ({ request }) => {
+test('on SIGTERM the server answers every request in flight, with the store still serving them, then exits and leaves no Redis connection behind', async ({
+  request,
+}) => {
   test.setTimeout(90_000);
   const redis = await startRedisServer();
   // The "service": answers nothing until the test lets it, so starts stay in flight.
@@ -35,7 +37,16 @@ test('on SIGTERM the server answers every request in flight, with the store stil
   const clients = () => redisClientCount(redis.url);
 
   try {
-    await expect.poll(() => request.get(`${app}/readyz`).then((response) => response.status(), () => 0), { timeout: 30_000 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          request.get(`${app}/readyz`).then(
+            (response) => response.status(),
+            () => 0,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(200);
     expect(await clients()).toBeGreaterThan(0);
 
     const inFlight = Array.from({ length: 4 }, () => request.post(`${app}/auth/start`, { maxRedirects: 0 }));
@@ -46,7 +57,12 @@ test('on SIGTERM the server answers every request in flight, with the store stil
     await new Promise((resolve) => setTimeout(resolve, 500));
     service.release();
     const answers = await Promise.all(
-      inFlight.map((pending) => pending.then((response) => `${response.status()} ${response.headers().location ?? ''}`, (error: Error) => error.message)),
+      inFlight.map((pending) =>
+        pending.then(
+          (response) => `${response.status()} ${response.headers().location ?? ''}`,
+          (error: Error) => error.message,
+        ),
+      ),
     );
     // Each got its whole answer: the failure page of an unavailable service, recorded in Redis
     // (the `id`) while the server was already shutting down.

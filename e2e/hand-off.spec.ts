@@ -15,7 +15,10 @@ const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch:
 async function scan(page: Page, name: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), name).toEqual([]);
+  expect(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    name,
+  ).toEqual([]);
 }
 
 /** The link of the QR code, as "Show the link" prints it; the page then hides it again. */
@@ -103,7 +106,10 @@ test('a phone from the QR code is confirmed by the code it shows, and the comput
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
 });
 
-test('an onlooker who scans the same QR code gets a page saying the verification is being completed on another device, never the app', async ({ page, browser }) => {
+test('an onlooker who scans the same QR code gets a page saying the verification is being completed on another device, never the app', async ({
+  page,
+  browser,
+}) => {
   await startDefaultVerification(page, APP);
   const link = await phoneLink(page);
   const mine = await phoneOpens(browser, link);

@@ -10,11 +10,23 @@ import { freePort, startAppServer, type AppServer } from '../test/support/app-se
 
 async function ready(request: APIRequestContext, app: string, server: AppServer): Promise<void> {
   await expect
-    .poll(() => (server.running() ? request.get(`${app}/readyz`).then((response) => response.status(), () => 0) : -1), { timeout: 30_000 })
+    .poll(
+      () =>
+        server.running()
+          ? request.get(`${app}/readyz`).then(
+              (response) => response.status(),
+              () => 0,
+            )
+          : -1,
+      { timeout: 30_000 },
+    )
     .toBe(200);
 }
 
-test('without EMULATOR_PANEL_PASSWORD the production panel is read-only: start-up says so, every button is disabled, a forged post changes nothing', async ({ page, request }) => {
+test('without EMULATOR_PANEL_PASSWORD the production panel is read-only: start-up says so, every button is disabled, a forged post changes nothing', async ({
+  page,
+  request,
+}) => {
   const port = await freePort();
   const app = `http://localhost:${port}`;
   const server = startAppServer(port, { APP_URL: app, IDV_DATA_DIR: '.data/e2e-read-only-panel', SESSION_SECRET: randomBytes(32).toString('base64url') });

@@ -7,7 +7,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
-
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const languageSwitch = (page: Page, name: 'Språk' | 'Language') => page.getByRole('group', { name });
 
@@ -54,7 +53,10 @@ test.describe('a browser that prefers English (Accept-Language en-US)', () => {
     await expect(languageSwitch(page, 'Language').getByRole('button', { name: 'English' })).toHaveAttribute('lang', 'en');
   });
 
-  test('a verification in Norwegian: the identity app follows the app’s language, and the result has Norwegian dates, ages and countries', async ({ page, context }) => {
+  test('a verification in Norwegian: the identity app follows the app’s language, and the result has Norwegian dates, ages and countries', async ({
+    page,
+    context,
+  }) => {
     // Chosen with the switch; the browser still asks for English, so the emulator's pages are
     // Norwegian only because the request object says ui_locales.
     await page.goto(`${APP}/`);

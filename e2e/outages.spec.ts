@@ -34,9 +34,27 @@ test.beforeAll(async ({ request }) => {
   // The same client keys on both: with REDIS_URL, the first instance stores development keys in
   // Redis and the second takes them from there (lib/server/shared-dev-keys.ts).
   instances = [startAppServer(one, { ...shared, IDV_DATA_DIR: '.data/e2e-outages' })];
-  await expect.poll(() => request.get(`http://127.0.0.1:${one}/readyz`).then((r) => r.status(), () => 0), { timeout: 30_000 }).toBe(200);
+  await expect
+    .poll(
+      () =>
+        request.get(`http://127.0.0.1:${one}/readyz`).then(
+          (r) => r.status(),
+          () => 0,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(200);
   instances.push(startAppServer(two, { ...shared, IDV_DATA_DIR: '.data/e2e-outages' }));
-  await expect.poll(() => request.get(`http://127.0.0.1:${two}/readyz`).then((r) => r.status(), () => 0), { timeout: 30_000 }).toBe(200);
+  await expect
+    .poll(
+      () =>
+        request.get(`http://127.0.0.1:${two}/readyz`).then(
+          (r) => r.status(),
+          () => 0,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(200);
   balancer = await startBalancer(HOST, balancerPort, [one, two]);
 });
 
@@ -63,7 +81,10 @@ async function verify(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
 }
 
-test('Redis stopped mid-run: a start gets the clear 503 page at once; Redis back, the next verification completes without a restart', async ({ page, request }) => {
+test('Redis stopped mid-run: a start gets the clear 503 page at once; Redis back, the next verification completes without a restart', async ({
+  page,
+  request,
+}) => {
   await redis.stop();
   await page.goto(`${cluster}/`);
   const started = Date.now();

@@ -51,7 +51,11 @@ test('presenter mode hides the person on the result, in the trace and in its dow
   await expect(page.getByRole('region', { name: 'Identity document' })).toContainText('•••••0713');
 
   // Not on the page, in its React payload, or in the trace it loads; not in the download either.
-  for (const [path, headers] of [['/result?reveal=numbers', {}], ['/result', { RSC: '1' }], ['/result/trace?reveal=numbers', {}]] as const) {
+  for (const [path, headers] of [
+    ['/result?reveal=numbers', {}],
+    ['/result', { RSC: '1' }],
+    ['/result/trace?reveal=numbers', {}],
+  ] as const) {
     const body = await (await page.request.get(`${APP}${path}`, { headers })).text();
     for (const value of HIDDEN) expect(body, `${path}: ${value}`).not.toContain(value);
   }
@@ -88,7 +92,11 @@ test('presenter mode masks the personal number typed in the picker and in its pr
   await expect(page.getByTestId('claims-preview')).toContainText('"•••••••••••"');
   await expect(page.getByTestId('claims-preview')).not.toContainText('14038712345');
   await expect(page.getByTestId('request-object-preview')).not.toContainText('14038712345');
-  expect(await page.getByLabel('Personal number to look up (optional, 11 digits)').evaluate((input) => getComputedStyle(input).getPropertyValue('-webkit-text-security'))).toBe('disc');
+  expect(
+    await page
+      .getByLabel('Personal number to look up (optional, 11 digits)')
+      .evaluate((input) => getComputedStyle(input).getPropertyValue('-webkit-text-security')),
+  ).toBe('disc');
 });
 
 test('a settings change from another site is refused', async ({ request }) => {
@@ -107,7 +115,10 @@ test.describe('on a phone', () => {
     await page.goto(`${APP}/`);
     await page.getByTestId('presenter-switch').click();
     await expect(page.getByTestId('presenter-banner')).toBeVisible();
-    for (const [language, lang] of [['English', 'en'], ['Norsk', 'nb']] as const) {
+    for (const [language, lang] of [
+      ['English', 'en'],
+      ['Norsk', 'nb'],
+    ] as const) {
       await page.getByTestId('language-switch').getByRole('button', { name: language }).click();
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
       await expect(page.getByTestId('presenter-banner')).toBeVisible();

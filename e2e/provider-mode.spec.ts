@@ -108,7 +108,9 @@ test.describe('a provider whose discovery cannot be reached', () => {
     await expect(page).toHaveURL(`${origin()}/doctor`);
     const discovery = page.getByTestId('doctor').locator('li[data-check="discovery"]');
     await expect(discovery).toHaveAttribute('data-status', 'fail');
-    await expect(discovery).toContainText(`connection refused: nothing listens there: The discovery endpoint could not be reached: connect ECONNREFUSED 127.0.0.1:${dead}`);
+    await expect(discovery).toContainText(
+      `connection refused: nothing listens there: The discovery endpoint could not be reached: connect ECONNREFUSED 127.0.0.1:${dead}`,
+    );
     await expect(discovery).toContainText(`What to do: Nothing accepts connections at 127.0.0.1:${dead}: check the port in IDV_BASE_URL`);
     // Development keys in provider mode, and their fix.
     await expect(page.getByTestId('doctor').locator('li[data-check="signing-key"]')).toHaveAttribute('data-status', 'warn');
@@ -122,7 +124,9 @@ test.describe('a provider whose discovery cannot be reached', () => {
   test('in Norwegian', async ({ page, context }) => {
     await context.addCookies([{ name: 'idv_lang', value: 'nb', url: origin() }]);
     await settledBadge(page, `${origin()}/`);
-    await expect(page.getByRole('link', { name: /^Leverandør: Utilgjengelig/ })).toHaveAccessibleDescription('Discovery: tilkoblingen ble avvist: ingenting lytter der');
+    await expect(page.getByRole('link', { name: /^Leverandør: Utilgjengelig/ })).toHaveAccessibleDescription(
+      'Discovery: tilkoblingen ble avvist: ingenting lytter der',
+    );
   });
 });
 

@@ -6,7 +6,9 @@ import { expect, test } from '@playwright/test';
 import { armFault, decideInEmulatedApp, openPanelSignedIn, startVerification } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
-test('a wrong nonce: the failure page names the nonce check with what was sent and received, the trace lists every check up to it, and one click asks again', async ({ page }) => {
+test('a wrong nonce: the failure page names the nonce check with what was sent and received, the trace lists every check up to it, and one click asks again', async ({
+  page,
+}) => {
   await armFault(page, APP, 'wrong_nonce');
   await startVerification(page, APP, { preset: 'age-and-name' });
   await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
@@ -15,7 +17,9 @@ test('a wrong nonce: the failure page names the nonce check with what was sent a
   // where it came from: the fault armed on the panel, by its id and its sentence
   const cause = page.getByTestId('fault-cause');
   await expect(cause.locator('[data-fault]')).toHaveCount(1);
-  await expect(cause.locator('[data-fault=wrong_nonce]')).toContainText('wrong_nonce Wrong nonce: The ID token carries a random nonce instead of the one in the request object.');
+  await expect(cause.locator('[data-fault=wrong_nonce]')).toContainText(
+    'wrong_nonce Wrong nonce: The ID token carries a random nonce instead of the one in the request object.',
+  );
   await expect(cause).toContainText('Armed on its QA panel.');
 
   // near the top: the check, what we sent (masked: a secret), what the token carried

@@ -44,7 +44,10 @@ async function timesAboveTheFold(page: Page, word: RegExp): Promise<number> {
 /** Whether the page is wider than the window (a sideways scroll on a phone). */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
 
-for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+]) {
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {
     test.use({ viewport });
 
@@ -67,7 +70,9 @@ for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 
       // the name, the given name and the date of birth each on one line, in a value column that fits them
       expect(await lines(name)).toBe(1);
       for (const label of ['Given name', 'Date of birth']) {
-        const value = person(page).locator('div', { has: page.getByText(label, { exact: true }) }).locator('dd .value');
+        const value = person(page)
+          .locator('div', { has: page.getByText(label, { exact: true }) })
+          .locator('dd .value');
         await expect(value).toBeVisible();
         expect(await lines(value)).toBe(1);
         expect((await value.locator('xpath=..').boundingBox())!.width).toBeGreaterThanOrEqual(150);
@@ -150,7 +155,8 @@ test.describe('at 360 px wide', () => {
       await expect(page.locator('.trace pre').first()).toBeVisible();
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       // the code blocks wrap their long lines on a phone rather than hide them to the right
-      for (const code of await page.locator('.trace pre').all()) expect(await code.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+      for (const code of await page.locator('.trace pre').all())
+        expect(await code.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
 
       // the issuer breaks, if at all, after a slash, never inside a word
       const issuer = page.locator('[aria-labelledby="verification-heading"] dd .value-mono').first();

@@ -180,13 +180,25 @@ test.describe('a demo in the customer’s name, at desktop width', () => {
     });
     try {
       await expect
-        .poll(() => (server.running() ? request.get(`${app}/readyz`).then((response) => response.status(), () => 0) : -1), { timeout: 45_000 })
+        .poll(
+          () =>
+            server.running()
+              ? request.get(`${app}/readyz`).then(
+                  (response) => response.status(),
+                  () => 0,
+                )
+              : -1,
+          { timeout: 45_000 },
+        )
         .toBe(200);
       await page.goto(`${app}/`);
       await expect(page.getByTestId('demo-logo')).toHaveJSProperty('complete', true);
       await readme('customer-demo-desktop', page);
       // A preset that suggests a person: the emulator's page has them chosen.
-      const preset = page.locator('button[name="preset"]').filter({ has: page.getByTestId('preset-persona') }).first();
+      const preset = page
+        .locator('button[name="preset"]')
+        .filter({ has: page.getByTestId('preset-persona') })
+        .first();
       await preset.click();
       await page.getByTestId('start').click();
       await expect(page).toHaveURL(/\/emulator\/auth\?/);

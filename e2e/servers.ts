@@ -96,7 +96,8 @@ export function clientKeys(signingAlgorithm: 'ES256' | 'EdDSA' = 'ES256', kidPre
   const encryption = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const signingJwk = { ...signing.privateKey.export({ format: 'jwk' }), kid: `${kidPrefix}-sig`, alg: signingAlgorithm, use: 'sig' };
   const encryptionJwk = { ...encryption.privateKey.export({ format: 'jwk' }), kid: `${kidPrefix}-enc`, alg: 'RSA-OAEP-256', use: 'enc' };
-  const publicOf = (jwk: Record<string, unknown>) => Object.fromEntries(Object.entries(jwk).filter(([member]) => !['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(member)));
+  const publicOf = (jwk: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(jwk).filter(([member]) => !['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(member)));
   return { signingJwk, encryptionJwk, publicJwks: { keys: [publicOf(signingJwk), publicOf(encryptionJwk)] } };
 }
 type ClientKeys = ReturnType<typeof clientKeys>;
@@ -144,11 +145,41 @@ const STARTS = {
         EMULATOR_DEVICE_URL: STRICT_EMULATOR_APP,
         EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD!,
         EMULATOR_CLIENTS: JSON.stringify([
-          { client_id: 'second-rp', name: 'Second app (provider-mode test)', jwks: providerKeys().publicJwks, redirect_uris: [`${PROVIDER_APP}/auth/callback`], population_register: false },
-          { client_id: 'example-rp', name: 'The examples in examples/', jwks: handedOver('E2E_EXAMPLE_CLIENT_KEYS').publicJwks, redirect_uris: EXAMPLE_APPS.map((app) => `${app}/callback`), population_register: false },
-          { client_id: 'openid-client-rp', name: 'The example built on openid-client', jwks: handedOver('E2E_OPENID_CLIENT_KEYS').publicJwks, redirect_uris: [`${OPENID_CLIENT_EXAMPLE_APP}/callback`], population_register: false },
-          { client_id: 'broken-nonce-rp', name: 'A relying party that skips the nonce check, on purpose', jwks: handedOver('E2E_BROKEN_RP_CLIENT_KEYS').publicJwks, redirect_uris: [`${BROKEN_RELYING_PARTY_APP}/callback`], population_register: false },
-          { client_id: 'cluster-provider-rp', name: 'Two instances in provider mode', jwks: providerClusterKeys().publicJwks, redirect_uris: [`${PROVIDER_CLUSTER_APP}/auth/callback`], population_register: false },
+          {
+            client_id: 'second-rp',
+            name: 'Second app (provider-mode test)',
+            jwks: providerKeys().publicJwks,
+            redirect_uris: [`${PROVIDER_APP}/auth/callback`],
+            population_register: false,
+          },
+          {
+            client_id: 'example-rp',
+            name: 'The examples in examples/',
+            jwks: handedOver('E2E_EXAMPLE_CLIENT_KEYS').publicJwks,
+            redirect_uris: EXAMPLE_APPS.map((app) => `${app}/callback`),
+            population_register: false,
+          },
+          {
+            client_id: 'openid-client-rp',
+            name: 'The example built on openid-client',
+            jwks: handedOver('E2E_OPENID_CLIENT_KEYS').publicJwks,
+            redirect_uris: [`${OPENID_CLIENT_EXAMPLE_APP}/callback`],
+            population_register: false,
+          },
+          {
+            client_id: 'broken-nonce-rp',
+            name: 'A relying party that skips the nonce check, on purpose',
+            jwks: handedOver('E2E_BROKEN_RP_CLIENT_KEYS').publicJwks,
+            redirect_uris: [`${BROKEN_RELYING_PARTY_APP}/callback`],
+            population_register: false,
+          },
+          {
+            client_id: 'cluster-provider-rp',
+            name: 'Two instances in provider mode',
+            jwks: providerClusterKeys().publicJwks,
+            redirect_uris: [`${PROVIDER_CLUSTER_APP}/auth/callback`],
+            population_register: false,
+          },
         ]),
       },
       '/emulator/.well-known/openid-configuration',
@@ -200,7 +231,12 @@ const STARTS = {
       IDV_SIGNING_KEY: JSON.stringify(providerClusterKeys().signingJwk),
       IDV_ENCRYPTION_KEY: JSON.stringify(providerClusterKeys().encryptionJwk),
     };
-    await Promise.all([instance('clusterOne', emulatorMode), instance('clusterTwo', emulatorMode), instance('providerClusterOne', providerMode), instance('providerClusterTwo', providerMode)]);
+    await Promise.all([
+      instance('clusterOne', emulatorMode),
+      instance('clusterTwo', emulatorMode),
+      instance('providerClusterOne', providerMode),
+      instance('providerClusterTwo', providerMode),
+    ]);
     await startBalancer(HOSTS.cluster, port('cluster'), [port('clusterOne'), port('clusterTwo')]);
     await startBalancer(HOSTS.providerCluster, port('providerCluster'), [port('providerClusterOne'), port('providerClusterTwo')]);
   },

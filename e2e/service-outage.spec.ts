@@ -11,7 +11,10 @@ import { freePort, startAppServer, type AppServer } from '../test/support/app-se
 import { clientKeys } from '../test/support/client-keys';
 import { decideInEmulatedApp } from './flows';
 
-test('with the service down the failure page says when the app asks again, and a second after it is back a verification completes', async ({ page, request }) => {
+test('with the service down the failure page says when the app asks again, and a second after it is back a verification completes', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   const [appPort, servicePort] = [await freePort(), await freePort()];
   const app = `http://localhost:${appPort}`;
@@ -30,7 +33,16 @@ test('with the service down the failure page says when the app asks again, and a
         IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryption),
       }),
     );
-    await expect.poll(() => request.get(`${app}/readyz`).then((r) => r.status(), () => 0), { timeout: 30_000 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          request.get(`${app}/readyz`).then(
+            (r) => r.status(),
+            () => 0,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(200);
 
     await page.goto(`${app}/`);
     await page.getByRole('button', { name: 'Start verification' }).click();
@@ -46,10 +58,21 @@ test('with the service down the failure page says when the app asks again, and a
         IDV_DATA_DIR: '.data/e2e-service-outage-service',
         SESSION_SECRET: randomBytes(32).toString('base64url'),
         EMULATOR_DEVICE_URL: service,
-        EMULATOR_CLIENTS: JSON.stringify([{ client_id: 'outage-rp', name: 'Outage test', jwks: keys.jwks, redirect_uris: [`${app}/auth/callback`], population_register: false }]),
+        EMULATOR_CLIENTS: JSON.stringify([
+          { client_id: 'outage-rp', name: 'Outage test', jwks: keys.jwks, redirect_uris: [`${app}/auth/callback`], population_register: false },
+        ]),
       }),
     );
-    await expect.poll(() => request.get(`${service}/readyz`).then((r) => r.status(), () => 0), { timeout: 30_000 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          request.get(`${service}/readyz`).then(
+            (r) => r.status(),
+            () => 0,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(200);
     const back = Date.now();
 
     // At most a second or two of back-off remains: the next start goes through.

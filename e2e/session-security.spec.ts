@@ -7,7 +7,6 @@ import { expect, test } from '@playwright/test';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
 import { EMULATOR_APP as APP, EMULATOR_DATA_DIR } from './servers';
 
-
 /**
  * Starts a flow and decides in the emulated app, returning the callback URL the emulator
  * redirects to, without letting this browser follow it.
@@ -66,7 +65,10 @@ test('pages carry the security headers', async ({ request }) => {
   expect(headers['strict-transport-security']).toBe('max-age=63072000');
 });
 
-test('every page rendered per request runs only the scripts with the nonce of its response’s Content-Security-Policy, and an injected script does not run', async ({ page, request }) => {
+test('every page rendered per request runs only the scripts with the nonce of its response’s Content-Security-Policy, and an injected script does not run', async ({
+  page,
+  request,
+}) => {
   for (const path of ['/', '/?preset=full-kyc', '/result', '/failure?code=access_denied', '/no-such-page']) {
     const first = await request.get(`${APP}${path}`);
     const second = await request.get(`${APP}${path}`);
@@ -83,7 +85,9 @@ test('every page rendered per request runs only the scripts with the nonce of it
   const violations: string[] = [];
   await page.exposeFunction('reportViolation', (directive: string) => violations.push(directive));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => (window as unknown as { reportViolation(d: string): void }).reportViolation(event.effectiveDirective));
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { reportViolation(d: string): void }).reportViolation(event.effectiveDirective),
+    );
   });
   await page.goto(`${APP}/?preset=full-kyc`);
   // The page hydrated: the picker's client code runs (unticking a claim updates the live preview).
@@ -108,7 +112,11 @@ test('the session cookie is a browser-session cookie: HttpOnly, SameSite=Lax, no
   expect((await context.cookies(APP)).find((cookie) => cookie.name === 'idv_rp_session')?.expires).toBe(-1);
 });
 
-test('every binding cookie’s seal carries its expiry, a day ahead: the one the home page hands out and the one a start without a binding issues', async ({ page, context, request }) => {
+test('every binding cookie’s seal carries its expiry, a day ahead: the one the home page hands out and the one a start without a binding issues', async ({
+  page,
+  context,
+  request,
+}) => {
   const expiry = (seal: string) => Number(seal.split('~')[0]!.split('*')[5]);
   const day = 24 * 3600 * 1000;
   await page.goto(`${APP}/`);
@@ -155,7 +163,15 @@ test('no page, nor its React Server Components payload, carries a private key me
     for (const member of ['d', 'p', 'q', 'dp', 'dq', 'qi']) if (typeof jwk[member] === 'string') secrets.push(jwk[member] as string);
   }
   expect(secrets.length).toBeGreaterThan(6);
-  for (const path of ['/', '/result', '/result/trace', '/failure?code=access_denied', '/emulator', '/emulator/.well-known/openid-configuration', '/emulator/jwks']) {
+  for (const path of [
+    '/',
+    '/result',
+    '/result/trace',
+    '/failure?code=access_denied',
+    '/emulator',
+    '/emulator/.well-known/openid-configuration',
+    '/emulator/jwks',
+  ]) {
     for (const rsc of [false, true]) {
       const response = await page.request.get(`${APP}${path}`, { headers: rsc ? { RSC: '1' } : {} });
       const body = await response.text();

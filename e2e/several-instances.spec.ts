@@ -10,8 +10,14 @@ import { expect, test, type Page } from '@playwright/test';
 import { freePort, startAppServer, startBalancer, type AppServer } from '../test/support/app-server';
 import { startRedisServer, type RedisServer } from '../test/support/redis-server';
 import { decideInEmulatedApp, openPanelSignedIn, signInToPanel } from './flows';
-import { CLUSTER_APP as CLUSTER, CLUSTER_INSTANCES as INSTANCES, PROVIDER_CLUSTER_APP as PROVIDER_CLUSTER, PROVIDER_CLUSTER_INSTANCES, STRICT_EMULATOR_APP, needServers } from './servers';
-
+import {
+  CLUSTER_APP as CLUSTER,
+  CLUSTER_INSTANCES as INSTANCES,
+  PROVIDER_CLUSTER_APP as PROVIDER_CLUSTER,
+  PROVIDER_CLUSTER_INSTANCES,
+  STRICT_EMULATOR_APP,
+  needServers,
+} from './servers';
 
 needServers('clusters');
 
@@ -118,7 +124,16 @@ test.describe('two instances on one Redis with no client keys configured', () =>
     // their development keys, and both must end up using the one pair that won.
     instances = [one, two].map((port) => startAppServer(port, { ...shared, IDV_DATA_DIR: `.data/e2e-no-keys-${port}` }));
     for (const instance of instances) {
-      await expect.poll(() => request.get(`http://127.0.0.1:${instance.port}/readyz`).then((r) => r.status(), () => 0), { timeout: 60_000 }).toBe(200);
+      await expect
+        .poll(
+          () =>
+            request.get(`http://127.0.0.1:${instance.port}/readyz`).then(
+              (r) => r.status(),
+              () => 0,
+            ),
+          { timeout: 60_000 },
+        )
+        .toBe(200);
     }
     balancer = await startBalancer('127.0.0.5', balancerPort, [one, two]);
   });
@@ -131,7 +146,9 @@ test.describe('two instances on one Redis with no client keys configured', () =>
 
   test('each says at start-up that it uses the shared development keys from the store, the same ones, stored by one of them', () => {
     const said = instances.map((instance) =>
-      /using shared development keys from the store for: IDV_SIGNING_KEY \(kid ([^)]+)\), IDV_ENCRYPTION_KEY \(kid ([^)]+)\); stored under idv:dev-client-keys by (this instance|the instance that started first)/.exec(instance.output()),
+      /using shared development keys from the store for: IDV_SIGNING_KEY \(kid ([^)]+)\), IDV_ENCRYPTION_KEY \(kid ([^)]+)\); stored under idv:dev-client-keys by (this instance|the instance that started first)/.exec(
+        instance.output(),
+      ),
     );
     expect(said[0], instances[0]!.output()).not.toBeNull();
     expect(said[1], instances[1]!.output()).not.toBeNull();

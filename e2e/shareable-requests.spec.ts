@@ -6,7 +6,6 @@
 import { expect, test } from '@playwright/test';
 import { EMULATOR_APP as APP } from './servers';
 
-
 test('an unchanged preset is a short link that opens the preset again', async ({ page }) => {
   await page.goto(`${APP}/`);
   await expect(page).toHaveURL(`${APP}/`);
@@ -60,7 +59,8 @@ test('a link read only in part opens with only that part ticked, and says what i
   // never wider than the link: birthdate only, no other claim, no evidence, no document detail
   const claims = page.getByRole('group', { name: 'Claims' });
   await expect(claims.getByRole('checkbox', { name: /^Date of birth/ })).toBeChecked();
-  for (const name of [/^Full name/, /^Given name/, /^Family name/, /^Portrait/, /^Gender/, /^Nationalities/]) await expect(claims.getByRole('checkbox', { name })).not.toBeChecked();
+  for (const name of [/^Full name/, /^Given name/, /^Family name/, /^Portrait/, /^Gender/, /^Nationalities/])
+    await expect(claims.getByRole('checkbox', { name })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: /^Identity document/ })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: /^Population register/ })).not.toBeChecked();
   await expect(page.getByRole('checkbox', { name: 'Document type' })).not.toBeChecked();

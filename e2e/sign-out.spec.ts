@@ -33,7 +33,9 @@ async function callbackUrl(page: Page, app: string): Promise<string> {
   return callback;
 }
 
-test('after two callbacks racing in one browser and a pending lookup with a typed personal number, sign-out leaves no personal value in the store', async ({ context }) => {
+test('after two callbacks racing in one browser and a pending lookup with a typed personal number, sign-out leaves no personal value in the store', async ({
+  context,
+}) => {
   test.setTimeout(90_000);
   const redis = await startRedisServer();
   const port = await freePort();
@@ -62,7 +64,18 @@ test('after two callbacks racing in one browser and a pending lookup with a type
   };
   const personalIn = (values: string[]) => values.filter((value) => PERSONAL.some((personal) => value.includes(personal)));
   try {
-    await expect.poll(() => (server.running() ? context.request.get(`${app}/readyz`).then((r) => r.status(), () => 0) : -1), { timeout: 30_000 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          server.running()
+            ? context.request.get(`${app}/readyz`).then(
+                (r) => r.status(),
+                () => 0,
+              )
+            : -1,
+        { timeout: 30_000 },
+      )
+      .toBe(200);
 
     // A lookup in the population register with a typed number, left pending.
     const pending = await context.newPage();

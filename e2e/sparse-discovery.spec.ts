@@ -11,7 +11,10 @@ import { expect, test } from '@playwright/test';
 import { freePort, startAppServer } from '../test/support/app-server';
 import { decideInEmulatedApp, openPanelSignedIn } from './flows';
 
-test('with the minimal discovery document the verification completes on part 4’s paths and /auth on the flow URL’s own origin, and the trace says so', async ({ page, request }) => {
+test('with the minimal discovery document the verification completes on part 4’s paths and /auth on the flow URL’s own origin, and the trace says so', async ({
+  page,
+  request,
+}) => {
   const port = await freePort();
   const app = `http://localhost:${port}`;
   // {flow_url} on an origin of its own: another host name and port, served by a second listener.
@@ -25,7 +28,16 @@ test('with the minimal discovery document the verification completes on part 4�
     EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD!,
   });
   try {
-    await expect.poll(() => request.get(`${app}/readyz`).then((response) => response.status(), () => 0), { timeout: 30_000 }).toBe(200);
+    await expect
+      .poll(
+        () =>
+          request.get(`${app}/readyz`).then(
+            (response) => response.status(),
+            () => 0,
+          ),
+        { timeout: 30_000 },
+      )
+      .toBe(200);
     await openPanelSignedIn(page, app);
     await page.getByRole('button', { name: 'Serve the minimal document' }).click();
     await expect(page.getByTestId('discovery-shape')).toHaveAttribute('data-shape', 'minimal');

@@ -5,7 +5,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { EMULATOR_APP as APP } from './servers';
 
-
 /** The page's background lightness as the browser paints it (0 black … 1 white), from its computed colour. */
 async function backgroundLightness(page: Page): Promise<number> {
   return page.evaluate(() => {

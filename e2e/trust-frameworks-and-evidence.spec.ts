@@ -79,7 +79,12 @@ test('a chip that did not pass authentication is shown as failed', async ({ page
 });
 
 test('gender unspecified and a card without an issue date: shown as given, and the date as not provided', async ({ page }) => {
-  await startVerification(page, APP, { trust_framework: 'standard', claim: ['name', 'gender'], evidence: 'document', document_detail: ['date_of_issuance', 'type'] });
+  await startVerification(page, APP, {
+    trust_framework: 'standard',
+    claim: ['name', 'gender'],
+    evidence: 'document',
+    document_detail: ['date_of_issuance', 'type'],
+  });
   await decideInEmulatedApp(page, 'alex-moreau', 'approve');
   await expect(page).toHaveURL(`${APP}/result`);
   await expect(page.getByRole('region', { name: 'Person' })).toContainText('GenderUnspecified');

@@ -6,7 +6,6 @@ import { expect, test, type Page } from '@playwright/test';
 import { decideInEmulatedApp, startVerification } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
-
 const badge = (page: Page) => page.getByTestId('verdict-title');
 const verdict = (page: Page) => page.getByTestId('verdict');
 const policy = (page: Page) => page.getByTestId('policy');
@@ -37,16 +36,25 @@ test('an expired passport is Not verified, and the verdict says why', async ({ p
   await expect(page).toHaveURL(`${APP}/result`);
   await expect(badge(page)).toHaveText(/Not verified$/);
   await expect(verdict(page)).toHaveAttribute('data-verdict', 'not_verified');
-  await expect(page.getByTestId('verdict-reasons')).toContainText(/Failed: Identity document provided and not expired — expired on .+, before the verification on/);
+  await expect(page.getByTestId('verdict-reasons')).toContainText(
+    /Failed: Identity document provided and not expired — expired on .+, before the verification on/,
+  );
   await expect(rule(page, 'document_valid')).toHaveAttribute('data-outcome', 'failed');
 });
 
 test('a chip that did not pass authentication is Not verified', async ({ page }) => {
-  await startVerification(page, APP, { trust_framework: 'standard', claim: ['name'], evidence: 'document', document_detail: ['active_authentication_result', 'date_of_expiry'] });
+  await startVerification(page, APP, {
+    trust_framework: 'standard',
+    claim: ['name'],
+    evidence: 'document',
+    document_detail: ['active_authentication_result', 'date_of_expiry'],
+  });
   await decideInEmulatedApp(page, 'nora-berg', 'approve');
   await expect(page).toHaveURL(`${APP}/result`);
   await expect(badge(page)).toHaveText(/Not verified$/);
-  await expect(page.getByTestId('verdict-reasons')).toContainText('Failed: Document chip authentication passed — active_authentication_result = failed, not passed');
+  await expect(page.getByTestId('verdict-reasons')).toContainText(
+    'Failed: Document chip authentication passed — active_authentication_result = failed, not passed',
+  );
 });
 
 test('a document without its expiry date is Verified with warnings, each warning with its reason', async ({ page }) => {
@@ -54,7 +62,9 @@ test('a document without its expiry date is Verified with warnings, each warning
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page).toHaveURL(`${APP}/result`);
   await expect(badge(page)).toHaveText(/Verified with warnings$/);
-  await expect(page.getByTestId('verdict-reasons')).toContainText('Warning: Identity document provided and not expired — the date of expiry was not requested, so its validity on');
+  await expect(page.getByTestId('verdict-reasons')).toContainText(
+    'Warning: Identity document provided and not expired — the date of expiry was not requested, so its validity on',
+  );
   await expect(rule(page, 'document_valid')).toHaveAttribute('data-outcome', 'warning');
   await expect(page.getByRole('heading', { name: 'Policy: Your selection' })).toBeVisible();
 });

@@ -17,7 +17,6 @@ test('a person verifies with the Norwegian passport persona and sees name, portr
   await expect(page.getByText('14 March 1987')).toBeVisible();
   await expect(page.getByText('Norway (NOR)').first()).toBeVisible();
   await expect(page.getByText('Passport', { exact: true })).toBeVisible();
-
 });
 
 test('cancelling in the identity app ends on the failure page with access_denied', async ({ page }) => {
@@ -90,7 +89,9 @@ test('a start request from another site is refused', async ({ request }) => {
   expect(response.headers().location).toContain('code=forbidden_origin');
 });
 
-test('the national identity and document numbers are masked alike on the cards, in the trace and in its download, with one switch to show them all', async ({ page }) => {
+test('the national identity and document numbers are masked alike on the cards, in the trace and in its download, with one switch to show them all', async ({
+  page,
+}) => {
   const fnr = '14038726421';
   const documentNumber = 'FK4820713';
   await startDefaultVerification(page, APP);
@@ -98,7 +99,11 @@ test('the national identity and document numbers are masked alike on the cards, 
   await expect(page).toHaveURL(`${APP}/result`);
 
   // Masked: not on the page, in its React payload or in the trace it loads, not even hidden.
-  for (const [path, headers] of [['/result', {}], ['/result', { RSC: '1' }], ['/result/trace', {}]] as const) {
+  for (const [path, headers] of [
+    ['/result', {}],
+    ['/result', { RSC: '1' }],
+    ['/result/trace', {}],
+  ] as const) {
     const body = await (await page.request.get(`${APP}${path}`, { headers })).text();
     expect(body, path).not.toContain(fnr);
     expect(body, path).not.toContain(documentNumber);

@@ -20,7 +20,16 @@ function readyProcesses(server: AppServer): Map<number, number> {
 
 async function bothReady(server: AppServer, app: string): Promise<number[]> {
   await expect.poll(() => readyProcesses(server).size, { timeout: 90_000 }).toBe(2);
-  await expect.poll(() => fetch(`${app}/readyz`).then((response) => response.status, () => 0), { timeout: 30_000 }).toBe(200);
+  await expect
+    .poll(
+      () =>
+        fetch(`${app}/readyz`).then(
+          (response) => response.status,
+          () => 0,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(200);
   return [...readyProcesses(server).values()];
 }
 
@@ -143,7 +152,9 @@ test.describe('two server processes in emulator mode, no client keys configured'
   test('a server process that dies is logged and replaced, and the app serves throughout', async () => {
     const [victim, survivor] = pids as [number, number];
     process.kill(victim, 'SIGKILL');
-    await expect.poll(() => server.output()).toMatch(new RegExp(`server process \\d \\(pid ${victim}\\) exited unexpectedly with signal SIGKILL: starting another in 1 s`));
+    await expect
+      .poll(() => server.output())
+      .toMatch(new RegExp(`server process \\d \\(pid ${victim}\\) exited unexpectedly with signal SIGKILL: starting another in 1 s`));
     // Meanwhile the other one answers.
     expect((await requestOnOwnConnection(`${app}/readyz`, [survivor])).status).toBe(200);
     await expect.poll(() => server.output(), { timeout: 60_000 }).toMatch(/server process \d of 2 \(pid \d+\) is ready, replacing the one that exited/);
@@ -198,7 +209,8 @@ test('on SIGTERM each server process answers its requests in flight, then all ex
     const answers = await Promise.all(inFlight);
     // Each got its whole answer: the failure page of an unavailable service, recorded in Redis
     // (the `id`) while its process was already shutting down.
-    for (const answer of answers) expect(`${answer.status} ${answer.headers.location}`).toMatch(new RegExp(`^303 ${app}/failure\\?code=[a-z_]+&id=[A-Za-z0-9_-]+$`));
+    for (const answer of answers)
+      expect(`${answer.status} ${answer.headers.location}`).toMatch(new RegExp(`^303 ${app}/failure\\?code=[a-z_]+&id=[A-Za-z0-9_-]+$`));
     expect(new Set(answers.map((answer) => answer.pid))).toEqual(new Set(pids));
 
     expect(await server.exited).toBe(0);

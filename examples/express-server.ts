@@ -18,7 +18,15 @@
  */
 import express from 'express';
 import session from 'express-session';
-import { DiscoveryCache, JwksCache, completeAuthorization, isIdvError, startAuthorization, type PendingAuthorization, type RelyingParty } from '../lib/oidc/index.ts';
+import {
+  DiscoveryCache,
+  JwksCache,
+  completeAuthorization,
+  isIdvError,
+  startAuthorization,
+  type PendingAuthorization,
+  type RelyingParty,
+} from '../lib/oidc/index.ts';
 
 declare module 'express-session' {
   interface SessionData {

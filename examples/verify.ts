@@ -46,7 +46,12 @@ try {
   const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
   const decision = await fetch(new URL('auth', `${issuer}/`), {
     method: 'POST',
-    body: new URLSearchParams({ interaction: field('interaction'), browser: field('browser'), persona: process.argv[2] ?? 'ingrid-haugen', outcome: 'approve' }),
+    body: new URLSearchParams({
+      interaction: field('interaction'),
+      browser: field('browser'),
+      persona: process.argv[2] ?? 'ingrid-haugen',
+      outcome: 'approve',
+    }),
     redirect: 'manual',
   });
   const callback = new URL(decision.headers.get('location') ?? 'about:blank');

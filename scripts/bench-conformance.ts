@@ -24,7 +24,11 @@ import { freePort, startAppServer } from '../test/support/app-server';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { workers: { type: 'string', default: '4' }, 'reference-workers': { type: 'string', default: '1' }, 'no-client-wide': { type: 'boolean', default: false } },
+  options: {
+    workers: { type: 'string', default: '4' },
+    'reference-workers': { type: 'string', default: '1' },
+    'no-client-wide': { type: 'boolean', default: false },
+  },
 });
 
 interface Timing {
@@ -70,7 +74,9 @@ async function measure(workers: number): Promise<Timing> {
     const status = await new Promise<number | null>((done) => child.once('exit', done));
     const totalS = (Date.now() - started) / 1000;
     const ended = (id: string) => lines.find((line) => new RegExp(`^\\[ *\\d+/\\d+\\] \\S+ +${id} \\(`).test(line.text))?.at;
-    const perFlow = CASES.filter((testCase) => !testCase.clientWide && testCase.id !== 'normal' && testCase.id !== 'normal_again').map((testCase) => ended(testCase.id) ?? 0);
+    const perFlow = CASES.filter((testCase) => !testCase.clientWide && testCase.id !== 'normal' && testCase.id !== 'normal_again').map(
+      (testCase) => ended(testCase.id) ?? 0,
+    );
     const baselineAt = ended('normal') ?? started;
     const lastPerFlowAt = Math.max(...perFlow);
     const closingAt = ended('normal_again') ?? Date.now();
@@ -93,7 +99,9 @@ if (!existsSync(join(ROOT, '.next/standalone/server.js'))) {
 const figures = recordFigures();
 const workers = Number(values.workers);
 const referenceWorkers = Number(values['reference-workers']);
-process.stdout.write(`The conformance kit against this app (${values['no-client-wide'] ? 'no client-wide cases' : `${CASES.length} cases`}), --workers ${workers} against --workers ${referenceWorkers}; each run takes a minute or a few.\n`);
+process.stdout.write(
+  `The conformance kit against this app (${values['no-client-wide'] ? 'no client-wide cases' : `${CASES.length} cases`}), --workers ${workers} against --workers ${referenceWorkers}; each run takes a minute or a few.\n`,
+);
 const measured = await measure(workers);
 const reference = await measure(referenceWorkers);
 for (const timing of [measured, reference]) {
@@ -102,6 +110,8 @@ for (const timing of [measured, reference]) {
   );
 }
 const same = JSON.stringify(measured.verdicts) === JSON.stringify(reference.verdicts);
-process.stdout.write(`ratio: ${(measured.totalS / reference.totalS).toFixed(2)}x the time in all, ${(measured.perFlowS / reference.perFlowS).toFixed(2)}x for the per-flow cases; verdicts ${same ? 'the same' : 'DIFFER'}\n`);
+process.stdout.write(
+  `ratio: ${(measured.totalS / reference.totalS).toFixed(2)}x the time in all, ${(measured.perFlowS / reference.perFlowS).toFixed(2)}x for the per-flow cases; verdicts ${same ? 'the same' : 'DIFFER'}\n`,
+);
 process.exitCode = same ? 0 : 1;
 figures.save(`bench:conformance${values['no-client-wide'] ? ' -- --no-client-wide' : ''}`);

@@ -120,7 +120,10 @@ function parseOptions(args: string[]): Options {
     else if (name === '--profile' && value) options.profile = value;
     else if (name === '--heap' && Number.isInteger(Number(value)) && Number(value) >= 64) options.heap = Number(value);
     else if (name === '--save-result' && value) options.saveResult = value;
-    else throw new Error(`unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --rounds N, --mode emulator|provider, --profile DIR, --save-result PATH, --heap MiB (64 or more), --throughput, --seconds S)`);
+    else
+      throw new Error(
+        `unknown or bad argument "${name} ${value ?? ''}" (use --verifications N, --concurrency C, --rounds N, --mode emulator|provider, --profile DIR, --save-result PATH, --heap MiB (64 or more), --throughput, --seconds S)`,
+      );
     i += 1;
   }
   return options;
@@ -180,7 +183,11 @@ function referencesHash(): string {
   const hash = createHash('sha256');
   hash.update(`next ${(JSON.parse(readFileSync(join(ROOT, 'node_modules/next/package.json'), 'utf8')) as { version: string }).version}\0`);
   const add = (folder: string, files: string[]) => {
-    for (const file of files) hash.update(`${relative(ROOT, join(folder, file))}\0`).update(readFileSync(join(folder, file))).update('\0');
+    for (const file of files)
+      hash
+        .update(`${relative(ROOT, join(folder, file))}\0`)
+        .update(readFileSync(join(folder, file)))
+        .update('\0');
   };
   add(REFERENCE_TEMPLATES, sourceFiles(REFERENCE_TEMPLATES));
   add(CORE, coreFiles());
@@ -552,7 +559,9 @@ async function benchThroughput(options: Options, dataDir: string): Promise<void>
         const perSecond = durations.length / seconds;
         const p95 = percentile(durations, 95);
         figures.push({ processes, perSecond, p95 });
-        console.log(`\n${processes === 1 ? 'one server process' : `${processes} server processes (WEB_CONCURRENCY=${processes})`}, emulator mode on Redis: ${options.seconds} s at concurrency ${options.concurrency} (after 5 s to warm up)`);
+        console.log(
+          `\n${processes === 1 ? 'one server process' : `${processes} server processes (WEB_CONCURRENCY=${processes})`}, emulator mode on Redis: ${options.seconds} s at concurrency ${options.concurrency} (after 5 s to warm up)`,
+        );
         figure('verifications per second', perSecond.toFixed(1));
         figure('latency p50 / p95', `${percentile(durations, 50).toFixed(0)} / ${p95.toFixed(0)} ms`);
         figure('server CPU per verification (all processes)', `${((cpuAfter - cpuBefore) / durations.length).toFixed(1)} ms`);
@@ -563,7 +572,7 @@ async function benchThroughput(options: Options, dataDir: string): Promise<void>
         }
         figure('server memory (RSS, all processes) before → after', `${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`);
         // The client shares the cores: what it takes is not the server's to use.
-        figure('this client\'s CPU per verification', `${((client.user + client.system) / 1000 / durations.length).toFixed(1)} ms`);
+        figure("this client's CPU per verification", `${((client.user + client.system) / 1000 / durations.length).toFixed(1)} ms`);
       } finally {
         await server.stop();
       }
@@ -593,7 +602,10 @@ const START_TIMEOUT_MS = 60_000;
  * with the server's output if it exits first, or does not answer within START_TIMEOUT_MS.
  */
 function startServer(name: string, args: string[], env: Record<string, string>, readyPath: string): Promise<RunningServer> {
-  const child = spawn(process.execPath, [...heapFlags, ...args], { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...heapFlags, ...args], {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   let output = '';
@@ -617,7 +629,10 @@ function startServer(name: string, args: string[], env: Record<string, string>, 
       reject(new Error(`${name} did not answer ${readyPath} within ${START_TIMEOUT_MS / 1000} s:\n${output}`));
     }, START_TIMEOUT_MS);
     const poll = setInterval(async () => {
-      const ok = await fetch(`${url}${readyPath}`).then((response) => response.ok, () => false);
+      const ok = await fetch(`${url}${readyPath}`).then(
+        (response) => response.ok,
+        () => false,
+      );
       if (ok) {
         clearInterval(poll);
         clearTimeout(deadline);
@@ -755,13 +770,18 @@ async function measureRelyingParty(subject: RelyingPartyUnderTest, options: Opti
   const seconds = (performance.now() - started) / 1000;
   const [rssAfter, cpuAfter] = [processFigures(pid).rssMiB, processCpuNs(pid)];
   if (last.serverRequests !== requestCount(subject.requests)) {
-    throw new Error(`${subject.label}: a verification made ${last.serverRequests} requests to its server, the bench counts ${requestCount(subject.requests)} (${describeRequests(subject.requests)})`);
+    throw new Error(
+      `${subject.label}: a verification made ${last.serverRequests} requests to its server, the bench counts ${requestCount(subject.requests)} (${describeRequests(subject.requests)})`,
+    );
   }
   durations.sort((a, b) => a - b);
   console.log(`\n${subject.label}: ${options.verifications} verifications at concurrency ${options.concurrency} (after ${warmUp} to warm up)`);
   figure('requests its server answers per verification', `${last.serverRequests} (${describeRequests(subject.requests)})`);
   figure('verifications per second', (options.verifications / seconds).toFixed(1));
-  figure('latency p50 / p95 / p99', `${percentile(durations, 50).toFixed(0)} / ${percentile(durations, 95).toFixed(0)} / ${percentile(durations, 99).toFixed(0)} ms`);
+  figure(
+    'latency p50 / p95 / p99',
+    `${percentile(durations, 50).toFixed(0)} / ${percentile(durations, 95).toFixed(0)} / ${percentile(durations, 99).toFixed(0)} ms`,
+  );
   figure('server CPU per verification', `${((cpuAfter - cpuBefore) / 1e6 / options.verifications).toFixed(1)} ms`);
   figure('server memory (RSS) before → after', `${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB`);
   // V8 grows its heap while it may (it lets garbage pile up on a machine with memory to spare):
@@ -777,7 +797,7 @@ async function measureRelyingParty(subject: RelyingPartyUnderTest, options: Opti
 /** Every relying party's steps side by side. */
 function printSteps(subjects: RelyingPartyUnderTest[], steps: StepMedians[]): void {
   const column = 22;
-  console.log('\neach request at concurrency 1, median of 20: time / the server\'s CPU, ms');
+  console.log("\neach request at concurrency 1, median of 20: time / the server's CPU, ms");
   console.log(`    ${''.padEnd(28)}${subjects.map((subject) => subject.name.padStart(column)).join('')}`);
   for (const step of STEPS) {
     const cells = steps.map((medians) => {
@@ -843,7 +863,9 @@ async function compareInRounds(subjects: RelyingPartyUnderTest[], blank: Running
   // Once unmeasured: WebCrypto's first calls import and set up what later ones reuse.
   await cpuMsPerCall(crypto.relyingParty, 10);
   await cpuMsPerCall(crypto.emulator, 10);
-  console.log(`\n${options.rounds} interleaved rounds: each ${ROUND_VERIFICATIONS} verifications per relying party and ${ROUND_REQUESTS} requests per page at concurrency ${options.concurrency}, then the crypto floor`);
+  console.log(
+    `\n${options.rounds} interleaved rounds: each ${ROUND_VERIFICATIONS} verifications per relying party and ${ROUND_REQUESTS} requests per page at concurrency ${options.concurrency}, then the crypto floor`,
+  );
   const rounds: Round[] = [];
   for (let index = 0; index < options.rounds; index += 1) {
     const perVerification = new Map<RelyingPartyUnderTest['name'], number>();
@@ -869,29 +891,107 @@ async function compareInRounds(subjects: RelyingPartyUnderTest[], blank: Running
   const verification = (subject: RelyingPartyUnderTest) => (round: Round) => round.perVerification.get(subject.name)!;
 
   console.log('\nCPU, median of the rounds (min–max)');
-  figure(`crypto floor, relying party (an ID token of ${(idTokenBytes / 1024).toFixed(1)} KiB)`, overRounds(of((round) => round.cryptoFloor.relyingParty), 2, ' ms'));
+  figure(
+    `crypto floor, relying party (an ID token of ${(idTokenBytes / 1024).toFixed(1)} KiB)`,
+    overRounds(
+      of((round) => round.cryptoFloor.relyingParty),
+      2,
+      ' ms',
+    ),
+  );
   if (subjects.some((subject) => subject.floor === 'relying party and emulator')) {
-    figure('crypto floor, embedded emulator', overRounds(of((round) => round.cryptoFloor.emulator), 2, ' ms'));
+    figure(
+      'crypto floor, embedded emulator',
+      overRounds(
+        of((round) => round.cryptoFloor.emulator),
+        2,
+        ' ms',
+      ),
+    );
   }
-  figure('blank Next.js app: prerendered page', overRounds(of((round) => round.blank.staticPage), 2, ' ms'));
-  figure('blank Next.js app: dynamic page', overRounds(of((round) => round.blank.dynamicPage), 2, ' ms'));
-  figure('blank Next.js app: route handler', overRounds(of((round) => round.blank.handler), 2, ' ms'));
-  figure('the app\'s home page (GET /)', overRounds(of((round) => round.homePage), 2, ' ms'));
+  figure(
+    'blank Next.js app: prerendered page',
+    overRounds(
+      of((round) => round.blank.staticPage),
+      2,
+      ' ms',
+    ),
+  );
+  figure(
+    'blank Next.js app: dynamic page',
+    overRounds(
+      of((round) => round.blank.dynamicPage),
+      2,
+      ' ms',
+    ),
+  );
+  figure(
+    'blank Next.js app: route handler',
+    overRounds(
+      of((round) => round.blank.handler),
+      2,
+      ' ms',
+    ),
+  );
+  figure(
+    "the app's home page (GET /)",
+    overRounds(
+      of((round) => round.homePage),
+      2,
+      ' ms',
+    ),
+  );
   for (const subject of subjects) figure(`${subject.label}: per verification`, overRounds(of(verification(subject)), 1, ' ms'));
 
-  console.log('\neach round\'s ratios: median (min–max)');
+  console.log("\neach round's ratios: median (min–max)");
   const minimal = subjects.find((subject) => subject.name === 'minimal-rp');
   const appProvider = subjects.find((subject) => subject.name === 'app-provider');
   if (minimal && appProvider) {
-    figure('app (provider mode) / minimal relying party', `${overRounds(of((round) => verification(appProvider)(round) / verification(minimal)(round)), 2, '×')}  target ≤ 1.5×`);
+    figure(
+      'app (provider mode) / minimal relying party',
+      `${overRounds(
+        of((round) => verification(appProvider)(round) / verification(minimal)(round)),
+        2,
+        '×',
+      )}  target ≤ 1.5×`,
+    );
   }
-  figure('app\'s home page / blank prerendered page', `${overRounds(of((round) => round.homePage / round.blank.staticPage), 2, '×')}  target ≤ 3×`);
+  figure(
+    "app's home page / blank prerendered page",
+    `${overRounds(
+      of((round) => round.homePage / round.blank.staticPage),
+      2,
+      '×',
+    )}  target ≤ 3×`,
+  );
   for (const subject of subjects) {
-    figure(`${subject.label} / crypto floor`, overRounds(of((round) => verification(subject)(round) / floorOf(subject, round)), 1, '×'));
-    figure(`${subject.label} / (crypto floor + Next.js's floor)`, overRounds(of((round) => verification(subject)(round) / (floorOf(subject, round) + nextFloorOf(subject, round))), 2, '×'));
+    figure(
+      `${subject.label} / crypto floor`,
+      overRounds(
+        of((round) => verification(subject)(round) / floorOf(subject, round)),
+        1,
+        '×',
+      ),
+    );
+    figure(
+      `${subject.label} / (crypto floor + Next.js's floor)`,
+      overRounds(
+        of((round) => verification(subject)(round) / (floorOf(subject, round) + nextFloorOf(subject, round))),
+        2,
+        '×',
+      ),
+    );
   }
-  console.log('\nNext.js\'s floor: each request at the blank app\'s CPU for its kind, median (min–max)');
-  for (const subject of subjects) figure(`${subject.label} (${describeRequests(subject.requests)})`, overRounds(of((round) => nextFloorOf(subject, round)), 1, ' ms'));
+  console.log("\nNext.js's floor: each request at the blank app's CPU for its kind, median (min–max)");
+  for (const subject of subjects)
+    figure(
+      `${subject.label} (${describeRequests(subject.requests)})`,
+      overRounds(
+        of((round) => nextFloorOf(subject, round)),
+        1,
+        ' ms',
+      ),
+    );
 }
 
 /** Starts the relying parties of the modes asked for, the blank app and the lean provider; measures; stops them. */
@@ -907,10 +1007,18 @@ async function benchModes(options: Options, dataDir: string): Promise<void> {
   try {
     if (options.modes.includes('emulator')) {
       const port = await freePort();
-      const server = await started(startApp('the app in emulator mode', appEnv(port, join(dataDir, 'emulator')), options.profile && join(options.profile, 'emulator')));
+      const server = await started(
+        startApp('the app in emulator mode', appEnv(port, join(dataDir, 'emulator')), options.profile && join(options.profile, 'emulator')),
+      );
       // Pages rendered per request: the home page (twice) and the result; its handlers: start,
       // callback, the portrait, sign-out and the embedded emulator's authorization page and decision.
-      subjects.push({ name: 'app-emulator', label: 'app, emulator mode', server, requests: { staticPages: 0, dynamicPages: 3, handlers: 6 }, floor: 'relying party and emulator' });
+      subjects.push({
+        name: 'app-emulator',
+        label: 'app, emulator mode',
+        server,
+        requests: { staticPages: 0, dynamicPages: 3, handlers: 6 },
+        floor: 'relying party and emulator',
+      });
     }
     if (options.modes.includes('provider')) {
       const [appPort, minimalPort, providerPort] = [await freePort(), await freePort(), await freePort()];
@@ -928,9 +1036,19 @@ async function benchModes(options: Options, dataDir: string): Promise<void> {
         IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionKey),
       });
       const app = await started(
-        startApp('the app in provider mode', { ...appEnv(appPort, join(dataDir, 'provider')), ...clientEnv('bench-app', appKeys) }, options.profile && join(options.profile, 'provider')),
+        startApp(
+          'the app in provider mode',
+          { ...appEnv(appPort, join(dataDir, 'provider')), ...clientEnv('bench-app', appKeys) },
+          options.profile && join(options.profile, 'provider'),
+        ),
       );
-      subjects.push({ name: 'app-provider', label: 'app, provider mode', server: app, requests: { staticPages: 0, dynamicPages: 3, handlers: 4 }, floor: 'relying party' });
+      subjects.push({
+        name: 'app-provider',
+        label: 'app, provider mode',
+        server: app,
+        requests: { staticPages: 0, dynamicPages: 3, handlers: 4 },
+        floor: 'relying party',
+      });
       const minimal = await started(
         startReference('minimal-rp', references['minimal-rp'], minimalPort, {
           APP_URL: minimalUrl,
@@ -939,7 +1057,13 @@ async function benchModes(options: Options, dataDir: string): Promise<void> {
         }),
       );
       // Its home page is prerendered, also after sign-out (a query changes nothing on it).
-      subjects.push({ name: 'minimal-rp', label: 'minimal relying party', server: minimal, requests: { staticPages: 2, dynamicPages: 1, handlers: 4 }, floor: 'relying party' });
+      subjects.push({
+        name: 'minimal-rp',
+        label: 'minimal relying party',
+        server: minimal,
+        requests: { staticPages: 2, dynamicPages: 1, handlers: 4 },
+        floor: 'relying party',
+      });
     }
     const blank = await started(startReference('blank', references.blank, await freePort()));
     const steps: StepMedians[] = [];
@@ -947,7 +1071,7 @@ async function benchModes(options: Options, dataDir: string): Promise<void> {
     printSteps(subjects, steps);
     const javaScript = await homePageJavaScript(subjects[0]!.server.url);
     console.log('');
-    figure('the app\'s home page JavaScript (as transferred)', `${(javaScript.bytes / 1024).toFixed(1)} KiB in ${javaScript.files} files`);
+    figure("the app's home page JavaScript (as transferred)", `${(javaScript.bytes / 1024).toFixed(1)} KiB in ${javaScript.files} files`);
     await compareInRounds(subjects, blank, options);
   } finally {
     for (const server of servers) await server.stop();
@@ -960,7 +1084,9 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   heapFlags = options.heap ? [`--max-old-space-size=${options.heap}`] : [];
   buildIfNeeded();
-  console.log(`node ${process.version}, ${process.arch}, ${cpus().length} cores; the app runs \`npm start\` (the standalone build)${options.heap ? `; every server in a ${options.heap} MiB heap` : ''}`);
+  console.log(
+    `node ${process.version}, ${process.arch}, ${cpus().length} cores; the app runs \`npm start\` (the standalone build)${options.heap ? `; every server in a ${options.heap} MiB heap` : ''}`,
+  );
   const dataDir = mkdtempSync(join(tmpdir(), 'idv-bench-http-'));
   try {
     if (options.throughput) await benchThroughput(options, dataDir);

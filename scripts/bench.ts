@@ -145,7 +145,15 @@ async function main(): Promise<void> {
   // 4. the store's share of a verification, memory against Redis
   const { RedisStore } = await import('../lib/store/redis-store');
   const { startRedisServer } = await import('../test/support/redis-server');
-  const pendingFlow = { browser: 'b'.repeat(43), issuer: ISSUER, selection: DEFAULT_SELECTION, nonce: 'n'.repeat(43), codeVerifier: 'v'.repeat(43), createdAt: Date.now(), trace: [] };
+  const pendingFlow = {
+    browser: 'b'.repeat(43),
+    issuer: ISSUER,
+    selection: DEFAULT_SELECTION,
+    nonce: 'n'.repeat(43),
+    codeVerifier: 'v'.repeat(43),
+    createdAt: Date.now(),
+    trace: [],
+  };
   const verification = async (target: import('../lib/store/store').Store, i: number) => {
     await target.set(`flow:${i}`, pendingFlow, 900);
     await target.take(`flow:${i}`);
@@ -166,7 +174,10 @@ async function main(): Promise<void> {
   const shared = await RedisStore.connect({ url: redis.url, prefix: 'bench:' });
   try {
     const redisMs = await timeStore(shared);
-    figure('store per verification, Redis on loopback', `${redisMs.toFixed(3)} ms (${(1000 / redisMs).toFixed(0)} verifications/s), ${(redisMs / memoryMs).toFixed(1)}× memory`);
+    figure(
+      'store per verification, Redis on loopback',
+      `${redisMs.toFixed(3)} ms (${(1000 / redisMs).toFixed(0)} verifications/s), ${(redisMs / memoryMs).toFixed(1)}× memory`,
+    );
     figure('  … against a whole flow', `${((redisMs / flowMs) * 100).toFixed(1)} % of one flow's time`);
 
     // 5. whole flows with the emulator's state on Redis, against the in-memory ones of 2.
@@ -176,7 +187,10 @@ async function main(): Promise<void> {
     const onRedis = await setUp(shared);
     const redisFlowMs = await timeFlows(onRedis.emulator, onRedis.rp, 100);
     figure('whole flow, emulator state in memory', `${memoryFlowMs.toFixed(2)} ms/flow (${(1000 / memoryFlowMs).toFixed(0)} flows/s)`);
-    figure('whole flow, emulator state on Redis', `${redisFlowMs.toFixed(2)} ms/flow (${(1000 / redisFlowMs).toFixed(0)} flows/s), ${(redisFlowMs / memoryFlowMs).toFixed(2)}× memory`);
+    figure(
+      'whole flow, emulator state on Redis',
+      `${redisFlowMs.toFixed(2)} ms/flow (${(1000 / redisFlowMs).toFixed(0)} flows/s), ${(redisFlowMs / memoryFlowMs).toFixed(2)}× memory`,
+    );
   } finally {
     await shared.close();
     await redis.close();

@@ -35,9 +35,15 @@ const COMPRESS_LINE = "if (process.env.IDV_COMPRESS?.trim() === '0') nextConfig.
 const literal = /^const nextConfig = \{.*\}$/gm;
 const found = server.match(literal) ?? [];
 if (found.length !== 1) {
-  console.error(`scripts/complete-standalone.mjs: .next/standalone/server.js has ${found.length} lines \`const nextConfig = {…}\`, not one: this version of Next.js writes its standalone server otherwise, and IDV_COMPRESS needs a new way in`);
+  console.error(
+    `scripts/complete-standalone.mjs: .next/standalone/server.js has ${found.length} lines \`const nextConfig = {…}\`, not one: this version of Next.js writes its standalone server otherwise, and IDV_COMPRESS needs a new way in`,
+  );
   process.exit(1);
 }
-if (!server.includes(COMPRESS_LINE)) writeFileSync(serverFile, server.replace(literal, (line) => `${line}\n${COMPRESS_LINE}`));
+if (!server.includes(COMPRESS_LINE))
+  writeFileSync(
+    serverFile,
+    server.replace(literal, (line) => `${line}\n${COMPRESS_LINE}`),
+  );
 
 console.log('standalone server ready in .next/standalone (npm start runs it)');

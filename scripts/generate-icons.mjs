@@ -29,7 +29,10 @@ const LETTERS = 'M126 146h46v220h-46z M208 146h68a110 110 0 0 1 0 220h-68z M254 
 
 /** @param {{ corner: number, scale?: number }} options corner radius in units of 512; scale shrinks the letters (maskable safe zone) */
 function drawing({ corner, scale = 1 }) {
-  const letters = scale === 1 ? `<path fill="#fff" fill-rule="evenodd" d="${LETTERS}"/>` : `<g transform="translate(256 256) scale(${scale}) translate(-256 -256)"><path fill="#fff" fill-rule="evenodd" d="${LETTERS}"/></g>`;
+  const letters =
+    scale === 1
+      ? `<path fill="#fff" fill-rule="evenodd" d="${LETTERS}"/>`
+      : `<g transform="translate(256 256) scale(${scale}) translate(-256 -256)"><path fill="#fff" fill-rule="evenodd" d="${LETTERS}"/></g>`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><rect width="512" height="512" rx="${corner}" fill="${INDIGO}"/>${letters}</svg>\n`;
 }
 
@@ -38,7 +41,10 @@ const FULL_BLEED = drawing({ corner: 0 });
 const MASKABLE = drawing({ corner: 0, scale: 0.8 });
 
 function png(svg, size) {
-  return sharp(Buffer.from(svg), { density: 72 * (size / 512) * 4 }).resize(size, size).png({ compressionLevel: 9 }).toBuffer();
+  return sharp(Buffer.from(svg), { density: 72 * (size / 512) * 4 })
+    .resize(size, size)
+    .png({ compressionLevel: 9 })
+    .toBuffer();
 }
 
 /** An ICO holding PNG images (the format every browser since IE 9 reads). */

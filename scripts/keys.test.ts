@@ -9,7 +9,10 @@ import { parseKeysArguments } from './keys';
 const ROOT = join(import.meta.dirname, '..');
 
 function runKeys(...args: string[]) {
-  return spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/keys.ts'), ...args], { encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/keys.ts'), ...args], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
 }
 
 describe('npm run keys', () => {
@@ -17,7 +20,11 @@ describe('npm run keys', () => {
     const run = runKeys('--json', '--alg', 'EdDSA');
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    const printed = JSON.parse(run.stdout) as { IDV_SIGNING_KEY: Record<string, unknown>; IDV_ENCRYPTION_KEY: Record<string, unknown>; public_jwks: { keys: Record<string, unknown>[] } };
+    const printed = JSON.parse(run.stdout) as {
+      IDV_SIGNING_KEY: Record<string, unknown>;
+      IDV_ENCRYPTION_KEY: Record<string, unknown>;
+      public_jwks: { keys: Record<string, unknown>[] };
+    };
     expect(printed.IDV_SIGNING_KEY).toMatchObject({ alg: 'EdDSA', crv: 'Ed25519', d: expect.any(String) });
     expect(printed.IDV_ENCRYPTION_KEY).toMatchObject({ alg: 'RSA-OAEP-256', d: expect.any(String) });
     expect(printed.public_jwks.keys.map((key) => key.kid)).toEqual([printed.IDV_SIGNING_KEY.kid, printed.IDV_ENCRYPTION_KEY.kid]);

@@ -56,7 +56,10 @@ export function parseCompress(env) {
   const raw = value(env, 'IDV_COMPRESS');
   if (raw === undefined || raw === '1') return true;
   if (raw === '0') return false;
-  throw new StartOptionError('IDV_COMPRESS', `must be 1 (Next.js compresses its responses, the default) or 0 (a proxy in front compresses them) (it is "${raw}")`);
+  throw new StartOptionError(
+    'IDV_COMPRESS',
+    `must be 1 (Next.js compresses its responses, the default) or 0 (a proxy in front compresses them) (it is "${raw}")`,
+  );
 }
 
 /**

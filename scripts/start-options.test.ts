@@ -59,7 +59,9 @@ describe('IDV_COMPRESS', () => {
     for (const bad of ['true', 'false', 'off', 'on', 'no', '2', '01']) {
       const error = refusal({ IDV_COMPRESS: bad });
       expect(error.variable).toBe('IDV_COMPRESS');
-      expect(error.message).toBe(`IDV_COMPRESS must be 1 (Next.js compresses its responses, the default) or 0 (a proxy in front compresses them) (it is "${bad}")`);
+      expect(error.message).toBe(
+        `IDV_COMPRESS must be 1 (Next.js compresses its responses, the default) or 0 (a proxy in front compresses them) (it is "${bad}")`,
+      );
     }
   });
 });

@@ -52,7 +52,8 @@ async function startPrimary() {
   const dataDir = process.env.IDV_DATA_DIR || '.data';
   process.env.IDV_DATA_DIR = isAbsolute(dataDir) ? dataDir : resolve(root, dataDir);
   // IDV_DEMO_LOGO too: a relative path means the project folder's, as under `npm run dev`.
-  if (process.env.IDV_DEMO_LOGO?.trim() && !isAbsolute(process.env.IDV_DEMO_LOGO.trim())) process.env.IDV_DEMO_LOGO = resolve(root, process.env.IDV_DEMO_LOGO.trim());
+  if (process.env.IDV_DEMO_LOGO?.trim() && !isAbsolute(process.env.IDV_DEMO_LOGO.trim()))
+    process.env.IDV_DEMO_LOGO = resolve(root, process.env.IDV_DEMO_LOGO.trim());
   // Next.js's standalone server listens on HOSTNAME, which shells and containers often set to the
   // machine's name: only HOST decides here.
   process.env.HOSTNAME = process.env.HOST || '0.0.0.0';

@@ -15,8 +15,16 @@ const never = () => () => {};
 export function AddressNotice({ appOrigin, locale }: { appOrigin: string; locale: Locale }) {
   const t = ADDRESS_MESSAGES[locale];
   // The server renders as if at APP_URL (nothing), the browser with its real address.
-  const here = useSyncExternalStore(never, () => window.location.origin, () => appOrigin);
-  const path = useSyncExternalStore(never, () => `${window.location.pathname}${window.location.search}`, () => '/');
+  const here = useSyncExternalStore(
+    never,
+    () => window.location.origin,
+    () => appOrigin,
+  );
+  const path = useSyncExternalStore(
+    never,
+    () => `${window.location.pathname}${window.location.search}`,
+    () => '/',
+  );
   if (here === appOrigin) return null;
   const loopback = /^https?:\/\/(localhost|127\.|\[::1\])/.test(appOrigin);
   return (

@@ -2,7 +2,9 @@
 export function Card({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
   return (
     <section aria-labelledby={id} className="card">
-      <h2 id={id} className="card-title">{title}</h2>
+      <h2 id={id} className="card-title">
+        {title}
+      </h2>
       {children}
     </section>
   );

@@ -52,15 +52,21 @@ export function FailurePanel({
   return (
     <section aria-labelledby="failure-heading" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8">
       <p className="text-sm font-semibold uppercase tracking-wide text-red-700">{eyebrow ?? t.failed}</p>
-      <h1 id="failure-heading" className="mt-2 text-2xl font-bold text-slate-900">{explanation.title}</h1>
+      <h1 id="failure-heading" className="mt-2 text-2xl font-bold text-slate-900">
+        {explanation.title}
+      </h1>
       {(serviceError !== undefined || description !== undefined) && (
         <div className="mt-4 rounded-xl border border-red-200 bg-red-50 p-4" data-testid="service-answer">
           <p className="text-sm font-semibold text-red-900">{t.serviceAnswered}</p>
           {serviceError !== undefined && (
-            <p className="mt-1 font-mono text-lg font-semibold break-words text-red-900" data-testid="service-error">{serviceError}</p>
+            <p className="mt-1 font-mono text-lg font-semibold break-words text-red-900" data-testid="service-error">
+              {serviceError}
+            </p>
           )}
           {description !== undefined && (
-            <p className="mt-1 break-words text-slate-900" data-testid="error-description">{description}</p>
+            <p className="mt-1 break-words text-slate-900" data-testid="error-description">
+              {description}
+            </p>
           )}
         </div>
       )}
@@ -116,12 +122,18 @@ export function FailurePanel({
       <dl className="mt-6 space-y-3 rounded-xl bg-slate-50 p-4 text-sm">
         <div className="flex flex-wrap gap-x-3">
           <dt className="text-slate-600">{t.errorCode}</dt>
-          <dd><code data-testid="error-code" className="font-mono font-semibold text-red-800">{code}</code></dd>
+          <dd>
+            <code data-testid="error-code" className="font-mono font-semibold text-red-800">
+              {code}
+            </code>
+          </dd>
         </div>
         {!description && detail && !failedCheck?.notes.includes(detail) && (
           <div>
             <dt className="text-slate-600">{t.detail}</dt>
-            <dd className="mt-1 break-words text-slate-900" data-testid="error-detail">{detail}</dd>
+            <dd className="mt-1 break-words text-slate-900" data-testid="error-detail">
+              {detail}
+            </dd>
           </div>
         )}
       </dl>
@@ -135,7 +147,10 @@ export function FailurePanel({
           {t.tryAgainIn(refusedForSeconds)}
         </p>
       )}
-      <p className="mt-6 text-slate-700"><span className="font-semibold">{t.whatToTry} </span>{explanation.next}</p>
+      <p className="mt-6 text-slate-700">
+        <span className="font-semibold">{t.whatToTry} </span>
+        {explanation.next}
+      </p>
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {retryForm && (
           <form method="post" action="/auth/start" data-testid="retry-form">

@@ -18,7 +18,9 @@ export function IdTokenChecks({ checks, locale }: { checks: CheckView[]; locale:
           data-check={check.check}
           data-testid={check.passed ? 'trace-check' : 'failed-check'}
         >
-          <span aria-hidden="true" className="check-mark">{check.passed ? '✓' : '✕'}</span>
+          <span aria-hidden="true" className="check-mark">
+            {check.passed ? '✓' : '✕'}
+          </span>
           <div className="min-w-0 flex-1">
             <p className="check-label">
               <span className="sr-only">{check.passed ? t.passed : t.failed}: </span>
@@ -42,7 +44,9 @@ export function IdTokenChecks({ checks, locale }: { checks: CheckView[]; locale:
               </dl>
             )}
             {check.notes.map((note) => (
-              <p key={note} className="mt-1 text-sm text-slate-700">{note}</p>
+              <p key={note} className="mt-1 text-sm text-slate-700">
+                {note}
+              </p>
             ))}
             {check.dropped && (
               <ul aria-label={t.droppedMembers} className="mt-1 space-y-0.5 text-sm text-slate-700" data-testid="dropped-members">

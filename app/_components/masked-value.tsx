@@ -8,7 +8,9 @@ import { CARDS_MESSAGES } from '@/lib/view/cards-messages';
  */
 export function MaskedValue({ text, label, revealed, locale }: { text: string; label: string; revealed: boolean; locale: Locale }) {
   return revealed ? (
-    <span className="value-mono" data-testid="masked-value" data-revealed="true">{text}</span>
+    <span className="value-mono" data-testid="masked-value" data-revealed="true">
+      {text}
+    </span>
   ) : (
     <span className="value-mono" data-testid="masked-value" data-revealed="false" aria-label={CARDS_MESSAGES[locale].hiddenExceptLastFour(label)}>
       {text}

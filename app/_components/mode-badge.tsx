@@ -36,7 +36,12 @@ export function ModeBadge({ health, locale, linked = true }: { health: ServiceHe
   const hover = [health.issuer ? `${t.service} ${health.issuer}` : undefined, reason, linked ? t.seeDoctor : undefined].filter(Boolean).join('\n');
   const Pill = linked ? 'a' : 'span';
   return (
-    <div data-testid="mode-badge" data-state={health.state} data-mode={health.mode} className="flex min-w-0 max-w-[60%] shrink-0 flex-col items-end gap-0.5 sm:max-w-none sm:items-start">
+    <div
+      data-testid="mode-badge"
+      data-state={health.state}
+      data-mode={health.mode}
+      className="flex min-w-0 max-w-[60%] shrink-0 flex-col items-end gap-0.5 sm:max-w-none sm:items-start"
+    >
       <Pill
         {...(linked ? { href: '/doctor' } : {})}
         title={hover}

@@ -23,7 +23,9 @@ export function OutcomeList({ items, testId }: { items: OutcomeItem[]; testId: s
     <ol className="checks mt-3 space-y-2" data-testid={testId}>
       {items.map((item) => (
         <li key={item.key} data-outcome={item.outcome} {...item.data}>
-          <span aria-hidden="true" className="check-mark">{item.mark}</span>
+          <span aria-hidden="true" className="check-mark">
+            {item.mark}
+          </span>
           <div>
             <p className="check-label">
               <span className="sr-only">{item.spoken}: </span>

@@ -42,7 +42,20 @@ export const START_SECTION_ID = 'start-verification';
  * it without JavaScript; with JavaScript it previews the exact `claims` parameter and request
  * object, explains mistakes, and offers presets.
  */
-export function Picker({ trustFrameworks, initial, initialPreset, presets, clientId, issuer, redirectUri, emulator, personaNames = {}, populationRegisterName, presenter = false, locale }: PickerProps) {
+export function Picker({
+  trustFrameworks,
+  initial,
+  initialPreset,
+  presets,
+  clientId,
+  issuer,
+  redirectUri,
+  emulator,
+  personaNames = {},
+  populationRegisterName,
+  presenter = false,
+  locale,
+}: PickerProps) {
   const t = PICKER_MESSAGES[locale];
   const [selection, setSelection] = useState<Selection>(initial);
   // Each claim's "essential" choice as it was when the claim was unticked: ticked again, it comes back.
@@ -176,7 +189,13 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
               <input type="hidden" name={FIELD.policy} value={activePreset} />
               {/* The person it suggests, pre-selected on the emulator's page (the start checks the id). */}
               {emulator && activePersona && <input type="hidden" name={FIELD.persona} value={activePersona} />}
-              {t.judgedBy[0]} <strong className="text-slate-900">{policyNameOf(presets.find((preset) => preset.id === activePreset), locale)}</strong>
+              {t.judgedBy[0]}{' '}
+              <strong className="text-slate-900">
+                {policyNameOf(
+                  presets.find((preset) => preset.id === activePreset),
+                  locale,
+                )}
+              </strong>
               {t.judgedBy[1]}
             </p>
           )}
@@ -210,7 +229,14 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                 <li key={name} className="flex items-center justify-between gap-3 py-2">
                   {/* The claim's name and its code wrap beside the box, so "essential" keeps to the right on a phone. */}
                   <label className="flex min-w-0 items-center gap-2 text-slate-800">
-                    <input type="checkbox" name={FIELD.claim} value={name} checked={!!requested} onChange={(e) => toggleClaim(name, e.target.checked)} className={`${box} shrink-0`} />
+                    <input
+                      type="checkbox"
+                      name={FIELD.claim}
+                      value={name}
+                      checked={!!requested}
+                      onChange={(e) => toggleClaim(name, e.target.checked)}
+                      className={`${box} shrink-0`}
+                    />
                     <span className="flex min-w-0 flex-wrap items-baseline gap-x-1.5">
                       {CLAIM_LABELS[locale][name]} <code className="font-mono text-xs text-slate-500">{name}</code>
                     </span>
@@ -237,7 +263,14 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
         <fieldset className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
           <legend className="px-1 text-sm font-semibold text-slate-900">{t.evidence}</legend>
           <label className="flex items-center gap-2 font-medium text-slate-900">
-            <input type="checkbox" name={FIELD.evidence} value={EVIDENCE.document} checked={!!selection.document} onChange={(e) => toggleDocument(e.target.checked)} className={box} />
+            <input
+              type="checkbox"
+              name={FIELD.evidence}
+              value={EVIDENCE.document}
+              checked={!!selection.document}
+              onChange={(e) => toggleDocument(e.target.checked)}
+              className={box}
+            />
             {t.document}
           </label>
           <div className="mt-2 grid gap-x-6 gap-y-1.5 pl-6 sm:grid-cols-2">
@@ -257,7 +290,14 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
             ))}
           </div>
           <label className="mt-4 flex items-center gap-2 font-medium text-slate-900">
-            <input type="checkbox" name={FIELD.evidence} value={EVIDENCE.populationRegister} checked={!!selection.populationRegister} onChange={(e) => toggleRegister(e.target.checked)} className={box} />
+            <input
+              type="checkbox"
+              name={FIELD.evidence}
+              value={EVIDENCE.populationRegister}
+              checked={!!selection.populationRegister}
+              onChange={(e) => toggleRegister(e.target.checked)}
+              className={box}
+            />
             <span>
               {t.populationRegister} (<span data-testid="population-register-name">{populationRegisterName}</span>)
             </span>
@@ -288,7 +328,11 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
           </div>
         </fieldset>
 
-        <div id={START_SECTION_ID} tabIndex={-1} className="scroll-mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600">
+        <div
+          id={START_SECTION_ID}
+          tabIndex={-1}
+          className="scroll-mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-600"
+        >
           {problems.length > 0 && (
             <div role="alert" className="mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="selection-problems">
               <p className="font-semibold">{t.willRefuse}</p>
@@ -298,7 +342,14 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
                 ))}
               </ul>
               <label className="mt-3 flex items-center gap-2 font-medium">
-                <input type="checkbox" name={FIELD.sendAnyway} value={SEND_ANYWAY_VALUE} checked={sendAnyway} onChange={(e) => setSendAnyway(e.target.checked)} className={box} />
+                <input
+                  type="checkbox"
+                  name={FIELD.sendAnyway}
+                  value={SEND_ANYWAY_VALUE}
+                  checked={sendAnyway}
+                  onChange={(e) => setSendAnyway(e.target.checked)}
+                  className={box}
+                />
                 {t.sendAnyway}
               </label>
             </div>
@@ -310,12 +361,23 @@ export function Picker({ trustFrameworks, initial, initialPreset, presets, clien
               data-testid="start"
               className={`inline-flex items-center gap-2 rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent shadow-sm hover:bg-indigo-800 disabled:cursor-not-allowed ${starting ? 'disabled:bg-indigo-700 disabled:opacity-80' : 'disabled:bg-slate-400'}`}
             >
-              {starting && <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none" data-testid="start-spinner" />}
+              {starting && (
+                <span
+                  aria-hidden="true"
+                  className="size-4 animate-spin rounded-full border-2 border-current border-t-transparent motion-reduce:animate-none"
+                  data-testid="start-spinner"
+                />
+              )}
               {starting ? t.starting : t.start}
             </button>
             <button
               type="button"
-              onClick={() => void navigator.clipboard?.writeText(new URL(link, window.location.href).href).then(() => setCopiedLink(link), () => undefined)}
+              onClick={() =>
+                void navigator.clipboard?.writeText(new URL(link, window.location.href).href).then(
+                  () => setCopiedLink(link),
+                  () => undefined,
+                )
+              }
               className="rounded-lg border border-slate-300 bg-white px-4 py-2.5 font-medium text-slate-800 hover:bg-slate-50"
               data-testid="copy-link"
             >
@@ -352,7 +414,21 @@ function policyNameOf(preset: Preset | undefined, locale: Locale): string | unde
  * what Copy copies. Not its last four: the preview follows each keystroke, and a recording would
  * catch every digit as it is typed.
  */
-function Preview({ title, value, testId, note, hide, locale }: { title: string; value: unknown; testId: string; note?: string; hide?: string | undefined; locale: Locale }) {
+function Preview({
+  title,
+  value,
+  testId,
+  note,
+  hide,
+  locale,
+}: {
+  title: string;
+  value: unknown;
+  testId: string;
+  note?: string;
+  hide?: string | undefined;
+  locale: Locale;
+}) {
   const t = PICKER_MESSAGES[locale];
   const json = JSON.stringify(value, null, 2);
   const text = hide ? json.replaceAll(JSON.stringify(hide), JSON.stringify('•'.repeat(hide.length))) : json;

@@ -24,10 +24,13 @@ function CopyButton({ text, label, locale }: { text: string | (() => Promise<str
       onClick={() => {
         void (typeof text === 'string' ? Promise.resolve(text) : text())
           .then((value) => navigator.clipboard?.writeText(value))
-          .then(() => {
-            setCopied(true);
-            setTimeout(() => setCopied(false), 1500);
-          }, () => undefined);
+          .then(
+            () => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            },
+            () => undefined,
+          );
       }}
       className="button-small"
       aria-label={label}
@@ -129,16 +132,14 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
     <section aria-labelledby="trace-heading" className="card">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div>
-          <h2 id="trace-heading" className="card-title">{t.heading}</h2>
+          <h2 id="trace-heading" className="card-title">
+            {t.heading}
+          </h2>
           <p className="mt-1 text-sm text-slate-600">{t.intro}</p>
         </div>
         <div className="flex gap-2">
           <CopyButton text={all} label={t.copyAll} locale={locale} />
-          <button
-            type="button"
-            onClick={() => void download().catch(() => undefined)}
-            className="button-small"
-          >
+          <button type="button" onClick={() => void download().catch(() => undefined)} className="button-small">
             {t.download}
           </button>
         </div>
@@ -170,19 +171,23 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                     if ((event.currentTarget as HTMLDetailsElement).open) void load().catch(() => undefined);
                   }}
                 >
-                  <summary className="trace-row">
-                    {head}
-                  </summary>
+                  <summary className="trace-row">{head}</summary>
                   <div className="trace-body">
                     {entry.error && <p className="text-sm text-red-800">{entry.error}</p>}
                     {checks ? (
                       <IdTokenChecks checks={checks} locale={locale} />
                     ) : !full ? (
                       loadError ? (
-                        <p role="alert" className="text-sm text-red-800">{t.loadError(loadError)}</p>
+                        <p role="alert" className="text-sm text-red-800">
+                          {t.loadError(loadError)}
+                        </p>
                       ) : (
                         <p className="text-sm text-slate-600">
-                          {t.loading} ({t.withoutJavaScript}: <a className="link" href={detailUrl}>{t.wholeTraceAsJson}</a>)
+                          {t.loading} ({t.withoutJavaScript}:{' '}
+                          <a className="link" href={detailUrl}>
+                            {t.wholeTraceAsJson}
+                          </a>
+                          )
                         </p>
                       )
                     ) : null}
@@ -192,12 +197,16 @@ export function ProtocolTrace({ entries, fileName, detailUrl, locale }: { entrie
                           <h3 className="text-xs font-semibold uppercase tracking-wide text-slate-600">{section.label}</h3>
                           <CopyButton text={section.content} label={t.copySection(section.label)} locale={locale} />
                         </div>
-                        <pre tabIndex={0} role="region" aria-label={`${entry.title}: ${section.label}`} className="code-panel">{section.content}</pre>
+                        <pre tabIndex={0} role="region" aria-label={`${entry.title}: ${section.label}`} className="code-panel">
+                          {section.content}
+                        </pre>
                         {section.times && (
                           <dl className="trace-times" aria-label={`${section.label}: ${t.times}`} data-testid="trace-times">
                             {section.times.map((time) => (
                               <div key={time.claim}>
-                                <dt><code>{time.claim}</code> <span className="font-mono">{time.seconds}</span></dt>
+                                <dt>
+                                  <code>{time.claim}</code> <span className="font-mono">{time.seconds}</span>
+                                </dt>
                                 <dd>{time.text}</dd>
                               </div>
                             ))}

@@ -29,8 +29,12 @@ export function PersonCard({ identity, blurPortrait = false, locale }: { identit
   const name = identity.name.state === 'value' ? identity.name.text : undefined;
   return (
     <section aria-labelledby="person-heading" className="card person" data-testid="person">
-      <p id="person-heading" className="person-eyebrow">{t.person}</p>
-      <h1 className="person-name" data-testid="person-name">{name ?? t.nameMissing(identity.name.state === 'not_provided')}</h1>
+      <p id="person-heading" className="person-eyebrow">
+        {t.person}
+      </p>
+      <h1 className="person-name" data-testid="person-name">
+        {name ?? t.nameMissing(identity.name.state === 'not_provided')}
+      </h1>
       <div className="person-portrait">
         {identity.portrait.state === 'value' ? (
           // The verified portrait (/result/portrait, private and uncached); next/image adds nothing for it.
@@ -87,7 +91,9 @@ export function DocumentCard({ document, numbersRevealed, locale }: { document: 
                 <span className="text-sm text-slate-500">{document.dateOfExpiry.state === 'not_provided' ? t.notProvided : t.notRequested}</span>
               )}
               {document.expired !== undefined && (
-                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${document.expired ? 'bg-red-50 text-red-800' : 'bg-emerald-50 text-emerald-800'}`}>
+                <span
+                  className={`rounded-full px-2 py-0.5 text-xs font-semibold ${document.expired ? 'bg-red-50 text-red-800' : 'bg-emerald-50 text-emerald-800'}`}
+                >
                   {document.expired ? t.expired : t.valid}
                 </span>
               )}
@@ -128,7 +134,9 @@ function EvidenceExtras({ lines, testId }: { lines: string[]; testId: string }) 
   return (
     <ul className="mt-3 space-y-1 border-t border-slate-100 pt-3 text-sm text-slate-700" data-testid={testId}>
       {lines.map((line) => (
-        <li key={line} className="break-words">{line}</li>
+        <li key={line} className="break-words">
+          {line}
+        </li>
       ))}
     </ul>
   );
@@ -146,7 +154,9 @@ export function VerificationCard({ verification, locale }: { verification: Verif
         <FieldRow label={t.authTime} field={verification.authTime} locale={locale} />
         <FieldRow label={t.subject} field={verification.subject} opaque locale={locale} />
         {verification.verificationTime && <FieldRow label={t.verifiedAt} field={{ state: 'value', text: verification.verificationTime }} locale={locale} />}
-        {verification.assuranceLevel && <FieldRow label={t.assuranceLevel} field={{ state: 'value', text: verification.assuranceLevel }} mono locale={locale} />}
+        {verification.assuranceLevel && (
+          <FieldRow label={t.assuranceLevel} field={{ state: 'value', text: verification.assuranceLevel }} mono locale={locale} />
+        )}
       </dl>
     </Card>
   );

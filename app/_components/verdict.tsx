@@ -38,7 +38,10 @@ export function VerdictPanel({ assessment, locale }: { assessment: Assessment; l
         <ul className="mt-2 space-y-1 text-sm" data-testid="verdict-reasons">
           {[...failed, ...warnings].map((result) => (
             <li key={result.rule} data-outcome={result.outcome}>
-              <strong>{t.outcomes[result.outcome]}: {result.title}</strong> — {result.reason}.
+              <strong>
+                {t.outcomes[result.outcome]}: {result.title}
+              </strong>{' '}
+              — {result.reason}.
             </li>
           ))}
         </ul>

@@ -9,7 +9,11 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(): Promise<Response> {
   const { logo } = (await serverConfig()).demo;
-  if (!logo) return new Response('No demo logo is configured (IDV_DEMO_LOGO).\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' } });
+  if (!logo)
+    return new Response('No demo logo is configured (IDV_DEMO_LOGO).\n', {
+      status: 404,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    });
   return new Response(logo.bytes.slice(), {
     headers: {
       'content-type': logo.contentType,

@@ -29,11 +29,18 @@ export default async function DoctorPage() {
       <div>
         <h1 className="text-3xl font-bold tracking-tight text-slate-900">{t.title}</h1>
         <p className="mt-2 max-w-3xl text-slate-700">
-          {t.intro[0]}<code className="font-mono text-sm">{t.command}</code>{t.intro[1]}
+          {t.intro[0]}
+          <code className="font-mono text-sm">{t.command}</code>
+          {t.intro[1]}
         </p>
       </div>
-      <p className="verdict text-sm" data-verdict={report.status === 'pass' ? 'verified' : report.status === 'warn' ? 'verified_with_warnings' : 'not_verified'} data-testid="doctor-summary">
-        <strong>{t.passed(count('pass'))}</strong>{t.others(count('warn'), count('fail'))}
+      <p
+        className="verdict text-sm"
+        data-verdict={report.status === 'pass' ? 'verified' : report.status === 'warn' ? 'verified_with_warnings' : 'not_verified'}
+        data-testid="doctor-summary"
+      >
+        <strong>{t.passed(count('pass'))}</strong>
+        {t.others(count('warn'), count('fail'))}
       </p>
       <Card title={t.checks} id="doctor-checks-heading">
         <OutcomeList
@@ -52,7 +59,11 @@ export default async function DoctorPage() {
       {report.environment && (
         <Card title={report.mode === 'provider' ? t.environment.titleProvider : t.environment.title} id="doctor-environment-heading">
           <p className="mt-2 max-w-3xl text-sm text-slate-700">{report.mode === 'provider' ? t.environment.introProvider : t.environment.intro}</p>
-          <pre tabIndex={0} className="mt-3 max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink" data-testid="doctor-environment">
+          <pre
+            tabIndex={0}
+            className="mt-3 max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink"
+            data-testid="doctor-environment"
+          >
             {report.environment}
           </pre>
           <div className="mt-3">
@@ -62,7 +73,11 @@ export default async function DoctorPage() {
       )}
       {report.publicJwks.keys.length > 0 && (
         <Card title={t.publicJwks} id="doctor-jwks-heading">
-          <pre tabIndex={0} className="mt-3 max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink" data-testid="doctor-jwks">
+          <pre
+            tabIndex={0}
+            className="mt-3 max-h-96 overflow-auto rounded-md bg-code p-3 font-mono text-xs leading-relaxed text-code-ink"
+            data-testid="doctor-jwks"
+          >
             {JSON.stringify(report.publicJwks, null, 2)}
           </pre>
         </Card>

@@ -22,7 +22,8 @@ export async function POST(request: Request): Promise<Response> {
     if (body === undefined) throw new AppError('invalid_preference', 'The settings form is too large');
     const change = parsePreferenceForm(new URLSearchParams(body));
     const response = await redirectToPage(returnPath(request.headers.get('referer'), config.appUrl));
-    for (const { name, value, options } of preferenceCookies(change, config.secureCookies)) response.headers.append('set-cookie', serialize(name, value, options));
+    for (const { name, value, options } of preferenceCookies(change, config.secureCookies))
+      response.headers.append('set-cookie', serialize(name, value, options));
     return response;
   } catch (error) {
     return failureRedirect(error, request);

@@ -58,11 +58,18 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
   const view = discloseResultView(buildResultView(result.verifiedClaims, result.selection, today, locale), disclosure);
   const { document, populationRegister } = view;
   // The portrait is served on its own (/result/portrait): as a data: URI the page would carry it twice.
-  const identity = view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
+  const identity =
+    view.identity.portrait.state === 'value' ? { ...view.identity, portrait: { state: 'value' as const, src: '/result/portrait' } } : view.identity;
   const verification = discloseVerification(buildVerificationView(result, locale), disclosure);
   const checks = discloseChecks(buildChecks(result, locale), disclosure, identityOfResult);
   const assessment = assess(
-    { selection: result.selection, verifiedClaims: result.verifiedClaims, idTokenClaims: result.idToken.claims, signingCertificateCheck: result.signingCertificateCheck, today },
+    {
+      selection: result.selection,
+      verifiedClaims: result.verifiedClaims,
+      idTokenClaims: result.idToken.claims,
+      signingCertificateCheck: result.signingCertificateCheck,
+      today,
+    },
     result.policy ?? OWN_SELECTION_POLICY,
     locale,
   );
@@ -77,12 +84,18 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
         <div className="space-y-4">
           <VerdictPanel assessment={assessment} locale={locale} />
           <nav aria-label={t.actions} className="flex flex-wrap gap-2" data-testid="result-actions">
-            <a href="/" className="button-primary">{t.newVerification}</a>
+            <a href="/" className="button-primary">
+              {t.newVerification}
+            </a>
             <form method="post" action="/result/again">
-              <button type="submit" className="button-secondary" title={t.runAgainHint}>{t.runAgain}</button>
+              <button type="submit" className="button-secondary" title={t.runAgainHint}>
+                {t.runAgain}
+              </button>
             </form>
             <form method="post" action="/auth/signout">
-              <button type="submit" className="button-secondary">{t.signOut}</button>
+              <button type="submit" className="button-secondary">
+                {t.signOut}
+              </button>
             </form>
           </nav>
         </div>
@@ -107,9 +120,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
         locale={locale}
       />
 
-      <p className="text-sm text-slate-600">
-        {t.kept(RESULT_TTL_SECONDS / 60, keptUntilText(result.expiresAt, locale))}
-      </p>
+      <p className="text-sm text-slate-600">{t.kept(RESULT_TTL_SECONDS / 60, keptUntilText(result.expiresAt, locale))}</p>
     </div>
   );
 }

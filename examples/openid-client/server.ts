@@ -67,7 +67,9 @@ const page = (body: string) => `<!doctype html><html lang="en"><meta charset="ut
  */
 const JPEG_DATA_URI = /^data:image\/jpeg;base64,[A-Za-z0-9+/]+={0,2}$/;
 const portrait = (picture: unknown) =>
-  typeof picture === 'string' && JPEG_DATA_URI.test(picture) ? `<img data-testid="portrait" alt="Portrait from the identity document" src="${escape(picture)}">` : '';
+  typeof picture === 'string' && JPEG_DATA_URI.test(picture)
+    ? `<img data-testid="portrait" alt="Portrait from the identity document" src="${escape(picture)}">`
+    : '';
 
 /** A stable code for the refusal page: ours, the service's `error`, or openid-client's `code`. */
 function errorCode(error: unknown): string {

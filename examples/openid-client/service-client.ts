@@ -182,7 +182,10 @@ function readTokenResponseWithoutAccessToken(config: client.Configuration): clie
     // openid-client hands over fetch()'s own options (its body types are a subset of fetch's).
     const response = await fetch(url, options as RequestInit);
     if (url !== tokenEndpoint || response.status !== 200) return response;
-    const body: unknown = await response.clone().json().catch(() => undefined);
+    const body: unknown = await response
+      .clone()
+      .json()
+      .catch(() => undefined);
     if (typeof body !== 'object' || body === null || Array.isArray(body) || 'access_token' in body || 'token_type' in body) return response;
     const headers = new Headers(response.headers);
     headers.delete('content-length');
@@ -271,11 +274,7 @@ export async function startAuthorization(
  *
  * @returns the claims of the decrypted, verified ID token (interface spec 2.6)
  */
-export async function completeAuthorization(
-  service: ServiceClient,
-  callbackUrl: URL,
-  pending: PendingAuthorization,
-): Promise<client.IDToken> {
+export async function completeAuthorization(service: ServiceClient, callbackUrl: URL, pending: PendingAuthorization): Promise<client.IDToken> {
   const tokens = await client.authorizationCodeGrant(service.config, callbackUrl, {
     expectedState: pending.state,
     expectedNonce: pending.nonce,

@@ -45,16 +45,32 @@ describe('parseRegisteredClients', () => {
   it.each([
     ['not JSON', () => '[{', /^not valid JSON: /],
     ['not an array', () => '{}', /^must be an array$/],
-    ['a relative redirect URI', () => [asJson(), asJson({ client_id: 'b', redirect_uris: ['/cb'] })], /^\[1\]\.redirect_uris\[0\]: must be an absolute http\(s\) URL$/],
+    [
+      'a relative redirect URI',
+      () => [asJson(), asJson({ client_id: 'b', redirect_uris: ['/cb'] })],
+      /^\[1\]\.redirect_uris\[0\]: must be an absolute http\(s\) URL$/,
+    ],
     ['a non-http redirect URI', () => [asJson({ redirect_uris: ['javascript:alert(1)'] })], /^\[0\]\.redirect_uris\[0\]: must be an absolute http\(s\) URL$/],
-    ['a redirect URI with a fragment', () => [asJson({ redirect_uris: ['https://rp.example/cb#x'] })], /^\[0\]\.redirect_uris\[0\]: must not contain a fragment/],
+    [
+      'a redirect URI with a fragment',
+      () => [asJson({ redirect_uris: ['https://rp.example/cb#x'] })],
+      /^\[0\]\.redirect_uris\[0\]: must not contain a fragment/,
+    ],
     ['no redirect URIs', () => [asJson({ redirect_uris: [] })], /^\[0\]\.redirect_uris: must have at least 1 element/],
     ['a missing population_register', () => [asJson({ population_register: undefined })], /^\[0\]\.population_register: is required$/],
     ['a misspelt member', () => [{ ...asJson(), redirect_uri: 'x' }], /^\[0\]: has unknown member 'redirect_uri'$/],
     ['an empty client_id', () => [asJson({ client_id: '' })], /^\[0\]\.client_id: must be non-empty printable ASCII/],
     ['duplicate client ids', () => [asJson(), asJson()], /^\[1\]\.client_id: duplicates client id 'demo-client'$/],
-    ['a private signing key', () => [asJson({}, [{ ...signingKey, d: 'AAAA' }, encryptionKey])], /^\[0\]\.jwks\.keys\[0\]: must be a public key; remove the private member 'd'$/],
-    ['an RS256 signing key', () => [asJson({}, [{ ...signingKey, alg: 'RS256' }, encryptionKey])], /^\[0\]\.jwks\.keys\[0\]: alg 'RS256' is not supported for signing; use one of ES256, PS256, EdDSA$/],
+    [
+      'a private signing key',
+      () => [asJson({}, [{ ...signingKey, d: 'AAAA' }, encryptionKey])],
+      /^\[0\]\.jwks\.keys\[0\]: must be a public key; remove the private member 'd'$/,
+    ],
+    [
+      'an RS256 signing key',
+      () => [asJson({}, [{ ...signingKey, alg: 'RS256' }, encryptionKey])],
+      /^\[0\]\.jwks\.keys\[0\]: alg 'RS256' is not supported for signing; use one of ES256, PS256, EdDSA$/,
+    ],
     ['an ES256 alg on an RSA key', () => [asJson({}, [{ ...signingKey, alg: 'ES256' }, encryptionKey])], /kty 'EC' and crv 'P-256'/],
     ['a key without kid', () => [asJson({}, [{ ...signingKey, kid: undefined }, encryptionKey])], /^\[0\]\.jwks\.keys\[0\]\.kid: is required$/],
     ['no encryption key', () => [asJson({}, [signingKey])], /^\[0\]\.jwks\.keys: must contain exactly one encryption key \(use 'enc'\), found 0$/],
@@ -62,8 +78,16 @@ describe('parseRegisteredClients', () => {
     ['no signing key', () => [asJson({}, [encryptionKey])], /^\[0\]\.jwks\.keys: must contain at least one signing key$/],
     ['an encryption key without use enc', () => [asJson({}, [signingKey, { ...encryptionKey, use: undefined }])], /encryption key must have use 'enc'/],
     ['duplicate kids', () => [asJson({}, [signingKey, { ...encryptionKey, kid: signingKey.kid }])], /^\[0\]\.jwks\.keys\[1\]\.kid: duplicates kid/],
-    ['RSA1_5 as id_token_encrypted_response_alg', () => [asJson({ id_token_encrypted_response_alg: 'RSA1_5' })], /^\[0\]\.id_token_encrypted_response_alg: must be one of 'RSA-OAEP-256', 'RSA-OAEP'$/],
-    ['an unknown id_token_encrypted_response_enc', () => [asJson({ id_token_encrypted_response_enc: 'A128CBC' })], /^\[0\]\.id_token_encrypted_response_enc: must be one of 'A128GCM', 'A192GCM', 'A256GCM', 'A128CBC-HS256', 'A192CBC-HS384', 'A256CBC-HS512'$/],
+    [
+      'RSA1_5 as id_token_encrypted_response_alg',
+      () => [asJson({ id_token_encrypted_response_alg: 'RSA1_5' })],
+      /^\[0\]\.id_token_encrypted_response_alg: must be one of 'RSA-OAEP-256', 'RSA-OAEP'$/,
+    ],
+    [
+      'an unknown id_token_encrypted_response_enc',
+      () => [asJson({ id_token_encrypted_response_enc: 'A128CBC' })],
+      /^\[0\]\.id_token_encrypted_response_enc: must be one of 'A128GCM', 'A192GCM', 'A256GCM', 'A128CBC-HS256', 'A192CBC-HS384', 'A256CBC-HS512'$/,
+    ],
   ] as Array<[string, () => unknown, RegExp]>)('reports %s by path', (_name, input, message) => {
     const json = input();
     expect(() => parseRegisteredClients(typeof json === 'string' ? json : JSON.stringify(json))).toThrow(message);
@@ -83,7 +107,9 @@ describe('key material', () => {
 
 describe('ID token encryption of a registration (spec 2.5; Dynamic Client Registration §2)', () => {
   it('reads id_token_encrypted_response_alg and _enc from the JSON form', () => {
-    const [parsed] = parseRegisteredClients(JSON.stringify([asJson({ id_token_encrypted_response_alg: 'RSA-OAEP', id_token_encrypted_response_enc: 'A192GCM' })]));
+    const [parsed] = parseRegisteredClients(
+      JSON.stringify([asJson({ id_token_encrypted_response_alg: 'RSA-OAEP', id_token_encrypted_response_enc: 'A192GCM' })]),
+    );
     expect(parsed).toMatchObject({ idTokenEncryptedResponseAlg: 'RSA-OAEP', idTokenEncryptedResponseEnc: 'A192GCM' });
     expect(registeredIdTokenEncryption(parsed!)).toEqual({ alg: 'RSA-OAEP', enc: 'A192GCM' });
   });
@@ -119,9 +145,17 @@ describe('logo_uri (RFC 7591 §2): the logo the pages show beside the client nam
     ['http on another host', 'http://rp.example/logo.png', /^\[0\]\.logo_uri: must be https \(http only on a loopback host/],
     ['a javascript: URI', 'javascript:alert(1)', /^\[0\]\.logo_uri: must be an https URL, an http URL on a loopback host, or a data:image URI$/],
     ['a relative URL', '/logo.png', /^\[0\]\.logo_uri: must be an https URL/],
-    ['an SVG data URI (it may carry script)', 'data:image/svg+xml;base64,PHN2Zz4=', /^\[0\]\.logo_uri: a data: logo must be data:image\/png, image\/jpeg or image\/webp, base64-encoded$/],
+    [
+      'an SVG data URI (it may carry script)',
+      'data:image/svg+xml;base64,PHN2Zz4=',
+      /^\[0\]\.logo_uri: a data: logo must be data:image\/png, image\/jpeg or image\/webp, base64-encoded$/,
+    ],
     ['a data URI that is not base64', 'data:image/png,rawbytes', /a data: logo must be data:image\/png/],
-    ['a data URI over 64 KiB', `data:image/jpeg;base64,${Buffer.alloc(64 * 1024 + 1).toString('base64')}`, /^\[0\]\.logo_uri: a data: logo must be at most 64 KiB \(it has 65537 bytes\)$/],
+    [
+      'a data URI over 64 KiB',
+      `data:image/jpeg;base64,${Buffer.alloc(64 * 1024 + 1).toString('base64')}`,
+      /^\[0\]\.logo_uri: a data: logo must be at most 64 KiB \(it has 65537 bytes\)$/,
+    ],
     ['a URL with credentials', 'https://user:secret@rp.example/logo.png', /^\[0\]\.logo_uri: must not carry a user name or password$/],
   ])('refuses %s at start-up, by path', (_name, logo, message) => {
     expect(() => parseRegisteredClients(JSON.stringify([asJson({ logo_uri: logo })]))).toThrow(message);

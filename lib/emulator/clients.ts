@@ -114,8 +114,7 @@ function jwkShapeProblem(key: z.infer<typeof jwkSchema>): string | undefined {
   if (privateMember) return `must be a public key; remove the private member '${privateMember}'`;
 
   const coordinate = (name: string) => base64url.safeParse(key[name]).success;
-  const rsaModulusOk = () =>
-    coordinate('n') && coordinate('e') && Math.floor(((key.n as string).length * 3) / 4) >= MIN_RSA_MODULUS_BYTES;
+  const rsaModulusOk = () => coordinate('n') && coordinate('e') && Math.floor(((key.n as string).length * 3) / 4) >= MIN_RSA_MODULUS_BYTES;
 
   if (key.use === 'enc' || key.alg === ID_TOKEN_ENCRYPTION_ALGORITHM) {
     if (key.alg !== ID_TOKEN_ENCRYPTION_ALGORITHM) return `encryption key must have alg '${ID_TOKEN_ENCRYPTION_ALGORITHM}'`;
@@ -144,28 +143,26 @@ function jwkShapeProblem(key: z.infer<typeof jwkSchema>): string | undefined {
   }
 }
 
-const jwksSchema = z
-  .looseObject({ keys: z.array(jwkSchema) })
-  .superRefine(({ keys }, ctx) => {
-    const seen = new Set<string>();
-    keys.forEach((key, index) => {
-      if (seen.has(key.kid)) {
-        ctx.addIssue({ code: 'custom', path: ['keys', index, 'kid'], message: `duplicates kid '${key.kid}'` });
-      }
-      seen.add(key.kid);
-    });
-    const encryptionKeys = keys.filter(isEncryptionKey).length;
-    if (keys.length === encryptionKeys) {
-      ctx.addIssue({ code: 'custom', path: ['keys'], message: 'must contain at least one signing key' });
+const jwksSchema = z.looseObject({ keys: z.array(jwkSchema) }).superRefine(({ keys }, ctx) => {
+  const seen = new Set<string>();
+  keys.forEach((key, index) => {
+    if (seen.has(key.kid)) {
+      ctx.addIssue({ code: 'custom', path: ['keys', index, 'kid'], message: `duplicates kid '${key.kid}'` });
     }
-    if (encryptionKeys !== 1) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['keys'],
-        message: `must contain exactly one encryption key (use 'enc'), found ${encryptionKeys}`,
-      });
-    }
+    seen.add(key.kid);
   });
+  const encryptionKeys = keys.filter(isEncryptionKey).length;
+  if (keys.length === encryptionKeys) {
+    ctx.addIssue({ code: 'custom', path: ['keys'], message: 'must contain at least one signing key' });
+  }
+  if (encryptionKeys !== 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['keys'],
+      message: `must contain exactly one encryption key (use 'enc'), found ${encryptionKeys}`,
+    });
+  }
+});
 
 const clientIdSchema = z.string().regex(/^[\x21-\x7E]+$/, { error: 'must be non-empty printable ASCII without spaces' });
 
@@ -262,18 +259,16 @@ const registeredClientJsonSchema = z
     id_token_encrypted_response_alg: clientFields.idTokenEncryptedResponseAlg,
     id_token_encrypted_response_enc: clientFields.idTokenEncryptedResponseEnc,
   })
-  .transform(
-    (client): RegisteredClient => ({
-      clientId: client.client_id,
-      ...(client.name === undefined ? {} : { name: client.name }),
-      ...(client.logo_uri === undefined ? {} : { logoUri: client.logo_uri }),
-      jwks: client.jwks as { keys: JWK[] },
-      redirectUris: client.redirect_uris,
-      populationRegister: client.population_register,
-      ...(client.id_token_encrypted_response_alg === undefined ? {} : { idTokenEncryptedResponseAlg: client.id_token_encrypted_response_alg }),
-      ...(client.id_token_encrypted_response_enc === undefined ? {} : { idTokenEncryptedResponseEnc: client.id_token_encrypted_response_enc }),
-    }),
-  );
+  .transform((client): RegisteredClient => ({
+    clientId: client.client_id,
+    ...(client.name === undefined ? {} : { name: client.name }),
+    ...(client.logo_uri === undefined ? {} : { logoUri: client.logo_uri }),
+    jwks: client.jwks as { keys: JWK[] },
+    redirectUris: client.redirect_uris,
+    populationRegister: client.population_register,
+    ...(client.id_token_encrypted_response_alg === undefined ? {} : { idTokenEncryptedResponseAlg: client.id_token_encrypted_response_alg }),
+    ...(client.id_token_encrypted_response_enc === undefined ? {} : { idTokenEncryptedResponseEnc: client.id_token_encrypted_response_enc }),
+  }));
 
 function uniqueClientIds(clients: RegisteredClient[], ctx: z.RefinementCtx, member: string): void {
   const seen = new Set<string>();
@@ -316,9 +311,7 @@ export function parseRegisteredClients(json: string): RegisteredClient[] {
  * @see spec 5.3
  */
 export function checkRegisteredClients(clients: readonly RegisteredClient[]): RegisteredClient[] {
-  const schema = z
-    .array(registeredClientSchema)
-    .superRefine((parsed, ctx) => uniqueClientIds(parsed as RegisteredClient[], ctx, 'clientId'));
+  const schema = z.array(registeredClientSchema).superRefine((parsed, ctx) => uniqueClientIds(parsed as RegisteredClient[], ctx, 'clientId'));
   return parseOrThrow(schema, clients, 'clients') as RegisteredClient[];
 }
 
@@ -355,7 +348,5 @@ export function registeredIdTokenEncryption(client: RegisteredClient): IdTokenEn
 export function isIdTokenEncryption(value: unknown): value is IdTokenEncryption {
   if (typeof value !== 'object' || value === null) return false;
   const { alg, enc } = value as Record<string, unknown>;
-  return (
-    (ID_TOKEN_ENCRYPTION_ALGORITHMS as readonly unknown[]).includes(alg) && (ID_TOKEN_CONTENT_ENCRYPTIONS as readonly unknown[]).includes(enc)
-  );
+  return (ID_TOKEN_ENCRYPTION_ALGORITHMS as readonly unknown[]).includes(alg) && (ID_TOKEN_CONTENT_ENCRYPTIONS as readonly unknown[]).includes(enc);
 }

@@ -187,7 +187,9 @@ export function createContext(options: {
     async setIdTokenEncryption(clientId, encryption) {
       registeredClient(clientId);
       if (!isIdTokenEncryption(encryption)) {
-        throw new Error(`unsupported ID token encryption ${JSON.stringify(encryption)}; alg is one of ${ID_TOKEN_ENCRYPTION_ALGORITHMS.join(', ')} and enc one of ${ID_TOKEN_CONTENT_ENCRYPTIONS.join(', ')}`);
+        throw new Error(
+          `unsupported ID token encryption ${JSON.stringify(encryption)}; alg is one of ${ID_TOKEN_ENCRYPTION_ALGORITHMS.join(', ')} and enc one of ${ID_TOKEN_CONTENT_ENCRYPTIONS.join(', ')}`,
+        );
       }
       await store.set(`id-token-encryption:${clientId}`, { alg: encryption.alg, enc: encryption.enc }, ENTITLEMENT_TTL_SECONDS);
     },

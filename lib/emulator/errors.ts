@@ -51,12 +51,7 @@ export class OAuthError extends Error {
   /** the used-up flow a page was reached for again (the Back button): whose it was, to link back (see `usedBy`) */
   declare usedFlow?: { clientId: string; redirectOrigin: string };
 
-  constructor(
-    error: string,
-    status: number,
-    description: string,
-    options: { redirectable?: boolean; headers?: Record<string, string> } = {},
-  ) {
+  constructor(error: string, status: number, description: string, options: { redirectable?: boolean; headers?: Record<string, string> } = {}) {
     const safe = sanitizeDescription(description);
     super(`${error}: ${safe}`);
     this.name = new.target.name;
@@ -172,7 +167,10 @@ export class TemporarilyUnavailable extends OAuthError {
  * @see DECISIONS.md "Rate limits"
  */
 export class TooManyRequests extends OAuthError {
-  constructor(description: string, readonly retryAfterSeconds: number) {
+  constructor(
+    description: string,
+    readonly retryAfterSeconds: number,
+  ) {
     super('temporarily_unavailable', 429, description, { headers: { 'Retry-After': String(retryAfterSeconds) } });
     this.reason = 'too_many_requests';
   }

@@ -11,9 +11,7 @@ beforeAll(async () => {
 describe('createEmulator', () => {
   it('checks the clients passed in code with the same rules', () => {
     const broken = { ...client.registered, redirectUris: ['not a url'] };
-    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [broken] })).toThrow(
-      'clients[0].redirectUris[0]: must be an absolute http(s) URL',
-    );
+    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [broken] })).toThrow('clients[0].redirectUris[0]: must be an absolute http(s) URL');
   });
 
   it.each([

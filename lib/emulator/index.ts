@@ -18,12 +18,7 @@ import { isStoreError, type Store } from '../store/store';
 import { checkRateLimits, createRateLimiter, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 import { MethodNotAllowed, NotFound, OAuthError, ServerError, TemporarilyUnavailable, TooManyRequests } from './errors';
 import { appActionEndpoint, appScreenEndpoint } from './endpoints/identity-app';
-import {
-  authorizationContinueEndpoint,
-  authorizationPageEndpoint,
-  authorizationPageScriptEndpoint,
-  authorizationStatusEndpoint,
-} from './endpoints/hand-off';
+import { authorizationContinueEndpoint, authorizationPageEndpoint, authorizationPageScriptEndpoint, authorizationStatusEndpoint } from './endpoints/hand-off';
 import { portraitEndpoint } from './endpoints/portraits';
 import { createControl, type EmulatorControl } from './qa/control';
 import { PANEL_ACTION_PATH, panelActionEndpoint, panelEndpoint } from './endpoints/panel';

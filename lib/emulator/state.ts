@@ -94,8 +94,7 @@ export interface PhoneConfirmation {
 
 /** The user's decision in the app, turned into a redirect to the client when delivered. */
 export type InteractionDecision =
-  | { outcome: 'approved'; personaId: string; /** seconds since the epoch */ authTime: number }
-  | { outcome: 'denied'; error: ErrorBody };
+  { outcome: 'approved'; personaId: string; /** seconds since the epoch */ authTime: number } | { outcome: 'denied'; error: ErrorBody };
 
 /** An error as it is stored and redirected: the RFC 6749 §4.1.2.1 `error` and `error_description`. */
 export interface ErrorBody {

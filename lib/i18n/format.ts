@@ -38,7 +38,10 @@ export function formatDateTime(iso: string, locale: Locale): string {
 
 /** The time of day in UTC, "14:05" (both languages write 24-hour times). */
 export function formatTime(epochMs: number, locale: Locale): string {
-  return cached(`time:${locale}`, () => new Intl.DateTimeFormat(INTL_TAGS[locale], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' })).format(epochMs);
+  return cached(
+    `time:${locale}`,
+    () => new Intl.DateTimeFormat(INTL_TAGS[locale], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }),
+  ).format(epochMs);
 }
 
 /** A number of years: "34 years" | "34 år" (and "1 year" | "1 år"). */

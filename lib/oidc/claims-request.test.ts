@@ -48,7 +48,9 @@ describe('buildClaimsRequest with the register’s name configured', () => {
     const selection = { trustFramework: 'standard', claims: {}, populationRegister: {} };
     const named = buildClaimsRequest(selection, { populationRegisterName: 'Det sentrale folkeregister' });
     expect(named.id_token.verified_claims.verification.evidence?.[0]).toMatchObject({ record: { source: { name: 'Det sentrale folkeregister' } } });
-    expect(buildClaimsRequest(selection).id_token.verified_claims.verification.evidence?.[0]).toMatchObject({ record: { source: { name: 'Folkeregisteret' } } });
+    expect(buildClaimsRequest(selection).id_token.verified_claims.verification.evidence?.[0]).toMatchObject({
+      record: { source: { name: 'Folkeregisteret' } },
+    });
   });
 });
 
@@ -57,9 +59,7 @@ describe('selectionProblems', () => {
     expect(selectionProblems({ trustFramework: 'standard_etsi', claims: { given_name: { essential: true } } })).toEqual([
       'The standard_etsi trust framework requires given_name and family_name to be requested.',
     ]);
-    expect(
-      selectionProblems({ trustFramework: 'standard_etsi', claims: { given_name: { essential: true }, family_name: { essential: true } } }),
-    ).toEqual([]);
+    expect(selectionProblems({ trustFramework: 'standard_etsi', claims: { given_name: { essential: true }, family_name: { essential: true } } })).toEqual([]);
   });
 
   it('gives each problem a stable code, in the order the sentences are shown', () => {

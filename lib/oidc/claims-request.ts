@@ -4,14 +4,7 @@
  *
  * Copy with: types.ts.
  */
-import {
-  CLAIM_NAMES,
-  DOCUMENT_DETAILS,
-  POPULATION_REGISTER_NAME,
-  type ClaimName,
-  type DocumentDetail,
-  type Selection,
-} from './types.ts';
+import { CLAIM_NAMES, DOCUMENT_DETAILS, POPULATION_REGISTER_NAME, type ClaimName, type DocumentDetail, type Selection } from './types.ts';
 
 /** Request syntax: a requested document detail is `null` (2.3 "Document evidence element"). */
 type DetailsRequest = Record<string, null | Record<string, null>>;

@@ -1,6 +1,12 @@
 import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { CLIENT_ASSERTION_LIFETIME_SECONDS, CLIENT_ASSERTION_TYPE, clientAuthenticationParameters, createClientAssertion, EDDSA_ASSERTION_BURST } from './client-assertion.ts';
+import {
+  CLIENT_ASSERTION_LIFETIME_SECONDS,
+  CLIENT_ASSERTION_TYPE,
+  clientAuthenticationParameters,
+  createClientAssertion,
+  EDDSA_ASSERTION_BURST,
+} from './client-assertion.ts';
 import { generateClientKeys, toPublicJwk, type GeneratedClientKeys } from './client-keys.ts';
 import type { ClientSigningAlgorithm } from './types.ts';
 
@@ -110,7 +116,9 @@ describe('createClientAssertion (2.1)', () => {
     }
     expect(copies[0]).not.toBe(copies[1]);
     const made = await Promise.all(
-      Array.from({ length: EDDSA_ASSERTION_BURST }, (_, i) => copies[i % 2]!.createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW + 90_000 })),
+      Array.from({ length: EDDSA_ASSERTION_BURST }, (_, i) =>
+        copies[i % 2]!.createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: NOW + 90_000 }),
+      ),
     );
     expect(new Set(made).size).toBe(EDDSA_ASSERTION_BURST);
   });

@@ -1,13 +1,6 @@
 import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  clientPublicJwks,
-  ENCRYPTION_ALGORITHM,
-  generateClientKeys,
-  importPrivateKey,
-  signWithClientKey,
-  toPublicJwk,
-} from './client-keys.ts';
+import { clientPublicJwks, ENCRYPTION_ALGORITHM, generateClientKeys, importPrivateKey, signWithClientKey, toPublicJwk } from './client-keys.ts';
 
 describe('generateClientKeys', () => {
   it.each(['ES256', 'PS256', 'EdDSA'] as const)('makes a %s signing key and an RSA-OAEP-256 encryption key, kid = RFC 7638 thumbprint', async (alg) => {

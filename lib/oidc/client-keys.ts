@@ -112,10 +112,7 @@ export function importPrivateKey(jwk: JWK, alg: string): Promise<CryptoKey> {
  * @see https://www.rfc-editor.org/rfc/rfc7515#section-7.1
  * @see https://www.rfc-editor.org/rfc/rfc7519#section-5.1
  */
-export async function signWithClientKey(
-  payload: Record<string, unknown>,
-  signingKey: ClientConfig['signingKey'],
-): Promise<string> {
+export async function signWithClientKey(payload: Record<string, unknown>, signingKey: ClientConfig['signingKey']): Promise<string> {
   if (!(CLIENT_SIGNING_ALGORITHMS as readonly string[]).includes(signingKey.alg)) {
     throw new IdvError('invalid_client_key', `The signing key's alg must be one of ${CLIENT_SIGNING_ALGORITHMS.join(', ')}`, {
       claim: 'alg',

@@ -34,7 +34,12 @@ describe('processDiscoveryResponse', () => {
       pushed_authorization_request_endpoint: `${ISSUER}/par`,
       token_endpoint: `${ISSUER}/token`,
       jwks_uri: `${ISSUER}/jwks`,
-      endpoint_sources: { authorization_endpoint: 'discovery', pushed_authorization_request_endpoint: 'part_4_path', token_endpoint: 'part_4_path', jwks_uri: 'part_4_path' },
+      endpoint_sources: {
+        authorization_endpoint: 'discovery',
+        pushed_authorization_request_endpoint: 'part_4_path',
+        token_endpoint: 'part_4_path',
+        jwks_uri: 'part_4_path',
+      },
     });
     // A complete document needs no note.
     expect(await processDiscoveryResponse(ISSUER, Response.json(metadata()))).not.toHaveProperty('endpoint_sources');
@@ -51,7 +56,9 @@ describe('processDiscoveryResponse', () => {
       message: expect.stringContaining('no authorization_endpoint, and no flow URL'),
     });
     // The fallback is held to the same rules: https unless insecure requests are allowed.
-    await expect(processDiscoveryResponse(ISSUER, withoutAuthorization(), { flowUrl: 'http://flow.idv.example' })).rejects.toMatchObject({ code: 'insecure_url' });
+    await expect(processDiscoveryResponse(ISSUER, withoutAuthorization(), { flowUrl: 'http://flow.idv.example' })).rejects.toMatchObject({
+      code: 'insecure_url',
+    });
   });
 
   it('rejects an endpoint that is present but not a string', async () => {
@@ -213,8 +220,7 @@ describe('DiscoveryCache', () => {
   it('maps a hanging endpoint to timeout', async () => {
     const cache = new DiscoveryCache({
       timeoutMs: 50,
-      fetch: (_url, init) =>
-        new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason))),
+      fetch: (_url, init) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason))),
     });
     await expect(cache.get(ISSUER)).rejects.toMatchObject({ code: 'timeout' });
   });

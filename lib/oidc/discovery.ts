@@ -86,11 +86,7 @@ export function fetchDiscovery(issuer: string, options: HttpOptions = {}): Promi
  * @see https://www.rfc-editor.org/rfc/rfc8414#section-3.3
  * @see https://openid.net/specs/fapi-security-profile-2_0-final.html#section-5.3.3.1
  */
-export async function processDiscoveryResponse(
-  issuer: string,
-  response: Response,
-  options: DiscoveryOptions = {},
-): Promise<ProviderMetadata> {
+export async function processDiscoveryResponse(issuer: string, response: Response, options: DiscoveryOptions = {}): Promise<ProviderMetadata> {
   if (response.status !== 200) {
     throw new IdvError('discovery_failed', `The discovery endpoint answered HTTP ${response.status}`, {
       status: response.status,
@@ -118,7 +114,11 @@ export async function processDiscoveryResponse(
     if (typeof value !== 'string') {
       throw new IdvError('discovery_failed', `The discovery document's ${member} is not a string`, { claim: member });
     }
-    assertSecureUrl(value, options, `The ${member} (${source === 'discovery' ? 'from the discovery document' : source === 'flow_url' ? 'from the flow URL' : "part 4's path"})`);
+    assertSecureUrl(
+      value,
+      options,
+      `The ${member} (${source === 'discovery' ? 'from the discovery document' : source === 'flow_url' ? 'from the flow URL' : "part 4's path"})`,
+    );
     metadata[member] = value;
     sources[member] = source;
   }

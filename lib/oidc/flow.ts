@@ -80,9 +80,7 @@ async function metadataFor(rp: RelyingParty, trace: ProtocolTrace | undefined): 
   // Once per flow: the start and the completion use the same document.
   const noted = trace?.events.some((event) => event.type === 'note' && event.step === 'discovery' && event.detail?.endpoints !== undefined);
   if (trace && metadata.endpoint_sources && !noted) {
-    const endpoints = Object.fromEntries(
-      Object.entries(metadata.endpoint_sources).map(([name, source]) => [name, { url: metadata[name], from: source }]),
-    );
+    const endpoints = Object.fromEntries(Object.entries(metadata.endpoint_sources).map(([name, source]) => [name, { url: metadata[name], from: source }]));
     trace.note('discovery', { detail: { endpoints } });
   }
   return metadata;

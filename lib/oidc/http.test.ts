@@ -128,7 +128,9 @@ describe('send: a failed connection keeps its cause', () => {
   });
 
   it('a fetch that fails without a cause keeps its own words, and no code', async () => {
-    const error: unknown = await send('https://idv.test/', {}, { fetch: () => Promise.reject(new TypeError('fetch failed')) }, 'The JWKS endpoint').catch((caught: unknown) => caught);
+    const error: unknown = await send('https://idv.test/', {}, { fetch: () => Promise.reject(new TypeError('fetch failed')) }, 'The JWKS endpoint').catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ code: 'network_error', message: 'The JWKS endpoint could not be reached: fetch failed' });
     expect((error as IdvError).cause).toEqual({ url: 'https://idv.test/' });
   });

@@ -162,11 +162,7 @@ export async function readJsonObject(
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
  * @see https://www.rfc-editor.org/rfc/rfc9126#section-2.3
  */
-export async function errorFromResponse(
-  response: Response,
-  what: string,
-  fallback: 'par_failed' | 'token_failed',
-): Promise<IdvError> {
+export async function errorFromResponse(response: Response, what: string, fallback: 'par_failed' | 'token_failed'): Promise<IdvError> {
   const text = (await readBoundedText(response)) ?? '';
   try {
     const body: unknown = JSON.parse(text);
@@ -193,7 +189,10 @@ export async function errorFromResponse(
 export function cacheLifetimeSeconds(response: Response, fallback: number): number {
   const header = response.headers.get('cache-control');
   if (!header) return fallback;
-  const directives = header.toLowerCase().split(',').map((d) => d.trim());
+  const directives = header
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.some((d) => d === 'no-store' || d === 'no-cache')) return 0;
   for (const directive of directives) {
     const match = /^max-age=(\d+)$/.exec(directive);

@@ -60,7 +60,9 @@ describe('advertisedIdTokenEncryption (discovery)', () => {
         id_token_encryption_enc_values_supported: ['A128GCM', 'A256CBC', 'none'],
       }),
     ).toEqual([{ alg: 'RSA-OAEP', enc: 'A128GCM' }]);
-    expect(advertisedIdTokenEncryption({ id_token_encryption_alg_values_supported: ['RSA1_5'], id_token_encryption_enc_values_supported: ['A256GCM'] })).toEqual([]);
+    expect(
+      advertisedIdTokenEncryption({ id_token_encryption_alg_values_supported: ['RSA1_5'], id_token_encryption_enc_values_supported: ['A256GCM'] }),
+    ).toEqual([]);
   });
 
   it('reads an absent list as the spec example’s member', () => {
@@ -143,7 +145,10 @@ describe('decryptIdToken with the combinations accepted', () => {
   });
 
   it('refuses a combination of our family that is not accepted, naming those that are', async () => {
-    const accepted = [{ alg: 'RSA-OAEP-256', enc: 'A128GCM' }, { alg: 'RSA-OAEP', enc: 'A128GCM' }] as const;
+    const accepted = [
+      { alg: 'RSA-OAEP-256', enc: 'A128GCM' },
+      { alg: 'RSA-OAEP', enc: 'A128GCM' },
+    ] as const;
     const error = await refusal(await encrypted({ alg: 'RSA-OAEP', enc: 'A256GCM' }), accepted);
     expect(error.code).toBe('id_token_unsupported_encryption');
     expect(error.cause).toMatchObject({ expected: 'RSA-OAEP-256 / A128GCM, RSA-OAEP / A128GCM', actual: 'RSA-OAEP / A256GCM' });

@@ -52,10 +52,8 @@ export interface IdTokenEncryption {
  */
 export const DEFAULT_ID_TOKEN_ENCRYPTION: Readonly<IdTokenEncryption> = Object.freeze({ alg: 'RSA-OAEP-256', enc: 'A256GCM' });
 
-const isAlg = (value: unknown): value is IdTokenKeyManagementAlgorithm =>
-  (ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS as readonly unknown[]).includes(value);
-const isEnc = (value: unknown): value is IdTokenContentEncryption =>
-  (ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS as readonly unknown[]).includes(value);
+const isAlg = (value: unknown): value is IdTokenKeyManagementAlgorithm => (ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS as readonly unknown[]).includes(value);
+const isEnc = (value: unknown): value is IdTokenContentEncryption => (ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS as readonly unknown[]).includes(value);
 
 /** `alg / enc`, as the trace, errors and the doctor write a combination. */
 export function describeIdTokenEncryption({ alg, enc }: IdTokenEncryption): string {
@@ -69,10 +67,16 @@ export function describeIdTokenEncryption({ alg, enc }: IdTokenEncryption): stri
  * @see Interface specification 4 "Endpoints"
  * @see https://openid.net/specs/openid-connect-discovery-1_0.html#ProviderMetadata
  */
-export function advertisedIdTokenEncryption(metadata: Pick<ProviderMetadata, 'id_token_encryption_alg_values_supported' | 'id_token_encryption_enc_values_supported'>): IdTokenEncryption[] {
+export function advertisedIdTokenEncryption(
+  metadata: Pick<ProviderMetadata, 'id_token_encryption_alg_values_supported' | 'id_token_encryption_enc_values_supported'>,
+): IdTokenEncryption[] {
   const listed = (value: unknown, fallback: string): unknown[] => (Array.isArray(value) ? value : [fallback]);
-  const algs = ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS.filter((alg) => listed(metadata.id_token_encryption_alg_values_supported, DEFAULT_ID_TOKEN_ENCRYPTION.alg).includes(alg));
-  const encs = ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS.filter((enc) => listed(metadata.id_token_encryption_enc_values_supported, DEFAULT_ID_TOKEN_ENCRYPTION.enc).includes(enc));
+  const algs = ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS.filter((alg) =>
+    listed(metadata.id_token_encryption_alg_values_supported, DEFAULT_ID_TOKEN_ENCRYPTION.alg).includes(alg),
+  );
+  const encs = ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS.filter((enc) =>
+    listed(metadata.id_token_encryption_enc_values_supported, DEFAULT_ID_TOKEN_ENCRYPTION.enc).includes(enc),
+  );
   return algs.flatMap((alg) => encs.map((enc) => ({ alg, enc })));
 }
 

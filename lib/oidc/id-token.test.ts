@@ -54,7 +54,9 @@ async function sign(payload: Record<string, unknown>, { key = serviceKey, kid = 
 async function encrypt(jws: string, header: { alg: string; enc: string } = { alg: 'RSA-OAEP-256', enc: 'A256GCM' }, key?: CryptoKey) {
   return new CompactEncrypt(new TextEncoder().encode(jws))
     .setProtectedHeader({ ...header, kid: client.encryptionKey.kid, cty: 'JWT' })
-    .encrypt(key ?? (header.alg === 'RSA-OAEP-256' ? clientEncryptionPublic : await importJWK({ ...toPublicJwk(client.encryptionKey), alg: undefined }, header.alg)));
+    .encrypt(
+      key ?? (header.alg === 'RSA-OAEP-256' ? clientEncryptionPublic : await importJWK({ ...toPublicJwk(client.encryptionKey), alg: undefined }, header.alg)),
+    );
 }
 
 function expectations(jwks = new JwksCache({ fetch: jwksFetch(() => [servicePublicJwk]), now: () => NOW })) {
@@ -178,13 +180,22 @@ describe('processIdToken', () => {
     expect(error).toMatchObject({ code: 'id_token_malformed', message: 'The ID token is not a compact JWE' });
   });
 
-  it.each([Number.NaN, Number(undefined), -1, 61, Number.POSITIVE_INFINITY])('refuses a clock tolerance of %s rather than weaken the time checks', async (tolerance) => {
-    const expired = await encrypt(await sign(claims({ exp: nowSeconds - 3600 })));
-    await expect(processIdToken(expired, { ...expectations(), clockToleranceSeconds: tolerance })).rejects.toThrow(RangeError);
-    expect(() => validateIdTokenClaims(claims({ exp: nowSeconds - 3600 }), { issuer: ISSUER, clientId: CLIENT_ID, nonce: NONCE, now: NOW, clockToleranceSeconds: tolerance })).toThrow(
-      /^clockToleranceSeconds must be a finite number of seconds from 0 to 60/,
-    );
-  });
+  it.each([Number.NaN, Number(undefined), -1, 61, Number.POSITIVE_INFINITY])(
+    'refuses a clock tolerance of %s rather than weaken the time checks',
+    async (tolerance) => {
+      const expired = await encrypt(await sign(claims({ exp: nowSeconds - 3600 })));
+      await expect(processIdToken(expired, { ...expectations(), clockToleranceSeconds: tolerance })).rejects.toThrow(RangeError);
+      expect(() =>
+        validateIdTokenClaims(claims({ exp: nowSeconds - 3600 }), {
+          issuer: ISSUER,
+          clientId: CLIENT_ID,
+          nonce: NONCE,
+          now: NOW,
+          clockToleranceSeconds: tolerance,
+        }),
+      ).toThrow(/^clockToleranceSeconds must be a finite number of seconds from 0 to 60/);
+    },
+  );
 
   it('uses 30 s when no tolerance is given, and any from 0 to 60 s as given', async () => {
     expect(clockTolerance(undefined)).toBe(30);
@@ -192,7 +203,9 @@ describe('processIdToken', () => {
     expect(clockTolerance(60)).toBe(60);
     const tenSecondsLate = await encrypt(await sign(claims({ exp: nowSeconds - 10 })));
     await expect(processIdToken(tenSecondsLate, { ...expectations(), clockToleranceSeconds: 15 })).resolves.toBeDefined();
-    expect((await processIdToken(tenSecondsLate, { ...expectations(), clockToleranceSeconds: 5 }).catch((error: IdvError) => error)) as IdvError).toMatchObject({ code: 'id_token_expired' });
+    expect((await processIdToken(tenSecondsLate, { ...expectations(), clockToleranceSeconds: 5 }).catch((error: IdvError) => error)) as IdvError).toMatchObject(
+      { code: 'id_token_expired' },
+    );
   });
 
   it('rejects a bare JWS (not encrypted)', async () => {
@@ -241,7 +254,11 @@ function countingJwks(keys: () => JWK[], now = () => NOW) {
   return { cache: new JwksCache({ fetch, now }), fetches: () => fetches };
 }
 
-async function checksOf(token: string, cache = countingJwks(() => [servicePublicJwk]).cache, nonce = NONCE): Promise<{ checks: IdTokenCheck[]; error?: { code: string } }> {
+async function checksOf(
+  token: string,
+  cache = countingJwks(() => [servicePublicJwk]).cache,
+  nonce = NONCE,
+): Promise<{ checks: IdTokenCheck[]; error?: { code: string } }> {
   const checks: IdTokenCheck[] = [];
   const expected = { ...expectations(cache), nonce, onCheck: (check: IdTokenCheck) => checks.push(check) };
   try {
@@ -258,12 +275,32 @@ describe('processIdToken reports each check as it makes it (onCheck)', () => {
   it('reports every check of a valid token in order, each passed, with what it expected and received', async () => {
     const { checks, error } = await checksOf(await encrypt(await sign(claims())));
     expect(error).toBeUndefined();
-    expect(checks.map((check) => check.check)).toEqual(['jwe_header', 'decryption', 'jws_header', 'signing_key', 'signature', 'payload', 'iss', 'aud', 'exp', 'iat', 'nonce', 'sub']);
+    expect(checks.map((check) => check.check)).toEqual([
+      'jwe_header',
+      'decryption',
+      'jws_header',
+      'signing_key',
+      'signature',
+      'payload',
+      'iss',
+      'aud',
+      'exp',
+      'iat',
+      'nonce',
+      'sub',
+    ]);
     expect(checks.every((check) => check.passed)).toBe(true);
-    expect(byName(checks, 'jwe_header')).toMatchObject({ expected: ['RSA-OAEP-256 / A256GCM'], received: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: client.encryptionKey.kid, cty: 'JWT' } });
+    expect(byName(checks, 'jwe_header')).toMatchObject({
+      expected: ['RSA-OAEP-256 / A256GCM'],
+      received: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: client.encryptionKey.kid, cty: 'JWT' },
+    });
     expect(byName(checks, 'decryption')).toMatchObject({ expected: client.encryptionKey.kid, received: client.encryptionKey.kid });
     expect(byName(checks, 'jws_header')).toMatchObject({ expected: 'ES256', received: { alg: 'ES256', kid: 'service-key-1', typ: 'JWT' } });
-    expect(byName(checks, 'signing_key')).toMatchObject({ expected: 'service-key-1', received: { kid: 'service-key-1', kty: 'EC', crv: 'P-256' }, detail: { source: 'fetched', jwksUri: JWKS_URI } });
+    expect(byName(checks, 'signing_key')).toMatchObject({
+      expected: 'service-key-1',
+      received: { kid: 'service-key-1', kty: 'EC', crv: 'P-256' },
+      detail: { source: 'fetched', jwksUri: JWKS_URI },
+    });
     expect(byName(checks, 'iss')).toMatchObject({ expected: ISSUER, received: ISSUER });
     expect(byName(checks, 'aud')).toMatchObject({ expected: CLIENT_ID, received: CLIENT_ID });
     expect(byName(checks, 'exp')).toMatchObject({ received: nowSeconds + 3600, detail: { now: nowSeconds, toleranceSeconds: 30, limit: nowSeconds - 30 } });
@@ -294,7 +331,13 @@ describe('processIdToken reports each check as it makes it (onCheck)', () => {
     const { checks, error } = await checksOf(await sign(claims()));
     expect(error).toMatchObject({ code: 'id_token_not_encrypted' });
     expect(checks).toEqual([
-      expect.objectContaining({ check: 'jwe_header', passed: false, code: 'id_token_not_encrypted', received: { alg: 'ES256', kid: 'service-key-1', typ: 'JWT' }, detail: expect.objectContaining({ parts: 3 }) }),
+      expect.objectContaining({
+        check: 'jwe_header',
+        passed: false,
+        code: 'id_token_not_encrypted',
+        received: { alg: 'ES256', kid: 'service-key-1', typ: 'JWT' },
+        detail: expect.objectContaining({ parts: 3 }),
+      }),
     ]);
   });
 
@@ -308,7 +351,10 @@ describe('processIdToken reports each check as it makes it (onCheck)', () => {
   it('says where the key came from: fetched, then the cache, then a refetch for a rotated kid', async () => {
     let keys = [servicePublicJwk];
     let now = NOW;
-    const { cache, fetches } = countingJwks(() => keys, () => now);
+    const { cache, fetches } = countingJwks(
+      () => keys,
+      () => now,
+    );
     expect(byName((await checksOf(await encrypt(await sign(claims())), cache)).checks, 'signing_key')?.detail?.source).toBe('fetched');
     expect(byName((await checksOf(await encrypt(await sign(claims())), cache)).checks, 'signing_key')?.detail?.source).toBe('cache');
     keys = [{ ...servicePublicJwk, kid: 'service-key-2' }];

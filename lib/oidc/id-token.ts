@@ -229,7 +229,11 @@ export async function verifyIdTokenSignature(
 ): Promise<{ jwsHeader: ValidatedIdToken['jwsHeader']; payload: Record<string, unknown>; signingKey: JWK }> {
   const parts = jws.split('.').length;
   if (parts !== 3) {
-    throw failed(onCheck, { check: 'jws_header', expected: SIGNING_ALGORITHM, detail: { parts } }, new IdvError('id_token_malformed', 'The decrypted ID token is not a compact JWS'));
+    throw failed(
+      onCheck,
+      { check: 'jws_header', expected: SIGNING_ALGORITHM, detail: { parts } },
+      new IdvError('id_token_malformed', 'The decrypted ID token is not a compact JWS'),
+    );
   }
   const header = await checked(onCheck, { check: 'jws_header', expected: SIGNING_ALGORITHM }, () => decodeHeader(jws));
   const jwsHeaderCheck = { check: 'jws_header', expected: SIGNING_ALGORITHM, received: headerFacts(header, ['alg', 'kid', 'typ', 'cty']) } as const;

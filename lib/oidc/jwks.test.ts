@@ -27,8 +27,7 @@ const OUTAGES = {
   status: async () => new Response('oops', { status: 503 }),
   json: async () => new Response('<html>', { status: 200 }),
   network: async () => Promise.reject(new TypeError('fetch failed')),
-  timeout: (init?: RequestInit) =>
-    new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason))),
+  timeout: (init?: RequestInit) => new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason))),
 } satisfies Record<string, (init?: RequestInit) => Promise<Response>>;
 const OUTAGE_CODES = { status: 'jwks_fetch_failed', json: 'jwks_fetch_failed', network: 'network_error', timeout: 'timeout' } as const;
 
@@ -89,20 +88,17 @@ describe('JwksCache', () => {
 });
 
 describe('JwksCache when a refresh fails (stale-if-error and back-off)', () => {
-  it.each(Object.keys(OUTAGES) as (keyof typeof OUTAGES)[])(
-    'keeps verifying with a known key when the expiry-driven refresh fails (%s)',
-    async (outage) => {
-      let now = 0;
-      const { state, fetch } = server([keyA], 'max-age=600');
-      const cache = new JwksCache({ fetch, now: () => now, timeoutMs: 20 });
-      const first = await cache.getKey(URI, { alg: 'ES256', kid: 'a' });
-      state.down = outage;
-      now += 600_000;
-      const stale = await cache.getKey(URI, { alg: 'ES256', kid: 'a' });
-      expect(stale.key).toBe(first.key);
-      expect(state.fetches).toBe(2);
-    },
-  );
+  it.each(Object.keys(OUTAGES) as (keyof typeof OUTAGES)[])('keeps verifying with a known key when the expiry-driven refresh fails (%s)', async (outage) => {
+    let now = 0;
+    const { state, fetch } = server([keyA], 'max-age=600');
+    const cache = new JwksCache({ fetch, now: () => now, timeoutMs: 20 });
+    const first = await cache.getKey(URI, { alg: 'ES256', kid: 'a' });
+    state.down = outage;
+    now += 600_000;
+    const stale = await cache.getKey(URI, { alg: 'ES256', kid: 'a' });
+    expect(stale.key).toBe(first.key);
+    expect(state.fetches).toBe(2);
+  });
 
   it.each(Object.keys(OUTAGES) as (keyof typeof OUTAGES)[])(
     'without known keys, fails with the code of the outage (%s), and repeats it without a request while backing off',
@@ -150,9 +146,15 @@ describe('JwksCache when a refresh fails (stale-if-error and back-off)', () => {
     const { state, fetch } = server([keyA]);
     state.down = 'network';
     const cache = new JwksCache({ fetch, now: () => now });
-    await expect(cache.getKey(URI, { alg: 'ES256', kid: 'a' })).rejects.toMatchObject({ code: 'network_error', message: expect.stringMatching(/\(tried again in 1 s\)$/) });
+    await expect(cache.getKey(URI, { alg: 'ES256', kid: 'a' })).rejects.toMatchObject({
+      code: 'network_error',
+      message: expect.stringMatching(/\(tried again in 1 s\)$/),
+    });
     now += 999;
-    await expect(cache.getKey(URI, { alg: 'ES256', kid: 'a' })).rejects.toMatchObject({ code: 'network_error', message: expect.stringMatching(/\(not tried again for 1 s\)$/) });
+    await expect(cache.getKey(URI, { alg: 'ES256', kid: 'a' })).rejects.toMatchObject({
+      code: 'network_error',
+      message: expect.stringMatching(/\(not tried again for 1 s\)$/),
+    });
     expect(state.fetches).toBe(1);
     state.down = 'status';
     now += 1;

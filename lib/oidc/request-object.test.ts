@@ -30,8 +30,19 @@ describe('requestObjectClaims (2.2)', () => {
     const values = await input();
     const claims = requestObjectClaims(values);
     expect(Object.keys(claims)).toEqual([
-      'iss', 'sub', 'aud', 'exp', 'client_id', 'response_type', 'redirect_uri', 'scope',
-      'state', 'nonce', 'code_challenge', 'code_challenge_method', 'claims',
+      'iss',
+      'sub',
+      'aud',
+      'exp',
+      'client_id',
+      'response_type',
+      'redirect_uri',
+      'scope',
+      'state',
+      'nonce',
+      'code_challenge',
+      'code_challenge_method',
+      'claims',
     ]);
     expect(claims).toEqual({
       iss: 'client-1',

@@ -8,7 +8,10 @@ function steppingClock(start = 1_000): () => number {
   return () => (now += 5);
 }
 
-const answering = (response: () => Response): FetchLike => async () => response();
+const answering =
+  (response: () => Response): FetchLike =>
+  async () =>
+    response();
 
 describe('ProtocolTrace.fetchFor', () => {
   it('records method, URL, form, status, the kept headers and the body, and hands the response on unread', async () => {
@@ -39,7 +42,10 @@ describe('ProtocolTrace.fetchFor', () => {
 
   it('reads a form given as a string, and records no form for another body', async () => {
     const trace = new ProtocolTrace();
-    const fetch = trace.fetchFor('token', answering(() => new Response('{}')));
+    const fetch = trace.fetchFor(
+      'token',
+      answering(() => new Response('{}')),
+    );
     await fetch('https://idv.example/token', { method: 'POST', body: 'grant_type=authorization_code&code=abc' });
     await fetch(new Request('https://idv.example/jwks'));
     await fetch('https://idv.example/token', { method: 'POST', body: new Blob(['binary']) });
@@ -63,8 +69,14 @@ describe('ProtocolTrace.fetchFor', () => {
 
   it('cuts a large body, and says so for one too large to read', async () => {
     const trace = new ProtocolTrace();
-    await trace.fetchFor('token', answering(() => new Response('x'.repeat(150_000))))('https://idv.example/token');
-    await trace.fetchFor('token', answering(() => new Response('y'.repeat(3 * 1024 * 1024))))('https://idv.example/token');
+    await trace.fetchFor(
+      'token',
+      answering(() => new Response('x'.repeat(150_000))),
+    )('https://idv.example/token');
+    await trace.fetchFor(
+      'token',
+      answering(() => new Response('y'.repeat(3 * 1024 * 1024))),
+    )('https://idv.example/token');
     const [large, huge] = trace.events as TraceExchange[];
     expect(large!.responseBody).toHaveLength(100_000);
     expect(huge!.responseBody).toBe('(too large to record)');

@@ -28,15 +28,7 @@ export type KnownTrustFramework = (typeof TRUST_FRAMEWORKS)[number];
  * @see https://openid.net/specs/openid-connect-4-identity-assurance-1_0.html#section-5.3
  * @see https://openid.net/specs/openid-connect-core-1_0.html#StandardClaims
  */
-export const CLAIM_NAMES = [
-  'name',
-  'given_name',
-  'family_name',
-  'picture',
-  'gender',
-  'birthdate',
-  'nationalities',
-] as const;
+export const CLAIM_NAMES = ['name', 'given_name', 'family_name', 'picture', 'gender', 'birthdate', 'nationalities'] as const;
 /**
  * One of {@link CLAIM_NAMES}.
  * @see Interface specification 2.3 "Claims request structure (`claims` parameter)"

@@ -47,7 +47,10 @@ describe('parseVerifiedClaims (2.6, tolerant)', () => {
 
   it('drops values of the wrong type and ignores unknown members and evidence types', () => {
     const [parsed] = parseVerifiedClaims({
-      verification: { trust_framework: 'standard', evidence: [{ type: 'vouch' }, 'junk', { type: 'document', document_details: { date_of_expiry: '2031-02-30', document_number: 7 } }] },
+      verification: {
+        trust_framework: 'standard',
+        evidence: [{ type: 'vouch' }, 'junk', { type: 'document', document_details: { date_of_expiry: '2031-02-30', document_number: 7 } }],
+      },
       claims: { given_name: 42, family_name: ['x'], birthdate: '14.03.1987', nationalities: ['NOR', 'no', 3], favourite_colour: 'blue' },
     });
     expect(parsed).toEqual({
@@ -58,7 +61,10 @@ describe('parseVerifiedClaims (2.6, tolerant)', () => {
   });
 
   it('keeps a personal number given as a plain string (non-Norwegian documents)', () => {
-    const [parsed] = parseVerifiedClaims({ verification: { evidence: [{ type: 'document', document_details: { personal_number: '19791102-1234' } }] }, claims: {} });
+    const [parsed] = parseVerifiedClaims({
+      verification: { evidence: [{ type: 'document', document_details: { personal_number: '19791102-1234' } }] },
+      claims: {},
+    });
     expect(parsed?.evidence[0]).toEqual({ type: 'document', documentDetails: { personal_number: { value: '19791102-1234' } } });
   });
 
@@ -124,7 +130,12 @@ describe('parseVerifiedClaims: OpenID Connect for Identity Assurance 1.0 shapes 
 
   it('requires none of them, and drops malformed ones', () => {
     const [verified] = parseVerifiedClaims({
-      verification: { trust_framework: 'standard', time: 'yesterday', assurance_level: 3, evidence: [{ type: 'document', check_details: 'vcrypt', attachments: {} }] },
+      verification: {
+        trust_framework: 'standard',
+        time: 'yesterday',
+        assurance_level: 3,
+        evidence: [{ type: 'document', check_details: 'vcrypt', attachments: {} }],
+      },
       claims: {},
     });
     expect(verified).not.toHaveProperty('verificationTime');
@@ -133,12 +144,24 @@ describe('parseVerifiedClaims: OpenID Connect for Identity Assurance 1.0 shapes 
   });
 
   it.each([
-    ['as OpenID Connect for Identity Assurance writes it', { type: 'population_register', source: { name: 'Folkeregisteret' }, personal_number: '14038712345' }],
-    ['with its type as { value } as in the request', { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' }, personal_number: '14038712345' }],
-    ['with the personal number as an object, as the document’s', { type: 'population_register', source: { name: 'Folkeregisteret' }, personal_number: { type: 'no-fnr', value: '14038712345' } }],
+    [
+      'as OpenID Connect for Identity Assurance writes it',
+      { type: 'population_register', source: { name: 'Folkeregisteret' }, personal_number: '14038712345' },
+    ],
+    [
+      'with its type as { value } as in the request',
+      { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' }, personal_number: '14038712345' },
+    ],
+    [
+      'with the personal number as an object, as the document’s',
+      { type: 'population_register', source: { name: 'Folkeregisteret' }, personal_number: { type: 'no-fnr', value: '14038712345' } },
+    ],
     ['with its source as a plain name', { type: 'population_register', source: 'Folkeregisteret', personal_number: '14038712345' }],
   ])('reads the register evidence %s (spec 2.3 shows only the request)', (_shape, record) => {
-    const [verified] = parseVerifiedClaims({ verification: { trust_framework: 'standard', evidence: [{ type: { value: 'electronic_record' }, record }] }, claims: {} });
+    const [verified] = parseVerifiedClaims({
+      verification: { trust_framework: 'standard', evidence: [{ type: { value: 'electronic_record' }, record }] },
+      claims: {},
+    });
     expect(verified!.evidence).toEqual([
       { type: 'electronic_record', record: { type: 'population_register', sourceName: 'Folkeregisteret', personalNumber: '14038712345' } },
     ]);
@@ -146,7 +169,10 @@ describe('parseVerifiedClaims: OpenID Connect for Identity Assurance 1.0 shapes 
 
   it('keeps register evidence without a record, and drops a personal number or source of the wrong type', () => {
     const [verified] = parseVerifiedClaims({
-      verification: { trust_framework: 'standard', evidence: [{ type: 'electronic_record' }, { type: 'electronic_record', record: { source: 7, personal_number: 14038712345 } }] },
+      verification: {
+        trust_framework: 'standard',
+        evidence: [{ type: 'electronic_record' }, { type: 'electronic_record', record: { source: 7, personal_number: 14038712345 } }],
+      },
       claims: {},
     });
     expect(verified!.evidence).toEqual([
@@ -156,7 +182,16 @@ describe('parseVerifiedClaims: OpenID Connect for Identity Assurance 1.0 shapes 
   });
 
   it('reads verified_claims sent as an array of elements', () => {
-    const list = parseVerifiedClaims([full, { verification: { trust_framework: 'standard', evidence: [{ type: 'electronic_record', record: { type: 'population_register', source: { name: 'Folkeregisteret' } } }] }, claims: { birthdate: '1987-03-14' } }]);
+    const list = parseVerifiedClaims([
+      full,
+      {
+        verification: {
+          trust_framework: 'standard',
+          evidence: [{ type: 'electronic_record', record: { type: 'population_register', source: { name: 'Folkeregisteret' } } }],
+        },
+        claims: { birthdate: '1987-03-14' },
+      },
+    ]);
     expect(list).toHaveLength(2);
     expect(list[1]!.evidence[0]).toMatchObject({ type: 'electronic_record', record: { sourceName: 'Folkeregisteret' } });
   });

@@ -39,14 +39,19 @@ describe('stampSocketAddresses', () => {
     const server = createServer();
     Object.setPrototypeOf(server, TestServer.prototype);
     server.on('request', (request, response) => {
-      seen.push({ parsed: request.headers[CLIENT_ADDRESS_HEADER], raw: request.rawHeaders.filter((_, i, all) => all[i - 1]?.toLowerCase() === CLIENT_ADDRESS_HEADER) });
+      seen.push({
+        parsed: request.headers[CLIENT_ADDRESS_HEADER],
+        raw: request.rawHeaders.filter((_, i, all) => all[i - 1]?.toLowerCase() === CLIENT_ADDRESS_HEADER),
+      });
       response.end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     const get = (extra: Record<string, string>) =>
       new Promise<void>((resolve, reject) => {
-        httpRequest({ host: '127.0.0.1', port, headers: extra }, (response) => response.resume().on('end', resolve)).on('error', reject).end();
+        httpRequest({ host: '127.0.0.1', port, headers: extra }, (response) => response.resume().on('end', resolve))
+          .on('error', reject)
+          .end();
       });
     try {
       await get({});

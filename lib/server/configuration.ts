@@ -13,7 +13,16 @@ import { networkInterfaces } from 'node:os';
 import type { GeneratedClientKeys } from '@/lib/oidc';
 import { RedisStore } from '@/lib/store/redis-store';
 import { loadOrCreateDevKeys, loadOrCreateSessionSecret } from './data-folder';
-import { checkDemoLogo, clientKeysOf, ConfigurationError, MAX_DEMO_LOGO_BYTES, parseServerConfig, type DemoLogo, type ParsedConfig, type ServerConfig } from './env';
+import {
+  checkDemoLogo,
+  clientKeysOf,
+  ConfigurationError,
+  MAX_DEMO_LOGO_BYTES,
+  parseServerConfig,
+  type DemoLogo,
+  type ParsedConfig,
+  type ServerConfig,
+} from './env';
 import { loadOrShareDevKeys, SHARED_DEV_KEYS_STORE_KEY } from './shared-dev-keys';
 
 /** The first non-internal IPv4 address of this machine, if it has one. */
@@ -31,7 +40,8 @@ async function readDemoLogo({ path, raw }: NonNullable<ParsedConfig['demoLogo']>
   try {
     const { size, isFile } = await stat(path).then((stats) => ({ size: stats.size, isFile: stats.isFile() }));
     if (!isFile) throw new ConfigurationError('IDV_DEMO_LOGO', `"${raw}" is not a file`);
-    if (size > MAX_DEMO_LOGO_BYTES) throw new ConfigurationError('IDV_DEMO_LOGO', `must be at most ${MAX_DEMO_LOGO_BYTES / 1024} KiB (the file has ${size} bytes)`);
+    if (size > MAX_DEMO_LOGO_BYTES)
+      throw new ConfigurationError('IDV_DEMO_LOGO', `must be at most ${MAX_DEMO_LOGO_BYTES / 1024} KiB (the file has ${size} bytes)`);
     bytes = new Uint8Array(await readFile(path));
   } catch (error) {
     if (error instanceof ConfigurationError) throw error;
@@ -78,7 +88,12 @@ export async function loadServerConfig(env: Record<string, string | undefined> =
   if (keys.development?.from === 'shared-store' && config.state.store === 'redis') {
     const found = await sharedDevKeys(config.state);
     development = found.keys;
-    shared = { variables: keys.development.variables, keys: found.keys, storeKey: `${config.state.prefix}${SHARED_DEV_KEYS_STORE_KEY}`, createdHere: found.createdHere };
+    shared = {
+      variables: keys.development.variables,
+      keys: found.keys,
+      storeKey: `${config.state.prefix}${SHARED_DEV_KEYS_STORE_KEY}`,
+      createdHere: found.createdHere,
+    };
   } else if (keys.development) {
     development = await loadOrCreateDevKeys(config.dataDir);
     generated.push(...keys.development.variables);

@@ -35,9 +35,7 @@ async function readOrCreate(path: string, create: () => Promise<string>): Promis
 }
 
 export async function loadOrCreateDevKeys(dataDir: string): Promise<GeneratedClientKeys> {
-  const text = await readOrCreate(join(dataDir, 'dev-client-keys.json'), async () =>
-    JSON.stringify(await generateClientKeys('ES256'), null, 2),
-  );
+  const text = await readOrCreate(join(dataDir, 'dev-client-keys.json'), async () => JSON.stringify(await generateClientKeys('ES256'), null, 2));
   try {
     const keys = JSON.parse(text) as GeneratedClientKeys;
     if (typeof keys.signingKey?.d === 'string' && typeof keys.encryptionKey?.d === 'string') return keys;

@@ -38,7 +38,11 @@ async function freshFindings(): Promise<DoctorFindings> {
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     // The configuration's own words name the variable and the problem; they are shown as written.
-    return { lines: [line('configuration', title('configuration'), 'fail', detail('asWritten', error.message), fixing('configuration', error.variable))], publicJwks: { keys: [] }, status: 'fail' };
+    return {
+      lines: [line('configuration', title('configuration'), 'fail', detail('asWritten', error.message), fixing('configuration', error.variable))],
+      publicJwks: { keys: [] },
+      status: 'fail',
+    };
   }
   const { config, emulator } = loaded;
   const fetch: FetchLike | undefined = emulator ? (input, init) => emulator.handle(new Request(input, init)) : undefined;

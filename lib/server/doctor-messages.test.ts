@@ -39,7 +39,12 @@ describe('the doctor in Norwegian', () => {
     const english = await runDoctor(await config(), viaEmulator, 'en');
     expect(report.lines.map((line) => line.id)).toEqual(english.lines.map((line) => line.id));
     report.lines.forEach((line, index) => expect(line.title, line.id).not.toBe(english.lines[index]!.title));
-    expect(report.lines.find((line) => line.id === 'issuer')).toEqual({ id: 'issuer', title: 'Utstederen er lik IDV_BASE_URL', status: 'pass', detail: `utsteder ${ISSUER}` });
+    expect(report.lines.find((line) => line.id === 'issuer')).toEqual({
+      id: 'issuer',
+      title: 'Utstederen er lik IDV_BASE_URL',
+      status: 'pass',
+      detail: `utsteder ${ISSUER}`,
+    });
     expect(report.lines.find((line) => line.id === 'redirect-uri')?.detail).toBe('https://rp.test/auth/callback (registrer nøyaktig denne hos tjenesten)');
     expect(report.lines.find((line) => line.id === 'client-assertion-alg')?.title).toBe('Klientpåstander signert med ES256 (vår nøkkels algoritme)');
     expect(report.lines.find((line) => line.id === 'jwks-public')).toMatchObject({ title: 'Bare offentlige nøkler', detail: 'ingen private nøkkeldata' });
@@ -68,9 +73,20 @@ describe('the doctor in Norwegian', () => {
       detail: 'trust_frameworks_supported mangler standard_etsi (oppført: standard)',
     });
     const absent = checkDiscovery({ ...document, authorization_response_iss_parameter_supported: undefined }, { issuer: ISSUER, signingAlg: 'ES256' });
-    expect(describeLine(byId(absent, 'response-issuer'), 'nb')).toMatchObject({ status: 'warn', detail: 'ikke oppgitt: appen kontrollerer iss bare når den blir sendt' });
-    const jwks = checkJwks({ keys: [{ kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x', y: 'y', d: 'secret' }, { kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x', y: 'y' }] });
-    expect(describeLine(byId(jwks, 'jwks-kids'), 'nb')).toMatchObject({ detail: 'gjentatt kid: k1', fix: 'En kid skal vise til bare én nøkkel (spesifikasjonen 4.4); spør leverandøren.' });
+    expect(describeLine(byId(absent, 'response-issuer'), 'nb')).toMatchObject({
+      status: 'warn',
+      detail: 'ikke oppgitt: appen kontrollerer iss bare når den blir sendt',
+    });
+    const jwks = checkJwks({
+      keys: [
+        { kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x', y: 'y', d: 'secret' },
+        { kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x', y: 'y' },
+      ],
+    });
+    expect(describeLine(byId(jwks, 'jwks-kids'), 'nb')).toMatchObject({
+      detail: 'gjentatt kid: k1',
+      fix: 'En kid skal vise til bare én nøkkel (spesifikasjonen 4.4); spør leverandøren.',
+    });
     expect(describeLine(byId(jwks, 'jwks-public'), 'nb').detail).toBe('private felt i kid k1');
   });
 });
@@ -81,8 +97,14 @@ describe('a reused report (GET /doctor keeps one for 15 s)', () => {
     const kept = JSON.stringify(findings);
     expect(kept).not.toContain('Check IDV_BASE_URL');
     expect(kept).not.toContain('Discovery document');
-    expect(describeFindings(findings, 'en').lines.find((line) => line.id === 'discovery')).toMatchObject({ title: 'Discovery document', fix: 'Check IDV_BASE_URL and the network.' });
-    expect(describeFindings(findings, 'nb').lines.find((line) => line.id === 'discovery')).toMatchObject({ title: 'Discovery-dokument', fix: 'Kontroller IDV_BASE_URL og nettverket.' });
+    expect(describeFindings(findings, 'en').lines.find((line) => line.id === 'discovery')).toMatchObject({
+      title: 'Discovery document',
+      fix: 'Check IDV_BASE_URL and the network.',
+    });
+    expect(describeFindings(findings, 'nb').lines.find((line) => line.id === 'discovery')).toMatchObject({
+      title: 'Discovery-dokument',
+      fix: 'Kontroller IDV_BASE_URL og nettverket.',
+    });
     expect(JSON.stringify(findings)).toBe(kept);
   });
 });
@@ -132,7 +154,8 @@ const say = (entry: unknown, args: readonly unknown[]) => (typeof entry === 'fun
 describe('the doctor’s catalog', () => {
   it('has every title, detail and fix in Norwegian, none a copy of the English', () => {
     const { en, nb } = DOCTOR_MESSAGES;
-    for (const key of Object.keys(en.titles) as (keyof DoctorMessages['titles'])[]) expect(say(nb.titles[key], ['ES256']), key).not.toBe(say(en.titles[key], ['ES256']));
+    for (const key of Object.keys(en.titles) as (keyof DoctorMessages['titles'])[])
+      expect(say(nb.titles[key], ['ES256']), key).not.toBe(say(en.titles[key], ['ES256']));
     for (const key of Object.keys(en.fixes) as (keyof DoctorMessages['fixes'])[]) {
       if (key !== 'unreachable') expect(say(nb.fixes[key], ['IDV_CLIENT_ID']), key).not.toBe(say(en.fixes[key], ['IDV_CLIENT_ID']));
     }

@@ -95,7 +95,9 @@ const en = {
     notObject: 'did not answer with a JSON object',
     stale: 'the last good copy is in use',
     findings: (warnings: number, failures: number) =>
-      [warnings > 0 ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '', failures > 0 ? `${failures} failed check${failures === 1 ? '' : 's'}` : ''].filter(Boolean).join(', ') + ' in the doctor',
+      [warnings > 0 ? `${warnings} warning${warnings === 1 ? '' : 's'}` : '', failures > 0 ? `${failures} failed check${failures === 1 ? '' : 's'}` : '']
+        .filter(Boolean)
+        .join(', ') + ' in the doctor',
     configuration: 'the configuration does not load',
     /** the hover text's lead, before the issuer */
     service: 'Service:',
@@ -106,7 +108,8 @@ const en = {
   environment: {
     title: 'The variables for staging',
     titleProvider: 'The variables of this configuration',
-    intro: 'To point the app at the real service (staging) instead of the embedded emulator, set these variables and restart it. Values in angle brackets are yours to fill in; the rest this app knows. Private keys and secrets are never shown here.',
+    intro:
+      'To point the app at the real service (staging) instead of the embedded emulator, set these variables and restart it. Values in angle brackets are yours to fill in; the rest this app knows. Private keys and secrets are never shown here.',
     introProvider: 'What this app runs with, as variables: values in angle brackets are secret and never shown here.',
     printed: 'The variables for staging (values in angle brackets are yours to fill in):',
     copy: 'Copy the variables',
@@ -118,7 +121,7 @@ const en = {
       APP_URL: (redirectUri: string) => `Where the app is reached; the redirect URI to register with the service is ${redirectUri}`,
       SESSION_SECRET: '32 or more random characters: openssl rand -base64 32',
       IDV_UI_LOCALES: 'Spec 2.2 does not list ui_locales: a service that checks its letter refuses it',
-      IDV_FLOW_URL: 'Only if the discovery document has no authorization_endpoint: the base of the service\'s /auth',
+      IDV_FLOW_URL: "Only if the discovery document has no authorization_endpoint: the base of the service's /auth",
     },
     placeholders: {
       baseUrl: 'https://base URL of the service',
@@ -165,7 +168,8 @@ const en = {
     redirectRegister: (uri: string) => `${uri} (register exactly this one with the service)`,
     redirectInsecure: (uri: string) => `${uri} is plain http on a public host`,
     key: (alg: string, kid: string) => `${alg}, kid ${kid}`,
-    devKey: (alg: string, kid: string, variable: string) => `${alg}, kid ${kid}: a development key generated into the data folder, since ${variable} is not set`,
+    devKey: (alg: string, kid: string, variable: string) =>
+      `${alg}, kid ${kid}: a development key generated into the data folder, since ${variable} is not set`,
     redirectHttp: (uri: string, issuer: string) => `${uri} is plain http, while the service ${issuer} uses https`,
     fetchFailed: (problem: FetchProblem, url: string) =>
       `${
@@ -187,16 +191,20 @@ const en = {
     parNotRequired: (value: string) => `require_pushed_authorization_requests: ${value}, but part 4 requires PAR`,
     notListed: (member: string, needed: readonly string[]) => `${member} is not in the document, so support for ${needed.join(', ')} cannot be confirmed`,
     listed: (member: string, listed: readonly string[]) => `${member}: ${listed.join(', ')}`,
-    lacks: (member: string, missing: readonly string[], listed: readonly string[]) => `${member} lacks ${missing.join(', ')} (it lists ${listed.join(', ') || 'nothing'})`,
+    lacks: (member: string, missing: readonly string[], listed: readonly string[]) =>
+      `${member} lacks ${missing.join(', ')} (it lists ${listed.join(', ') || 'nothing'})`,
     encryptionAdvertised: (algs: readonly string[], encs: readonly string[], accepted: readonly string[], ignored: readonly string[]) =>
       `the document advertises alg ${algs.join(', ') || 'nothing'} and enc ${encs.join(', ') || 'nothing'}; we accept ${accepted.join(', ')}${ignored.length > 0 ? `; we never accept ${ignored.join(', ')}` : ''}`,
     encryptionNoneAccepted: (algs: readonly string[], encs: readonly string[]) =>
       `the document advertises alg ${algs.join(', ') || 'nothing'} and enc ${encs.join(', ') || 'nothing'}: no combination of RSA-OAEP-256 or RSA-OAEP with AES-GCM or AES-CBC-HMAC, the only ones we accept`,
-    encryptionNotAdvertised: (accepted: readonly string[]) => `id_token_encryption_alg_values_supported and _enc_values_supported are not in the document; we accept the spec's example, ${accepted.join(', ')}`,
+    encryptionNotAdvertised: (accepted: readonly string[]) =>
+      `id_token_encryption_alg_values_supported and _enc_values_supported are not in the document; we accept the spec's example, ${accepted.join(', ')}`,
     encryptionPinned: (pinned: readonly string[], unadvertised: readonly string[]) =>
       `pinned by IDV_ID_TOKEN_ENCRYPTION: ${pinned.join(', ')}${unadvertised.length > 0 ? `; the document does not advertise ${unadvertised.join(', ')}` : ''}`,
-    uiLocalesSent: (byDefault: boolean) => `sent (${byDefault ? 'the default against the embedded emulator' : 'IDV_UI_LOCALES=on'}): the service's pages may follow the app's language`,
-    uiLocalesNotSent: (byDefault: boolean) => `not sent (${byDefault ? 'the default' : 'IDV_UI_LOCALES=off'}): request objects carry exactly the claims of spec 2.2`,
+    uiLocalesSent: (byDefault: boolean) =>
+      `sent (${byDefault ? 'the default against the embedded emulator' : 'IDV_UI_LOCALES=on'}): the service's pages may follow the app's language`,
+    uiLocalesNotSent: (byDefault: boolean) =>
+      `not sent (${byDefault ? 'the default' : 'IDV_UI_LOCALES=off'}): request objects carry exactly the claims of spec 2.2`,
     issuerParameter: 'authorization_response_iss_parameter_supported: true; the app then requires iss',
     issuerParameterAbsent: 'not advertised: the app checks iss only when it is sent',
     noKeysArray: 'the JWKS has no keys array',
@@ -212,22 +220,27 @@ const en = {
   fixes: {
     configuration: (variable: string) => `Fix ${variable} (docs/operations.md "Configuration").`,
     redirectUri: 'Set APP_URL to the https address the app is reached at.',
-    redirectHttp: 'A service that follows FAPI 2.0 registers and redirects to https redirect URIs only: set APP_URL to an https address that reaches this app (a reverse proxy or a tunnel with TLS), and register its /auth/callback.',
+    redirectHttp:
+      'A service that follows FAPI 2.0 registers and redirects to https redirect URIs only: set APP_URL to an https address that reaches this app (a reverse proxy or a tunnel with TLS), and register its /auth/callback.',
     devKeyProvider: (variable: string) =>
       `The service trusts only the keys registered with it: run npm run keys, set ${variable} to the private key it prints (with its pair), and register the public JWKS it prints with the service.`,
     discovery: 'Check IDV_BASE_URL and the network.',
     issuer: 'Set IDV_BASE_URL to exactly the issuer the document names (no trailing slash unless it has one).',
     httpsInsecure: 'The service must publish https endpoints; the app refuses plain http except on a loopback host.',
-    httpsAbsent: 'Nothing to do if part 4\'s paths are right; ask the provider to publish its endpoints otherwise.',
+    httpsAbsent: "Nothing to do if part 4's paths are right; ask the provider to publish its endpoints otherwise.",
     parAbsent: 'Nothing to do for this client; the provider may add the member.',
     parNotRequired: 'Check that IDV_BASE_URL names the identity verification service.',
     idTokenSigning: 'The app verifies ES256 ID tokens (spec 2.6): ask the provider.',
-    idTokenEncryptionNone: 'The app decrypts RSA-OAEP-256 or RSA-OAEP with AES-GCM or AES-CBC-HMAC (spec 2.5): ask the provider to encrypt our ID tokens with one of them.',
-    idTokenEncryptionIgnored: 'Make sure our registration asks for a combination we accept (id_token_encrypted_response_alg and _enc), or pin it with IDV_ID_TOKEN_ENCRYPTION.',
-    idTokenEncryptionNotAdvertised: 'Nothing to do if the service uses the spec\'s example; otherwise set IDV_ID_TOKEN_ENCRYPTION to what it uses (e.g. RSA-OAEP/A128CBC-HS256).',
+    idTokenEncryptionNone:
+      'The app decrypts RSA-OAEP-256 or RSA-OAEP with AES-GCM or AES-CBC-HMAC (spec 2.5): ask the provider to encrypt our ID tokens with one of them.',
+    idTokenEncryptionIgnored:
+      'Make sure our registration asks for a combination we accept (id_token_encrypted_response_alg and _enc), or pin it with IDV_ID_TOKEN_ENCRYPTION.',
+    idTokenEncryptionNotAdvertised:
+      "Nothing to do if the service uses the spec's example; otherwise set IDV_ID_TOKEN_ENCRYPTION to what it uses (e.g. RSA-OAEP/A128CBC-HS256).",
     idTokenEncryptionPinned: 'Check IDV_ID_TOKEN_ENCRYPTION against what the service uses: a token encrypted otherwise is refused.',
-    uiLocalesProvider: 'Spec 2.2 does not list ui_locales, so a service that checks its letter refuses every request: set IDV_UI_LOCALES=off unless the service is known to accept it.',
-    uiLocalesStrict: 'The strict emulator (EMULATOR_STRICT) refuses ui_locales as the spec\'s letter does: set IDV_UI_LOCALES=off, or EMULATOR_STRICT=off.',
+    uiLocalesProvider:
+      'Spec 2.2 does not list ui_locales, so a service that checks its letter refuses every request: set IDV_UI_LOCALES=off unless the service is known to accept it.',
+    uiLocalesStrict: "The strict emulator (EMULATOR_STRICT) refuses ui_locales as the spec's letter does: set IDV_UI_LOCALES=off, or EMULATOR_STRICT=off.",
     clientAuthentication: 'The app authenticates with private_key_jwt only (spec 5).',
     signingAlg: `Use a signing key the service accepts: npm run keys -- --alg ES256 (ES256 is the spec's).`,
     trustFrameworks: 'The picker offers what the document lists; a missing framework cannot be requested.',
@@ -280,7 +293,12 @@ const nb: DoctorMessages = {
     notObject: 'svarte ikke med et JSON-objekt',
     stale: 'den siste gode kopien brukes',
     findings: (warnings, failures) =>
-      [warnings > 0 ? `${warnings} ${warnings === 1 ? 'advarsel' : 'advarsler'}` : '', failures > 0 ? `${failures} ${failures === 1 ? 'kontroll' : 'kontroller'} med feil` : ''].filter(Boolean).join(', ') + ' i diagnosen',
+      [
+        warnings > 0 ? `${warnings} ${warnings === 1 ? 'advarsel' : 'advarsler'}` : '',
+        failures > 0 ? `${failures} ${failures === 1 ? 'kontroll' : 'kontroller'} med feil` : '',
+      ]
+        .filter(Boolean)
+        .join(', ') + ' i diagnosen',
     configuration: 'konfigurasjonen kan ikke lastes',
     service: 'Tjeneste:',
     seeDoctor: 'Detaljer i diagnosen',
@@ -288,7 +306,8 @@ const nb: DoctorMessages = {
   environment: {
     title: 'Variablene for staging',
     titleProvider: 'Variablene i denne konfigurasjonen',
-    intro: 'For å peke appen mot den virkelige tjenesten (staging) i stedet for den innebygde emulatoren: sett disse variablene og start den på nytt. Verdier i vinkelparenteser fyller du inn selv; resten vet appen. Private nøkler og hemmeligheter vises aldri her.',
+    intro:
+      'For å peke appen mot den virkelige tjenesten (staging) i stedet for den innebygde emulatoren: sett disse variablene og start den på nytt. Verdier i vinkelparenteser fyller du inn selv; resten vet appen. Private nøkler og hemmeligheter vises aldri her.',
     introProvider: 'Det appen kjører med, som variabler: verdier i vinkelparenteser er hemmelige og vises aldri her.',
     printed: 'Variablene for staging (verdier i vinkelparenteser fyller du inn selv):',
     copy: 'Kopier variablene',
@@ -371,17 +390,24 @@ const nb: DoctorMessages = {
       `dokumentet oppgir alg ${algs.join(', ') || 'ingenting'} og enc ${encs.join(', ') || 'ingenting'}; vi godtar ${accepted.join(', ')}${ignored.length > 0 ? `; vi godtar aldri ${ignored.join(', ')}` : ''}`,
     encryptionNoneAccepted: (algs, encs) =>
       `dokumentet oppgir alg ${algs.join(', ') || 'ingenting'} og enc ${encs.join(', ') || 'ingenting'}: ingen kombinasjon av RSA-OAEP-256 eller RSA-OAEP med AES-GCM eller AES-CBC-HMAC, de eneste vi godtar`,
-    encryptionNotAdvertised: (accepted) => `id_token_encryption_alg_values_supported og _enc_values_supported er ikke i dokumentet; vi godtar spesifikasjonens eksempel, ${accepted.join(', ')}`,
+    encryptionNotAdvertised: (accepted) =>
+      `id_token_encryption_alg_values_supported og _enc_values_supported er ikke i dokumentet; vi godtar spesifikasjonens eksempel, ${accepted.join(', ')}`,
     encryptionPinned: (pinned, unadvertised) =>
       `låst av IDV_ID_TOKEN_ENCRYPTION: ${pinned.join(', ')}${unadvertised.length > 0 ? `; dokumentet oppgir ikke ${unadvertised.join(', ')}` : ''}`,
-    uiLocalesSent: (byDefault) => `sendes (${byDefault ? 'standard mot den innebygde emulatoren' : 'IDV_UI_LOCALES=on'}): tjenestens sider kan følge appens språk`,
-    uiLocalesNotSent: (byDefault) => `sendes ikke (${byDefault ? 'standard' : 'IDV_UI_LOCALES=off'}): forespørselsobjektene har nøyaktig opplysningene i spesifikasjonen 2.2`,
+    uiLocalesSent: (byDefault) =>
+      `sendes (${byDefault ? 'standard mot den innebygde emulatoren' : 'IDV_UI_LOCALES=on'}): tjenestens sider kan følge appens språk`,
+    uiLocalesNotSent: (byDefault) =>
+      `sendes ikke (${byDefault ? 'standard' : 'IDV_UI_LOCALES=off'}): forespørselsobjektene har nøyaktig opplysningene i spesifikasjonen 2.2`,
     issuerParameter: 'authorization_response_iss_parameter_supported: true; appen krever da iss',
     issuerParameterAbsent: 'ikke oppgitt: appen kontrollerer iss bare når den blir sendt',
     noKeysArray: 'JWKS-en har ingen keys-liste',
     signingKeys: (keys, kids) => `${keys} ${keys === 1 ? 'nøkkel' : 'nøkler'}, ${kids.length} for ES256 (kid ${kids.join(', ')})`,
     noSigningKey: (keys) =>
-      keys === 0 ? 'keys-listen er tom' : keys === 1 ? 'nøkkelen er ikke en EC P-256-signeringsnøkkel med kid' : `ingen av de ${keys} nøklene er en EC P-256-signeringsnøkkel med kid`,
+      keys === 0
+        ? 'keys-listen er tom'
+        : keys === 1
+          ? 'nøkkelen er ikke en EC P-256-signeringsnøkkel med kid'
+          : `ingen av de ${keys} nøklene er en EC P-256-signeringsnøkkel med kid`,
     kidsUnique: (kids) => (kids === 1 ? '1 kid' : `${kids} kid-er, alle forskjellige`),
     kidsRepeated: (kids) => `gjentatt kid: ${kids.join(', ')}`,
     noPrivateKeys: 'ingen private nøkkeldata',
@@ -391,7 +417,8 @@ const nb: DoctorMessages = {
   fixes: {
     configuration: (variable) => `Rett opp ${variable} (se «Configuration» i docs/operations.md).`,
     redirectUri: 'Sett APP_URL til https-adressen appen nås på.',
-    redirectHttp: 'En tjeneste som følger FAPI 2.0, registrerer og omdirigerer bare til omdirigerings-URI-er med https: sett APP_URL til en https-adresse som når denne appen (en omvendt mellomtjener eller en tunnel med TLS), og registrer dens /auth/callback.',
+    redirectHttp:
+      'En tjeneste som følger FAPI 2.0, registrerer og omdirigerer bare til omdirigerings-URI-er med https: sett APP_URL til en https-adresse som når denne appen (en omvendt mellomtjener eller en tunnel med TLS), og registrer dens /auth/callback.',
     devKeyProvider: (variable) =>
       `Tjenesten stoler bare på nøklene som er registrert hos den: kjør npm run keys, sett ${variable} til den private nøkkelen den skriver ut (med paret), og registrer den offentlige JWKS-en den skriver ut, hos tjenesten.`,
     discovery: 'Kontroller IDV_BASE_URL og nettverket.',
@@ -401,12 +428,17 @@ const nb: DoctorMessages = {
     parAbsent: 'Ingenting å gjøre for denne klienten; leverandøren kan legge til feltet.',
     parNotRequired: 'Kontroller at IDV_BASE_URL peker på identitetstjenesten.',
     idTokenSigning: 'Appen verifiserer ID-tokener signert med ES256 (spesifikasjonen 2.6): spør leverandøren.',
-    idTokenEncryptionNone: 'Appen dekrypterer RSA-OAEP-256 eller RSA-OAEP med AES-GCM eller AES-CBC-HMAC (spesifikasjonen 2.5): be leverandøren kryptere ID-tokenene våre med en av dem.',
-    idTokenEncryptionIgnored: 'Sørg for at registreringen vår ber om en kombinasjon vi godtar (id_token_encrypted_response_alg og _enc), eller lås den med IDV_ID_TOKEN_ENCRYPTION.',
-    idTokenEncryptionNotAdvertised: 'Ingenting å gjøre hvis tjenesten bruker spesifikasjonens eksempel; sett ellers IDV_ID_TOKEN_ENCRYPTION til det den bruker (f.eks. RSA-OAEP/A128CBC-HS256).',
+    idTokenEncryptionNone:
+      'Appen dekrypterer RSA-OAEP-256 eller RSA-OAEP med AES-GCM eller AES-CBC-HMAC (spesifikasjonen 2.5): be leverandøren kryptere ID-tokenene våre med en av dem.',
+    idTokenEncryptionIgnored:
+      'Sørg for at registreringen vår ber om en kombinasjon vi godtar (id_token_encrypted_response_alg og _enc), eller lås den med IDV_ID_TOKEN_ENCRYPTION.',
+    idTokenEncryptionNotAdvertised:
+      'Ingenting å gjøre hvis tjenesten bruker spesifikasjonens eksempel; sett ellers IDV_ID_TOKEN_ENCRYPTION til det den bruker (f.eks. RSA-OAEP/A128CBC-HS256).',
     idTokenEncryptionPinned: 'Kontroller IDV_ID_TOKEN_ENCRYPTION mot det tjenesten bruker: et token kryptert på en annen måte avvises.',
-    uiLocalesProvider: 'Spesifikasjonen 2.2 nevner ikke ui_locales, så en tjeneste som følger ordlyden avviser alle forespørsler: sett IDV_UI_LOCALES=off med mindre tjenesten er kjent for å godta det.',
-    uiLocalesStrict: 'Den strenge emulatoren (EMULATOR_STRICT) avviser ui_locales slik ordlyden i spesifikasjonen gjør: sett IDV_UI_LOCALES=off eller EMULATOR_STRICT=off.',
+    uiLocalesProvider:
+      'Spesifikasjonen 2.2 nevner ikke ui_locales, så en tjeneste som følger ordlyden avviser alle forespørsler: sett IDV_UI_LOCALES=off med mindre tjenesten er kjent for å godta det.',
+    uiLocalesStrict:
+      'Den strenge emulatoren (EMULATOR_STRICT) avviser ui_locales slik ordlyden i spesifikasjonen gjør: sett IDV_UI_LOCALES=off eller EMULATOR_STRICT=off.',
     clientAuthentication: 'Appen autentiserer seg bare med private_key_jwt (spesifikasjonen 5).',
     signingAlg: 'Bruk en signeringsnøkkel tjenesten godtar: npm run keys -- --alg ES256 (ES256 er spesifikasjonens).',
     trustFrameworks: 'Velgeren tilbyr det dokumentet lister opp; et tillitsrammeverk som mangler, kan ikke bes om.',

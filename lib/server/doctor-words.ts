@@ -40,7 +40,11 @@ export function environmentText({ variables, redirectUri }: NonNullable<DoctorFi
   for (const variable of variables) {
     // A pair under one comment: the encryption key's is the signing key's.
     if (variable.name !== 'IDV_ENCRYPTION_KEY' && notes[variable.name]) printed.push(`# ${notes[variable.name]}`);
-    printed.push('value' in variable ? `${variable.name}=${variable.value}` : `${variable.commented ? '# ' : ''}${variable.name}=<${t.placeholders[variable.placeholder]}>`);
+    printed.push(
+      'value' in variable
+        ? `${variable.name}=${variable.value}`
+        : `${variable.commented ? '# ' : ''}${variable.name}=<${t.placeholders[variable.placeholder]}>`,
+    );
   }
   return printed.join('\n');
 }
@@ -49,4 +53,3 @@ export function environmentText({ variables, redirectUri }: NonNullable<DoctorFi
 export async function runDoctor(config: ServerConfig, fetch?: FetchLike, locale: Locale = 'en'): Promise<DoctorReport> {
   return describeFindings(await examine(config, fetch), locale);
 }
-

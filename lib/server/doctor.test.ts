@@ -33,9 +33,19 @@ describe('checkDiscovery', () => {
     ['PAR not advertised', { require_pushed_authorization_requests: undefined }, 'par', 'warn'],
     ['ID tokens signed with RS256 only', { id_token_signing_alg_values_supported: ['RS256'] }, 'id-token-signing', 'fail'],
     ['ID token encryption only with RSA1_5', { id_token_encryption_alg_values_supported: ['RSA1_5'] }, 'id-token-encryption', 'fail'],
-    ['ID token encryption only with dir', { id_token_encryption_alg_values_supported: ['dir'], id_token_encryption_enc_values_supported: ['A256GCM'] }, 'id-token-encryption', 'fail'],
+    [
+      'ID token encryption only with dir',
+      { id_token_encryption_alg_values_supported: ['dir'], id_token_encryption_enc_values_supported: ['A256GCM'] },
+      'id-token-encryption',
+      'fail',
+    ],
     ['RSA1_5 besides RSA-OAEP-256', { id_token_encryption_alg_values_supported: ['RSA1_5', 'RSA-OAEP-256'] }, 'id-token-encryption', 'warn'],
-    ['ID token encryption not advertised', { id_token_encryption_alg_values_supported: undefined, id_token_encryption_enc_values_supported: undefined }, 'id-token-encryption', 'warn'],
+    [
+      'ID token encryption not advertised',
+      { id_token_encryption_alg_values_supported: undefined, id_token_encryption_enc_values_supported: undefined },
+      'id-token-encryption',
+      'warn',
+    ],
     ['client secrets only', { token_endpoint_auth_methods_supported: ['client_secret_basic'] }, 'client-authentication', 'fail'],
     ['no standard_etsi', { trust_frameworks_supported: ['standard'] }, 'trust-frameworks', 'fail'],
     ['a claim missing', { claims_in_verified_claims_supported: ['name', 'birthdate'] }, 'claims', 'fail'],
@@ -54,15 +64,25 @@ describe('checkDiscovery', () => {
       id_token_encryption_enc_values_supported: ['A128CBC-HS256', 'A256GCM'],
     };
     const found = checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256' }).find((line) => line.id === 'id-token-encryption');
-    expect(found).toMatchObject({ status: 'pass', detail: { key: 'encryptionAdvertised', args: [['RSA-OAEP'], ['A128CBC-HS256', 'A256GCM'], ['RSA-OAEP / A256GCM', 'RSA-OAEP / A128CBC-HS256'], []] } });
+    expect(found).toMatchObject({
+      status: 'pass',
+      detail: { key: 'encryptionAdvertised', args: [['RSA-OAEP'], ['A128CBC-HS256', 'A256GCM'], ['RSA-OAEP / A256GCM', 'RSA-OAEP / A128CBC-HS256'], []] },
+    });
   });
 
   it('passes a pinned ID token encryption the service advertises, and warns of one it does not', async () => {
-    const document = { ...(await emulatorDocument()), id_token_encryption_alg_values_supported: ['RSA-OAEP-256'], id_token_encryption_enc_values_supported: ['A256GCM'] };
+    const document = {
+      ...(await emulatorDocument()),
+      id_token_encryption_alg_values_supported: ['RSA-OAEP-256'],
+      id_token_encryption_enc_values_supported: ['A256GCM'],
+    };
     const pinned = (idTokenEncryption: { alg: 'RSA-OAEP-256' | 'RSA-OAEP'; enc: 'A256GCM' }[]) =>
       checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256', idTokenEncryption }).find((line) => line.id === 'id-token-encryption');
     expect(pinned([{ alg: 'RSA-OAEP-256', enc: 'A256GCM' }])?.status).toBe('pass');
-    expect(pinned([{ alg: 'RSA-OAEP', enc: 'A256GCM' }])).toMatchObject({ status: 'warn', detail: { key: 'encryptionPinned', args: [['RSA-OAEP / A256GCM'], ['RSA-OAEP / A256GCM']] } });
+    expect(pinned([{ alg: 'RSA-OAEP', enc: 'A256GCM' }])).toMatchObject({
+      status: 'warn',
+      detail: { key: 'encryptionPinned', args: [['RSA-OAEP / A256GCM'], ['RSA-OAEP / A256GCM']] },
+    });
   });
 
   it('fails our signing algorithm when the service does not accept it', async () => {
@@ -111,13 +131,19 @@ describe('runDoctor', () => {
     const uiLocales = async (change: Partial<ServerConfig>) =>
       (await runDoctor({ ...(await config()), ...change }, viaEmulator)).lines.find((line) => line.id === 'ui-locales');
     expect(await uiLocales({})).toMatchObject({ status: 'pass', detail: expect.stringMatching(/^sent \(the default against the embedded emulator\)/) });
-    expect(await uiLocales({ uiLocales: { send: false, source: 'default' } })).toMatchObject({ status: 'pass', detail: expect.stringMatching(/^not sent \(the default\)/) });
+    expect(await uiLocales({ uiLocales: { send: false, source: 'default' } })).toMatchObject({
+      status: 'pass',
+      detail: expect.stringMatching(/^not sent \(the default\)/),
+    });
     expect(await uiLocales({ mode: 'provider', uiLocales: { send: true, source: 'IDV_UI_LOCALES' } })).toMatchObject({
       status: 'warn',
       detail: expect.stringMatching(/^sent \(IDV_UI_LOCALES=on\)/),
       fix: expect.stringMatching(/^Spec 2.2 does not list ui_locales/),
     });
-    expect(await uiLocales({ emulatorStrict: true, uiLocales: { send: true, source: 'IDV_UI_LOCALES' } })).toMatchObject({ status: 'warn', fix: expect.stringMatching(/EMULATOR_STRICT/) });
+    expect(await uiLocales({ emulatorStrict: true, uiLocales: { send: true, source: 'IDV_UI_LOCALES' } })).toMatchObject({
+      status: 'warn',
+      fix: expect.stringMatching(/EMULATOR_STRICT/),
+    });
   });
 
   it('fails when the service cannot be reached, saying so', async () => {
@@ -132,7 +158,11 @@ describe('reusedFor (GET /doctor at most one fresh report per 15 s)', () => {
   it('gives the same result until it is 15 s old, then makes a new one', () => {
     let clock = 0;
     let made = 0;
-    const report = reusedFor(15_000, () => (made += 1), () => clock);
+    const report = reusedFor(
+      15_000,
+      () => (made += 1),
+      () => clock,
+    );
     expect([report(), report()]).toEqual([1, 1]);
     clock = 14_999;
     expect(report()).toBe(1);
@@ -287,8 +317,15 @@ describe('provider mode on the wrong footing', () => {
   it('warns of generated development keys in provider mode, not in emulator mode', async () => {
     const generated = ['SESSION_SECRET', 'IDV_SIGNING_KEY', 'IDV_ENCRYPTION_KEY'];
     const provider = checkConfiguration(await providerConfig({ generated }));
-    expect(lineOf(provider, 'signing-key')).toMatchObject({ status: 'warn', detail: { key: 'devKey', args: [expect.any(String), expect.any(String), 'IDV_SIGNING_KEY'] }, fix: { key: 'devKeyProvider' } });
-    expect(lineOf(provider, 'encryption-key')).toMatchObject({ status: 'warn', detail: { key: 'devKey', args: ['RSA-OAEP-256', expect.any(String), 'IDV_ENCRYPTION_KEY'] } });
+    expect(lineOf(provider, 'signing-key')).toMatchObject({
+      status: 'warn',
+      detail: { key: 'devKey', args: [expect.any(String), expect.any(String), 'IDV_SIGNING_KEY'] },
+      fix: { key: 'devKeyProvider' },
+    });
+    expect(lineOf(provider, 'encryption-key')).toMatchObject({
+      status: 'warn',
+      detail: { key: 'devKey', args: ['RSA-OAEP-256', expect.any(String), 'IDV_ENCRYPTION_KEY'] },
+    });
     const configured = checkConfiguration(await providerConfig({ generated: ['SESSION_SECRET'] }));
     expect([lineOf(configured, 'signing-key').status, lineOf(configured, 'encryption-key').status]).toEqual(['pass', 'pass']);
     const emulator = checkConfiguration(await providerConfig({ mode: 'emulator', generated }));
@@ -297,7 +334,10 @@ describe('provider mode on the wrong footing', () => {
 
   it('warns of an http redirect URI in provider mode against an https service', async () => {
     const local = { appUrl: 'http://localhost:3000', redirectUri: 'http://localhost:3000/auth/callback' };
-    expect(lineOf(checkConfiguration(await providerConfig(local)), 'redirect-uri')).toMatchObject({ status: 'warn', detail: { key: 'redirectHttp', args: [local.redirectUri, 'https://idv.test'] } });
+    expect(lineOf(checkConfiguration(await providerConfig(local)), 'redirect-uri')).toMatchObject({
+      status: 'warn',
+      detail: { key: 'redirectHttp', args: [local.redirectUri, 'https://idv.test'] },
+    });
     expect(lineOf(checkConfiguration(await providerConfig({ ...local, issuer: 'http://localhost:8080' })), 'redirect-uri').status).toBe('pass');
     expect(lineOf(checkConfiguration(await providerConfig({ ...local, mode: 'emulator' })), 'redirect-uri').status).toBe('pass');
     expect(lineOf(checkConfiguration(await providerConfig()), 'redirect-uri').status).toBe('pass');
@@ -319,7 +359,13 @@ describe('loopback hosts', () => {
 describe('the variables for staging', () => {
   it('gives what the app knows as values and the rest as placeholders, never a private key or secret', async () => {
     const keys = await generateClientKeys('ES256');
-    const config = { mode: 'emulator', issuer: 'http://localhost:3000/emulator', appUrl: 'http://localhost:3000', redirectUri: 'http://localhost:3000/auth/callback', client: { clientId: 'demo-rp', ...keys } } as ServerConfig;
+    const config = {
+      mode: 'emulator',
+      issuer: 'http://localhost:3000/emulator',
+      appUrl: 'http://localhost:3000',
+      redirectUri: 'http://localhost:3000/auth/callback',
+      client: { clientId: 'demo-rp', ...keys },
+    } as ServerConfig;
     const text = environmentText(stagingEnvironment(config), 'en');
     expect(text.split('\n').filter((row) => !row.startsWith('#'))).toEqual([
       'IDV_BASE_URL=<https://base URL of the service>',
@@ -334,7 +380,10 @@ describe('the variables for staging', () => {
     expect(text).toContain('the redirect URI to register with the service is http://localhost:3000/auth/callback');
     expect(text).not.toContain(String(keys.signingKey.d));
     expect(text).not.toContain('demo-rp');
-    const provider = environmentText(stagingEnvironment({ ...config, mode: 'provider', issuer: 'https://idv.test', client: { ...config.client, clientId: 'rp-7' } }), 'nb');
+    const provider = environmentText(
+      stagingEnvironment({ ...config, mode: 'provider', issuer: 'https://idv.test', client: { ...config.client, clientId: 'rp-7' } }),
+      'nb',
+    );
     expect(provider).toContain('IDV_BASE_URL=https://idv.test\n');
     expect(provider).toContain('IDV_CLIENT_ID=rp-7\n');
     expect(provider).toContain('# Der appen nås; omdirigerings-URI-en som skal registreres hos tjenesten, er http://localhost:3000/auth/callback');

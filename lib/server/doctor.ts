@@ -115,7 +115,9 @@ export const line = (id: string, heading: DoctorText<'titles'>, status: DoctorSt
  * What to set to run against staging: what the app knows (its address, and in provider mode the
  * service and client it uses) as values, the rest as placeholders.
  */
-export function stagingEnvironment(config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client'>): NonNullable<DoctorFindings['environment']> {
+export function stagingEnvironment(
+  config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client'>,
+): NonNullable<DoctorFindings['environment']> {
   const provider = config.mode === 'provider';
   return {
     redirectUri: config.redirectUri,
@@ -180,11 +182,20 @@ function secureEnough(value: string): boolean {
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined);
 
 /** A member that lists supported values: pass when it has every one of `needed`, warn when absent, fail when it lacks one. */
-function supports(metadata: Record<string, unknown>, member: string, needed: readonly string[], id: string, heading: DoctorText<'titles'>, fix: DoctorText<'fixes'>): DoctorLine {
+function supports(
+  metadata: Record<string, unknown>,
+  member: string,
+  needed: readonly string[],
+  id: string,
+  heading: DoctorText<'titles'>,
+  fix: DoctorText<'fixes'>,
+): DoctorLine {
   const listed = strings(metadata[member]);
   if (!listed) return line(id, heading, 'warn', detail('notListed', member, needed), fix);
   const missing = needed.filter((value) => !listed.includes(value));
-  return missing.length === 0 ? line(id, heading, 'pass', detail('listed', member, listed)) : line(id, heading, 'fail', detail('lacks', member, missing, listed), fix);
+  return missing.length === 0
+    ? line(id, heading, 'pass', detail('listed', member, listed))
+    : line(id, heading, 'fail', detail('lacks', member, missing, listed), fix);
 }
 
 export interface DiscoveryContext {
@@ -209,15 +220,28 @@ function checkIdTokenEncryption(metadata: Record<string, unknown>, pinned: reado
   const accepted = acceptedIdTokenEncryption(metadata, pinned).map(describeIdTokenEncryption);
   if (pinned) {
     const unadvertised = pinned.filter(({ alg, enc }) => (algs && !algs.includes(alg)) || (encs && !encs.includes(enc))).map(describeIdTokenEncryption);
-    return line('id-token-encryption', heading, unadvertised.length > 0 ? 'warn' : 'pass', detail('encryptionPinned', accepted, unadvertised), fixing('idTokenEncryptionPinned'));
+    return line(
+      'id-token-encryption',
+      heading,
+      unadvertised.length > 0 ? 'warn' : 'pass',
+      detail('encryptionPinned', accepted, unadvertised),
+      fixing('idTokenEncryptionPinned'),
+    );
   }
-  if (!algs && !encs) return line('id-token-encryption', heading, 'warn', detail('encryptionNotAdvertised', accepted), fixing('idTokenEncryptionNotAdvertised'));
+  if (!algs && !encs)
+    return line('id-token-encryption', heading, 'warn', detail('encryptionNotAdvertised', accepted), fixing('idTokenEncryptionNotAdvertised'));
   if (advertisedIdTokenEncryption(metadata).length === 0) {
     return line('id-token-encryption', heading, 'fail', detail('encryptionNoneAccepted', algs ?? [], encs ?? []), fixing('idTokenEncryptionNone'));
   }
   const ours: readonly string[] = [...ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS, ...ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS];
   const ignored = [...(algs ?? []), ...(encs ?? [])].filter((value) => !ours.includes(value));
-  return line('id-token-encryption', heading, ignored.length > 0 ? 'warn' : 'pass', detail('encryptionAdvertised', algs ?? [], encs ?? [], accepted, ignored), fixing('idTokenEncryptionIgnored'));
+  return line(
+    'id-token-encryption',
+    heading,
+    ignored.length > 0 ? 'warn' : 'pass',
+    detail('encryptionAdvertised', algs ?? [], encs ?? [], accepted, ignored),
+    fixing('idTokenEncryptionIgnored'),
+  );
 }
 
 /** The discovery document's lines. */
@@ -240,7 +264,12 @@ export function checkDiscovery(metadata: Record<string, unknown>, { issuer, sign
           'https',
           title('https'),
           absent.length > 0 ? 'warn' : 'pass',
-          detail('endpoints', named(listed), listed.some((name) => (metadata[name] as string).startsWith('http:')), absent),
+          detail(
+            'endpoints',
+            named(listed),
+            listed.some((name) => (metadata[name] as string).startsWith('http:')),
+            absent,
+          ),
           fixing('httpsAbsent'),
         ),
   );
@@ -254,9 +283,36 @@ export function checkDiscovery(metadata: Record<string, unknown>, { issuer, sign
   );
   lines.push(supports(metadata, 'id_token_signing_alg_values_supported', ['ES256'], 'id-token-signing', title('idTokenSigning'), fixing('idTokenSigning')));
   lines.push(checkIdTokenEncryption(metadata, idTokenEncryption));
-  lines.push(supports(metadata, 'token_endpoint_auth_methods_supported', ['private_key_jwt'], 'client-authentication', title('clientAuthentication'), fixing('clientAuthentication')));
-  lines.push(supports(metadata, 'token_endpoint_auth_signing_alg_values_supported', [signingAlg], 'client-assertion-alg', title('clientAssertionAlg', signingAlg), fixing('signingAlg')));
-  lines.push(supports(metadata, 'request_object_signing_alg_values_supported', [signingAlg], 'request-object-alg', title('requestObjectAlg', signingAlg), fixing('signingAlg')));
+  lines.push(
+    supports(
+      metadata,
+      'token_endpoint_auth_methods_supported',
+      ['private_key_jwt'],
+      'client-authentication',
+      title('clientAuthentication'),
+      fixing('clientAuthentication'),
+    ),
+  );
+  lines.push(
+    supports(
+      metadata,
+      'token_endpoint_auth_signing_alg_values_supported',
+      [signingAlg],
+      'client-assertion-alg',
+      title('clientAssertionAlg', signingAlg),
+      fixing('signingAlg'),
+    ),
+  );
+  lines.push(
+    supports(
+      metadata,
+      'request_object_signing_alg_values_supported',
+      [signingAlg],
+      'request-object-alg',
+      title('requestObjectAlg', signingAlg),
+      fixing('signingAlg'),
+    ),
+  );
   lines.push(supports(metadata, 'trust_frameworks_supported', TRUST_FRAMEWORKS, 'trust-frameworks', title('trustFrameworks'), fixing('trustFrameworks')));
   lines.push(supports(metadata, 'claims_in_verified_claims_supported', CLAIM_NAMES, 'claims', title('claims'), fixing('claims')));
   lines.push(supports(metadata, 'evidence_supported', ['document', 'electronic_record'], 'evidence', title('evidence'), fixing('evidence')));
@@ -273,10 +329,26 @@ export function checkJwks(jwks: Record<string, unknown>): DoctorLine[] {
   const keys = Array.isArray(jwks.keys) ? (jwks.keys.filter((key) => key && typeof key === 'object') as JWK[]) : undefined;
   if (!keys) return [line('jwks-keys', title('jwksPublished'), 'fail', detail('noKeysArray'), fixing('jwksUri'))];
   const lines: DoctorLine[] = [];
-  const signing = keys.filter((key) => key.kty === 'EC' && key.crv === 'P-256' && (key.use === undefined || key.use === 'sig') && (key.alg === undefined || key.alg === 'ES256') && typeof key.kid === 'string');
+  const signing = keys.filter(
+    (key) =>
+      key.kty === 'EC' &&
+      key.crv === 'P-256' &&
+      (key.use === undefined || key.use === 'sig') &&
+      (key.alg === undefined || key.alg === 'ES256') &&
+      typeof key.kid === 'string',
+  );
   lines.push(
     signing.length > 0
-      ? line('jwks-keys', title('jwksSigningKey'), 'pass', detail('signingKeys', keys.length, signing.map((key) => key.kid!)))
+      ? line(
+          'jwks-keys',
+          title('jwksSigningKey'),
+          'pass',
+          detail(
+            'signingKeys',
+            keys.length,
+            signing.map((key) => key.kid!),
+          ),
+        )
       : line('jwks-keys', title('jwksSigningKey'), 'fail', detail('noSigningKey', keys.length), fixing('jwksSigningKey')),
   );
   const kids = keys.map((key) => key.kid).filter((kid): kid is string => typeof kid === 'string');
@@ -290,13 +362,24 @@ export function checkJwks(jwks: Record<string, unknown>): DoctorLine[] {
   lines.push(
     privateKeys.length === 0
       ? line('jwks-public', title('jwksPublic'), 'pass', detail('noPrivateKeys'))
-      : line('jwks-public', title('jwksPublic'), 'fail', detail('privateKeys', privateKeys.map((key) => key.kid)), fixing('jwksPublic')),
+      : line(
+          'jwks-public',
+          title('jwksPublic'),
+          'fail',
+          detail(
+            'privateKeys',
+            privateKeys.map((key) => key.kid),
+          ),
+          fixing('jwksPublic'),
+        ),
   );
   return lines;
 }
 
 /** Our own configuration's lines. */
-export function checkConfiguration(config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client' | 'uiLocales' | 'emulatorStrict' | 'generated'>): DoctorLine[] {
+export function checkConfiguration(
+  config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client' | 'uiLocales' | 'emulatorStrict' | 'generated'>,
+): DoctorLine[] {
   const { signingKey, encryptionKey } = config.client;
   const provider = config.mode === 'provider';
   const redirect = new URL(config.redirectUri);
@@ -338,7 +421,11 @@ function hostOf(url: string): string {
 }
 
 /** A JSON object from `endpoint` at `url`, or why there is none. */
-async function fetchJson(endpoint: DoctorEndpoint, url: string, send: () => Promise<Response>): Promise<{ body: Record<string, unknown> } | { problem: FetchProblem }> {
+async function fetchJson(
+  endpoint: DoctorEndpoint,
+  url: string,
+  send: () => Promise<Response>,
+): Promise<{ body: Record<string, unknown> } | { problem: FetchProblem }> {
   try {
     const response = await send();
     if (response.status !== 200) return { problem: { kind: 'status', endpoint, status: response.status } };
@@ -368,7 +455,9 @@ export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<
   const fetched = await fetchJson('discovery', discoveryUrl(config.issuer), () => fetchDiscovery(config.issuer, http));
   if ('problem' in fetched) {
     problem = fetched.problem;
-    lines.push(line('discovery', title('discovery'), 'fail', detail('fetchFailed', fetched.problem, discoveryUrl(config.issuer)), fix(fetched.problem, 'IDV_BASE_URL')));
+    lines.push(
+      line('discovery', title('discovery'), 'fail', detail('fetchFailed', fetched.problem, discoveryUrl(config.issuer)), fix(fetched.problem, 'IDV_BASE_URL')),
+    );
   } else {
     const discovery = fetched.body;
     lines.push(line('discovery', title('discovery'), 'pass', detail('asWritten', discoveryUrl(config.issuer))));

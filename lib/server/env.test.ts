@@ -94,8 +94,16 @@ describe('loadServerConfig', () => {
     ['IDV_BASE_URL', { ...providerEnv(), IDV_BASE_URL: 'https://idv.example/' }, /^IDV_BASE_URL: must not end with "\/"/],
     ['IDV_SIGNING_KEY', { ...providerEnv(), IDV_SIGNING_KEY: '{not json' }, /^IDV_SIGNING_KEY: is not JSON/],
     ['IDV_SIGNING_KEY', { ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","d":"c"}' }, /^IDV_SIGNING_KEY: needs a "kid"/],
-    ['IDV_SIGNING_KEY', { ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","kid":"k"}' }, /^IDV_SIGNING_KEY: must be a private key/],
-    ['IDV_ENCRYPTION_KEY', { ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ kty: 'EC', kid: 'k', d: 'x' }) }, /^IDV_ENCRYPTION_KEY: must be an RSA key/],
+    [
+      'IDV_SIGNING_KEY',
+      { ...providerEnv(), IDV_SIGNING_KEY: '{"kty":"EC","crv":"P-256","x":"a","y":"b","kid":"k"}' },
+      /^IDV_SIGNING_KEY: must be a private key/,
+    ],
+    [
+      'IDV_ENCRYPTION_KEY',
+      { ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ kty: 'EC', kid: 'k', d: 'x' }) },
+      /^IDV_ENCRYPTION_KEY: must be an RSA key/,
+    ],
     ['EMULATOR_CLIENTS', { EMULATOR_CLIENTS: '[{"client_id": 3}]' }, /^EMULATOR_CLIENTS: /],
     ['REDIS_URL', { REDIS_URL: 'http://cache.example:6379', SESSION_SECRET: 's'.repeat(32) }, /^REDIS_URL: must use redis:\/\/ or rediss:\/\//],
     ['REDIS_URL', { REDIS_URL: 'cache.example', SESSION_SECRET: 's'.repeat(32) }, /^REDIS_URL: /],
@@ -137,7 +145,9 @@ describe('loadServerConfig', () => {
     await expect(load({ ...cluster, IDV_SIGNING_KEY: undefined, IDV_ENCRYPTION_KEY: undefined })).rejects.toThrow(
       /^IDV_SIGNING_KEY: is required in provider mode when REDIS_URL is set \(so is IDV_ENCRYPTION_KEY\): every instance must use the keys registered with the service/,
     );
-    await expect(load({ ...cluster, IDV_ENCRYPTION_KEY: undefined })).rejects.toThrow(/^IDV_ENCRYPTION_KEY: is required in provider mode when REDIS_URL is set: /);
+    await expect(load({ ...cluster, IDV_ENCRYPTION_KEY: undefined })).rejects.toThrow(
+      /^IDV_ENCRYPTION_KEY: is required in provider mode when REDIS_URL is set: /,
+    );
   });
 
   it('generates keys into the data folder in provider mode without REDIS_URL (one instance, whose public JWKS the doctor prints to register)', async () => {
@@ -148,7 +158,9 @@ describe('loadServerConfig', () => {
   });
 
   it('fails naming REDIS_URL when the development keys are to be shared through a Redis it cannot reach', async () => {
-    await expect(load({ REDIS_URL: 'redis://127.0.0.1:1', SESSION_SECRET: 's'.repeat(32) })).rejects.toThrow(/^REDIS_URL: cannot connect to Redis at redis:\/\/127.0.0.1:1/);
+    await expect(load({ REDIS_URL: 'redis://127.0.0.1:1', SESSION_SECRET: 's'.repeat(32) })).rejects.toThrow(
+      /^REDIS_URL: cannot connect to Redis at redis:\/\/127.0.0.1:1/,
+    );
   });
 
   it('never repeats a Redis password in a configuration error', async () => {
@@ -188,7 +200,9 @@ describe('loadServerConfig', () => {
     const guarded = await load({ ...production, EMULATOR_PANEL_PASSWORD: 'p'.repeat(12) });
     expect(guarded.emulatorPanel).toEqual({ mode: 'password', password: 'p'.repeat(12) });
     expect((await load({ EMULATOR_PANEL_PASSWORD: 'p'.repeat(12) })).emulatorPanel.mode).toBe('password');
-    await expect(load({ ...production, EMULATOR_PANEL_PASSWORD: 'short' })).rejects.toThrow(/^EMULATOR_PANEL_PASSWORD: must be at least 12 characters \(it has 5\)/);
+    await expect(load({ ...production, EMULATOR_PANEL_PASSWORD: 'short' })).rejects.toThrow(
+      /^EMULATOR_PANEL_PASSWORD: must be at least 12 characters \(it has 5\)/,
+    );
   });
 
   it('says at start-up when the emulator serves in production, and how its panel is guarded', async () => {
@@ -232,7 +246,9 @@ describe('loadServerConfig', () => {
   it('refuses an encryption key under 2048 bits', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const small = { ...generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'jwk' }), kid: 'small' };
-    await expect(load({ ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify(small) })).rejects.toThrow(/^IDV_ENCRYPTION_KEY: must be an RSA key of at least 2048 bits \(it has 1024\)/);
+    await expect(load({ ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify(small) })).rejects.toThrow(
+      /^IDV_ENCRYPTION_KEY: must be an RSA key of at least 2048 bits \(it has 1024\)/,
+    );
   });
 
   it('refuses a signing key of an algorithm the service does not accept', async () => {
@@ -275,7 +291,9 @@ describe('IDV_TRUST_ANCHOR', () => {
     const { pem } = await caPem('IDV Root');
     await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: 'not a certificate' })).rejects.toThrow(/^IDV_TRUST_ANCHOR: is not a PEM certificate/);
     const garbage = '-----BEGIN CERTIFICATE-----\nZ2FyYmFnZQ==\n-----END CERTIFICATE-----';
-    await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: garbage })).rejects.toThrow(/^IDV_TRUST_ANCHOR: certificate 1 of 1 is not a readable X.509 certificate/);
+    await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: garbage })).rejects.toThrow(
+      /^IDV_TRUST_ANCHOR: certificate 1 of 1 is not a readable X.509 certificate/,
+    );
     await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: `${pem}\n${garbage}` })).rejects.toThrow(/^IDV_TRUST_ANCHOR: certificate 2 of 2 /);
     const truncated = `${pem}\n-----BEGIN CERTIFICATE-----\nMIIB`;
     await expect(load({ ...providerEnv(), IDV_TRUST_ANCHOR: truncated })).rejects.toThrow(/^IDV_TRUST_ANCHOR: is not a PEM certificate/);
@@ -284,7 +302,10 @@ describe('IDV_TRUST_ANCHOR', () => {
   it('refuses a private key, and does not repeat it', async () => {
     const { generateKeyPairSync } = await import('node:crypto');
     const privatePem = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-    const error = await load({ ...providerEnv(), IDV_TRUST_ANCHOR: privatePem }).then(() => undefined, (thrown: unknown) => thrown as Error);
+    const error = await load({ ...providerEnv(), IDV_TRUST_ANCHOR: privatePem }).then(
+      () => undefined,
+      (thrown: unknown) => thrown as Error,
+    );
     expect(error).toMatchObject({ name: 'ConfigurationError', variable: 'IDV_TRUST_ANCHOR' });
     expect(error?.message).toMatch(/^IDV_TRUST_ANCHOR: holds a private key/);
     expect(error?.message).not.toContain(privatePem.split('\n')[1]);
@@ -323,15 +344,21 @@ describe('IDV_ID_TOKEN_ENCRYPTION', () => {
   });
 
   it('refuses RSA1_5, dir and anything unreadable at start-up, naming the variable', async () => {
-    await expect(load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'RSA1_5/A128CBC-HS256' })).rejects.toThrow(/^IDV_ID_TOKEN_ENCRYPTION: RSA1_5 \/ A128CBC-HS256 is not accepted/);
+    await expect(load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'RSA1_5/A128CBC-HS256' })).rejects.toThrow(
+      /^IDV_ID_TOKEN_ENCRYPTION: RSA1_5 \/ A128CBC-HS256 is not accepted/,
+    );
     await expect(load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'dir/A256GCM' })).rejects.toThrow(/^IDV_ID_TOKEN_ENCRYPTION: /);
-    await expect(load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'A256GCM' })).rejects.toThrow(/^IDV_ID_TOKEN_ENCRYPTION: "A256GCM" is not an alg\/enc combination/);
+    await expect(load({ ...providerEnv(), IDV_ID_TOKEN_ENCRYPTION: 'A256GCM' })).rejects.toThrow(
+      /^IDV_ID_TOKEN_ENCRYPTION: "A256GCM" is not an alg\/enc combination/,
+    );
   });
 
   it('accepts an encryption key whose alg is RSA-OAEP, and refuses RSA1_5', async () => {
     const rsaOaep = JSON.stringify({ ...keys.encryptionKey, alg: 'RSA-OAEP' });
     expect((await load({ ...providerEnv(), IDV_ENCRYPTION_KEY: rsaOaep })).client.encryptionKey.alg).toBe('RSA-OAEP');
-    await expect(load({ ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ ...keys.encryptionKey, alg: 'RSA1_5' }) })).rejects.toThrow(/^IDV_ENCRYPTION_KEY: /);
+    await expect(load({ ...providerEnv(), IDV_ENCRYPTION_KEY: JSON.stringify({ ...keys.encryptionKey, alg: 'RSA1_5' }) })).rejects.toThrow(
+      /^IDV_ENCRYPTION_KEY: /,
+    );
   });
 });
 
@@ -371,14 +398,20 @@ describe('IDV_DEMO_NAME, IDV_DEMO_LOGO and IDV_CUSTOMER_MODE: a demo in the cust
 
   it('reads a PNG, JPEG or WebP logo of at most 64 KiB, its type told by its first bytes', async () => {
     cwd = await mkdtemp(join(tmpdir(), 'idv-env-'));
-    for (const [name, bytes, contentType] of [['logo.png', PNG, 'image/png'], ['logo.jpg', JPEG, 'image/jpeg'], ['logo.bin', WEBP, 'image/webp']] as const) {
+    for (const [name, bytes, contentType] of [
+      ['logo.png', PNG, 'image/png'],
+      ['logo.jpg', JPEG, 'image/jpeg'],
+      ['logo.bin', WEBP, 'image/webp'],
+    ] as const) {
       const config = await loadServerConfig({ IDV_DEMO_LOGO: await file(name, bytes) }, cwd);
       expect(config.demo.logo?.contentType).toBe(contentType);
       expect(Buffer.from(config.demo.logo!.bytes).equals(Buffer.from(bytes))).toBe(true);
     }
     const big = new Uint8Array(64 * 1024 + 1);
     big.set(PNG);
-    await expect(loadServerConfig({ IDV_DEMO_LOGO: await file('big.png', big) }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: must be at most 64 KiB \(the file has 65537 bytes\)/);
+    await expect(loadServerConfig({ IDV_DEMO_LOGO: await file('big.png', big) }, cwd)).rejects.toThrow(
+      /^IDV_DEMO_LOGO: must be at most 64 KiB \(the file has 65537 bytes\)/,
+    );
     const justRight = new Uint8Array(64 * 1024);
     justRight.set(PNG);
     expect((await loadServerConfig({ IDV_DEMO_LOGO: await file('right.png', justRight) }, cwd)).demo.logo?.bytes).toHaveLength(65536);
@@ -387,7 +420,9 @@ describe('IDV_DEMO_NAME, IDV_DEMO_LOGO and IDV_CUSTOMER_MODE: a demo in the cust
   it('refuses an SVG (it can carry script), whatever its name, and any file that is not one of the three', async () => {
     cwd = await mkdtemp(join(tmpdir(), 'idv-env-'));
     const svg = await file('logo.png', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    await expect(loadServerConfig({ IDV_DEMO_LOGO: svg }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: must be a PNG, JPEG or WebP image \(judged by its first bytes\); SVG is refused/);
+    await expect(loadServerConfig({ IDV_DEMO_LOGO: svg }, cwd)).rejects.toThrow(
+      /^IDV_DEMO_LOGO: must be a PNG, JPEG or WebP image \(judged by its first bytes\); SVG is refused/,
+    );
     await expect(loadServerConfig({ IDV_DEMO_LOGO: await file('empty.png', '') }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: must be a file of 1 byte/);
     await expect(loadServerConfig({ IDV_DEMO_LOGO: 'missing.png' }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: cannot read "missing.png" \(ENOENT\)/);
     await expect(loadServerConfig({ IDV_DEMO_LOGO: '.' }, cwd)).rejects.toThrow(/^IDV_DEMO_LOGO: "." is not a file/);

@@ -17,7 +17,15 @@ import {
   type GeneratedClientKeys,
   type IdTokenEncryption,
 } from '@/lib/oidc';
-import { checkRateLimits, MIN_PANEL_PASSWORD_LENGTH, parseRegisteredClients, RATE_LIMITS, type PanelAccess, type RateLimits, type RegisteredClient } from '@/lib/emulator';
+import {
+  checkRateLimits,
+  MIN_PANEL_PASSWORD_LENGTH,
+  parseRegisteredClients,
+  RATE_LIMITS,
+  type PanelAccess,
+  type RateLimits,
+  type RegisteredClient,
+} from '@/lib/emulator';
 import { redisUrlProblem } from '@/lib/store/redis-store';
 
 /** The client_id of the app's own registration with the embedded emulator. */
@@ -124,7 +132,10 @@ export interface DemoLogo {
 
 export class ConfigurationError extends Error {
   override readonly name = 'ConfigurationError';
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`${variable}: ${problem}`);
   }
 }
@@ -194,9 +205,11 @@ function parseEmulatorFlow(env: Env, appUrl: string): ServerConfig['emulatorFlow
   const raw = value(env, 'EMULATOR_FLOW_URL');
   if (!raw) return undefined;
   const url = parseUrl('EMULATOR_FLOW_URL', raw);
-  if (url.pathname !== '/' || raw.endsWith('/')) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must be an origin such as http://localhost:3102, without a path or trailing slash');
+  if (url.pathname !== '/' || raw.endsWith('/'))
+    throw new ConfigurationError('EMULATOR_FLOW_URL', 'must be an origin such as http://localhost:3102, without a path or trailing slash');
   if (url.protocol === 'http:' && !isLoopback(url)) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must use https unless its host is a loopback address');
-  if (url.origin === new URL(appUrl).origin) throw new ConfigurationError('EMULATOR_FLOW_URL', 'must be another origin than APP_URL (that one already serves /emulator/auth)');
+  if (url.origin === new URL(appUrl).origin)
+    throw new ConfigurationError('EMULATOR_FLOW_URL', 'must be another origin than APP_URL (that one already serves /emulator/auth)');
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   return { baseUrl: `${url.origin}/emulator`, listen: { host: value(env, 'HOST') ?? '0.0.0.0', port } };
 }
@@ -226,10 +239,14 @@ function parseJwk(name: string, raw: string): JWK {
 
 /** 5.2: the algorithm follows from the key type when `alg` is not given. */
 function signingAlgorithm(jwk: JWK): ClientSigningAlgorithm {
-  const implied = jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519' ? 'EdDSA' : jwk.kty === 'RSA' ? 'PS256' : undefined;
+  const implied =
+    jwk.kty === 'EC' && jwk.crv === 'P-256' ? 'ES256' : jwk.kty === 'OKP' && jwk.crv === 'Ed25519' ? 'EdDSA' : jwk.kty === 'RSA' ? 'PS256' : undefined;
   const alg = jwk.alg ?? implied;
   if (!alg || !(CLIENT_SIGNING_ALGORITHMS as readonly string[]).includes(alg)) {
-    throw new ConfigurationError('IDV_SIGNING_KEY', `must be an ES256 (EC P-256), PS256 (RSA) or EdDSA (Ed25519) key; got alg ${alg ?? 'none'}, kty ${jwk.kty}`);
+    throw new ConfigurationError(
+      'IDV_SIGNING_KEY',
+      `must be an ES256 (EC P-256), PS256 (RSA) or EdDSA (Ed25519) key; got alg ${alg ?? 'none'}, kty ${jwk.kty}`,
+    );
   }
   return alg as ClientSigningAlgorithm;
 }
@@ -295,7 +312,7 @@ export function clientKeysOf(keys: ParsedConfig['keys'], development: GeneratedC
   const signingKey = keys.signingKey ?? development!.signingKey;
   const encryptionKey = keys.encryptionKey ?? development!.encryptionKey;
   if (keys.encryptionKey && encryptionKey.kid === signingKey.kid) {
-    throw new ConfigurationError('IDV_ENCRYPTION_KEY', 'must have a kid of its own, not the signing key\'s');
+    throw new ConfigurationError('IDV_ENCRYPTION_KEY', "must have a kid of its own, not the signing key's");
   }
   return { signingKey, encryptionKey };
 }
@@ -345,11 +362,14 @@ function parseTrustAnchors(env: Env): string[] {
   if (raw === undefined) return [];
   const pem = raw.replace(/\\n/g, '\n');
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem)) {
-    throw new ConfigurationError('IDV_TRUST_ANCHOR', 'holds a private key: give only the certificate of the CA the service\'s signing certificates chain up to');
+    throw new ConfigurationError('IDV_TRUST_ANCHOR', "holds a private key: give only the certificate of the CA the service's signing certificates chain up to");
   }
   const blocks = [...pem.matchAll(PEM_CERTIFICATE)].map((match) => match[1]!.replace(/\s+/g, ''));
   if (blocks.length === 0 || blocks.length !== pem.split('-----BEGIN ').length - 1) {
-    throw new ConfigurationError('IDV_TRUST_ANCHOR', 'is not a PEM certificate, or several: expected "-----BEGIN CERTIFICATE-----", base64, "-----END CERTIFICATE-----" for each');
+    throw new ConfigurationError(
+      'IDV_TRUST_ANCHOR',
+      'is not a PEM certificate, or several: expected "-----BEGIN CERTIFICATE-----", base64, "-----END CERTIFICATE-----" for each',
+    );
   }
   return blocks.map((base64, index) => {
     try {
@@ -369,7 +389,8 @@ function parseTrustAnchors(env: Env): string[] {
  */
 function parseFlowUrl(raw: string): string {
   const url = parseUrl('IDV_FLOW_URL', raw);
-  if (url.search || url.hash || raw.endsWith('/')) throw new ConfigurationError('IDV_FLOW_URL', 'must be a base URL without trailing slash, query or fragment, e.g. https://flow.idv.example');
+  if (url.search || url.hash || raw.endsWith('/'))
+    throw new ConfigurationError('IDV_FLOW_URL', 'must be a base URL without trailing slash, query or fragment, e.g. https://flow.idv.example');
   if (url.protocol !== 'https:' && !isLoopback(url)) throw new ConfigurationError('IDV_FLOW_URL', 'must use https (http only on a loopback host)');
   return raw;
 }
@@ -382,7 +403,7 @@ function parseRegisterName(env: Env, name: string): string {
   const raw = value(env, name);
   if (raw === undefined) return POPULATION_REGISTER_NAME;
   if (raw.length > 100 || /[\u0000-\u001f\u007f]/.test(raw)) {
-    throw new ConfigurationError(name, 'must be the register\'s name as the service spells it: 1 to 100 characters, no control characters');
+    throw new ConfigurationError(name, "must be the register's name as the service spells it: 1 to 100 characters, no control characters");
   }
   return raw;
 }
@@ -402,9 +423,13 @@ function parseDemoName(env: Env): string | undefined {
   if (raw === undefined) return undefined;
   const length = [...raw].length;
   if (length > MAX_DEMO_NAME_LENGTH) {
-    throw new ConfigurationError('IDV_DEMO_NAME', `must be at most ${MAX_DEMO_NAME_LENGTH} characters (it has ${length}): the relying party's display name, e.g. "Acme Bank"`);
+    throw new ConfigurationError(
+      'IDV_DEMO_NAME',
+      `must be at most ${MAX_DEMO_NAME_LENGTH} characters (it has ${length}): the relying party's display name, e.g. "Acme Bank"`,
+    );
   }
-  if (/\p{C}/u.test(raw)) throw new ConfigurationError('IDV_DEMO_NAME', 'must be printable characters only: no control characters, line breaks or invisible formatting marks');
+  if (/\p{C}/u.test(raw))
+    throw new ConfigurationError('IDV_DEMO_NAME', 'must be printable characters only: no control characters, line breaks or invisible formatting marks');
   return raw;
 }
 
@@ -412,7 +437,10 @@ function parseDemoName(env: Env): string | undefined {
 const LOGO_SIGNATURES: ReadonlyArray<{ contentType: DemoLogo['contentType']; matches: (bytes: Uint8Array) => boolean }> = [
   { contentType: 'image/png', matches: (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => b[i] === byte) },
   { contentType: 'image/jpeg', matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { contentType: 'image/webp', matches: (b) => Buffer.from(b.subarray(0, 4)).toString('latin1') === 'RIFF' && Buffer.from(b.subarray(8, 12)).toString('latin1') === 'WEBP' },
+  {
+    contentType: 'image/webp',
+    matches: (b) => Buffer.from(b.subarray(0, 4)).toString('latin1') === 'RIFF' && Buffer.from(b.subarray(8, 12)).toString('latin1') === 'WEBP',
+  },
 ];
 
 /**
@@ -421,9 +449,11 @@ const LOGO_SIGNATURES: ReadonlyArray<{ contentType: DemoLogo['contentType']; mat
  * that can carry script.
  */
 export function checkDemoLogo(bytes: Uint8Array): DemoLogo {
-  if (bytes.length === 0 || bytes.length > MAX_DEMO_LOGO_BYTES) throw new ConfigurationError('IDV_DEMO_LOGO', `must be a file of 1 byte to ${MAX_DEMO_LOGO_BYTES / 1024} KiB (it has ${bytes.length} bytes)`);
+  if (bytes.length === 0 || bytes.length > MAX_DEMO_LOGO_BYTES)
+    throw new ConfigurationError('IDV_DEMO_LOGO', `must be a file of 1 byte to ${MAX_DEMO_LOGO_BYTES / 1024} KiB (it has ${bytes.length} bytes)`);
   const type = LOGO_SIGNATURES.find((signature) => signature.matches(bytes));
-  if (!type) throw new ConfigurationError('IDV_DEMO_LOGO', 'must be a PNG, JPEG or WebP image (judged by its first bytes); SVG is refused, since it can carry script');
+  if (!type)
+    throw new ConfigurationError('IDV_DEMO_LOGO', 'must be a PNG, JPEG or WebP image (judged by its first bytes); SVG is refused, since it can carry script');
   return { contentType: type.contentType, bytes };
 }
 
@@ -444,7 +474,10 @@ function parseIdTokenEncryptionSetting(env: Env): IdTokenEncryption[] | undefine
   try {
     return parseIdTokenEncryption(raw);
   } catch (error) {
-    throw new ConfigurationError('IDV_ID_TOKEN_ENCRYPTION', `${(error as Error).message.replace(/^idTokenEncryption: /, '')} (e.g. RSA-OAEP-256/A256GCM, RSA-OAEP/A128CBC-HS256)`);
+    throw new ConfigurationError(
+      'IDV_ID_TOKEN_ENCRYPTION',
+      `${(error as Error).message.replace(/^idTokenEncryption: /, '')} (e.g. RSA-OAEP-256/A256GCM, RSA-OAEP/A128CBC-HS256)`,
+    );
   }
 }
 
@@ -453,14 +486,18 @@ function parsePanelAccess(env: Env, production: boolean): PanelAccess {
   const password = value(env, 'EMULATOR_PANEL_PASSWORD');
   if (password !== undefined) {
     if (password.length < MIN_PANEL_PASSWORD_LENGTH) {
-      throw new ConfigurationError('EMULATOR_PANEL_PASSWORD', `must be at least ${MIN_PANEL_PASSWORD_LENGTH} characters (it has ${password.length}); e.g. \`openssl rand -base64 18\``);
+      throw new ConfigurationError(
+        'EMULATOR_PANEL_PASSWORD',
+        `must be at least ${MIN_PANEL_PASSWORD_LENGTH} characters (it has ${password.length}); e.g. \`openssl rand -base64 18\``,
+      );
     }
     return { mode: 'password', password };
   }
   if (!production) return { mode: 'open' };
   return {
     mode: 'read-only',
-    reason: 'this site runs the emulator under NODE_ENV=production without EMULATOR_PANEL_PASSWORD, so nobody may rotate its keys, arm faults or change entitlements. Set EMULATOR_PANEL_PASSWORD (12 or more characters) and restart to use them.',
+    reason:
+      'this site runs the emulator under NODE_ENV=production without EMULATOR_PANEL_PASSWORD, so nobody may rotate its keys, arm faults or change entitlements. Set EMULATOR_PANEL_PASSWORD (12 or more characters) and restart to use them.',
   };
 }
 
@@ -515,7 +552,8 @@ export async function parseServerConfig(env: Env, { cwd, lanAddress }: { cwd: st
 
   let clientId = value(env, 'IDV_CLIENT_ID');
   if (!clientId) {
-    if (mode === 'provider') throw new ConfigurationError('IDV_CLIENT_ID', 'is required when IDV_BASE_URL is set (the client identifier the service issued to you)');
+    if (mode === 'provider')
+      throw new ConfigurationError('IDV_CLIENT_ID', 'is required when IDV_BASE_URL is set (the client identifier the service issued to you)');
     clientId = DEMO_CLIENT_ID;
   }
 
@@ -526,10 +564,16 @@ export async function parseServerConfig(env: Env, { cwd, lanAddress }: { cwd: st
   if (!sessionSecret) {
     // In production another instance (or a serverless host's next invocation) may open the cookie.
     if (production) {
-      throw new ConfigurationError('SESSION_SECRET', 'is required under NODE_ENV=production: every instance must seal and open the same cookies (32+ random characters, e.g. `openssl rand -base64 32`)');
+      throw new ConfigurationError(
+        'SESSION_SECRET',
+        'is required under NODE_ENV=production: every instance must seal and open the same cookies (32+ random characters, e.g. `openssl rand -base64 32`)',
+      );
     }
     if (state.store === 'redis') {
-      throw new ConfigurationError('SESSION_SECRET', 'is required when REDIS_URL is set: every instance must seal and open the same cookies (32+ random characters)');
+      throw new ConfigurationError(
+        'SESSION_SECRET',
+        'is required when REDIS_URL is set: every instance must seal and open the same cookies (32+ random characters)',
+      );
     }
   }
 
@@ -562,9 +606,13 @@ export async function parseServerConfig(env: Env, { cwd, lanAddress }: { cwd: st
   // A strict emulator refuses what 2.2 does not list, as a strict service would: ui_locales only
   // by default where the lenient embedded emulator reads it.
   const uiLocalesSet = value(env, 'IDV_UI_LOCALES') !== undefined;
-  const uiLocales = { send: parseSwitch(env, 'IDV_UI_LOCALES', mode === 'emulator' && !emulatorStrict), source: uiLocalesSet ? 'IDV_UI_LOCALES' : 'default' } as const;
+  const uiLocales = {
+    send: parseSwitch(env, 'IDV_UI_LOCALES', mode === 'emulator' && !emulatorStrict),
+    source: uiLocalesSet ? 'IDV_UI_LOCALES' : 'default',
+  } as const;
   const idTokenEncryption = parseIdTokenEncryptionSetting(env);
-  if (rawFlowUrl && mode === 'emulator') throw new ConfigurationError('IDV_FLOW_URL', 'is used only with IDV_BASE_URL (provider mode); the embedded emulator serves its own /auth');
+  if (rawFlowUrl && mode === 'emulator')
+    throw new ConfigurationError('IDV_FLOW_URL', 'is used only with IDV_BASE_URL (provider mode); the embedded emulator serves its own /auth');
   const flowUrl = rawFlowUrl ? parseFlowUrl(rawFlowUrl) : mode === 'emulator' ? (emulatorFlow?.baseUrl ?? issuer) : undefined;
   const emulatorPanel = parsePanelAccess(env, production);
   const populationRegisterName = parseRegisterName(env, 'IDV_POPULATION_REGISTER_NAME');

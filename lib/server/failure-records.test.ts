@@ -9,7 +9,16 @@ import type { RecordedEvent } from '@/lib/verification/trace';
 
 let next = 0;
 function failure(overrides: Partial<FailureRecord> = {}): FailureRecord {
-  return { format: STORED_FORMAT, id: `f${next++}`, browser: 'b'.repeat(43), code: 'invalid_selection', message: 'The selection is not valid', createdAt: Date.now(), trace: [], ...overrides };
+  return {
+    format: STORED_FORMAT,
+    id: `f${next++}`,
+    browser: 'b'.repeat(43),
+    code: 'invalid_selection',
+    message: 'The selection is not valid',
+    createdAt: Date.now(),
+    trace: [],
+    ...overrides,
+  };
 }
 
 describe('a failure record as it is kept', () => {

@@ -5,7 +5,10 @@ import { RateLimited } from './rate-limits';
 
 describe('failureRedirect for a refusal', () => {
   it('sends a store error to the failure page with its code and its wait, recording nothing, whichever store refused', async () => {
-    for (const [code, wait] of [['store_full', 30], ['store_unavailable', 5]] as const) {
+    for (const [code, wait] of [
+      ['store_full', 30],
+      ['store_unavailable', 5],
+    ] as const) {
       const response = await failureRedirect(new StoreError(code, 'the store’s own words', wait), new Request('http://localhost/auth/start'));
       expect(response.status).toBe(303);
       expect(response.headers.get('cache-control')).toBe('no-store');

@@ -149,7 +149,9 @@ export async function recordFailure(
     message: known ? error.message : 'Something went wrong on our side.',
     ...serviceWords(error),
     ...whatFailed(error, events),
-    ...(thrown instanceof TracedFailure && thrown.request ? { request: { selection: thrown.request.selection, ...(thrown.request.policy ? { policy: thrown.request.policy } : {}) } } : {}),
+    ...(thrown instanceof TracedFailure && thrown.request
+      ? { request: { selection: thrown.request.selection, ...(thrown.request.policy ? { policy: thrown.request.policy } : {}) } }
+      : {}),
     ...retryAt(error),
     createdAt: Date.now(),
     trace: recordTrace(events),

@@ -40,7 +40,12 @@ describe('readiness', () => {
     try {
       expect((await readiness(load)).status).toBe('ready');
       await server.stop();
-      expect(await readiness(load)).toEqual({ status: 'not_ready', checks: { configuration: 'ok', store: 'store_unavailable' }, store: 'redis', mode: 'provider' });
+      expect(await readiness(load)).toEqual({
+        status: 'not_ready',
+        checks: { configuration: 'ok', store: 'store_unavailable' },
+        store: 'redis',
+        mode: 'provider',
+      });
       await server.start();
       await expect.poll(async () => (await readiness(load)).status, { timeout: 8000, interval: 200 }).toBe('ready');
     } finally {

@@ -16,10 +16,16 @@ describe('preferences', () => {
 
   it('remembers a change for a year in an HttpOnly cookie, Secure on https', () => {
     const [cookie] = preferenceCookies({ presenter: true }, true);
-    expect(cookie).toMatchObject({ name: 'idv_presenter', value: 'on', options: { httpOnly: true, secure: true, sameSite: 'lax', path: '/', maxAge: 31_536_000 } });
+    expect(cookie).toMatchObject({
+      name: 'idv_presenter',
+      value: 'on',
+      options: { httpOnly: true, secure: true, sameSite: 'lax', path: '/', maxAge: 31_536_000 },
+    });
     expect(preferenceCookies({}, false)).toEqual([]);
     expect(preferenceCookies({ locale: 'nb' }, false)).toEqual([expect.objectContaining({ name: 'idv_lang', value: 'nb' })]);
-    expect(preferenceCookies({ theme: 'light' }, false)).toEqual([expect.objectContaining({ name: 'idv_theme', value: 'light', options: expect.objectContaining({ secure: false }) })]);
+    expect(preferenceCookies({ theme: 'light' }, false)).toEqual([
+      expect.objectContaining({ name: 'idv_theme', value: 'light', options: expect.objectContaining({ secure: false }) }),
+    ]);
   });
 
   it('sends the browser back to the page it came from, on this origin only', () => {

@@ -51,7 +51,10 @@ export function parsePreferenceForm(form: URLSearchParams): Partial<Preferences>
 }
 
 /** The cookies that remember `change`, for a response's Set-Cookie. */
-export function preferenceCookies(change: Partial<Preferences>, secure: boolean): { name: string; value: string; options: { httpOnly: true; sameSite: 'lax'; secure: boolean; path: '/'; maxAge: number } }[] {
+export function preferenceCookies(
+  change: Partial<Preferences>,
+  secure: boolean,
+): { name: string; value: string; options: { httpOnly: true; sameSite: 'lax'; secure: boolean; path: '/'; maxAge: number } }[] {
   const options = { httpOnly: true as const, sameSite: 'lax' as const, secure, path: '/' as const, maxAge: ONE_YEAR_SECONDS };
   return [
     ...(change.presenter === undefined ? [] : [{ name: PRESENTER_COOKIE, value: change.presenter ? 'on' : 'off', options }]),

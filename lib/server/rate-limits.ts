@@ -18,7 +18,10 @@ export interface StartLimits {
 /** A request over a limit: answered 429 with Retry-After and the failure page's `rate_limited`. */
 export class RateLimited extends Error {
   readonly code = 'rate_limited';
-  constructor(readonly retryAfterSeconds: number, readonly scope: 'address' | 'overall') {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly scope: 'address' | 'overall',
+  ) {
     super(scope === 'address' ? 'too many verifications started from this address' : 'too many verifications started at once');
   }
 }

@@ -24,7 +24,10 @@ describe('healthOf: the badge’s state from the doctor’s findings', () => {
       reason: { kind: 'unreachable', endpoint: 'discovery', cause: 'refused', stale: false },
     });
     const jwks500 = { kind: 'status', endpoint: 'jwks', status: 500 } as const;
-    expect(healthOf(findings([fail('jwks')], { service: { ...service, problem: jwks500 } }))).toMatchObject({ state: 'down', reason: { endpoint: 'jwks', cause: 'status' } });
+    expect(healthOf(findings([fail('jwks')], { service: { ...service, problem: jwks500 } }))).toMatchObject({
+      state: 'down',
+      reason: { endpoint: 'jwks', cause: 'status' },
+    });
   });
 
   it('amber when discovery cannot be fetched but the core still serves its last good copy', () => {
@@ -42,7 +45,10 @@ describe('healthOf: the badge’s state from the doctor’s findings', () => {
   });
 
   it('red when the configuration does not load', () => {
-    expect(healthOf({ lines: [fail('configuration')], publicJwks: { keys: [] }, status: 'fail' })).toEqual({ state: 'down', reason: { kind: 'configuration' } });
+    expect(healthOf({ lines: [fail('configuration')], publicJwks: { keys: [] }, status: 'fail' })).toEqual({
+      state: 'down',
+      reason: { kind: 'configuration' },
+    });
   });
 });
 

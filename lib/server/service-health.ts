@@ -91,7 +91,10 @@ export async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | 
 }
 
 /** What each set of findings came to, once it settled; and the last that did. */
-const globalForHealth = globalThis as typeof globalThis & { __idvHealthOf?: WeakMap<Promise<ServiceHealth>, ServiceHealth>; __idvSettledHealth?: ServiceHealth };
+const globalForHealth = globalThis as typeof globalThis & {
+  __idvHealthOf?: WeakMap<Promise<ServiceHealth>, ServiceHealth>;
+  __idvSettledHealth?: ServiceHealth;
+};
 const settledHealth = (globalForHealth.__idvHealthOf ??= new WeakMap());
 
 /**

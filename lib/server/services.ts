@@ -159,9 +159,11 @@ export async function createServices(config: ServerConfig, options: { fetch?: Fe
 }
 
 export function services(): Promise<Services> {
-  globalForServices.__idvServices ??= serverConfig().then((config) => createServices(config)).catch((error: unknown) => {
-    globalForServices.__idvServices = undefined;
-    throw error;
-  });
+  globalForServices.__idvServices ??= serverConfig()
+    .then((config) => createServices(config))
+    .catch((error: unknown) => {
+      globalForServices.__idvServices = undefined;
+      throw error;
+    });
   return globalForServices.__idvServices;
 }

@@ -77,7 +77,15 @@ function emulatorOf(config: ServerConfig, store: RedisStore): Emulator {
   return createTestEmulator({
     baseUrl: config.issuer,
     store: namespaced(store, 'emulator:'),
-    clients: [{ clientId: config.client.clientId, name: 'IDV Demo', jwks: clientPublicJwks(config.client), redirectUris: [config.redirectUri], populationRegister: true }],
+    clients: [
+      {
+        clientId: config.client.clientId,
+        name: 'IDV Demo',
+        jwks: clientPublicJwks(config.client),
+        redirectUris: [config.redirectUri],
+        populationRegister: true,
+      },
+    ],
   });
 }
 
@@ -100,7 +108,12 @@ async function approve(service: Emulator, authorizationUrl: string): Promise<URL
     new Request(new URL(action!.replaceAll('&amp;', '&'), authorizationUrl), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ interaction: interaction!, browser: /name="browser" value="([^"]+)"/.exec(html)?.[1] ?? '', persona: 'ingrid-haugen', outcome: 'approve' }),
+      body: new URLSearchParams({
+        interaction: interaction!,
+        browser: /name="browser" value="([^"]+)"/.exec(html)?.[1] ?? '',
+        persona: 'ingrid-haugen',
+        outcome: 'approve',
+      }),
     }),
   );
   expect(decision.status).toBe(303);
@@ -157,7 +170,10 @@ describe('two instances on one Redis with no client keys configured', () => {
     expect(half.client.encryptionKey).toEqual(half.sharedDevKeys?.keys.encryptionKey);
 
     const other = freshPrefix();
-    const whole = await startInstance(other, { IDV_SIGNING_KEY: JSON.stringify(configured.signingKey), IDV_ENCRYPTION_KEY: JSON.stringify(configured.encryptionKey) });
+    const whole = await startInstance(other, {
+      IDV_SIGNING_KEY: JSON.stringify(configured.signingKey),
+      IDV_ENCRYPTION_KEY: JSON.stringify(configured.encryptionKey),
+    });
     expect(whole.sharedDevKeys).toBeUndefined();
     expect(await raw.exists(`${other}${SHARED_DEV_KEYS_STORE_KEY}`)).toBe(0);
     expect(existsSync(join(whole.dataDir, 'dev-client-keys.json'))).toBe(false);
@@ -167,7 +183,9 @@ describe('two instances on one Redis with no client keys configured', () => {
     const prefix = freshPrefix();
     await raw.set(`${prefix}${SHARED_DEV_KEYS_STORE_KEY}`, JSON.stringify({ signingKey: { kty: 'EC', kid: 'k' } }));
     await expect(startInstance(prefix)).rejects.toThrow(
-      new RegExp(`^REDIS_URL: the shared development keys under '${prefix}dev-client-keys': what is stored there is not a development key pair: delete that key`),
+      new RegExp(
+        `^REDIS_URL: the shared development keys under '${prefix}dev-client-keys': what is stored there is not a development key pair: delete that key`,
+      ),
     );
   });
 });

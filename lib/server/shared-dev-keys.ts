@@ -71,7 +71,10 @@ function isSamePair(value: unknown, keys: GeneratedClientKeys): boolean {
  * @throws Error when what is stored is not a key pair (its message says what to do; the caller
  *   names the key), or StoreError when the store cannot answer
  */
-export async function loadOrShareDevKeys(store: Store, generate: () => Promise<GeneratedClientKeys> = () => generateClientKeys('ES256')): Promise<SharedDevKeys> {
+export async function loadOrShareDevKeys(
+  store: Store,
+  generate: () => Promise<GeneratedClientKeys> = () => generateClientKeys('ES256'),
+): Promise<SharedDevKeys> {
   // A pair can vanish between two steps (expired, deleted): each round starts again from a read.
   for (let round = 0; round < 3; round += 1) {
     const stored = await store.get<unknown>(SHARED_DEV_KEYS_STORE_KEY);
@@ -123,7 +126,9 @@ export function keepSharedDevKeys(store: Store, keys: GeneratedClientKeys, where
     try {
       const outcome = await renewSharedDevKeys(store, keys);
       if (outcome === 'restored') {
-        console.warn(`[idv] the shared development keys had gone from the store (expired, evicted, or Redis restarted empty): put this instance's back under ${where}`);
+        console.warn(
+          `[idv] the shared development keys had gone from the store (expired, evicted, or Redis restarted empty): put this instance's back under ${where}`,
+        );
       } else if (outcome === 'different') {
         console.error(
           `[idv] the store holds other development keys under ${where} than this instance signs with (signing key ${keys.signingKey.kid}): the embedded emulators of instances started since register those, so flows crossing instances fail with invalid_client. Restart this instance, or set IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY on every instance.`,

@@ -15,7 +15,9 @@ export async function validateConfigurationAtStartup(): Promise<void> {
     prepareShutdown(store);
     // Next.js prints every address it listens on ("Local:", "Network:"); only one works for sign-in.
     const { appUrl } = await serverConfig();
-    console.info(`[idv] open ${appUrl}/ : the app’s address (APP_URL). Sign-in works there only: a page opened under another name of this machine is sent there.`);
+    console.info(
+      `[idv] open ${appUrl}/ : the app’s address (APP_URL). Sign-in works there only: a page opened under another name of this machine is sent there.`,
+    );
     // One of several server processes (WEB_CONCURRENCY): tell `npm start`'s primary that this one
     // started (scripts/server-processes.mjs), which then replaces it should it exit later.
     if (cluster.isWorker) process.send?.({ idv: 'ready' });

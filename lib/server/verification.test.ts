@@ -1,6 +1,15 @@
 import { decodeJwt, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { clientPublicJwks, DEFAULT_SELECTION, DiscoveryCache, generateClientKeys, JwksCache, startAuthorization, type FetchLike, type ValidatedIdToken } from '@/lib/oidc';
+import {
+  clientPublicJwks,
+  DEFAULT_SELECTION,
+  DiscoveryCache,
+  generateClientKeys,
+  JwksCache,
+  startAuthorization,
+  type FetchLike,
+  type ValidatedIdToken,
+} from '@/lib/oidc';
 import { buildChecks, type VerificationInput } from '@/lib/view/result-view';
 import { TEST_BASE_URL, createTestEmulator } from '@/test/support/emulator';
 import { signingCertificateOf } from '@/lib/verification/signing-certificate';
@@ -11,7 +20,16 @@ describe('storedIdToken', () => {
     const validated: ValidatedIdToken = {
       jweHeader: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'enc-1' },
       jwsHeader: { alg: 'ES256', kid: 'sig-1' },
-      claims: { iss: 'https://idv.example', sub: 's', aud: 'c', exp: 2, iat: 1, nonce: 'n', acr: 'urn:x', verified_claims: { claims: { picture: 'data:image/jpeg;base64,AAAA' } } },
+      claims: {
+        iss: 'https://idv.example',
+        sub: 's',
+        aud: 'c',
+        exp: 2,
+        iat: 1,
+        nonce: 'n',
+        acr: 'urn:x',
+        verified_claims: { claims: { picture: 'data:image/jpeg;base64,AAAA' } },
+      },
       signingKey: { kty: 'EC', kid: 'sig-1', x5c: ['MIIB…'] },
     };
     const stored = storedIdToken(validated);
@@ -43,7 +61,9 @@ async function certificateRows(signingKey: JWK & { kid: string }, trustAnchors: 
     idToken: { jweHeader: {}, jwsHeader: { alg: 'ES256', kid: signingKey.kid }, claims: {} },
     ...(await signingCertificateOf(signingKey, trustAnchors, new Date())),
   };
-  return buildChecks(input, 'en').filter((check) => /certificate/i.test(check.label)).map(({ label, outcome }) => `${outcome}: ${label}`);
+  return buildChecks(input, 'en')
+    .filter((check) => /certificate/i.test(check.label))
+    .map(({ label, outcome }) => `${outcome}: ${label}`);
 }
 
 describe('signingCertificateOf: what the result page says of the signing certificate', () => {
@@ -91,14 +111,23 @@ describe('requestExtras: login_hint for a preset’s persona, and ui_locales', (
   it('the pushed request object carries login_hint in emulator mode, not in provider mode, and the emulator accepts the PAR', async () => {
     const keys = await generateClientKeys('ES256');
     const redirectUri = 'https://rp.test/auth/callback';
-    const emulator = createTestEmulator({ clients: [{ clientId: 'hint-client', jwks: clientPublicJwks(keys), redirectUris: [redirectUri], populationRegister: true }], rateLimits: false });
+    const emulator = createTestEmulator({
+      clients: [{ clientId: 'hint-client', jwks: clientPublicJwks(keys), redirectUris: [redirectUri], populationRegister: true }],
+      rateLimits: false,
+    });
     const pushed: URLSearchParams[] = [];
     const fetch: FetchLike = async (input, init) => {
       const request = new Request(input, init);
       if (new URL(request.url).pathname.endsWith('/par')) pushed.push(new URLSearchParams(await request.clone().text()));
       return emulator.handle(request);
     };
-    const rp = { issuer: TEST_BASE_URL, client: { clientId: 'hint-client', redirectUri, ...keys }, discovery: new DiscoveryCache({ fetch, allowInsecureRequests: true }), jwks: new JwksCache({ fetch, allowInsecureRequests: true }), http: { fetch, allowInsecureRequests: true } };
+    const rp = {
+      issuer: TEST_BASE_URL,
+      client: { clientId: 'hint-client', redirectUri, ...keys },
+      discovery: new DiscoveryCache({ fetch, allowInsecureRequests: true }),
+      jwks: new JwksCache({ fetch, allowInsecureRequests: true }),
+      http: { fetch, allowInsecureRequests: true },
+    };
     await startAuthorization(rp, DEFAULT_SELECTION, requestExtras({ locale: 'en', persona: 'amira-nilsen' }, lenient));
     await startAuthorization(rp, DEFAULT_SELECTION, requestExtras({ locale: 'en', persona: 'amira-nilsen' }, { ...lenient, mode: 'provider' }));
     expect(pushed.map((body) => decodeJwt(body.get('request')!).login_hint)).toEqual(['amira-nilsen', undefined]);

@@ -61,7 +61,16 @@ describe('RedisStore', () => {
     await expect(store.ping()).rejects.toMatchObject({ code: 'store_unavailable' });
 
     await server.start();
-    await expect.poll(() => store.ping().then(() => 'up', () => 'down'), { timeout: 8000, interval: 200 }).toBe('up');
+    await expect
+      .poll(
+        () =>
+          store.ping().then(
+            () => 'up',
+            () => 'down',
+          ),
+        { timeout: 8000, interval: 200 },
+      )
+      .toBe('up');
     await store.set('after', 'works', 60);
     expect(await store.get('after')).toBe('works');
   }, 20_000);

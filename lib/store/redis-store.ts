@@ -70,7 +70,8 @@ export function redisUrlProblem(url: string): string | undefined {
   }
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') return `must use redis:// or rediss://, not ${parsed.protocol}//`;
   if (!parsed.hostname) return 'must name a host';
-  if (parsed.pathname !== '' && parsed.pathname !== '/' && !/^\/\d{1,2}$/.test(parsed.pathname)) return 'may only carry a database number as its path (e.g. /0)';
+  if (parsed.pathname !== '' && parsed.pathname !== '/' && !/^\/\d{1,2}$/.test(parsed.pathname))
+    return 'may only carry a database number as its path (e.g. /0)';
   return undefined;
 }
 
@@ -143,9 +144,7 @@ export class RedisStore implements Store {
   async setIfAbsent(key: string, value: unknown, ttlSeconds: number): Promise<boolean> {
     const text = serialise(value);
     const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
-    const reply = await this.#run(() =>
-      this.#commands.set(this.#prefix + key, text, { expiration: { type: 'PX', value: ms }, condition: 'NX' }),
-    );
+    const reply = await this.#run(() => this.#commands.set(this.#prefix + key, text, { expiration: { type: 'PX', value: ms }, condition: 'NX' }));
     return reply === 'OK';
   }
 
@@ -157,9 +156,7 @@ export class RedisStore implements Store {
   async replace(key: string, value: unknown, ttlSeconds: number): Promise<boolean> {
     const text = serialise(value);
     const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
-    const reply = await this.#run(() =>
-      this.#commands.set(this.#prefix + key, text, { expiration: { type: 'PX', value: ms }, condition: 'XX' }),
-    );
+    const reply = await this.#run(() => this.#commands.set(this.#prefix + key, text, { expiration: { type: 'PX', value: ms }, condition: 'XX' }));
     return reply === 'OK';
   }
 
@@ -174,9 +171,7 @@ export class RedisStore implements Store {
   async setOwned(owner: string, key: string, value: unknown, ttlSeconds: number): Promise<void> {
     const text = serialise(value);
     const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
-    await this.#run(() =>
-      this.#commands.eval(SET_OWNED, { keys: [this.#prefix + key, `${this.#prefix}owned:${owner}`], arguments: [text, String(ms)] }),
-    );
+    await this.#run(() => this.#commands.eval(SET_OWNED, { keys: [this.#prefix + key, `${this.#prefix}owned:${owner}`], arguments: [text, String(ms)] }));
   }
 
   /** One Lua script, so atomic: DEL every key in the owner's set, then the set. */

@@ -43,7 +43,8 @@ describe('the failure page’s link', () => {
   it('reads what anyone could write as no more than it can be: an unknown code as internal_error, a wait outside 1 s to an hour as none', () => {
     expect(readFailureLink({ code: 'Call 555 0100' })).toEqual({ code: 'internal_error' });
     expect(readFailureLink({})).toEqual({ code: 'internal_error' });
-    for (const wait of ['0', '3601', '99999', '-5', '1.5', '30s', ' 30']) expect(readFailureLink({ code: 'rate_limited', retry_after: wait })).toEqual({ code: 'rate_limited' });
+    for (const wait of ['0', '3601', '99999', '-5', '1.5', '30s', ' 30'])
+      expect(readFailureLink({ code: 'rate_limited', retry_after: wait })).toEqual({ code: 'rate_limited' });
     expect(readFailureLink({ code: 'rate_limited', retry_after: '3600' }).retryAfterSeconds).toBe(3600);
     expect(readFailureLink({ code: 'rate_limited', retry_after: '1' }).retryAfterSeconds).toBe(1);
     expect(readFailureLink({ code: 'access_denied', id: 'x'.repeat(65) })).toEqual({ code: 'access_denied' });

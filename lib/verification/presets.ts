@@ -32,7 +32,10 @@ export const PRESETS: readonly Preset[] = [
   {
     id: 'full-kyc',
     label: { en: 'Full KYC with document', nb: 'Full kundekontroll med dokument' },
-    description: { en: 'Every identity claim with the portrait, and every document detail.', nb: 'Alle identitetsopplysninger med portrett, og alle detaljer om dokumentet.' },
+    description: {
+      en: 'Every identity claim with the portrait, and every document detail.',
+      nb: 'Alle identitetsopplysninger med portrett, og alle detaljer om dokumentet.',
+    },
     persona: 'ingrid-haugen',
     selection: DEFAULT_SELECTION,
     policy: basePolicy({ en: 'Full KYC', nb: 'Full kundekontroll' }),
@@ -61,7 +64,10 @@ export const PRESETS: readonly Preset[] = [
   {
     id: 'population-register',
     label: { en: 'Population register', nb: 'Folkeregisteret' },
-    description: { en: 'Name and date of birth, confirmed by a match in the Norwegian population register.', nb: 'Navn og fødselsdato, bekreftet av et treff i Folkeregisteret.' },
+    description: {
+      en: 'Name and date of birth, confirmed by a match in the Norwegian population register.',
+      nb: 'Navn og fødselsdato, bekreftet av et treff i Folkeregisteret.',
+    },
     persona: 'amira-nilsen',
     selection: {
       trustFramework: 'standard',

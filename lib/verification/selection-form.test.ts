@@ -10,7 +10,9 @@ describe('parseSelectionForm', () => {
   });
 
   it('reads claims, essential flags, evidence and document details', () => {
-    const form = new URLSearchParams('trust_framework=standard&claim=given_name&claim=birthdate&essential=birthdate&evidence=document&document_detail=type&evidence=population_register&personal_number=14038712345');
+    const form = new URLSearchParams(
+      'trust_framework=standard&claim=given_name&claim=birthdate&essential=birthdate&evidence=document&document_detail=type&evidence=population_register&personal_number=14038712345',
+    );
     expect(parseSelectionForm(form)).toEqual({
       trustFramework: 'standard',
       claims: { given_name: { essential: false }, birthdate: { essential: true } },
@@ -40,7 +42,8 @@ describe('parseSelectionForm', () => {
     expect(parseStartForm(new URLSearchParams()).policy).toBe(OWN_SELECTION_POLICY);
     expect(() => parseStartForm(new URLSearchParams('claim=name&policy=lenient'))).toThrow(expect.objectContaining({ code: 'invalid_selection' }));
     // the preset's own selection keeps its policy; a changed one is judged as one's own
-    const ageFields = 'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
+    const ageFields =
+      'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
     expect(parseStartForm(new URLSearchParams(`${ageFields}&policy=age-and-name`)).policy).toBe(findPreset('age-and-name')!.policy);
     expect(parseStartForm(new URLSearchParams('trust_framework=standard&claim=given_name&policy=full-kyc')).policy).toBe(OWN_SELECTION_POLICY);
   });
@@ -54,7 +57,8 @@ describe('parseSelectionForm', () => {
     // a preset button pressed without JavaScript: the preset's own persona, whatever the field says
     expect(parseStartForm(new URLSearchParams('preset=age-and-name&persona=amira-nilsen')).persona).toBe('lars-eriksson');
     // the picker's hidden field beside the preset's policy
-    const ageFields = 'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
+    const ageFields =
+      'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
     expect(parseStartForm(new URLSearchParams(`${ageFields}&policy=age-and-name&persona=lars-eriksson`)).persona).toBe('lars-eriksson');
     for (const odd of ['', 'Lars Eriksson', '<script>', 'x'.repeat(41), 'lars-eriksson%0Aevil']) {
       expect(parseStartForm(new URLSearchParams({ claim: 'name', policy: 'full-kyc', persona: odd })).persona).toBeUndefined();

@@ -59,18 +59,27 @@ describe('readSelectionQuery (the home page’s query)', () => {
       populationRegister: {},
     };
     expect(read(selectionLink(selection))).toEqual({ selection, unread: [], moreUnread: 0 });
-    for (const preset of PRESETS) expect(read(selectionLink(preset.selection, preset.id))).toEqual({ selection: preset.selection, preset: preset.id, unread: [], moreUnread: 0 });
+    for (const preset of PRESETS)
+      expect(read(selectionLink(preset.selection, preset.id))).toEqual({ selection: preset.selection, preset: preset.id, unread: [], moreUnread: 0 });
     expect(readSelectionQuery({ preset: 'etsi' }, offered).preset).toBe('etsi');
   });
 
   it('opens the default selection for the bare home page, whatever sites add to shared links', () => {
     expect(read('/')).toEqual({ selection: DEFAULT_SELECTION, unread: [], moreUnread: 0 });
-    expect(readSelectionQuery({ signed_out: '1', utm_source: 'slack', fbclid: 'x' }, offered)).toEqual({ selection: DEFAULT_SELECTION, unread: [], moreUnread: 0 });
+    expect(readSelectionQuery({ signed_out: '1', utm_source: 'slack', fbclid: 'x' }, offered)).toEqual({
+      selection: DEFAULT_SELECTION,
+      unread: [],
+      moreUnread: 0,
+    });
     expect(read('/?preset=etsi&utm_source=slack')).toMatchObject({ preset: 'etsi', unread: [] });
   });
 
   it('shows a request the service will refuse (the picker says so) and never reads a personal number or "send anyway" from a link', () => {
-    expect(read('/?trust_framework=standard_etsi&claim=birthdate')).toEqual({ selection: { trustFramework: 'standard_etsi', claims: { birthdate: { essential: false } } }, unread: [], moreUnread: 0 });
+    expect(read('/?trust_framework=standard_etsi&claim=birthdate')).toEqual({
+      selection: { trustFramework: 'standard_etsi', claims: { birthdate: { essential: false } } },
+      unread: [],
+      moreUnread: 0,
+    });
     const register = read('/?claim=name&evidence=population_register&personal_number=14038712345&send_anyway=1&policy=etsi');
     expect(register.selection.populationRegister).toEqual({});
     expect(register.unread).toEqual([]);
@@ -87,7 +96,11 @@ describe('readSelectionQuery (the home page’s query)', () => {
   it('opens a link it cannot read at all with nothing ticked, never the default selection', () => {
     expect(read('/?claim=shoe_size')).toEqual({ selection: NOTHING, unread: [{ reason: 'unknown', field: 'claim', value: 'shoe_size' }], moreUnread: 0 });
     expect(read('/?preset=nope')).toEqual({ selection: NOTHING, unread: [{ reason: 'unknown', field: 'preset', value: 'nope' }], moreUnread: 0 });
-    expect(read('/?evidence=passport&document_detail=type')).toEqual({ selection: NOTHING, unread: [{ reason: 'unknown', field: 'evidence', value: 'passport' }], moreUnread: 0 });
+    expect(read('/?evidence=passport&document_detail=type')).toEqual({
+      selection: NOTHING,
+      unread: [{ reason: 'unknown', field: 'evidence', value: 'passport' }],
+      moreUnread: 0,
+    });
   });
 
   it.each([
@@ -106,7 +119,11 @@ describe('readSelectionQuery (the home page’s query)', () => {
   });
 
   it('keeps the readable claims, essential flags, evidence and details of a link', () => {
-    expect(read('/?claim=name&claim=birthdate&essential=birthdate&essential=shoe_size&evidence=document&evidence=population_register&document_detail=height&document_detail=date_of_expiry').selection).toEqual({
+    expect(
+      read(
+        '/?claim=name&claim=birthdate&essential=birthdate&essential=shoe_size&evidence=document&evidence=population_register&document_detail=height&document_detail=date_of_expiry',
+      ).selection,
+    ).toEqual({
       trustFramework: 'standard',
       claims: { name: { essential: false }, birthdate: { essential: true } },
       document: { details: ['date_of_expiry'] },
@@ -159,7 +176,10 @@ describe('readSelectionQuery (the home page’s query)', () => {
 
   it('reads every claim and document detail there is, and only those', () => {
     const everything = `/?${CLAIM_NAMES.map((name) => `claim=${name}`).join('&')}&evidence=document&${DOCUMENT_DETAILS.map((detail) => `document_detail=${detail}`).join('&')}`;
-    expect(read(everything)).toMatchObject({ selection: { claims: Object.fromEntries(CLAIM_NAMES.map((name) => [name, { essential: false }])), document: { details: [...DOCUMENT_DETAILS] } }, unread: [] });
+    expect(read(everything)).toMatchObject({
+      selection: { claims: Object.fromEntries(CLAIM_NAMES.map((name) => [name, { essential: false }])), document: { details: [...DOCUMENT_DETAILS] } },
+      unread: [],
+    });
   });
 });
 

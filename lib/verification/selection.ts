@@ -100,7 +100,12 @@ export type EssentialWhenUnticked = Partial<Record<ClaimName, boolean>>;
  * `kept`; ticked again, it comes back as it was (not essential, for a claim never ticked). Both
  * returned new, the inputs left as they were.
  */
-export function tickClaim(selection: Selection, name: ClaimName, on: boolean, kept: EssentialWhenUnticked): { selection: Selection; kept: EssentialWhenUnticked } {
+export function tickClaim(
+  selection: Selection,
+  name: ClaimName,
+  on: boolean,
+  kept: EssentialWhenUnticked,
+): { selection: Selection; kept: EssentialWhenUnticked } {
   const claims = { ...selection.claims };
   const requested = claims[name];
   if (!on) {
@@ -168,7 +173,10 @@ export interface SelectionLinkContext {
  * them) and what sites add to shared links (utm_source, fbclid…) are ignored. A query with none of
  * the fields is the bare home page: the default selection.
  */
-export function readSelectionQuery(query: Record<string, string | string[] | undefined>, { presets, trustFrameworks }: SelectionLinkContext): SelectionLinkRead {
+export function readSelectionQuery(
+  query: Record<string, string | string[] | undefined>,
+  { presets, trustFrameworks }: SelectionLinkContext,
+): SelectionLinkRead {
   const valuesOf = (field: LinkField): string[] => [query[field] ?? []].flat();
   if (LINK_FIELDS.every((field) => valuesOf(field).length === 0)) return { selection: DEFAULT_SELECTION, unread: [], moreUnread: 0 };
 
@@ -219,7 +227,9 @@ export function readSelectionQuery(query: Record<string, string | string[] | und
   const readable = TRUST_FRAMEWORK_NAME.test(framework);
   if (!readable || !trustFrameworks.includes(framework)) {
     leaveOut(readable ? 'not_offered' : 'unknown', FIELD.trustFramework, framework);
-    const fallback = trustFrameworks.includes(DEFAULT_SELECTION.trustFramework) ? DEFAULT_SELECTION.trustFramework : (trustFrameworks[0] ?? DEFAULT_SELECTION.trustFramework);
+    const fallback = trustFrameworks.includes(DEFAULT_SELECTION.trustFramework)
+      ? DEFAULT_SELECTION.trustFramework
+      : (trustFrameworks[0] ?? DEFAULT_SELECTION.trustFramework);
     // no longer the preset: its policy goes only with its own selection
     selection = { ...selection, trustFramework: fallback };
     preset = undefined;

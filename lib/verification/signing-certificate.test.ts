@@ -1,11 +1,6 @@
 import 'reflect-metadata';
 import { generateKeyPairSync } from 'node:crypto';
-import {
-  BasicConstraintsExtension,
-  PublicKey,
-  X509Certificate,
-  X509CertificateGenerator,
-} from '@peculiar/x509';
+import { BasicConstraintsExtension, PublicKey, X509Certificate, X509CertificateGenerator } from '@peculiar/x509';
 import type { JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TEST_BASE_URL, createTestEmulator } from '@/test/support/emulator';
@@ -47,19 +42,33 @@ async function threeLevelChain(options: { notCa?: boolean } = {}) {
   const validity = { notBefore: new Date(now - 60_000), notAfter: new Date(now + YEAR_MS) };
   const rootKeys = await crypto.subtle.generateKey(EC_P256, false, ['sign', 'verify']);
   const root = await X509CertificateGenerator.createSelfSigned({
-    serialNumber: '01', name: 'CN=Test Root', ...validity, signingAlgorithm: EC_P256, keys: rootKeys,
+    serialNumber: '01',
+    name: 'CN=Test Root',
+    ...validity,
+    signingAlgorithm: EC_P256,
+    keys: rootKeys,
     extensions: [new BasicConstraintsExtension(true, undefined, true)],
   });
   const middleKeys = await crypto.subtle.generateKey(EC_P256, false, ['sign', 'verify']);
   const middle = await X509CertificateGenerator.create({
-    serialNumber: '02', subject: 'CN=Test Issuing', issuer: root.subject, ...validity, signingAlgorithm: EC_P256,
-    publicKey: middleKeys.publicKey, signingKey: rootKeys.privateKey,
+    serialNumber: '02',
+    subject: 'CN=Test Issuing',
+    issuer: root.subject,
+    ...validity,
+    signingAlgorithm: EC_P256,
+    publicKey: middleKeys.publicKey,
+    signingKey: rootKeys.privateKey,
     extensions: [new BasicConstraintsExtension(!options.notCa, undefined, true)],
   });
   const leafKeys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
   const leaf = await X509CertificateGenerator.create({
-    serialNumber: '03', subject: 'CN=Test Signing', issuer: middle.subject, ...validity, signingAlgorithm: EC_P256,
-    publicKey: leafKeys.publicKey, signingKey: middleKeys.privateKey,
+    serialNumber: '03',
+    subject: 'CN=Test Signing',
+    issuer: middle.subject,
+    ...validity,
+    signingAlgorithm: EC_P256,
+    publicKey: leafKeys.publicKey,
+    signingKey: middleKeys.privateKey,
   });
   const der = (certificate: X509Certificate) => certificate.toString('base64');
   const jwk = { ...((await crypto.subtle.exportKey('jwk', leafKeys.publicKey)) as JWK), kid: '03', x5c: [der(leaf), der(middle)] };
@@ -183,7 +192,8 @@ describe('checkSigningCertificate: the chain (x5c[0] → x5c[1..] → IDV_TRUST_
     const leafOnly = { ...key!, x5c: [key!.x5c[0]] };
     expect((await checkSigningCertificate(leafOnly, [sameNameOtherKey], new Date())).chain).toEqual({
       state: 'not_valid',
-      reason: 'the signature of CN=IDV Emulator ID Token Signing does not verify with the key of any certificate named CN=IDV Emulator Root CA in x5c or IDV_TRUST_ANCHOR',
+      reason:
+        'the signature of CN=IDV Emulator ID Token Signing does not verify with the key of any certificate named CN=IDV Emulator Root CA in x5c or IDV_TRUST_ANCHOR',
     });
     const unrelated = await selfSigned('Unrelated CA');
     expect((await checkSigningCertificate(leafOnly, [unrelated], new Date())).chain).toEqual({
@@ -202,7 +212,10 @@ describe('checkSigningCertificate: the chain (x5c[0] → x5c[1..] → IDV_TRUST_
 
   it('follows an intermediate CA in x5c, and refuses an issuer in x5c that is not a CA', async () => {
     const valid = await threeLevelChain();
-    expect(await checkSigningCertificate(valid.jwk, [valid.root], new Date())).toEqual({ key: 'matches', chain: { state: 'validated', anchor: 'CN=Test Root' } });
+    expect(await checkSigningCertificate(valid.jwk, [valid.root], new Date())).toEqual({
+      key: 'matches',
+      chain: { state: 'validated', anchor: 'CN=Test Root' },
+    });
     const notCa = await threeLevelChain({ notCa: true });
     expect((await checkSigningCertificate(notCa.jwk, [notCa.root], new Date())).chain).toEqual({
       state: 'not_valid',
@@ -227,16 +240,30 @@ describe('checkSigningCertificate: the chain (x5c[0] → x5c[1..] → IDV_TRUST_
   it('is NOT valid when the trust anchor itself is outside its validity period, the chain below it within theirs', async () => {
     const caKeys = await crypto.subtle.generateKey(EC_P256, false, ['sign', 'verify']);
     const ca = await X509CertificateGenerator.createSelfSigned({
-      serialNumber: '0a', name: 'CN=Short CA', notBefore: new Date('2026-01-01T00:00:00Z'), notAfter: new Date('2026-06-01T00:00:00Z'),
-      signingAlgorithm: EC_P256, keys: caKeys, extensions: [new BasicConstraintsExtension(true, undefined, true)],
+      serialNumber: '0a',
+      name: 'CN=Short CA',
+      notBefore: new Date('2026-01-01T00:00:00Z'),
+      notAfter: new Date('2026-06-01T00:00:00Z'),
+      signingAlgorithm: EC_P256,
+      keys: caKeys,
+      extensions: [new BasicConstraintsExtension(true, undefined, true)],
     });
     const leafKeys = await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify']);
     const leaf = await X509CertificateGenerator.create({
-      serialNumber: '0b', subject: 'CN=Long Leaf', issuer: ca.subject, notBefore: new Date('2026-01-01T00:00:00Z'), notAfter: new Date('2027-01-01T00:00:00Z'),
-      signingAlgorithm: EC_P256, publicKey: leafKeys.publicKey, signingKey: caKeys.privateKey,
+      serialNumber: '0b',
+      subject: 'CN=Long Leaf',
+      issuer: ca.subject,
+      notBefore: new Date('2026-01-01T00:00:00Z'),
+      notAfter: new Date('2027-01-01T00:00:00Z'),
+      signingAlgorithm: EC_P256,
+      publicKey: leafKeys.publicKey,
+      signingKey: caKeys.privateKey,
     });
     const jwk = { ...((await crypto.subtle.exportKey('jwk', leafKeys.publicKey)) as JWK), x5c: [leaf.toString('base64')] };
-    expect((await checkSigningCertificate(jwk, [ca.toString('base64')], new Date('2026-03-01T00:00:00Z'))).chain).toEqual({ state: 'validated', anchor: 'CN=Short CA' });
+    expect((await checkSigningCertificate(jwk, [ca.toString('base64')], new Date('2026-03-01T00:00:00Z'))).chain).toEqual({
+      state: 'validated',
+      anchor: 'CN=Short CA',
+    });
     expect((await checkSigningCertificate(jwk, [ca.toString('base64')], new Date('2026-09-01T00:00:00Z'))).chain).toEqual({
       state: 'not_valid',
       reason: 'the trust anchor CN=Short CA expired on 2026-06-01T00:00:00.000Z',
@@ -245,10 +272,19 @@ describe('checkSigningCertificate: the chain (x5c[0] → x5c[1..] → IDV_TRUST_
 
   it('is NOT valid with an anchor of the issuer’s name whose key is of another kind (RSA), and says which anchor cannot be read', async () => {
     const [key] = await emulatorJwks();
-    const rsaKeys = await crypto.subtle.generateKey({ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, false, ['sign', 'verify']);
+    const rsaKeys = await crypto.subtle.generateKey(
+      { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
     const impostor = await X509CertificateGenerator.createSelfSigned({
-      serialNumber: '0c', name: 'CN=IDV Emulator Root CA', notBefore: new Date(Date.now() - YEAR_MS), notAfter: new Date(Date.now() + YEAR_MS),
-      signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, keys: rsaKeys, extensions: [new BasicConstraintsExtension(true, undefined, true)],
+      serialNumber: '0c',
+      name: 'CN=IDV Emulator Root CA',
+      notBefore: new Date(Date.now() - YEAR_MS),
+      notAfter: new Date(Date.now() + YEAR_MS),
+      signingAlgorithm: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      keys: rsaKeys,
+      extensions: [new BasicConstraintsExtension(true, undefined, true)],
     });
     const leafOnly = { ...key!, x5c: [key!.x5c[0]] };
     expect((await checkSigningCertificate(leafOnly, [impostor.toString('base64')], new Date())).chain).toMatchObject({ state: 'not_valid' });

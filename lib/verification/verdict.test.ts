@@ -9,14 +9,21 @@ const selection: Selection = {
   document: { details: ['type', 'date_of_expiry'] },
 };
 const verified = (expiry: string, birthdate = '2010-05-01'): VerifiedClaims[] => [
-  { trustFramework: 'standard', evidence: [{ type: 'document', documentDetails: { type: 'passport', date_of_expiry: expiry } }], claims: { given_name: 'Lars', birthdate } },
+  {
+    trustFramework: 'standard',
+    evidence: [{ type: 'document', documentDetails: { type: 'passport', date_of_expiry: expiry } }],
+    claims: { given_name: 'Lars', birthdate },
+  },
 ];
 const rules = basePolicy({ en: 'Age', nb: 'Alder' }, [{ rule: 'minimum_age', years: 18 }]).rules;
 const byRule = (findings: ReturnType<typeof evaluate>['findings'], rule: string) => findings.find((finding) => finding.rule.rule === rule)!;
 
 describe('the verdict, as facts', () => {
   it('gives each rule its outcome and its reason with the values compared, in no language', () => {
-    const { verdict, verifiedOn, findings } = evaluate({ selection, verifiedClaims: verified('2026-01-31'), idTokenClaims: { auth_time: Date.UTC(2026, 1, 2) / 1000 }, today: '2026-11-24' }, rules);
+    const { verdict, verifiedOn, findings } = evaluate(
+      { selection, verifiedClaims: verified('2026-01-31'), idTokenClaims: { auth_time: Date.UTC(2026, 1, 2) / 1000 }, today: '2026-11-24' },
+      rules,
+    );
     expect(verdict).toBe('not_verified');
     expect(verifiedOn).toEqual({ date: '2026-02-02', source: 'auth_time' });
     expect(byRule(findings, 'document_valid')).toMatchObject({ outcome: 'failed', reason: { reason: 'expired', expiry: '2026-01-31', day: '2026-02-02' } });
@@ -27,7 +34,10 @@ describe('the verdict, as facts', () => {
   });
 
   it('never judges on a day later than today, whatever the provider’s clock says', () => {
-    const { verifiedOn, findings } = evaluate({ selection, verifiedClaims: verified('2027-01-01', '2008-11-25'), idTokenClaims: { iat: Date.UTC(2030, 0, 1) / 1000 }, today: '2026-11-24' }, rules);
+    const { verifiedOn, findings } = evaluate(
+      { selection, verifiedClaims: verified('2027-01-01', '2008-11-25'), idTokenClaims: { iat: Date.UTC(2030, 0, 1) / 1000 }, today: '2026-11-24' },
+      rules,
+    );
     expect(verifiedOn).toEqual({ date: '2026-11-24', source: 'today' });
     expect(byRule(findings, 'minimum_age')).toMatchObject({ outcome: 'failed', reason: { reason: 'under_age', age: 17 } });
   });

@@ -165,7 +165,9 @@ function judge(rule: PolicyRule, input: EvaluationInput, verified: VerifiedClaim
     case 'register_match': {
       if (!selection.populationRegister) return found('not_applicable', { reason: 'not_requested' });
       const record = verified?.evidence.find((evidence) => evidence.type === 'electronic_record');
-      return record?.type === 'electronic_record' ? found('met', { reason: 'register_matched', source: record.record.sourceName }) : found('failed', { reason: 'no_register_match' });
+      return record?.type === 'electronic_record'
+        ? found('met', { reason: 'register_matched', source: record.record.sourceName })
+        : found('failed', { reason: 'no_register_match' });
     }
     case 'minimum_age': {
       const birthdate = claims.birthdate;

@@ -150,7 +150,9 @@ const nb: AssuranceMessages = {
       noVerifiedClaims: 'tokenet inneholder ingen verifiserte opplysninger',
       states: (stated) => `tokenet oppgir ${stated}`,
       statesOther: (stated, requested) =>
-        stated === undefined ? `tokenet oppgir ikke noe tillitsrammeverk, men ${requested} ble bedt om` : `tokenet oppgir ${stated}, ikke ${requested} som ble bedt om`,
+        stated === undefined
+          ? `tokenet oppgir ikke noe tillitsrammeverk, men ${requested} ble bedt om`
+          : `tokenet oppgir ${stated}, ikke ${requested} som ble bedt om`,
     },
     essential_claims: {
       title: 'Alle påkrevde opplysninger er oppgitt',

@@ -61,18 +61,32 @@ describe('assess', () => {
   it('judges expiry on the day of the verification: verification.time, else auth_time, else iat, else today', () => {
     // valid until the 22nd: expired on the 23rd (verification.time), valid on the 22nd (auth_time)
     const expiring = documentWith({ date_of_expiry: '2026-11-22' });
-    expect(assess(input({}, expiring), OWN_SELECTION_POLICY, 'en')).toMatchObject({ verdict: 'not_verified', verifiedOn: { date: '2026-11-23', source: 'verification.time' } });
+    expect(assess(input({}, expiring), OWN_SELECTION_POLICY, 'en')).toMatchObject({
+      verdict: 'not_verified',
+      verifiedOn: { date: '2026-11-23', source: 'verification.time' },
+    });
     const withoutTime = { ...expiring, verificationTime: undefined };
-    expect(assess(input({}, withoutTime), OWN_SELECTION_POLICY, 'en')).toMatchObject({ verdict: 'verified', verifiedOn: { date: '2026-11-22', source: 'auth_time' } });
-    expect(assess(input({ idTokenClaims: { iat: Date.parse('2026-11-22T09:00:05Z') / 1000 } }, withoutTime), OWN_SELECTION_POLICY, 'en').verifiedOn.source).toBe('iat');
+    expect(assess(input({}, withoutTime), OWN_SELECTION_POLICY, 'en')).toMatchObject({
+      verdict: 'verified',
+      verifiedOn: { date: '2026-11-22', source: 'auth_time' },
+    });
+    expect(
+      assess(input({ idTokenClaims: { iat: Date.parse('2026-11-22T09:00:05Z') / 1000 } }, withoutTime), OWN_SELECTION_POLICY, 'en').verifiedOn.source,
+    ).toBe('iat');
     expect(assess(input({ idTokenClaims: {} }, withoutTime), OWN_SELECTION_POLICY, 'en').verifiedOn).toEqual({ date: '2026-12-31', source: 'today' });
   });
 
   it('takes the date of verification.time as the provider wrote it, and never a day after today', () => {
     // 00:30 on the 24th in Oslo is still the 23rd in UTC: the 24th it is
-    expect(assess(input({}, { verificationTime: '2026-11-24T00:30:00+01:00' }), OWN_SELECTION_POLICY, 'en').verifiedOn).toEqual({ date: '2026-11-24', source: 'verification.time' });
+    expect(assess(input({}, { verificationTime: '2026-11-24T00:30:00+01:00' }), OWN_SELECTION_POLICY, 'en').verifiedOn).toEqual({
+      date: '2026-11-24',
+      source: 'verification.time',
+    });
     // a provider's clock a year ahead does not age anybody
-    expect(assess(input({ today: '2026-11-23' }, { verificationTime: '2027-11-23T10:00:00Z' }), OWN_SELECTION_POLICY, 'en').verifiedOn).toEqual({ date: '2026-11-23', source: 'today' });
+    expect(assess(input({ today: '2026-11-23' }, { verificationTime: '2027-11-23T10:00:00Z' }), OWN_SELECTION_POLICY, 'en').verifiedOn).toEqual({
+      date: '2026-11-23',
+      source: 'today',
+    });
     // an auth_time beyond year 9999 is no date
     expect(assess(input({ idTokenClaims: { auth_time: 3e11 } }, { verificationTime: undefined }), OWN_SELECTION_POLICY, 'en').verifiedOn.source).toBe('today');
   });
@@ -80,11 +94,16 @@ describe('assess', () => {
   it('says Not verified for an expired document, with the reason', () => {
     const assessment = assess(input({}, documentWith({ date_of_expiry: '2024-05-01' })), OWN_SELECTION_POLICY, 'en');
     expect(assessment.verdict).toBe('not_verified');
-    expect(ruleOf(assessment.results, 'document_valid')).toMatchObject({ outcome: 'failed', reason: 'expired on 1 May 2024, before the verification on 23 November 2026' });
+    expect(ruleOf(assessment.results, 'document_valid')).toMatchObject({
+      outcome: 'failed',
+      reason: 'expired on 1 May 2024, before the verification on 23 November 2026',
+    });
   });
 
   it('warns when the expiry date is missing, and fails when document evidence did not come back', () => {
-    expect(ruleOf(assess(input({}, documentWith({ date_of_expiry: undefined })), OWN_SELECTION_POLICY, 'en').results, 'document_valid').outcome).toBe('warning');
+    expect(ruleOf(assess(input({}, documentWith({ date_of_expiry: undefined })), OWN_SELECTION_POLICY, 'en').results, 'document_valid').outcome).toBe(
+      'warning',
+    );
     expect(ruleOf(assess(input({}, { evidence: [] }), OWN_SELECTION_POLICY, 'en').results, 'document_valid')).toMatchObject({
       outcome: 'failed',
       reason: 'document evidence was requested but not provided',
@@ -92,11 +111,15 @@ describe('assess', () => {
   });
 
   it('fails a chip that did not pass, warns when its result is missing, and ignores it when not requested', () => {
-    expect(ruleOf(assess(input({}, documentWith({ active_authentication_result: 'failed' })), OWN_SELECTION_POLICY, 'en').results, 'chip_authentication')).toMatchObject({
+    expect(
+      ruleOf(assess(input({}, documentWith({ active_authentication_result: 'failed' })), OWN_SELECTION_POLICY, 'en').results, 'chip_authentication'),
+    ).toMatchObject({
       outcome: 'failed',
       reason: 'active_authentication_result = failed, not passed',
     });
-    expect(ruleOf(assess(input({}, documentWith({ active_authentication_result: undefined })), OWN_SELECTION_POLICY, 'en').results, 'chip_authentication').outcome).toBe('warning');
+    expect(
+      ruleOf(assess(input({}, documentWith({ active_authentication_result: undefined })), OWN_SELECTION_POLICY, 'en').results, 'chip_authentication').outcome,
+    ).toBe('warning');
     const withoutChip: Selection = { ...DOCUMENT_SELECTION, document: { details: ['type', 'date_of_expiry'] } };
     expect(ruleOf(assess(input({ selection: withoutChip }), OWN_SELECTION_POLICY, 'en').results, 'chip_authentication').outcome).toBe('not_applicable');
   });
@@ -104,14 +127,21 @@ describe('assess', () => {
   it('requires a VALID issuer check under standard_etsi only', () => {
     const etsi: Selection = { ...DOCUMENT_SELECTION, trustFramework: 'standard_etsi' };
     const unknown = documentWith({ issuer_check: { valid: 'UNKNOWN' } });
-    expect(ruleOf(assess(input({ selection: etsi }, { ...unknown, trustFramework: 'standard_etsi' }), OWN_SELECTION_POLICY, 'en').results, 'issuer_check')).toMatchObject({
+    expect(
+      ruleOf(assess(input({ selection: etsi }, { ...unknown, trustFramework: 'standard_etsi' }), OWN_SELECTION_POLICY, 'en').results, 'issuer_check'),
+    ).toMatchObject({
       outcome: 'failed',
       reason: 'issuer_check.valid = UNKNOWN, not VALID',
     });
     expect(ruleOf(assess(input({}, unknown), OWN_SELECTION_POLICY, 'en').results, 'issuer_check').outcome).toBe('not_applicable');
-    expect(ruleOf(assess(input({}, documentWith({ issuer_check: { valid: 'INVALID' } })), OWN_SELECTION_POLICY, 'en').results, 'issuer_check').outcome).toBe('warning');
+    expect(ruleOf(assess(input({}, documentWith({ issuer_check: { valid: 'INVALID' } })), OWN_SELECTION_POLICY, 'en').results, 'issuer_check').outcome).toBe(
+      'warning',
+    );
     const etsiWithoutDocument: Selection = { ...etsi, document: undefined };
-    expect(ruleOf(assess(input({ selection: etsiWithoutDocument }, { trustFramework: 'standard_etsi' }), OWN_SELECTION_POLICY, 'en').results, 'issuer_check').outcome).toBe('warning');
+    expect(
+      ruleOf(assess(input({ selection: etsiWithoutDocument }, { trustFramework: 'standard_etsi' }), OWN_SELECTION_POLICY, 'en').results, 'issuer_check')
+        .outcome,
+    ).toBe('warning');
   });
 
   it('fails when an essential claim is missing and warns when a voluntary one is', () => {
@@ -136,7 +166,10 @@ describe('assess', () => {
   it('requires a register match when register evidence was requested', () => {
     const selection: Selection = { ...DOCUMENT_SELECTION, populationRegister: {} };
     expect(ruleOf(assess(input({ selection }), OWN_SELECTION_POLICY, 'en').results, 'register_match').outcome).toBe('failed');
-    const record = { type: 'electronic_record' as const, record: { type: 'population_register', sourceName: 'Folkeregisteret', personalNumber: '14038712345' } };
+    const record = {
+      type: 'electronic_record' as const,
+      record: { type: 'population_register', sourceName: 'Folkeregisteret', personalNumber: '14038712345' },
+    };
     expect(ruleOf(assess(input({ selection }, { evidence: [PASSPORT, record] }), OWN_SELECTION_POLICY, 'en').results, 'register_match')).toMatchObject({
       outcome: 'met',
       reason: 'matched in Folkeregisteret',
@@ -146,7 +179,10 @@ describe('assess', () => {
   it('checks a minimum age on the day of the verification', () => {
     const ageCheck = basePolicy({ en: 'Age check', nb: 'Alderskontroll' }, [{ rule: 'minimum_age', years: 18 }]);
     // born 24 November 2008: 17 on the 23rd, 18 on the 24th
-    expect(ruleOf(assess(input(), ageCheck, 'en').results, 'minimum_age')).toMatchObject({ outcome: 'failed', reason: '17 years old on 23 November 2026, under 18' });
+    expect(ruleOf(assess(input(), ageCheck, 'en').results, 'minimum_age')).toMatchObject({
+      outcome: 'failed',
+      reason: '17 years old on 23 November 2026, under 18',
+    });
     expect(assess(input({ today: '2027-01-01' }, { verificationTime: '2026-11-24T00:00:00Z' }), ageCheck, 'en').verdict).toBe('verified');
     // a year 0000 is a year left out (OpenID Connect Core §5.1), not an age of 2026
     expect(ruleOf(assess(input({}, { claims: { ...VERIFIED.claims, birthdate: '0000-03-14' } }), ageCheck, 'en').results, 'minimum_age')).toMatchObject({
@@ -156,9 +192,15 @@ describe('assess', () => {
   });
 
   it('warns when the signing certificate holds another key or its chain is not valid', () => {
-    expect(assess(input({ signingCertificateCheck: { key: 'differs', chain: { state: 'not_validated' } } }), OWN_SELECTION_POLICY, 'en').verdict).toBe('verified_with_warnings');
-    expect(assess(input({ signingCertificateCheck: { key: 'matches', chain: { state: 'not_valid', reason: 'expired' } } }), OWN_SELECTION_POLICY, 'en').verdict).toBe('verified_with_warnings');
-    expect(ruleOf(assess(input({ signingCertificateCheck: undefined }), OWN_SELECTION_POLICY, 'en').results, 'signing_certificate').outcome).toBe('not_applicable');
+    expect(assess(input({ signingCertificateCheck: { key: 'differs', chain: { state: 'not_validated' } } }), OWN_SELECTION_POLICY, 'en').verdict).toBe(
+      'verified_with_warnings',
+    );
+    expect(
+      assess(input({ signingCertificateCheck: { key: 'matches', chain: { state: 'not_valid', reason: 'expired' } } }), OWN_SELECTION_POLICY, 'en').verdict,
+    ).toBe('verified_with_warnings');
+    expect(ruleOf(assess(input({ signingCertificateCheck: undefined }), OWN_SELECTION_POLICY, 'en').results, 'signing_certificate').outcome).toBe(
+      'not_applicable',
+    );
   });
 });
 
@@ -183,10 +225,13 @@ describe('the policy’s name', () => {
 describe('the verdict in each language', () => {
   const ageCheck = basePolicy({ en: 'Age check', nb: 'Alderskontroll' }, [{ rule: 'minimum_age', years: 18 }]);
   // expired, picture missing (voluntary), issuer UNKNOWN, no register requested, 17 on the day
-  const mixed = input({ signingCertificateCheck: { key: 'matches', chain: { state: 'validated', anchor: 'CN=Root' } } }, {
-    ...documentWith({ date_of_expiry: '2024-05-01', issuer_check: { valid: 'UNKNOWN' } }),
-    claims: { ...VERIFIED.claims, picture: undefined },
-  });
+  const mixed = input(
+    { signingCertificateCheck: { key: 'matches', chain: { state: 'validated', anchor: 'CN=Root' } } },
+    {
+      ...documentWith({ date_of_expiry: '2024-05-01', issuer_check: { valid: 'UNKNOWN' } }),
+      claims: { ...VERIFIED.claims, picture: undefined },
+    },
+  );
   const titlesAndReasons = (results: RuleResult[]) => results.map(({ rule, outcome, title, reason }) => [rule, outcome, title, reason]);
 
   it('keeps the English as it was written', () => {
@@ -202,9 +247,12 @@ describe('the verdict in each language', () => {
       ['minimum_age', 'failed', 'At least 18 years old', '17 years old on 23 November 2026, under 18'],
     ]);
     const expiryNotRequested: Selection = { ...DOCUMENT_SELECTION, document: { details: ['type'] } };
-    expect(ruleOf(assess(input({ selection: expiryNotRequested }, documentWith({ date_of_expiry: undefined })), OWN_SELECTION_POLICY, 'en').results, 'document_valid').reason).toBe(
-      'the date of expiry was not requested, so its validity on 23 November 2026 is unknown',
-    );
+    expect(
+      ruleOf(
+        assess(input({ selection: expiryNotRequested }, documentWith({ date_of_expiry: undefined })), OWN_SELECTION_POLICY, 'en').results,
+        'document_valid',
+      ).reason,
+    ).toBe('the date of expiry was not requested, so its validity on 23 November 2026 is unknown');
     expect(ruleOf(assess(input({}, { trustFramework: undefined }), OWN_SELECTION_POLICY, 'en').results, 'trust_framework').reason).toBe(
       'the token states no trust framework, not the standard requested',
     );
@@ -253,7 +301,9 @@ describe('the verdict in each language', () => {
       title: 'Identitetsdokument levert og ikke utløpt',
       reason: 'utløpt 1. mai 2024, før verifiseringen 23. november 2026',
     });
-    expect(ruleOf(assess(input(), OWN_SELECTION_POLICY, 'nb').results, 'document_valid').reason).toBe('gyldig til og med 31. januar 2030; verifisert 23. november 2026');
+    expect(ruleOf(assess(input(), OWN_SELECTION_POLICY, 'nb').results, 'document_valid').reason).toBe(
+      'gyldig til og med 31. januar 2030; verifisert 23. november 2026',
+    );
   });
 
   it('counts a minimum age in år', () => {
@@ -267,7 +317,9 @@ describe('the verdict in each language', () => {
       outcome: 'met',
       reason: '18 år per 24. november 2026',
     });
-    expect(ruleOf(assess(input({}, { claims: { ...VERIFIED.claims, birthdate: '0000-03-14' } }), ageCheck, 'nb').results, 'minimum_age').reason).toBe('fødselsdatoen kom uten årstall');
+    expect(ruleOf(assess(input({}, { claims: { ...VERIFIED.claims, birthdate: '0000-03-14' } }), ageCheck, 'nb').results, 'minimum_age').reason).toBe(
+      'fødselsdatoen kom uten årstall',
+    );
   });
 
   it('gives each warning its reason in Norwegian', () => {
@@ -279,10 +331,18 @@ describe('the verdict in each language', () => {
       reason: 'bedt om, men ikke oppgitt: picture (frivillige opplysninger kan tjenesten utelate)',
     });
     const expiryNotRequested: Selection = { ...DOCUMENT_SELECTION, document: { details: ['type'] } };
-    expect(ruleOf(assess(input({ selection: expiryNotRequested }, documentWith({ date_of_expiry: undefined })), OWN_SELECTION_POLICY, 'nb').results, 'document_valid').reason).toBe(
-      'utløpsdatoen ble ikke bedt om, så det er ukjent om dokumentet var gyldig 23. november 2026',
-    );
-    expect(ruleOf(assess(input({ signingCertificateCheck: { key: 'differs', chain: { state: 'not_validated' } } }), OWN_SELECTION_POLICY, 'nb').results, 'signing_certificate')).toMatchObject({
+    expect(
+      ruleOf(
+        assess(input({ selection: expiryNotRequested }, documentWith({ date_of_expiry: undefined })), OWN_SELECTION_POLICY, 'nb').results,
+        'document_valid',
+      ).reason,
+    ).toBe('utløpsdatoen ble ikke bedt om, så det er ukjent om dokumentet var gyldig 23. november 2026');
+    expect(
+      ruleOf(
+        assess(input({ signingCertificateCheck: { key: 'differs', chain: { state: 'not_validated' } } }), OWN_SELECTION_POLICY, 'nb').results,
+        'signing_certificate',
+      ),
+    ).toMatchObject({
       outcome: 'warning',
       title: 'Signeringssertifikatet stemmer',
       reason: 'x5c[0] inneholder en annen nøkkel enn den som verifiserte signaturen',
@@ -306,9 +366,9 @@ describe('the verdict in each language', () => {
       title: 'Verifisert etter tillitsrammeverket som ble bedt om (standard)',
       reason: 'tokenet oppgir eidas, ikke standard som ble bedt om',
     });
-    expect(ruleOf(assess(input({}, documentWith({ active_authentication_result: 'failed' })), OWN_SELECTION_POLICY, 'nb').results, 'chip_authentication').reason).toBe(
-      'active_authentication_result = failed, ikke passed',
-    );
+    expect(
+      ruleOf(assess(input({}, documentWith({ active_authentication_result: 'failed' })), OWN_SELECTION_POLICY, 'nb').results, 'chip_authentication').reason,
+    ).toBe('active_authentication_result = failed, ikke passed');
   });
 
   it('words the badge, the panel and the policy card in Norwegian', () => {

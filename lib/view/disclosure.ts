@@ -24,7 +24,13 @@ export interface Disclosure {
 }
 
 /** What a request may see: presenter mode from the preferences, the numbers from its query. */
-export function disclosureFor({ presenter, query }: { presenter: boolean; query: URLSearchParams | Record<string, string | string[] | undefined> }): Disclosure {
+export function disclosureFor({
+  presenter,
+  query,
+}: {
+  presenter: boolean;
+  query: URLSearchParams | Record<string, string | string[] | undefined>;
+}): Disclosure {
   return { numbersRevealed: wantsNumbersRevealed(query) && !presenter, presenter };
 }
 

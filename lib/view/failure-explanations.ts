@@ -15,8 +15,6 @@ export function explainFailure(code: FailureCode, locale: Locale): Explanation {
   return FAILURE_MESSAGES[locale].codes[code];
 }
 
-
-
 /** What the embedded emulator did on purpose to the flow that failed, worded (emulator mode). */
 export interface EmulatorAnswerView {
   /** `acceptance`: a variant a correct relying party accepts (so not what caused the failure) */

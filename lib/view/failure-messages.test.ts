@@ -30,13 +30,18 @@ describe('failure explanations in English and Norwegian', () => {
   it('keep codes, variables, commands and quoted values as written', () => {
     for (const code of CODES) {
       for (const field of FIELDS) {
-        expect(untranslated(explainFailure(code, 'nb')[field]), `${code}.${field}`).toEqual(expect.arrayContaining(untranslated(explainFailure(code, 'en')[field])));
+        expect(untranslated(explainFailure(code, 'nb')[field]), `${code}.${field}`).toEqual(
+          expect.arrayContaining(untranslated(explainFailure(code, 'en')[field])),
+        );
       }
     }
   });
 
   it('read right in Norwegian for representative codes', () => {
-    expect(explainFailure('access_denied', 'nb')).toMatchObject({ title: 'Tjenesten avviste verifiseringen', next: 'Start på nytt og fullfør stegene i appen.' });
+    expect(explainFailure('access_denied', 'nb')).toMatchObject({
+      title: 'Tjenesten avviste verifiseringen',
+      next: 'Start på nytt og fullfør stegene i appen.',
+    });
     expect(explainFailure('invalid_grant', 'nb').next).toBe('Start en ny verifisering.');
     expect(explainFailure('invalid_client', 'nb')).toMatchObject({
       title: 'Klientautentiseringen mislyktes',
@@ -63,10 +68,40 @@ describe('failure explanations in English and Norwegian', () => {
 
   it('give the pages’ own words in both languages, never a copy', () => {
     const words = (locale: 'en' | 'nb') => {
-      const { failed, notStarted, errorCode, serviceAnswered, detail, whatToTry, backToStart, tryAgain, expected, received, armedOnPanel, chosenForFlow, noFault, notFound } =
-        FAILURE_MESSAGES[locale];
+      const {
+        failed,
+        notStarted,
+        errorCode,
+        serviceAnswered,
+        detail,
+        whatToTry,
+        backToStart,
+        tryAgain,
+        expected,
+        received,
+        armedOnPanel,
+        chosenForFlow,
+        noFault,
+        notFound,
+      } = FAILURE_MESSAGES[locale];
       const counted = { fromFault: FAILURE_MESSAGES[locale].fromFault(1), compared: FAILURE_MESSAGES[locale].compared('iss') };
-      return { failed, notStarted, errorCode, serviceAnswered, detail, whatToTry, backToStart, tryAgain, expected, received, armedOnPanel, chosenForFlow, noFault, ...counted, ...notFound };
+      return {
+        failed,
+        notStarted,
+        errorCode,
+        serviceAnswered,
+        detail,
+        whatToTry,
+        backToStart,
+        tryAgain,
+        expected,
+        received,
+        armedOnPanel,
+        chosenForFlow,
+        noFault,
+        ...counted,
+        ...notFound,
+      };
     };
     const norwegian = words('nb');
     for (const [key, english] of Object.entries(words('en'))) {

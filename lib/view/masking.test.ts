@@ -49,7 +49,10 @@ describe('maskResultView', () => {
       trustFramework: 'standard',
       claims: { name: 'Ingrid Haugen' },
       evidence: [
-        { type: 'document' as const, documentDetails: { type: 'passport', document_number: 'NP1234567', personal_number: { value: '01017012345', type: 'fnr' } } },
+        {
+          type: 'document' as const,
+          documentDetails: { type: 'passport', document_number: 'NP1234567', personal_number: { value: '01017012345', type: 'fnr' } },
+        },
         { type: 'electronic_record' as const, record: { type: 'population_register', sourceName: 'Folkeregisteret', personalNumber: '01017012345' } },
       ],
     };

@@ -18,8 +18,12 @@ describe('the home page’s words for what a link left out', () => {
     expect(PAGE_MESSAGES.nb.home.unreadPart(part!)).toBe('«x» er ikke en kjent opplysning.');
     expect(PAGE_MESSAGES.en.home.unreadPart({ reason: 'unknown', field: 'claim' })).toBe('A value is not a known claim.');
     expect(PAGE_MESSAGES.nb.home.unreadPart({ reason: 'unknown', field: 'document_detail' })).toBe('En verdi er ikke en kjent dokumentdetalj.');
-    expect(PAGE_MESSAGES.en.home.unreadPart({ reason: 'not_offered', field: 'trust_framework', value: 'eidas' })).toBe('The trust framework “eidas” is not one the service offers.');
-    expect(PAGE_MESSAGES.nb.home.unreadPart({ reason: 'not_offered', field: 'trust_framework', value: 'eidas' })).toBe('Tillitsrammeverket «eidas» tilbys ikke av tjenesten.');
+    expect(PAGE_MESSAGES.en.home.unreadPart({ reason: 'not_offered', field: 'trust_framework', value: 'eidas' })).toBe(
+      'The trust framework “eidas” is not one the service offers.',
+    );
+    expect(PAGE_MESSAGES.nb.home.unreadPart({ reason: 'not_offered', field: 'trust_framework', value: 'eidas' })).toBe(
+      'Tillitsrammeverket «eidas» tilbys ikke av tjenesten.',
+    );
     expect(PAGE_MESSAGES.en.home.moreUnread(3)).toBe('And 3 more.');
     expect(PAGE_MESSAGES.nb.home.moreUnread(3)).toBe('Og 3 til.');
   });

@@ -28,8 +28,21 @@ describe('presenter mode', () => {
   });
 
   it('hides names, birthdate and subject in the trace, and its numbers even when revealed', () => {
-    const payload = JSON.stringify({ sub: 'subject-abc-123', verified_claims: { claims: verified.claims, evidence: [{ document_details: { personal_number: { value: '14038712345' } } }] } }, null, 2);
-    const trace: TraceEntryView[] = [{ index: 1, step: 'id_token', expandable: true, title: 'ID token', at: '2026-11-23T10:00:00.000Z', sections: [{ label: 'payload', content: payload, personal: ['14038712345'] }] }];
+    const payload = JSON.stringify(
+      { sub: 'subject-abc-123', verified_claims: { claims: verified.claims, evidence: [{ document_details: { personal_number: { value: '14038712345' } } }] } },
+      null,
+      2,
+    );
+    const trace: TraceEntryView[] = [
+      {
+        index: 1,
+        step: 'id_token',
+        expandable: true,
+        title: 'ID token',
+        at: '2026-11-23T10:00:00.000Z',
+        sections: [{ label: 'payload', content: payload, personal: ['14038712345'] }],
+      },
+    ];
     const [entry] = discloseTrace(trace, { numbersRevealed: true, presenter: true }, { verifiedClaims: [verified], subject: 'subject-abc-123' });
     const content = entry!.sections[0]!.content;
     for (const hidden of ['Ingrid', 'Solberg Haugen', '1987-03-14', 'subject-abc-123', '14038712345']) expect(content).not.toContain(hidden);
@@ -57,10 +70,23 @@ describe('presenter mode', () => {
         verification: { evidence: [{ document_details: { issuer: { name: 'Politiet' } } }] },
       },
     };
-    const trace: TraceEntryView[] = [{ index: 1, step: 'id_token', expandable: true, title: 'ID token', at: '2026-11-23T10:00:00.000Z', sections: [{ label: 'payload', content: JSON.stringify(payload, null, 2) }] }];
-    const content = discloseTrace(trace, { numbersRevealed: false, presenter: true }, { verifiedClaims: [], subject: 'subject-abc-123' })[0]!.sections[0]!.content;
+    const trace: TraceEntryView[] = [
+      {
+        index: 1,
+        step: 'id_token',
+        expandable: true,
+        title: 'ID token',
+        at: '2026-11-23T10:00:00.000Z',
+        sections: [{ label: 'payload', content: JSON.stringify(payload, null, 2) }],
+      },
+    ];
+    const content = discloseTrace(trace, { numbersRevealed: false, presenter: true }, { verifiedClaims: [], subject: 'subject-abc-123' })[0]!.sections[0]!
+      .content;
     for (const hidden of ['Ingrid', 'Haugen', '1987-3-14', 'Bergen', 'Marie', 'subject-abc-123']) expect(content).not.toContain(hidden);
-    expect(JSON.parse(content)).toMatchObject({ name: 'I. S. H.', verified_claims: { claims: { given_name: 'I.', birthdate: HIDDEN_DATE, middle_name: 'M.' } } });
+    expect(JSON.parse(content)).toMatchObject({
+      name: 'I. S. H.',
+      verified_claims: { claims: { given_name: 'I.', birthdate: HIDDEN_DATE, middle_name: 'M.' } },
+    });
     expect(content).toContain('"name": "Politiet"');
   });
 });

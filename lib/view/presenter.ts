@@ -78,7 +78,16 @@ export function replaceInText(text: string, replacements: ReadonlyMap<string, st
 }
 
 /** Members of an identity's claims shown as initials in presenter mode (OpenID Connect Core §5.1, OIDC4IDA §4). */
-const NAME_MEMBERS: ReadonlySet<string> = new Set(['name', 'given_name', 'family_name', 'middle_name', 'nickname', 'birth_family_name', 'birth_given_name', 'birth_middle_name']);
+const NAME_MEMBERS: ReadonlySet<string> = new Set([
+  'name',
+  'given_name',
+  'family_name',
+  'middle_name',
+  'nickname',
+  'birth_family_name',
+  'birth_given_name',
+  'birth_middle_name',
+]);
 /** Members of an identity's claims hidden altogether in presenter mode. */
 const HIDDEN_MEMBERS: ReadonlySet<string> = new Set(['birthdate', 'place_of_birth', 'address', 'email', 'phone_number', 'preferred_username']);
 

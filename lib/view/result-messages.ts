@@ -44,7 +44,8 @@ const en = {
     matches: 'Signing key matches its certificate',
     matchesDetail: (named: string) => `key matches certificate: ${named} holds the public key that verified the signature`,
     differs: 'Signing key does NOT match its certificate',
-    differsDetail: (named: string, accepted: string) => `key does NOT match certificate: ${named} holds another public key than the one that verified the signature; ${accepted}`,
+    differsDetail: (named: string, accepted: string) =>
+      `key does NOT match certificate: ${named} holds another public key than the one that verified the signature; ${accepted}`,
     unreadable: 'Signing certificate unreadable',
     unreadableKey: (named: string) => `the public key of ${named} cannot be read`,
     unreadableCertificate: 'x5c[0] is not a readable X.509 certificate',
@@ -80,7 +81,10 @@ const nb: ResultMessages = {
   embedded: (kib) => `innebygd, ${kib} KiB`,
   at: (url) => `på ${url}`,
   checks: {
-    callback: ['Tilbakekallet hørte til denne nettleserens flyt', 'state er lik verdien lagret i denne økten; iss kontrollert når den ble sendt (RFC 9207)'] as [string, string],
+    callback: [
+      'Tilbakekallet hørte til denne nettleserens flyt',
+      'state er lik verdien lagret i denne økten; iss kontrollert når den ble sendt (RFC 9207)',
+    ] as [string, string],
     pkce: ['PKCE', 'tokenendepunktet godtok vår code_verifier for S256-code_challenge'] as [string, string],
     decrypted: 'Dekryptert med vår nøkkel',
     key: (kid) => `nøkkel ${kid}`,
@@ -98,13 +102,13 @@ const nb: ResultMessages = {
     subjectDetail: (sub) => `sub er med (${sub})`,
   },
   certificate: {
-    named: (subject, issuer, serialIsKid) =>
-      `x5c[0] (${subject}, utstedt av ${issuer}, ${serialIsKid ? 'serienummer = kid' : 'serienummeret er ikke kid'})`,
+    named: (subject, issuer, serialIsKid) => `x5c[0] (${subject}, utstedt av ${issuer}, ${serialIsKid ? 'serienummer = kid' : 'serienummeret er ikke kid'})`,
     acceptedOnJwk: 'tokenet ble godtatt på JWKS-nøkkelen alene',
     matches: 'Signeringsnøkkelen samsvarer med sertifikatet',
     matchesDetail: (named) => `nøkkelen samsvarer med sertifikatet: ${named} har den offentlige nøkkelen som verifiserte signaturen`,
     differs: 'Signeringsnøkkelen samsvarer IKKE med sertifikatet',
-    differsDetail: (named, accepted) => `nøkkelen samsvarer IKKE med sertifikatet: ${named} har en annen offentlig nøkkel enn den som verifiserte signaturen; ${accepted}`,
+    differsDetail: (named, accepted) =>
+      `nøkkelen samsvarer IKKE med sertifikatet: ${named} har en annen offentlig nøkkel enn den som verifiserte signaturen; ${accepted}`,
     unreadable: 'Signeringssertifikatet kan ikke leses',
     unreadableKey: (named) => `den offentlige nøkkelen i ${named} kan ikke leses`,
     unreadableCertificate: 'x5c[0] er ikke et lesbart X.509-sertifikat',

@@ -23,7 +23,10 @@ const verified: VerifiedClaims = {
 
 describe('buildResultView', () => {
   it('shows values, "not provided" for requested-but-absent data and "not requested" for the rest', () => {
-    const selection: Selection = { ...DEFAULT_SELECTION, claims: { name: { essential: true }, given_name: { essential: true }, birthdate: { essential: true } } };
+    const selection: Selection = {
+      ...DEFAULT_SELECTION,
+      claims: { name: { essential: true }, given_name: { essential: true }, birthdate: { essential: true } },
+    };
     const view = buildResultView([verified], selection, '2026-11-21', 'en');
     expect(view.identity.name).toEqual({ state: 'value', text: 'Ingrid Solberg Haugen' });
     expect(view.identity.givenName).toEqual({ state: 'not_provided' });
@@ -96,7 +99,11 @@ describe('ageOn', () => {
 
 describe('hostile values from the provider', () => {
   it('shows inherited property names as plain text rather than objects', () => {
-    const hostile: VerifiedClaims = { ...verified, claims: { gender: '__proto__' }, evidence: [{ type: 'document', documentDetails: { type: 'constructor' } }] };
+    const hostile: VerifiedClaims = {
+      ...verified,
+      claims: { gender: '__proto__' },
+      evidence: [{ type: 'document', documentDetails: { type: 'constructor' } }],
+    };
     const view = buildResultView([hostile], DEFAULT_SELECTION, '2026-11-21', 'en');
     expect(view.identity.gender).toEqual({ state: 'value', text: '__proto__' });
     expect(view.document.type).toEqual({ state: 'value', text: 'constructor' });
@@ -119,7 +126,16 @@ describe('buildVerificationView and buildChecks', () => {
     idToken: {
       jweHeader: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'enc-1' },
       jwsHeader: { alg: 'ES256', kid: 'abc123' },
-      claims: { iss: 'https://idv.example', aud: 'client-1', sub: 's', exp: 1_700_003_600, iat: 1_700_000_000, amr: ['face', 'user'], acr: 'urn:x:idcheck', auth_time: 1e13 },
+      claims: {
+        iss: 'https://idv.example',
+        aud: 'client-1',
+        sub: 's',
+        exp: 1_700_003_600,
+        iat: 1_700_000_000,
+        amr: ['face', 'user'],
+        acr: 'urn:x:idcheck',
+        auth_time: 1e13,
+      },
     },
     signingCertificate: { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: 'abc123' },
   };
@@ -131,7 +147,7 @@ describe('buildVerificationView and buildChecks', () => {
     expect(view.authTime).toEqual({ state: 'not_provided' });
   });
 
-  it('names the issuer and words auth_time as a date and time in the reader\'s language', () => {
+  it("names the issuer and words auth_time as a date and time in the reader's language", () => {
     const withAuthTime = { ...input, idToken: { ...input.idToken, claims: { ...input.idToken.claims, auth_time: 1_795_569_182 } } };
     expect(buildVerificationView(withAuthTime, 'en')).toMatchObject({
       issuer: { state: 'value', text: 'https://idv.example' },
@@ -143,7 +159,11 @@ describe('buildVerificationView and buildChecks', () => {
   it('lists each validation with what it compared', () => {
     const checks = buildChecks(input, 'en');
     expect(checks.map((c) => c.label)).toContain('Signature verified');
-    expect(checks.find((c) => c.label === 'Signature verified')).toEqual({ label: 'Signature verified', detail: 'ES256 with the service key abc123 from the JWKS', outcome: 'passed' });
+    expect(checks.find((c) => c.label === 'Signature verified')).toEqual({
+      label: 'Signature verified',
+      detail: 'ES256 with the service key abc123 from the JWKS',
+      outcome: 'passed',
+    });
     expect(checks.find((c) => c.label === 'Decrypted with our key')?.detail).toBe('JWE RSA-OAEP-256 / A256GCM, key enc-1');
     expect(checks.find((c) => c.label === 'Not expired')?.detail).toBe('exp 14 November 2023, 23:13:20\u00a0UTC is in the future');
     expect(buildChecks(input, 'nb').find((c) => c.label === 'Ikke utløpt')?.detail).toBe('exp 14. november 2023 kl.\u00a023:13:20\u00a0UTC er fram i tid');
@@ -185,11 +205,13 @@ describe('buildChecks: the signing certificate (spec 2.7) claims no more than wa
     const { key } = certificateRows({ key: 'differs', chain: { state: 'not_validated' } });
     expect(key).toEqual({
       label: 'Signing key does NOT match its certificate',
-      detail: 'key does NOT match certificate: x5c[0] (CN=Signer, issued by CN=CA, serial number = kid) holds another public key than the one that verified the signature; the token was accepted on the JWKS key alone',
+      detail:
+        'key does NOT match certificate: x5c[0] (CN=Signer, issued by CN=CA, serial number = kid) holds another public key than the one that verified the signature; the token was accepted on the JWKS key alone',
       outcome: 'failed',
     });
-    expect(certificateRows({ key: 'differs', chain: { state: 'not_validated' } }, { ...input.signingCertificate, serialNumber: 'ff' }).key.detail)
-      .toContain('(CN=Signer, issued by CN=CA, its serial number is not the kid)');
+    expect(certificateRows({ key: 'differs', chain: { state: 'not_validated' } }, { ...input.signingCertificate, serialNumber: 'ff' }).key.detail).toContain(
+      '(CN=Signer, issued by CN=CA, its serial number is not the kid)',
+    );
   });
 
   it('says when there was no certificate to compare, or it could not be read', () => {
@@ -216,15 +238,19 @@ describe('buildChecks: the signing certificate (spec 2.7) claims no more than wa
     const { chain } = certificateRows({ key: 'matches', chain: { state: 'validated', anchor: 'CN=IDV Root' } });
     expect(chain).toEqual({
       label: 'Certificate chain validated',
-      detail: 'chain validated to CN=IDV Root, an IDV_TRUST_ANCHOR certificate: every signature, every validity period at the time of verification, the CA flag of each issuer in x5c; revocation not checked',
+      detail:
+        'chain validated to CN=IDV Root, an IDV_TRUST_ANCHOR certificate: every signature, every validity period at the time of verification, the CA flag of each issuer in x5c; revocation not checked',
       outcome: 'passed',
     });
-    expect(certificateRows({ key: 'differs', chain: { state: 'validated', anchor: 'CN=IDV Root' } }).chain.detail)
-      .toMatch(/^chain validated to CN=IDV Root \(for a certificate that does not hold the signing key\), /);
+    expect(certificateRows({ key: 'differs', chain: { state: 'validated', anchor: 'CN=IDV Root' } }).chain.detail).toMatch(
+      /^chain validated to CN=IDV Root \(for a certificate that does not hold the signing key\), /,
+    );
   });
 
   it('shows a chain that is not valid as a failed check, with why', () => {
-    expect(certificateRows({ key: 'matches', chain: { state: 'not_valid', reason: 'it ends at CN=Other, which is not an IDV_TRUST_ANCHOR certificate' } }).chain).toEqual({
+    expect(
+      certificateRows({ key: 'matches', chain: { state: 'not_valid', reason: 'it ends at CN=Other, which is not an IDV_TRUST_ANCHOR certificate' } }).chain,
+    ).toEqual({
       label: 'Certificate chain NOT valid',
       detail: 'chain NOT valid: it ends at CN=Other, which is not an IDV_TRUST_ANCHOR certificate',
       outcome: 'failed',
@@ -239,7 +265,10 @@ describe('buildChecks: the signing certificate (spec 2.7) claims no more than wa
 
   it('marks every other check as passed', () => {
     const checks = buildChecks({ ...input, signingCertificateCheck: { key: 'differs', chain: { state: 'not_valid', reason: 'x' } } }, 'en');
-    expect(checks.filter((c) => c.outcome !== 'passed').map((c) => c.label)).toEqual(['Signing key does NOT match its certificate', 'Certificate chain NOT valid']);
+    expect(checks.filter((c) => c.outcome !== 'passed').map((c) => c.label)).toEqual([
+      'Signing key does NOT match its certificate',
+      'Certificate chain NOT valid',
+    ]);
   });
 });
 
@@ -331,7 +360,11 @@ describe('the result in Norwegian (bokmål)', () => {
       clientId: 'client-1',
       selection: DEFAULT_SELECTION,
       verifiedClaims: [verified],
-      idToken: { jweHeader: { alg: 'RSA-OAEP-256', enc: 'A256GCM' }, jwsHeader: { alg: 'ES256', kid: 'k1' }, claims: { iss: 'https://idv.example', aud: 'client-1', sub: 's', exp: 1, iat: 1 } },
+      idToken: {
+        jweHeader: { alg: 'RSA-OAEP-256', enc: 'A256GCM' },
+        jwsHeader: { alg: 'ES256', kid: 'k1' },
+        claims: { iss: 'https://idv.example', aud: 'client-1', sub: 's', exp: 1, iat: 1 },
+      },
     };
     const english = buildChecks(input, 'en');
     const norwegian = buildChecks(input, 'nb');

@@ -11,10 +11,7 @@ import type { SigningCertificateCheck } from '@/lib/verification/signing-certifi
 import { ageOn, mergeVerifiedClaims } from '@/lib/verification/verified-identity';
 import { RESULT_MESSAGES } from './result-messages';
 
-export type Field =
-  | { state: 'value'; text: string; hint?: string }
-  | { state: 'not_provided' }
-  | { state: 'not_requested' };
+export type Field = { state: 'value'; text: string; hint?: string } | { state: 'not_provided' } | { state: 'not_requested' };
 
 function field(requested: boolean, value: string | undefined, hint?: string): Field {
   if (!requested) return { state: 'not_requested' };
@@ -87,10 +84,7 @@ function identityView(verified: VerifiedClaims | undefined, selection: Selection
     familyName: field(asked('family_name'), claims.family_name),
     birthdate: field(asked('birthdate'), birthdate && formatDate(birthdate, locale), birthdate && t.yearsOld(formatYears(ageOn(birthdate, today), locale))),
     gender: field(asked('gender'), claims.gender && wordFor(t.genders, claims.gender)),
-    nationalities: field(
-      asked('nationalities'),
-      claims.nationalities?.map((code) => `${countryName(code, locale)} (${code})`).join(', '),
-    ),
+    nationalities: field(asked('nationalities'), claims.nationalities?.map((code) => `${countryName(code, locale)} (${code})`).join(', ')),
   };
 }
 
@@ -265,14 +259,20 @@ export function buildVerificationView(input: VerificationInput, locale: Locale):
 function certificateKeyCheck(input: VerificationInput, locale: Locale): Check {
   const t = RESULT_MESSAGES[locale].certificate;
   const certificate = input.signingCertificate;
-  const named = certificate ? t.named(certificate.subject, certificate.issuer, certificate.serialNumber === input.idToken.jwsHeader.kid.toLowerCase()) : 'x5c[0]';
+  const named = certificate
+    ? t.named(certificate.subject, certificate.issuer, certificate.serialNumber === input.idToken.jwsHeader.kid.toLowerCase())
+    : 'x5c[0]';
   switch (input.signingCertificateCheck?.key) {
     case 'matches':
       return { label: t.matches, detail: t.matchesDetail(named), outcome: 'passed' };
     case 'differs':
       return { label: t.differs, detail: t.differsDetail(named, t.acceptedOnJwk), outcome: 'failed' };
     case 'unreadable':
-      return { label: t.unreadable, detail: t.unreadableDetail(certificate ? t.unreadableKey(named) : t.unreadableCertificate, t.acceptedOnJwk), outcome: 'failed' };
+      return {
+        label: t.unreadable,
+        detail: t.unreadableDetail(certificate ? t.unreadableKey(named) : t.unreadableCertificate, t.acceptedOnJwk),
+        outcome: 'failed',
+      };
     case 'no_certificate':
       return { label: t.noCertificate, detail: t.noCertificateDetail(t.acceptedOnJwk), outcome: 'not_checked' };
     case undefined:

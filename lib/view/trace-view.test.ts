@@ -24,7 +24,17 @@ describe('presentTrace', () => {
     const nonce = 'n'.repeat(43);
     const request = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', state, nonce, code_challenge: 'x'.repeat(43) })}.${'g'.repeat(86)}`;
     const [entry] = present([
-      { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', requestForm: { client_id: 'c', request }, status: 201, responseBody: '{}', startedAt: 0, durationMs: 1 },
+      {
+        type: 'http',
+        step: 'par',
+        method: 'POST',
+        url: 'https://idv.example/par',
+        requestForm: { client_id: 'c', request },
+        status: 201,
+        responseBody: '{}',
+        startedAt: 0,
+        durationMs: 1,
+      },
     ]);
     const text = JSON.stringify(entry);
     expect(text).not.toContain(state);
@@ -36,10 +46,22 @@ describe('presentTrace', () => {
   });
 
   it('masks the personal number a register lookup asks for in the request object, unless revealed', () => {
-    const claims = { id_token: { verified_claims: { verification: { evidence: [{ type: { value: 'electronic_record' }, record: { personal_number: '14038726421' } }] } } } };
+    const claims = {
+      id_token: { verified_claims: { verification: { evidence: [{ type: { value: 'electronic_record' }, record: { personal_number: '14038726421' } }] } } },
+    };
     const request = `${b64({ alg: 'ES256', kid: 'k1', typ: 'JWT' })}.${b64({ iss: 'c', claims })}.${'g'.repeat(86)}`;
     const stored = present([
-      { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', requestForm: { client_id: 'c', request }, status: 201, responseBody: '{}', startedAt: 0, durationMs: 1 },
+      {
+        type: 'http',
+        step: 'par',
+        method: 'POST',
+        url: 'https://idv.example/par',
+        requestForm: { client_id: 'c', request },
+        status: 201,
+        responseBody: '{}',
+        startedAt: 0,
+        durationMs: 1,
+      },
     ]);
     const payloadOf = (entries: ReturnType<typeof maskTrace>) => entries[0]!.sections.find((section) => section.label === 'Request object: payload')!.content;
     expect(payloadOf(maskTrace(stored, false))).toContain(`"personal_number": "${maskPersonal('14038726421')}"`);
@@ -51,7 +73,9 @@ describe('presentTrace', () => {
     const payload = {
       nonce,
       verified_claims: {
-        verification: { evidence: [{ type: 'document', document_details: { document_number: 'NP1234567', personal_number: { type: 'no-fnr', value: '01017012345' } } }] },
+        verification: {
+          evidence: [{ type: 'document', document_details: { document_number: 'NP1234567', personal_number: { type: 'no-fnr', value: '01017012345' } } }],
+        },
         claims: { name: 'Ingrid' },
       },
     };
@@ -106,14 +130,25 @@ describe('presentTrace', () => {
   it('shows a response body nested too deeply to print as not displayable, rather than throw', () => {
     const nested = `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`;
     const events: TraceEvent[] = [
-      { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', status: 400, responseBody: `{"error":"invalid_request","x":${nested}}`, startedAt: 0, durationMs: 1 },
+      {
+        type: 'http',
+        step: 'par',
+        method: 'POST',
+        url: 'https://idv.example/par',
+        status: 400,
+        responseBody: `{"error":"invalid_request","x":${nested}}`,
+        startedAt: 0,
+        durationMs: 1,
+      },
     ];
     const [entry] = present(events);
     expect(entry?.sections).toEqual([{ label: 'Response body', content: '(not displayable: nested too deeply)' }]);
   });
 
   it('masks the code and state of the callback', () => {
-    const [entry] = present([{ type: 'note', step: 'callback', at: 0, detail: { parameters: { code: 'c'.repeat(40), state: 't'.repeat(43), iss: 'https://idv.example' } } }]);
+    const [entry] = present([
+      { type: 'note', step: 'callback', at: 0, detail: { parameters: { code: 'c'.repeat(40), state: 't'.repeat(43), iss: 'https://idv.example' } } },
+    ]);
     expect(entry?.sections[0]?.content).not.toContain('c'.repeat(40));
     expect(entry?.sections[0]?.content).toContain('https://idv.example');
   });
@@ -121,7 +156,14 @@ describe('presentTrace', () => {
   it('shortens the portrait and describes the signing certificate', () => {
     const picture = `data:image/jpeg;base64,${'A'.repeat(5000)}`;
     const [entry] = present(
-      [{ type: 'note', step: 'id_token', at: 0, detail: { jweHeader: {}, jwsHeader: { kid: 'k' }, payload: { verified_claims: { claims: { picture } } }, signingKey: { x5c: ['MIIB'] } } }],
+      [
+        {
+          type: 'note',
+          step: 'id_token',
+          at: 0,
+          detail: { jweHeader: {}, jwsHeader: { kid: 'k' }, payload: { verified_claims: { claims: { picture } } }, signingKey: { x5c: ['MIIB'] } },
+        },
+      ],
       { certificate: { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: 'k', notBefore: '', notAfter: '', sha256Fingerprint: '' } },
     );
     expect(JSON.stringify(entry)).not.toContain('A'.repeat(100));
@@ -143,30 +185,45 @@ describe('a trace read in the reader’s language', () => {
   const fnr = '01017012345';
   /** One flow's trace, every kind of step and section, as the core records it. */
   const events: TraceEvent[] = [
-      { type: 'note', step: 'discovery', at: 0, fromCache: true, url: 'https://idv.example/.well-known/openid-configuration' },
-      { type: 'note', step: 'discovery', at: 0, detail: { endpoints: { pushed_authorization_request_endpoint: 'assumed' } } },
-      { type: 'http', step: 'par', method: 'POST', url: 'https://idv.example/par', requestForm: { client_id: 'c', request }, status: 201, responseBody: '{"request_uri":"urn:x"}', startedAt: 0, durationMs: 3 },
-      { type: 'note', step: 'authorization_redirect', at: 1, url: 'https://idv.example/auth?request_uri=urn:x' },
-      { type: 'note', step: 'callback', at: 2, detail: { parameters: { code: 'c'.repeat(40), iss: 'https://idv.example' } } },
-      {
-        type: 'http',
-        step: 'token',
-        method: 'POST',
-        url: 'https://idv.example/token',
-        requestForm: { client_id: 'c', client_assertion: assertion, code: 'c'.repeat(40) },
-        status: 200,
-        responseBody: JSON.stringify({ id_token: `${b64({ alg: 'RSA-OAEP-256', enc: 'A256GCM' })}.a.b.c.d` }),
-        startedAt: 3,
-        durationMs: 12,
+    { type: 'note', step: 'discovery', at: 0, fromCache: true, url: 'https://idv.example/.well-known/openid-configuration' },
+    { type: 'note', step: 'discovery', at: 0, detail: { endpoints: { pushed_authorization_request_endpoint: 'assumed' } } },
+    {
+      type: 'http',
+      step: 'par',
+      method: 'POST',
+      url: 'https://idv.example/par',
+      requestForm: { client_id: 'c', request },
+      status: 201,
+      responseBody: '{"request_uri":"urn:x"}',
+      startedAt: 0,
+      durationMs: 3,
+    },
+    { type: 'note', step: 'authorization_redirect', at: 1, url: 'https://idv.example/auth?request_uri=urn:x' },
+    { type: 'note', step: 'callback', at: 2, detail: { parameters: { code: 'c'.repeat(40), iss: 'https://idv.example' } } },
+    {
+      type: 'http',
+      step: 'token',
+      method: 'POST',
+      url: 'https://idv.example/token',
+      requestForm: { client_id: 'c', client_assertion: assertion, code: 'c'.repeat(40) },
+      status: 200,
+      responseBody: JSON.stringify({ id_token: `${b64({ alg: 'RSA-OAEP-256', enc: 'A256GCM' })}.a.b.c.d` }),
+      startedAt: 3,
+      durationMs: 12,
+    },
+    { type: 'http', step: 'jwks', method: 'GET', url: 'https://idv.example/jwks', error: 'timeout after 5000 ms', startedAt: 4, durationMs: 5000 },
+    {
+      type: 'note',
+      step: 'id_token',
+      at: 5,
+      detail: {
+        jweHeader: { alg: 'RSA-OAEP-256' },
+        jwsHeader: { kid: 'k' },
+        payload: { verified_claims: { verification: { evidence: [{ personal_number: { value: fnr } }] } } },
+        signingKey: { x5c: ['MIIB'] },
       },
-      { type: 'http', step: 'jwks', method: 'GET', url: 'https://idv.example/jwks', error: 'timeout after 5000 ms', startedAt: 4, durationMs: 5000 },
-      {
-        type: 'note',
-        step: 'id_token',
-        at: 5,
-        detail: { jweHeader: { alg: 'RSA-OAEP-256' }, jwsHeader: { kid: 'k' }, payload: { verified_claims: { verification: { evidence: [{ personal_number: { value: fnr } }] } } }, signingKey: { x5c: ['MIIB'] } },
-      },
-    ];
+    },
+  ];
   const certificate = { subject: 'CN=Signer', issuer: 'CN=CA', serialNumber: '1', notBefore: '', notAfter: '', sha256Fingerprint: '' };
   const english = present(events, { certificate });
   const norwegian = present(events, { locale: 'nb', certificate });
@@ -189,12 +246,18 @@ describe('a trace read in the reader’s language', () => {
     expect(labels(norwegian)).toEqual([
       ['Discovery, fra cache', []],
       ['Endepunkter: noen står ikke i discovery-dokumentet', ['Detaljer']],
-      ['Pushed authorization request (PAR)', ['Skjemaparametere sendt', 'Forespørselsobjekt: header', 'Forespørselsobjekt: payload (nyttelast)', 'Svarinnhold']],
+      [
+        'Pushed authorization request (PAR)',
+        ['Skjemaparametere sendt', 'Forespørselsobjekt: header', 'Forespørselsobjekt: payload (nyttelast)', 'Svarinnhold'],
+      ],
       ['Omdirigering til identitetsappen', ['Spørreparametere sendt']],
       ['Tilbakekall (callback)', ['Spørreparametere mottatt']],
       ['Tokenforespørsel', ['Skjemaparametere sendt', 'Klientpåstand: header', 'Klientpåstand: payload (nyttelast)', 'Svarinnhold', 'ID-token: JWE-header']],
       ['Signeringsnøkler (JWKS)', []],
-      ['ID-token dekryptert og verifisert', ['JWE-header', 'Signert ID-token: header', 'Signert ID-token: payload (nyttelast)', 'Signeringssertifikat (x5c[0])']],
+      [
+        'ID-token dekryptert og verifisert',
+        ['JWE-header', 'Signert ID-token: header', 'Signert ID-token: payload (nyttelast)', 'Signeringssertifikat (x5c[0])'],
+      ],
     ]);
   });
 
@@ -238,15 +301,34 @@ describe('a trace read in the reader’s language', () => {
   it('words the NumericDates of every JWT payload in the reader’s language, beside the number', () => {
     const times = (entries: TraceEntryView[], label: RegExp) => entries.flatMap((entry) => entry.sections).find((section) => label.test(section.label))?.times;
     const withDates: TraceEvent[] = [
-      { type: 'http', step: 'token', method: 'POST', url: 'https://idv.example/token', requestForm: { client_id: 'c', client_assertion: assertion }, status: 200, responseBody: '{}', startedAt: 0, durationMs: 1 },
-      { type: 'note', step: 'id_token', at: 1, detail: { jweHeader: {}, jwsHeader: {}, payload: { iss: 'x', exp: 1_795_572_782, iat: 1_795_569_182, auth_time: 1_795_569_182, nbf: 'not a number' } } },
+      {
+        type: 'http',
+        step: 'token',
+        method: 'POST',
+        url: 'https://idv.example/token',
+        requestForm: { client_id: 'c', client_assertion: assertion },
+        status: 200,
+        responseBody: '{}',
+        startedAt: 0,
+        durationMs: 1,
+      },
+      {
+        type: 'note',
+        step: 'id_token',
+        at: 1,
+        detail: { jweHeader: {}, jwsHeader: {}, payload: { iss: 'x', exp: 1_795_572_782, iat: 1_795_569_182, auth_time: 1_795_569_182, nbf: 'not a number' } },
+      },
     ];
     expect(times(present(withDates), /^Signed ID token: payload/)).toEqual([
       { claim: 'exp', seconds: 1_795_572_782, text: '25 November 2026, 02:13:02\u00a0UTC' },
       { claim: 'iat', seconds: 1_795_569_182, text: '25 November 2026, 01:13:02\u00a0UTC' },
       { claim: 'auth_time', seconds: 1_795_569_182, text: '25 November 2026, 01:13:02\u00a0UTC' },
     ]);
-    expect(times(present(withDates, { locale: 'nb' }), /^Signert ID-token: payload/)![0]).toEqual({ claim: 'exp', seconds: 1_795_572_782, text: '25. november 2026 kl.\u00a002:13:02\u00a0UTC' });
+    expect(times(present(withDates, { locale: 'nb' }), /^Signert ID-token: payload/)![0]).toEqual({
+      claim: 'exp',
+      seconds: 1_795_572_782,
+      text: '25. november 2026 kl.\u00a002:13:02\u00a0UTC',
+    });
     // the client assertion's exp (1: one second after the epoch), and the number itself kept in the JSON
     expect(times(present(withDates), /^Client assertion: payload/)).toEqual([{ claim: 'exp', seconds: 1, text: '1 January 1970, 00:00:01\u00a0UTC' }]);
     expect(present(withDates)[1]!.sections[2]!.content).toContain('"exp": 1795572782');
@@ -266,9 +348,35 @@ describe('the ID token’s checks in the trace', () => {
   const nonce = 'n'.repeat(43);
   const checks: TraceEvent[] = [
     { type: 'http', step: 'token', method: 'POST', url: 'https://idv.example/token', status: 200, responseBody: '{}', startedAt: 0, durationMs: 1 },
-    { type: 'check', step: 'id_token', at: 1, check: 'jwe_header', passed: true, expected: ['RSA-OAEP-256 / A256GCM'], received: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'e1' } },
-    { type: 'check', step: 'id_token', at: 1, check: 'signing_key', passed: true, expected: 's1', received: { kid: 's1', kty: 'EC', crv: 'P-256' }, detail: { source: 'refetched', jwksUri: 'https://idv.example/jwks' } },
-    { type: 'check', step: 'id_token', at: 1, check: 'exp', passed: false, code: 'id_token_expired', received: 1763999400, detail: { now: 1764000000, toleranceSeconds: 30, limit: 1763999970, reason: 'The ID token has expired' } },
+    {
+      type: 'check',
+      step: 'id_token',
+      at: 1,
+      check: 'jwe_header',
+      passed: true,
+      expected: ['RSA-OAEP-256 / A256GCM'],
+      received: { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'e1' },
+    },
+    {
+      type: 'check',
+      step: 'id_token',
+      at: 1,
+      check: 'signing_key',
+      passed: true,
+      expected: 's1',
+      received: { kid: 's1', kty: 'EC', crv: 'P-256' },
+      detail: { source: 'refetched', jwksUri: 'https://idv.example/jwks' },
+    },
+    {
+      type: 'check',
+      step: 'id_token',
+      at: 1,
+      check: 'exp',
+      passed: false,
+      code: 'id_token_expired',
+      received: 1763999400,
+      detail: { now: 1764000000, toleranceSeconds: 30, limit: 1763999970, reason: 'The ID token has expired' },
+    },
     { type: 'check', step: 'id_token', at: 1, check: 'nonce', passed: false, code: 'id_token_nonce_mismatch', expected: nonce, received: 'm'.repeat(43) },
   ];
 
@@ -284,7 +392,11 @@ describe('the ID token’s checks in the trace', () => {
       ['nonce', false],
     ]);
     const [jwe, key, exp, nonceCheck] = entry!.checks!;
-    expect(jwe).toMatchObject({ label: 'Encryption (JWE header)', expected: 'one of RSA-OAEP-256 / A256GCM', received: '{"alg":"RSA-OAEP-256","enc":"A256GCM","kid":"e1"}' });
+    expect(jwe).toMatchObject({
+      label: 'Encryption (JWE header)',
+      expected: 'one of RSA-OAEP-256 / A256GCM',
+      received: '{"alg":"RSA-OAEP-256","enc":"A256GCM","kid":"e1"}',
+    });
     expect(key!.notes).toEqual(['From the key set fetched again for this kid, which the cached set lacked (key rotation).']);
     expect(exp).toMatchObject({
       code: 'id_token_expired',
@@ -320,8 +432,18 @@ describe('the ID token’s checks in the trace', () => {
 
   it('names what verified_claims dropped, with the reason in words', () => {
     const [entry] = present([
-      { type: 'check', step: 'id_token', at: 1, check: 'verified_claims', passed: true, detail: { elements: 1, dropped: [{ path: 'verified_claims.claims.birthdate', reason: 'not_a_date' }] } },
+      {
+        type: 'check',
+        step: 'id_token',
+        at: 1,
+        check: 'verified_claims',
+        passed: true,
+        detail: { elements: 1, dropped: [{ path: 'verified_claims.claims.birthdate', reason: 'not_a_date' }] },
+      },
     ]);
-    expect(entry!.checks![0]).toMatchObject({ notes: ['One element read.', 'One member dropped:'], dropped: [{ path: 'verified_claims.claims.birthdate', reason: 'not a date (YYYY-MM-DD)' }] });
+    expect(entry!.checks![0]).toMatchObject({
+      notes: ['One element read.', 'One member dropped:'],
+      dropped: [{ path: 'verified_claims.claims.birthdate', reason: 'not a date (YYYY-MM-DD)' }],
+    });
   });
 });

@@ -74,7 +74,6 @@ export function traceSummary(entries: readonly TraceEntryView[]): TraceEntryView
   return entries.map(({ checks, ...entry }) => ({ ...entry, sections: [], ...(checks && !entry.checksPassed ? { checks } : {}) }));
 }
 
-
 /**
  * A value as indented JSON, its masked secrets in words. What a peer sent may be nested too
  * deeply for JSON.stringify (a RangeError); it is then shown as not displayable, so the trace
@@ -151,7 +150,9 @@ function formSections(form: RecordedExchange['requestForm'] & object, messages: 
       const request = name === 'request';
       sections.push({ label: request ? labels.requestObjectHeader : labels.clientAssertionHeader, content: json(value.header, messages) });
       // A register lookup's personal number (the claims request) is masked like the token's.
-      sections.push(payloadSection(request ? labels.requestObjectPayload : labels.clientAssertionPayload, value.payload, json(value.payload, messages), locale));
+      sections.push(
+        payloadSection(request ? labels.requestObjectPayload : labels.clientAssertionPayload, value.payload, json(value.payload, messages), locale),
+      );
     } else {
       shown[name] = value;
     }
@@ -286,4 +287,3 @@ export function presentTrace(events: readonly RecordedEvent[], { locale, certifi
   }
   return entries;
 }
-

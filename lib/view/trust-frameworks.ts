@@ -11,8 +11,6 @@ const FRAMEWORK_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 /** The frameworks to offer, from a discovery document's metadata (anything but an array of names falls back). */
 export function trustFrameworkChoices(metadata: { trust_frameworks_supported?: unknown }): string[] {
   const supported = metadata.trust_frameworks_supported;
-  const listed = Array.isArray(supported)
-    ? supported.filter((value): value is string => typeof value === 'string' && FRAMEWORK_NAME.test(value))
-    : [];
+  const listed = Array.isArray(supported) ? supported.filter((value): value is string => typeof value === 'string' && FRAMEWORK_NAME.test(value)) : [];
   return listed.length > 0 ? listed : [...TRUST_FRAMEWORKS];
 }

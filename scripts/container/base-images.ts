@@ -24,7 +24,11 @@ export interface BaseImages {
   notes: string[];
 }
 
-const REGISTRY = { node: 'docker.io/library/node:20-bookworm-slim', redis: 'docker.io/library/redis:7-alpine', nginx: 'docker.io/library/nginx:1.27-alpine' } as const;
+const REGISTRY = {
+  node: 'docker.io/library/node:20-bookworm-slim',
+  redis: 'docker.io/library/redis:7-alpine',
+  nginx: 'docker.io/library/nginx:1.27-alpine',
+} as const;
 const LOCAL = {
   debian: 'localhost/idv-test-debian:bookworm',
   node: 'localhost/idv-test-node:20-bookworm',
@@ -41,21 +45,35 @@ export async function imageExists(engine: Engine, image: string): Promise<boolea
 
 async function build(engine: Engine, tag: string, context: string, containerfile: string): Promise<void> {
   writeFileSync(join(context, 'Containerfile'), containerfile);
-  const built = await exec([engine.name, 'build', '-t', tag, '-f', join(context, 'Containerfile'), context], { env: engine.env, log: engine.log, timeoutMs: 15 * 60_000 });
+  const built = await exec([engine.name, 'build', '-t', tag, '-f', join(context, 'Containerfile'), context], {
+    env: engine.env,
+    log: engine.log,
+    timeoutMs: 15 * 60_000,
+  });
   if (built.code !== 0) throw new SetupError(`making ${tag} failed: ${lastLine(built)} (log: ${engine.log})`);
 }
 
 /** Debian bookworm, minimal, from Debian's mirror: the base of the images made here. */
 async function debian(engine: Engine, work: string): Promise<void> {
   if (await imageExists(engine, LOCAL.debian)) return;
-  if (process.getuid?.() !== 0) throw new SetupError(`making ${LOCAL.debian} takes debootstrap as root: run as root, or set NODE_IMAGE, REDIS_IMAGE and NGINX_IMAGE to images this engine has`);
-  if ((await exec(['debootstrap', '--version'], { log: engine.log })).code !== 0) throw new SetupError('making a base image takes debootstrap: sudo apt-get install -y debootstrap (or set NODE_IMAGE, REDIS_IMAGE and NGINX_IMAGE)');
+  if (process.getuid?.() !== 0)
+    throw new SetupError(
+      `making ${LOCAL.debian} takes debootstrap as root: run as root, or set NODE_IMAGE, REDIS_IMAGE and NGINX_IMAGE to images this engine has`,
+    );
+  if ((await exec(['debootstrap', '--version'], { log: engine.log })).code !== 0)
+    throw new SetupError('making a base image takes debootstrap: sudo apt-get install -y debootstrap (or set NODE_IMAGE, REDIS_IMAGE and NGINX_IMAGE)');
   const rootfs = join(work, 'rootfs');
   const mirror = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
   const made = await exec(['debootstrap', '--variant=minbase', 'bookworm', rootfs, mirror], { log: engine.log, timeoutMs: 20 * 60_000 });
   if (made.code !== 0) throw new SetupError(`debootstrap failed: ${lastLine(made)} (log: ${engine.log})`);
   const imported = await exec(
-    ['sh', '-c', `rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/* && tar -C "$1" -c . | ${engine.name} import --change 'ENV ${PATH}' --change 'CMD ["bash"]' - ${LOCAL.debian}`, 'sh', rootfs],
+    [
+      'sh',
+      '-c',
+      `rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/* && tar -C "$1" -c . | ${engine.name} import --change 'ENV ${PATH}' --change 'CMD ["bash"]' - ${LOCAL.debian}`,
+      'sh',
+      rootfs,
+    ],
     { env: engine.env, log: engine.log, timeoutMs: 10 * 60_000 },
   );
   await exec(['rm', '-rf', rootfs], { log: engine.log });
@@ -64,9 +82,17 @@ async function debian(engine: Engine, work: string): Promise<void> {
 
 /** This machine's npm: the one running this script, else the global one. */
 function npmFolder(): string {
-  const candidates = [process.env.npm_execpath && resolve(dirname(process.env.npm_execpath), '..'), resolve(dirname(process.execPath), '../lib/node_modules/npm')];
+  const candidates = [
+    process.env.npm_execpath && resolve(dirname(process.env.npm_execpath), '..'),
+    resolve(dirname(process.execPath), '../lib/node_modules/npm'),
+  ];
   for (const folder of candidates) {
-    if (folder && existsSync(join(folder, 'package.json')) && (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string }).name === 'npm') return folder;
+    if (
+      folder &&
+      existsSync(join(folder, 'package.json')) &&
+      (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { name?: string }).name === 'npm'
+    )
+      return folder;
   }
   throw new SetupError("cannot find this machine's npm to put in the Node image: set NODE_IMAGE to a Node 20 image");
 }
@@ -76,7 +102,8 @@ async function make(engine: Engine, kind: Kind, work: string): Promise<void> {
   mkdirSync(context, { recursive: true });
   if (kind === 'node') {
     const major = Number(process.versions.node.split('.')[0]);
-    if (major !== 20) throw new SetupError(`the Node image is made from this machine's Node, which is ${process.versions.node}, not 20: set NODE_IMAGE to a Node 20 image`);
+    if (major !== 20)
+      throw new SetupError(`the Node image is made from this machine's Node, which is ${process.versions.node}, not 20: set NODE_IMAGE to a Node 20 image`);
     cpSync(process.execPath, join(context, 'node'));
     cpSync(npmFolder(), join(context, 'npm'), { recursive: true });
     await build(
@@ -113,7 +140,10 @@ export async function baseImages(engine: Engine, work: string): Promise<BaseImag
   for (const kind of ['node', 'redis', 'nginx'] as const) {
     const named = process.env[`${kind.toUpperCase()}_IMAGE`];
     if (named) {
-      if (!(await imageExists(engine, named)) && (await exec([engine.name, 'pull', named], { env: engine.env, log: engine.log, timeoutMs: 10 * 60_000 })).code !== 0) {
+      if (
+        !(await imageExists(engine, named)) &&
+        (await exec([engine.name, 'pull', named], { env: engine.env, log: engine.log, timeoutMs: 10 * 60_000 })).code !== 0
+      ) {
         throw new SetupError(`${kind.toUpperCase()}_IMAGE=${named}: this engine has no such image and cannot pull it`);
       }
       chosen[kind] = named;

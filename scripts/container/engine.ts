@@ -74,12 +74,23 @@ function answers(command: string[]): string | undefined {
 
 /** The first line of what a failed command said, for a message. */
 export function firstLine(result: Result): string {
-  return (result.stderr.trim() || result.stdout.trim()).split('\n').find((line) => line.trim() !== '')?.trim() ?? `exit code ${result.code}`;
+  return (
+    (result.stderr.trim() || result.stdout.trim())
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? `exit code ${result.code}`
+  );
 }
 
 /** The last line of what a failed command said: a build's error comes last. */
 export function lastLine(result: Result): string {
-  return (result.stderr.trim() || result.stdout.trim()).split('\n').filter((line) => line.trim() !== '').at(-1)?.trim() ?? `exit code ${result.code}`;
+  return (
+    (result.stderr.trim() || result.stdout.trim())
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .at(-1)
+      ?.trim() ?? `exit code ${result.code}`
+  );
 }
 
 export class SetupError extends Error {}
@@ -90,8 +101,16 @@ export function findEngine(log: string): Engine {
   const docker = wanted === 'podman' ? undefined : answers(['docker', 'info', '--format', '{{.ServerVersion}}']);
   if (docker) {
     const compose = answers(['docker', 'compose', 'version', '--short']);
-    if (!compose) throw new SetupError('Docker answers, but `docker compose` does not: install the compose plugin (https://docs.docker.com/compose/install/linux/).');
-    return { name: 'docker', version: `Docker ${docker}`, env: { ...process.env }, compose: ['docker', 'compose'], composeVersion: `docker compose ${compose}`, log };
+    if (!compose)
+      throw new SetupError('Docker answers, but `docker compose` does not: install the compose plugin (https://docs.docker.com/compose/install/linux/).');
+    return {
+      name: 'docker',
+      version: `Docker ${docker}`,
+      env: { ...process.env },
+      compose: ['docker', 'compose'],
+      composeVersion: `docker compose ${compose}`,
+      log,
+    };
   }
   const podman = wanted === 'docker' ? undefined : answers(['podman', 'version', '--format', '{{.Client.Version}}']);
   if (!podman) {
@@ -110,10 +129,19 @@ export function findEngine(log: string): Engine {
   // compose.yaml's containers find each other by name: on CNI networks only with the dnsname plugin.
   const backend = answers(['podman', 'info', '--format', '{{.Host.NetworkBackend}}']);
   if (backend === 'cni' && !['/usr/lib/cni', '/usr/libexec/cni', '/usr/local/lib/cni', '/opt/cni/bin'].some((folder) => existsSync(join(folder, 'dnsname')))) {
-    throw new SetupError("Podman's CNI networks here resolve no container names (compose.yaml needs them): sudo apt-get install -y golang-github-containernetworking-plugin-dnsname");
+    throw new SetupError(
+      "Podman's CNI networks here resolve no container names (compose.yaml needs them): sudo apt-get install -y golang-github-containernetworking-plugin-dnsname",
+    );
   }
   const composeVersion = /podman-composer? version\s+([\d.]+)/i.exec(compose)?.[1];
-  return { name: 'podman', version: `Podman ${podman}`, env: { ...process.env }, compose: ['podman-compose'], composeVersion: `podman-compose ${composeVersion ?? ''}`.trim(), log };
+  return {
+    name: 'podman',
+    version: `Podman ${podman}`,
+    env: { ...process.env },
+    compose: ['podman-compose'],
+    composeVersion: `podman-compose ${composeVersion ?? ''}`.trim(),
+    log,
+  };
 }
 
 /**

@@ -27,7 +27,20 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { accessSync, appendFileSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  appendFileSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -262,7 +275,9 @@ async function single(engine: Engine, nodeImage: string, created: Created): Prom
     // image has (world-writable temp folders, its home).
     const folders = (await must(['exec', name, 'sh', '-c', 'find / -xdev -type d -writable 2>/dev/null | sort'])).split('\n').filter(Boolean);
     const scratch = ['/tmp', '/var/tmp', '/run/lock', '/dev/shm', `/home/${user.split(' ')[0]}`];
-    const unexpected = folders.filter((folder) => folder !== '/data' && !folder.startsWith('/data/') && !scratch.some((allowed) => folder === allowed || folder.startsWith(`${allowed}/`)));
+    const unexpected = folders.filter(
+      (folder) => folder !== '/data' && !folder.startsWith('/data/') && !scratch.some((allowed) => folder === allowed || folder.startsWith(`${allowed}/`)),
+    );
     if (unexpected.length > 0) throw new Error(`it can write ${unexpected.slice(0, 5).join(', ')}`);
     return `${user.replace(' ', ', uid ')}; the app's files, node and /etc are read-only; writable folders: ${folders.filter((folder) => !folder.startsWith('/data/')).join(', ')}`;
   });
@@ -282,14 +297,37 @@ async function single(engine: Engine, nodeImage: string, created: Created): Prom
     created.containers.push(hostName);
     watched = [name, hostName];
     // The container's own name resolves to its network address (not loopback).
-    await must(['run', '-d', '--name', hostName, '--hostname', 'idv-test-host', '-e', 'HOST=idv-test-host', '-p', `127.0.0.1:${hostPort}:${hostPort}`, '-e', `PORT=${hostPort}`, '-e', `SESSION_SECRET=${secret}`, IMAGE]);
+    await must([
+      'run',
+      '-d',
+      '--name',
+      hostName,
+      '--hostname',
+      'idv-test-host',
+      '-e',
+      'HOST=idv-test-host',
+      '-p',
+      `127.0.0.1:${hostPort}:${hostPort}`,
+      '-e',
+      `PORT=${hostPort}`,
+      '-e',
+      `SESSION_SECRET=${secret}`,
+      IMAGE,
+    ]);
     await waitFor(`http://127.0.0.1:${hostPort}/healthz`, 90_000);
     await healthcheck(engine, hostName);
-    const loopback = await run(['exec', hostName, 'node', '-e', `fetch('http://127.0.0.1:${hostPort}/healthz').then(() => console.log('answered'), (error) => console.log(error.cause?.code ?? error.message))`]);
-    if (loopback.stdout.trim() !== 'ECONNREFUSED') throw new Error(`with HOST=idv-test-host, 127.0.0.1 inside the container says ${loopback.stdout.trim() || firstLine(loopback)}, not ECONNREFUSED`);
+    const loopback = await run([
+      'exec',
+      hostName,
+      'node',
+      '-e',
+      `fetch('http://127.0.0.1:${hostPort}/healthz').then(() => console.log('answered'), (error) => console.log(error.cause?.code ?? error.message))`,
+    ]);
+    if (loopback.stdout.trim() !== 'ECONNREFUSED')
+      throw new Error(`with HOST=idv-test-host, 127.0.0.1 inside the container says ${loopback.stdout.trim() || firstLine(loopback)}, not ECONNREFUSED`);
     await run(['rm', '-f', hostName]);
     watched = [name];
-    return 'HOST=idv-test-host (the container\'s address): /healthz answers through the published port, the health check passes, 127.0.0.1 is refused';
+    return "HOST=idv-test-host (the container's address): /healthz answers through the published port, the health check passes, 127.0.0.1 is refused";
   });
 
   await check('SIGTERM stops it gracefully', async () => {
@@ -299,7 +337,8 @@ async function single(engine: Engine, nodeImage: string, created: Created): Prom
     const code = await must(['inspect', name, '--format', '{{.State.ExitCode}}']);
     const logs = await run(['logs', name]);
     if (code !== '143') throw new Error(`exit code ${code}, not 143 (Next.js's own exit after closing its server; 137 would mean killed after the timeout)`);
-    if (!`${logs.stdout}${logs.stderr}`.includes('[idv] SIGTERM: finishing the requests in flight')) throw new Error('the log does not say it finished the requests in flight');
+    if (!`${logs.stdout}${logs.stderr}`.includes('[idv] SIGTERM: finishing the requests in flight'))
+      throw new Error('the log does not say it finished the requests in flight');
     return `"[idv] SIGTERM: finishing the requests in flight…", exit code 143 after ${took.toFixed(1)} s (of a 30 s timeout)`;
   });
 
@@ -308,7 +347,8 @@ async function single(engine: Engine, nodeImage: string, created: Created): Prom
     created.containers.push(noSecret);
     const result = await run(['run', '--name', noSecret, IMAGE], 90_000);
     const said = `${result.stdout}${result.stderr}`.split('\n').find((line) => line.includes('configuration error'));
-    if (result.code !== 1 || !/SESSION_SECRET:? is required/.test(said ?? '')) throw new Error(`exit code ${result.code}; it said: ${said ?? firstLine(result)}`);
+    if (result.code !== 1 || !/SESSION_SECRET:? is required/.test(said ?? ''))
+      throw new Error(`exit code ${result.code}; it said: ${said ?? firstLine(result)}`);
     return `exit code 1, "${said!.trim().slice(0, 80)}…"`;
   });
 }
@@ -318,7 +358,8 @@ async function healthcheck(engine: Engine, container: string): Promise<string> {
   const { run, must } = engineCommand(engine);
   const configured = JSON.parse(await must(['image', 'inspect', IMAGE, '--format', '{{json .Config.Healthcheck}}'])) as { Test?: string[] } | null;
   const [kind, ...command] = configured?.Test ?? [];
-  if (kind !== 'CMD' && kind !== 'CMD-SHELL') throw new Error(`the image has no HEALTHCHECK${engine.name === 'podman' ? ' (podman keeps it only with --format docker)' : ''}`);
+  if (kind !== 'CMD' && kind !== 'CMD-SHELL')
+    throw new Error(`the image has no HEALTHCHECK${engine.name === 'podman' ? ' (podman keeps it only with --format docker)' : ''}`);
   const argv = kind === 'CMD' ? command : ['sh', '-c', command.join(' ')];
   const result = await run(['exec', container, ...argv], 30_000);
   if (result.code !== 0) throw new Error(`${argv.join(' ')}: exit code ${result.code}: ${firstLine(result)}`);
@@ -426,68 +467,83 @@ async function conformanceKit(engine: Engine, nodeImage: string, created: Create
     String(emulatorPort),
   ];
 
-  await check(`the kit in its image runs all ${CASES.length} cases against a relying party on the host; they pass, reported in the mounted folder, the invoking user's`, async () => {
-    const [rpPort, emulatorPort] = [await freePort(), await freePort()];
-    const clientId = 'container-example-rp';
-    const relyingParty = await startHostRelyingParty('examples/express-server.ts', clientId, rpPort, emulatorPort, created);
-    const reports = join(work, 'conformance-report');
-    mkdirSync(reports);
-    const started = Date.now();
-    const result = await kit(
-      `${ID}-kit`,
-      ['--rm', ...asInvoker, '-v', `${jwksFile(clientId)}:/input/jwks.json:ro`, '-v', `${reports}:/report`],
-      [...clientArgs(clientId, '/input/jwks.json', rpPort, emulatorPort), '--jwks-cooldown', '30'],
-    );
-    const took = seconds(started);
-    await relyingParty.stop();
-    if (result.code !== 0) throw new Error(`exit code ${result.code}, not 0:\n${tail(result)}\nthe relying party said: ${relyingParty.output().trim().slice(-400)}`);
-    const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
-    const counts = `tests="${CASES.length}" failures="0" errors="0"`;
-    if (!new RegExp(`<testsuites [^>]*${counts}`).test(junit)) throw new Error(`junit.xml does not say ${counts}: ${/<testsuites [^>]*>/.exec(junit)?.[0] ?? junit.slice(0, 200)}`);
-    if (!readFileSync(join(reports, 'index.html'), 'utf8').startsWith('<!')) throw new Error('index.html is not an HTML page');
-    const isPng = (file: string) => existsSync(file) && readFileSync(file).subarray(0, 8).equals(PNG_SIGNATURE);
-    const missing = CASES.filter((testCase) => !isPng(join(reports, `${testCase.id}.png`)));
-    if (missing.length > 0) throw new Error(`no PNG screenshot for ${missing.map((testCase) => testCase.id).join(', ')}`);
-    const files = readdirSync(reports);
-    const notTheirs = files.filter((file) => {
-      const stat = statSync(join(reports, file));
-      try {
-        accessSync(join(reports, file), constants.R_OK);
-      } catch {
-        return true;
-      }
-      return stat.uid !== uid;
-    });
-    if (notTheirs.length > 0) throw new Error(`not the invoking user's (uid ${uid}), or unreadable: ${notTheirs.join(', ')}`);
-    return `exit code 0 after ${took}; junit.xml ${counts}, index.html, ${CASES.length} PNGs; ${files.length} files, all uid ${uid}'s`;
-  });
+  await check(
+    `the kit in its image runs all ${CASES.length} cases against a relying party on the host; they pass, reported in the mounted folder, the invoking user's`,
+    async () => {
+      const [rpPort, emulatorPort] = [await freePort(), await freePort()];
+      const clientId = 'container-example-rp';
+      const relyingParty = await startHostRelyingParty('examples/express-server.ts', clientId, rpPort, emulatorPort, created);
+      const reports = join(work, 'conformance-report');
+      mkdirSync(reports);
+      const started = Date.now();
+      const result = await kit(
+        `${ID}-kit`,
+        ['--rm', ...asInvoker, '-v', `${jwksFile(clientId)}:/input/jwks.json:ro`, '-v', `${reports}:/report`],
+        [...clientArgs(clientId, '/input/jwks.json', rpPort, emulatorPort), '--jwks-cooldown', '30'],
+      );
+      const took = seconds(started);
+      await relyingParty.stop();
+      if (result.code !== 0)
+        throw new Error(`exit code ${result.code}, not 0:\n${tail(result)}\nthe relying party said: ${relyingParty.output().trim().slice(-400)}`);
+      const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+      const counts = `tests="${CASES.length}" failures="0" errors="0"`;
+      if (!new RegExp(`<testsuites [^>]*${counts}`).test(junit))
+        throw new Error(`junit.xml does not say ${counts}: ${/<testsuites [^>]*>/.exec(junit)?.[0] ?? junit.slice(0, 200)}`);
+      if (!readFileSync(join(reports, 'index.html'), 'utf8').startsWith('<!')) throw new Error('index.html is not an HTML page');
+      const isPng = (file: string) => existsSync(file) && readFileSync(file).subarray(0, 8).equals(PNG_SIGNATURE);
+      const missing = CASES.filter((testCase) => !isPng(join(reports, `${testCase.id}.png`)));
+      if (missing.length > 0) throw new Error(`no PNG screenshot for ${missing.map((testCase) => testCase.id).join(', ')}`);
+      const files = readdirSync(reports);
+      const notTheirs = files.filter((file) => {
+        const stat = statSync(join(reports, file));
+        try {
+          accessSync(join(reports, file), constants.R_OK);
+        } catch {
+          return true;
+        }
+        return stat.uid !== uid;
+      });
+      if (notTheirs.length > 0) throw new Error(`not the invoking user's (uid ${uid}), or unreadable: ${notTheirs.join(', ')}`);
+      return `exit code 0 after ${took}; junit.xml ${counts}, index.html, ${CASES.length} PNGs; ${files.length} files, all uid ${uid}'s`;
+    },
+  );
 
-  await check('as its own user (node), nothing mounted, against a relying party that skips the nonce check: wrong_nonce fails, exit code 1, the report copied out says so', async () => {
-    const [rpPort, emulatorPort] = [await freePort(), await freePort()];
-    const clientId = 'broken-nonce-rp';
-    const relyingParty = await startHostRelyingParty('test/support/broken-relying-party.ts', clientId, rpPort, emulatorPort, created);
-    // As CI.md's GitLab job runs it, where the job's files are not the engine's: the JWKS as JSON,
-    // the reports into the image's own /report (which only its user may write), then `cp` out.
-    const name = `${ID}-kit-broken`;
-    const result = await kit(name, [], [...clientArgs(clientId, readFileSync(jwksFile(clientId), 'utf8'), rpPort, emulatorPort), '--cases', 'wrong_nonce']);
-    await relyingParty.stop();
-    const failed = /^\[\s*\d+\/\d+\] FAIL\s+wrong_nonce\b.*$/m.exec(result.stdout)?.[0];
-    if (result.code !== 1 || !failed) throw new Error(`exit code ${result.code}, not 1 with wrong_nonce failed:\n${tail(result)}`);
-    if (!/^\[\s*\d+\/\d+\] pass\s+normal\b/m.test(result.stdout)) throw new Error(`the normal verification did not pass, so the failure proves nothing:\n${tail(result)}`);
-    const copied = join(work, 'conformance-report-broken');
-    await must(['cp', `${name}:/report`, copied]);
-    const suite = /<testsuites [^>]*>/.exec(readFileSync(join(copied, 'junit.xml'), 'utf8'))?.[0] ?? '';
-    if (!suite.includes('failures="1"') || !existsSync(join(copied, 'wrong_nonce.png'))) throw new Error(`the report copied out of the container says ${suite || 'nothing'}`);
-    await run(['rm', '-f', name]);
-    return `exit code 1; "${failed.trim()}", the normal verification before it passed; junit.xml copied out: failures="1"`;
-  });
+  await check(
+    'as its own user (node), nothing mounted, against a relying party that skips the nonce check: wrong_nonce fails, exit code 1, the report copied out says so',
+    async () => {
+      const [rpPort, emulatorPort] = [await freePort(), await freePort()];
+      const clientId = 'broken-nonce-rp';
+      const relyingParty = await startHostRelyingParty('test/support/broken-relying-party.ts', clientId, rpPort, emulatorPort, created);
+      // As CI.md's GitLab job runs it, where the job's files are not the engine's: the JWKS as JSON,
+      // the reports into the image's own /report (which only its user may write), then `cp` out.
+      const name = `${ID}-kit-broken`;
+      const result = await kit(name, [], [...clientArgs(clientId, readFileSync(jwksFile(clientId), 'utf8'), rpPort, emulatorPort), '--cases', 'wrong_nonce']);
+      await relyingParty.stop();
+      const failed = /^\[\s*\d+\/\d+\] FAIL\s+wrong_nonce\b.*$/m.exec(result.stdout)?.[0];
+      if (result.code !== 1 || !failed) throw new Error(`exit code ${result.code}, not 1 with wrong_nonce failed:\n${tail(result)}`);
+      if (!/^\[\s*\d+\/\d+\] pass\s+normal\b/m.test(result.stdout))
+        throw new Error(`the normal verification did not pass, so the failure proves nothing:\n${tail(result)}`);
+      const copied = join(work, 'conformance-report-broken');
+      await must(['cp', `${name}:/report`, copied]);
+      const suite = /<testsuites [^>]*>/.exec(readFileSync(join(copied, 'junit.xml'), 'utf8'))?.[0] ?? '';
+      if (!suite.includes('failures="1"') || !existsSync(join(copied, 'wrong_nonce.png')))
+        throw new Error(`the report copied out of the container says ${suite || 'nothing'}`);
+      await run(['rm', '-f', name]);
+      return `exit code 1; "${failed.trim()}", the normal verification before it passed; junit.xml copied out: failures="1"`;
+    },
+  );
 
   await check('an unreachable start URL: exit code 2, saying so', async () => {
     const [rpPort, emulatorPort] = [await freePort(), await freePort()];
     const clientId = 'unreachable-rp';
-    const result = await kit(`${ID}-kit-unreachable`, ['--rm'], [...clientArgs(clientId, JSON.stringify(clientKeys(clientId).jwks), rpPort, emulatorPort), '--start-wait', '5']);
+    const result = await kit(
+      `${ID}-kit-unreachable`,
+      ['--rm'],
+      [...clientArgs(clientId, JSON.stringify(clientKeys(clientId).jwks), rpPort, emulatorPort), '--start-wait', '5'],
+    );
     const said = result.stderr.split('\n').find((line) => line.startsWith('conformance: '));
-    if (result.code !== 2 || !said?.includes(`nothing answers at http://127.0.0.1:${rpPort}/`)) throw new Error(`exit code ${result.code}, not 2 saying nothing answers:\n${tail(result)}`);
+    if (result.code !== 2 || !said?.includes(`nothing answers at http://127.0.0.1:${rpPort}/`))
+      throw new Error(`exit code ${result.code}, not 2 saying nothing answers:\n${tail(result)}`);
     return `exit code 2, "${said.trim()}"`;
   });
 }
@@ -502,7 +558,14 @@ async function compose(engine: Engine, base: { redis: string; nginx: string }, c
   const port = await freePort();
   writeFileSync(
     join(folder, '.env'),
-    [`SESSION_SECRET=${randomBytes(32).toString('base64url')}`, `IDV_PORT=${port}`, `IDV_IMAGE=${IMAGE}`, `REDIS_IMAGE=${base.redis}`, `NGINX_IMAGE=${base.nginx}`, ''].join('\n'),
+    [
+      `SESSION_SECRET=${randomBytes(32).toString('base64url')}`,
+      `IDV_PORT=${port}`,
+      `IDV_IMAGE=${IMAGE}`,
+      `REDIS_IMAGE=${base.redis}`,
+      `NGINX_IMAGE=${base.nginx}`,
+      '',
+    ].join('\n'),
   );
   const tool = [...engine.compose, '-p', ID, '-f', join(folder, 'compose.yaml')];
   const composeRun = (args: string[], timeoutMs = 180_000) => exec([...tool, ...args], { env: engine.env, log, cwd: folder, timeoutMs });
@@ -537,7 +600,9 @@ async function compose(engine: Engine, base: { redis: string; nginx: string }, c
     const homeText = await home.text();
     // fetch gunzips once: a page gzipped twice would read as gzip, not as HTML.
     if (home.headers.get('content-encoding') !== 'gzip' || !homeText.startsWith('<!DOCTYPE html>')) {
-      throw new Error(`the balancer sent the home page with Content-Encoding ${home.headers.get('content-encoding') ?? 'none'}, reading "${homeText.slice(0, 40)}"`);
+      throw new Error(
+        `the balancer sent the home page with Content-Encoding ${home.headers.get('content-encoding') ?? 'none'}, reading "${homeText.slice(0, 40)}"`,
+      );
     }
     const direct = await must([
       'exec',

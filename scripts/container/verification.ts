@@ -60,7 +60,8 @@ export async function verify(app: string, midway?: () => Promise<void>): Promise
     body: 'preset=full-kyc',
   });
   const authorization = location(started, 'POST /auth/start');
-  if (!authorization.includes('/emulator/auth?')) throw new Error(`POST /auth/start sent the browser to ${authorization}, not to the emulator's authorization page`);
+  if (!authorization.includes('/emulator/auth?'))
+    throw new Error(`POST /auth/start sent the browser to ${authorization}, not to the emulator's authorization page`);
   const beforeMidway = browser.servedBy.length;
   await midway?.();
   const page = await (await browser.request(authorization)).text();

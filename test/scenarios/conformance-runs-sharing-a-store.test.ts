@@ -31,7 +31,10 @@ function qa(method: string, path: string, body?: unknown): Request {
 
 describe('two conformance runs against two emulator instances on one Redis', () => {
   it('take the run lock one at a time: of two racing, one gets 200 and the other 409 with Retry-After; the lock is the winner’s on both', async () => {
-    const [first, second] = await Promise.all([a.handle(qa('PUT', 'lock', { owner: 'run-a', seconds: 60 })), b.handle(qa('PUT', 'lock', { owner: 'run-b', seconds: 60 }))]);
+    const [first, second] = await Promise.all([
+      a.handle(qa('PUT', 'lock', { owner: 'run-a', seconds: 60 })),
+      b.handle(qa('PUT', 'lock', { owner: 'run-b', seconds: 60 })),
+    ]);
     expect([first.status, second.status].sort()).toEqual([200, 409]);
     const [winner, loser] = first.status === 200 ? ['run-a', second] : ['run-b', first];
     expect(Number(loser.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);

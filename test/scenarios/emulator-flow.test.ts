@@ -232,7 +232,10 @@ describe('end-to-end flow: PAR → identity app → token', () => {
       },
     });
     for (const [personalNumber, expected] of [
-      ['61069732266', [{ type: 'electronic_record', record: { type: 'population_register', source: { name: 'Folkeregisteret' }, personal_number: '61069732266' } }]],
+      [
+        '61069732266',
+        [{ type: 'electronic_record', record: { type: 'population_register', source: { name: 'Folkeregisteret' }, personal_number: '61069732266' } }],
+      ],
       ['14038726421', undefined],
     ] as const) {
       const { redirect, codeVerifier } = await authorize(emulator, client, { persona: 'amira-nilsen', claims: record(personalNumber) });

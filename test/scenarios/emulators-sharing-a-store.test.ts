@@ -51,7 +51,9 @@ describe('two emulator instances sharing one store', () => {
     const page = await b.handle(new Request(authorizationUrl(requestUri)));
     expect(page.status).toBe(200);
     const { interaction, browser } = authorizationPageFields(await page.text());
-    const decision = await a.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+    const decision = await a.handle(
+      formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }),
+    );
     expect(decision.status).toBe(303);
     const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
     const token = await b.handle(
@@ -89,7 +91,9 @@ describe('two emulator instances sharing one store', () => {
     const { requestUri, codeVerifier } = await push(b);
     const page = await a.handle(new Request(authorizationUrl(requestUri)));
     const { interaction, browser } = authorizationPageFields(await page.text());
-    const decision = await b.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+    const decision = await b.handle(
+      formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }),
+    );
     const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
     const redeem = async (on: Emulator) =>
       on.handle(
@@ -110,10 +114,18 @@ describe('two emulator instances sharing one store', () => {
       const { requestUri, codeVerifier } = await push(first);
       const page = await second.handle(new Request(authorizationUrl(requestUri)));
       const { interaction, browser } = authorizationPageFields(await page.text());
-      const decision = await second.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+      const decision = await second.handle(
+        formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }),
+      );
       const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
       const token = await second.handle(
-        formPost(`${TEST_BASE_URL}/token`, { ...(await clientAuthentication(client)), grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: client.redirectUri }),
+        formPost(`${TEST_BASE_URL}/token`, {
+          ...(await clientAuthentication(client)),
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: codeVerifier,
+          redirect_uri: client.redirectUri,
+        }),
       );
       const { compactDecrypt, decodeJwt } = await import('jose');
       const { plaintext } = await compactDecrypt((await token.json()).id_token, client.encryptionKey.privateKey);
@@ -152,10 +164,18 @@ describe('two emulator instances sharing one store: signing keys', () => {
     const { requestUri, codeVerifier } = await push(b);
     const page = await b.handle(new Request(authorizationUrl(requestUri)));
     const { interaction, browser } = authorizationPageFields(await page.text());
-    const decision = await b.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+    const decision = await b.handle(
+      formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }),
+    );
     const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
     const token = await b.handle(
-      formPost(`${TEST_BASE_URL}/token`, { ...(await clientAuthentication(client)), grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: client.redirectUri }),
+      formPost(`${TEST_BASE_URL}/token`, {
+        ...(await clientAuthentication(client)),
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: codeVerifier,
+        redirect_uri: client.redirectUri,
+      }),
     );
     const { compactDecrypt, decodeProtectedHeader } = await import('jose');
     const { plaintext } = await compactDecrypt((await token.json()).id_token, client.encryptionKey.privateKey);
@@ -171,7 +191,12 @@ describe('two emulator instances sharing one store: signing keys', () => {
     // Two rotations, one after the other: the first made `next` current, the second the key the
     // first published ahead; both old keys are retiring, and a new key is published ahead.
     expect(after).toHaveLength(4);
-    expect(after.filter((key) => !key.current && !key.next).map((key) => key.kid).slice(0, 2)).toEqual([next, current]);
+    expect(
+      after
+        .filter((key) => !key.current && !key.next)
+        .map((key) => key.kid)
+        .slice(0, 2),
+    ).toEqual([next, current]);
     expect([current, next]).not.toContain(after[0]!.kid);
     expect(after[0]!.current).toBe(true);
     expect(after[3]!.next).toBe(true);
@@ -184,7 +209,12 @@ describe('two emulator instances sharing one store: QA state', () => {
     expect(await b.control.armedFaults()).toContain('par_server_error');
     const { codeChallenge } = await createPkce();
     const pushTo = async (on: Emulator) =>
-      on.handle(formPost(`${TEST_BASE_URL}/par`, { ...(await clientAuthentication(client)), request: await signAsClient(client, requestObjectClaims(client, { codeChallenge })) }));
+      on.handle(
+        formPost(`${TEST_BASE_URL}/par`, {
+          ...(await clientAuthentication(client)),
+          request: await signAsClient(client, requestObjectClaims(client, { codeChallenge })),
+        }),
+      );
     expect((await pushTo(b)).status).toBe(500);
     expect((await pushTo(a)).status).toBe(201);
     expect(await a.control.armedFaults()).toEqual([]);
@@ -220,7 +250,8 @@ describe('two emulator instances sharing one store: QA state', () => {
   });
 
   it('apply iss on the redirect switched on one instance to the other’s discovery document', async () => {
-    const discovery = async (on: Emulator) => (await (await on.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()) as Record<string, unknown>;
+    const discovery = async (on: Emulator) =>
+      (await (await on.handle(new Request(`${TEST_BASE_URL}/.well-known/openid-configuration`))).json()) as Record<string, unknown>;
     try {
       await b.control.setRedirectIss(false);
       expect(await discovery(a)).not.toHaveProperty('authorization_response_iss_parameter_supported');
@@ -237,10 +268,18 @@ describe('two emulator instances sharing one store: QA state', () => {
       const { requestUri, codeVerifier } = await push(b);
       const page = await b.handle(new Request(authorizationUrl(requestUri)));
       const { interaction, browser } = authorizationPageFields(await page.text());
-      const decision = await b.handle(formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }));
+      const decision = await b.handle(
+        formPost(`${TEST_BASE_URL}/auth`, { interaction: interaction!, browser: browser!, persona: 'ingrid-haugen', outcome: 'approve' }),
+      );
       const code = new URL(decision.headers.get('location')!).searchParams.get('code')!;
       const token = await b.handle(
-        formPost(`${TEST_BASE_URL}/token`, { ...(await clientAuthentication(client)), grant_type: 'authorization_code', code, code_verifier: codeVerifier, redirect_uri: client.redirectUri }),
+        formPost(`${TEST_BASE_URL}/token`, {
+          ...(await clientAuthentication(client)),
+          grant_type: 'authorization_code',
+          code,
+          code_verifier: codeVerifier,
+          redirect_uri: client.redirectUri,
+        }),
       );
       const { decodeProtectedHeader } = await import('jose');
       expect(decodeProtectedHeader((await token.json()).id_token)).toMatchObject({ alg: 'RSA-OAEP', enc: 'A128CBC-HS256' });

@@ -116,7 +116,11 @@ function outsideReferences(file: string): string[] {
 
 describe('file references', () => {
   it('name only files that exist in the repository', () => {
-    const missing = READ.flatMap((file) => references(file).filter((reference) => !exists(reference, file)).map((reference) => `${file}: ${reference}`));
+    const missing = READ.flatMap((file) =>
+      references(file)
+        .filter((reference) => !exists(reference, file))
+        .map((reference) => `${file}: ${reference}`),
+    );
     expect(missing).toEqual([]);
   });
 

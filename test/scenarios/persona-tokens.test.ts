@@ -31,7 +31,9 @@ const FULL_REQUEST = {
           { type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' } } },
         ],
       },
-      claims: Object.fromEntries(['name', 'given_name', 'family_name', 'picture', 'gender', 'birthdate', 'nationalities'].map((c) => [c, { essential: false }])),
+      claims: Object.fromEntries(
+        ['name', 'given_name', 'family_name', 'picture', 'gender', 'birthdate', 'nationalities'].map((c) => [c, { essential: false }]),
+      ),
     },
   },
 };

@@ -186,8 +186,14 @@ describe('the core against the emulator', () => {
     const record = agreed.verifiedClaims[0]?.evidence.find((evidence) => evidence.type === 'electronic_record');
     expect(record).toMatchObject({ record: { sourceName: registerName, personalNumber: '14038726421' } });
 
-    await expect(run(registerName, undefined)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining("record.source.name: must be 'Folkeregisteret'") });
-    await expect(run(undefined, registerName)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining(`must be '${registerName}'`) });
+    await expect(run(registerName, undefined)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining("record.source.name: must be 'Folkeregisteret'"),
+    });
+    await expect(run(undefined, registerName)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining(`must be '${registerName}'`),
+    });
   });
 
   it('verifies whatever the order and count of the JWKS, the current key last included (spec 4.4)', async () => {
@@ -224,7 +230,9 @@ describe('the core against the emulator', () => {
     const trace = new ProtocolTrace();
     const started = await startAuthorization(sparse, DEFAULT_SELECTION, { trace });
     expect(started.authorizationUrl.startsWith(`${flowUrl}/auth?`)).toBe(true);
-    const completed = await completeAuthorization(sparse, await browse(started.authorizationUrl, 'ingrid-haugen', 'approve', service), started.pending, { trace });
+    const completed = await completeAuthorization(sparse, await browse(started.authorizationUrl, 'ingrid-haugen', 'approve', service), started.pending, {
+      trace,
+    });
     expect(completed.verifiedClaims[0]?.claims.name).toBe('Ingrid Solberg Haugen');
     const note = trace.events.find((event) => event.type === 'note' && event.step === 'discovery' && event.detail?.endpoints);
     expect(note).toMatchObject({
@@ -313,7 +321,9 @@ describe('the protocol trace', () => {
     const params = await browse(started.authorizationUrl, 'ingrid-haugen', 'approve');
     await completeAuthorization(fresh, params, started.pending, { trace });
 
-    expect(trace.events.map((e) => `${e.type}:${e.step}${e.type === 'note' && e.fromCache ? ' (cache)' : ''}${e.type === 'check' ? ` ${e.check} ${e.passed}` : ''}`)).toEqual([
+    expect(
+      trace.events.map((e) => `${e.type}:${e.step}${e.type === 'note' && e.fromCache ? ' (cache)' : ''}${e.type === 'check' ? ` ${e.check} ${e.passed}` : ''}`),
+    ).toEqual([
       'http:discovery',
       'http:par',
       'note:authorization_redirect',

@@ -60,7 +60,10 @@ beforeEach(async () => {
 const newBrowser = () => randomToken(32);
 
 /** POST /auth/start, the identity app's page, then GET /auth/callback, for one browser. */
-async function verify(browser: string, { selection = DEFAULT_SELECTION, persona, outcome }: { selection?: Selection; persona?: string; outcome?: 'approve' | 'cancel' } = {}) {
+async function verify(
+  browser: string,
+  { selection = DEFAULT_SELECTION, persona, outcome }: { selection?: Selection; persona?: string; outcome?: 'approve' | 'cancel' } = {},
+) {
   await countStart(app, HEADERS);
   const authorizationUrl = await beginVerification(app, { browser, locale: 'en' }, { selection, policy: OWN_SELECTION_POLICY });
   const callback = await approveInBrowser(app.emulator!, authorizationUrl, { ...(persona ? { persona } : {}), ...(outcome ? { outcome } : {}) });
@@ -84,7 +87,9 @@ describe('a verification, start to result', () => {
 
     expect(result.verifiedClaims[0]?.claims.given_name).toBe('Ingrid Solberg');
     expect(result).toMatchObject({ mode: 'emulator', issuer: `${APP_URL}/emulator`, selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY });
-    expect(result.trace.map((event) => `${event.type}:${event.step}`)).toEqual(expect.arrayContaining(['http:par', 'note:callback', 'http:token', 'note:id_token']));
+    expect(result.trace.map((event) => `${event.type}:${event.step}`)).toEqual(
+      expect.arrayContaining(['http:par', 'note:callback', 'http:token', 'note:id_token']),
+    );
     await expect(currentResult(app, browser)).resolves.toEqual(result);
     await expect(currentResult(app, newBrowser())).resolves.toBeUndefined();
     await expect(currentResult(app, undefined)).resolves.toBeUndefined();
@@ -160,7 +165,11 @@ describe('a failure goes one way: thrown with its trace, recorded for its browse
     const { link, record } = await failurePageOf(browser, thrown);
 
     expect(link.code).toBe('access_denied');
-    expect(record).toMatchObject({ code: 'access_denied', serviceError: 'access_denied', request: { selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY } });
+    expect(record).toMatchObject({
+      code: 'access_denied',
+      serviceError: 'access_denied',
+      request: { selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY },
+    });
     expect(record.emulatorAnswer).toBeUndefined();
     const steps = record.trace.map((event) => `${event.type}:${event.step}`);
     expect(steps).toContain('note:callback');
@@ -170,24 +179,33 @@ describe('a failure goes one way: thrown with its trace, recorded for its browse
   });
 
   it('a failure of a request without a session binding is not recorded: its code alone', async () => {
-    const thrown = await finishVerification(app, undefined, new URLSearchParams({ code: 'x', state: 'y', iss: `${APP_URL}/emulator` })).catch((error: unknown) => error);
+    const thrown = await finishVerification(app, undefined, new URLSearchParams({ code: 'x', state: 'y', iss: `${APP_URL}/emulator` })).catch(
+      (error: unknown) => error,
+    );
     await expect(recordFailure(app, thrown, { browser: undefined, headers: HEADERS })).resolves.toEqual({ code: 'state_mismatch' });
   });
 
   // token_timeout holds the token response longer than the core waits (15 s): the core's side of it is
   // proven with a shortened timeout in faults-against-relying-party.test.ts.
-  const refusals = FAULTS.filter((fault): fault is Extract<(typeof FAULTS)[number], RefusalDefinition> => fault.kind === 'refusal' && fault.id !== 'token_timeout');
+  const refusals = FAULTS.filter(
+    (fault): fault is Extract<(typeof FAULTS)[number], RefusalDefinition> => fault.kind === 'refusal' && fault.id !== 'token_timeout',
+  );
 
-  it.each(refusals.map((fault) => [fault.id, fault.expected] as const))('%s armed on the panel → %s, recorded as the emulator’s doing', async (id, expected) => {
-    const browser = newBrowser();
-    await app.emulator!.control.armFault(id);
-    const thrown = await verify(browser).then(({ finish }) => finish()).catch((error: unknown) => error);
-    const { link, record } = await failurePageOf(browser, thrown);
+  it.each(refusals.map((fault) => [fault.id, fault.expected] as const))(
+    '%s armed on the panel → %s, recorded as the emulator’s doing',
+    async (id, expected) => {
+      const browser = newBrowser();
+      await app.emulator!.control.armFault(id);
+      const thrown = await verify(browser)
+        .then(({ finish }) => finish())
+        .catch((error: unknown) => error);
+      const { link, record } = await failurePageOf(browser, thrown);
 
-    expect(link.code).toBe(expected);
-    expect(record.code).toBe(expected);
-    expect(record.emulatorAnswer).toEqual({ faults: [id], chosen: 'panel' });
-    const view = emulatorAnswerView(record.emulatorAnswer!, app.diagnostics!, 'nb');
-    expect(view.faults).toEqual([{ id, label: expect.any(String), effect: expect.any(String), acceptance: false }]);
-  });
+      expect(link.code).toBe(expected);
+      expect(record.code).toBe(expected);
+      expect(record.emulatorAnswer).toEqual({ faults: [id], chosen: 'panel' });
+      const view = emulatorAnswerView(record.emulatorAnswer!, app.diagnostics!, 'nb');
+      expect(view.faults).toEqual([{ id, label: expect.any(String), effect: expect.any(String), acceptance: false }]);
+    },
+  );
 });

@@ -31,7 +31,6 @@ export interface AppServer {
   kill(signal: NodeJS.Signals): void;
 }
 
-
 /**
  * Starts the built app on `port` with this environment added to the test's own (`args`: e.g.
  * `--demo`), on 127.0.0.1 unless `env.HOST` names another loopback address.
@@ -51,7 +50,9 @@ export function startAppServer(port: number, env: Record<string, string>, args: 
 
 /** Starts the test balancer (test/support/balancer.mjs) on `host:port` in front of two backends. */
 export async function startBalancer(host: string, port: number, backends: [number, number]): Promise<{ stop(): void }> {
-  const child = spawn(process.execPath, ['test/support/balancer.mjs', String(port), String(backends[0]), String(backends[1]), host], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['test/support/balancer.mjs', String(port), String(backends[0]), String(backends[1]), host], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   killOnExit(child);
   await new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());

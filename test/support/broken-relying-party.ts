@@ -113,7 +113,9 @@ app.get('/callback', async (request, response) => {
       requireIss: metadata.authorization_response_iss_parameter_supported === true,
     });
     // validateAuthorizationResponse throws when there is no pending authorization for this state.
-    const token = await processTokenResponse(await requestToken(metadata, rp.client, { code, codeVerifier: pending!.codeVerifier }, { ...rp.http, now: Date.now() }));
+    const token = await processTokenResponse(
+      await requestToken(metadata, rp.client, { code, codeVerifier: pending!.codeVerifier }, { ...rp.http, now: Date.now() }),
+    );
     const { jws } = await decryptIdToken(token.idToken, rp.client.encryptionKey, acceptedIdTokenEncryption(metadata));
     const { payload } = await verifyIdTokenSignature(jws, rp.jwks, metadata.jwks_uri);
     // THE DEFECT: the expected nonce is the token's own (pending.nonce is never looked at), so

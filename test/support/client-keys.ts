@@ -9,7 +9,12 @@ const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi'];
 
 export function clientKeys(name: string) {
   const signing = { ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }), kid: `${name}-sig`, alg: 'ES256', use: 'sig' };
-  const encryption = { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: `${name}-enc`, alg: 'RSA-OAEP-256', use: 'enc' };
+  const encryption = {
+    ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+    kid: `${name}-enc`,
+    alg: 'RSA-OAEP-256',
+    use: 'enc',
+  };
   const publicOf = (jwk: Record<string, unknown>) => Object.fromEntries(Object.entries(jwk).filter(([member]) => !PRIVATE_MEMBERS.includes(member)));
   return { signing, encryption, jwks: { keys: [publicOf(signing), publicOf(encryption)] } };
 }

@@ -69,19 +69,11 @@ export async function createTestClient(
  * Signs `payload` with the client's signing key. The header is {alg, kid, typ: "JWT"} with
  * `header` merged over it; a member set to undefined is removed.
  */
-export async function signAsClient(
-  client: TestClient,
-  payload: Record<string, unknown>,
-  header: Record<string, unknown> = {},
-): Promise<string> {
+export async function signAsClient(client: TestClient, payload: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
   const merged = Object.fromEntries(
-    Object.entries({ alg: client.signingKey.alg, kid: client.signingKey.kid, typ: 'JWT', ...header }).filter(
-      ([, value]) => value !== undefined,
-    ),
+    Object.entries({ alg: client.signingKey.alg, kid: client.signingKey.kid, typ: 'JWT', ...header }).filter(([, value]) => value !== undefined),
   );
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader(merged as { alg: string })
-    .sign(client.signingKey.privateKey);
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(merged as { alg: string }).sign(client.signingKey.privateKey);
 }
 
 /** An unsigned JWS (`alg: none`), built by hand since jose refuses to make one. */
@@ -364,7 +356,10 @@ export function decryptRsa1_5Jwe(jwe: string, privateJwk: JWK): { header: Record
   const aad = Buffer.from(encodedHeader, 'ascii');
   const al = Buffer.alloc(8);
   al.writeBigUInt64BE(BigInt(aad.length * 8));
-  const expected = createHmac('sha256', contentKey.subarray(0, 16)).update(Buffer.concat([aad, iv, ciphertext, al])).digest().subarray(0, 16);
+  const expected = createHmac('sha256', contentKey.subarray(0, 16))
+    .update(Buffer.concat([aad, iv, ciphertext, al]))
+    .digest()
+    .subarray(0, 16);
   if (tag.length !== 16 || !timingSafeEqual(tag, expected)) throw new Error('the authentication tag does not match');
   const decipher = createDecipheriv('aes-128-cbc', contentKey.subarray(16), iv);
   return { header, plaintext: Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8') };

@@ -65,7 +65,11 @@ export interface Answer {
  * One HTTP request on a connection of its own (so that the cluster's round robin may hand it to
  * any process), answered by one of `pids`: which one is read from the open connection.
  */
-export function requestOnOwnConnection(url: string, pids: number[], init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+export function requestOnOwnConnection(
+  url: string,
+  pids: number[],
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   const target = new URL(url);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   return new Promise<Answer>((resolve, reject) => {

@@ -119,8 +119,19 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       const limiter = store.limiter(name, 3, 60);
       const sameLimitElsewhere = other.limiter(name, 3, 60);
       const outcomes: string[] = [];
-      for (const [client, key] of [[limiter, 'a'], [sameLimitElsewhere, 'a'], [limiter, 'a'], [sameLimitElsewhere, 'a'], [limiter, 'b']] as const) {
-        outcomes.push(await client.consume(key).then(() => 'ok', (error: unknown) => (isLimitReached(error) ? `limited ${error.retryAfterSeconds}` : String(error))));
+      for (const [client, key] of [
+        [limiter, 'a'],
+        [sameLimitElsewhere, 'a'],
+        [limiter, 'a'],
+        [sameLimitElsewhere, 'a'],
+        [limiter, 'b'],
+      ] as const) {
+        outcomes.push(
+          await client.consume(key).then(
+            () => 'ok',
+            (error: unknown) => (isLimitReached(error) ? `limited ${error.retryAfterSeconds}` : String(error)),
+          ),
+        );
       }
       expect(outcomes.slice(0, 3)).toEqual(['ok', 'ok', 'ok']);
       expect(outcomes[3]).toMatch(/^limited (\d+)$/);

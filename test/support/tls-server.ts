@@ -6,12 +6,7 @@
 import 'reflect-metadata';
 import { createServer } from 'node:https';
 import { request } from 'node:https';
-import {
-  BasicConstraintsExtension,
-  SubjectAlternativeNameExtension,
-  X509CertificateGenerator,
-  type X509Certificate,
-} from '@peculiar/x509';
+import { BasicConstraintsExtension, SubjectAlternativeNameExtension, X509CertificateGenerator, type X509Certificate } from '@peculiar/x509';
 import type { FetchLike } from '@/lib/oidc';
 
 const EC_P256 = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
@@ -27,7 +22,9 @@ export interface Issued {
 }
 
 function pem(label: string, der: ArrayBuffer): string {
-  const base64 = Buffer.from(der).toString('base64').replace(/.{1,64}/g, '$&\n');
+  const base64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/.{1,64}/g, '$&\n');
   return `-----BEGIN ${label}-----\n${base64}-----END ${label}-----\n`;
 }
 
@@ -42,24 +39,43 @@ export interface CertificateOptions {
 }
 
 /** A certificate and its key: self-signed unless `issuer` is given. */
-export async function issueCertificate({ names = [{ type: 'ip', value: '127.0.0.1' }], notAfter, issuer, ca = false }: CertificateOptions = {}): Promise<Issued> {
+export async function issueCertificate({
+  names = [{ type: 'ip', value: '127.0.0.1' }],
+  notAfter,
+  issuer,
+  ca = false,
+}: CertificateOptions = {}): Promise<Issued> {
   const keys = (await crypto.subtle.generateKey(EC_P256, true, ['sign', 'verify'])) as CryptoKeyPair;
   const end = notAfter ?? new Date(Date.now() + 365 * DAY_MS);
   const validity = { notBefore: new Date(Math.min(Date.now() - DAY_MS, end.getTime() - 30 * DAY_MS)), notAfter: end };
   const extensions = [new BasicConstraintsExtension(ca, undefined, true), ...(ca ? [] : [new SubjectAlternativeNameExtension(names)])];
   const name = ca ? 'CN=Test CA' : `CN=${names[0]?.value ?? 'test'}`;
-  const serialNumber = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString('hex').replace(/^[89a-f]/, '1');
+  const serialNumber = Buffer.from(crypto.getRandomValues(new Uint8Array(8)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
   const x509 = issuer
-    ? await X509CertificateGenerator.create({ serialNumber, subject: name, issuer: issuer.x509.subject, ...validity, signingAlgorithm: EC_P256, publicKey: keys.publicKey, signingKey: issuer.keys.privateKey, extensions })
+    ? await X509CertificateGenerator.create({
+        serialNumber,
+        subject: name,
+        issuer: issuer.x509.subject,
+        ...validity,
+        signingAlgorithm: EC_P256,
+        publicKey: keys.publicKey,
+        signingKey: issuer.keys.privateKey,
+        extensions,
+      })
     : await X509CertificateGenerator.createSelfSigned({ serialNumber, name, ...validity, signingAlgorithm: EC_P256, keys, extensions });
   return { certificate: x509.toString('pem'), privateKey: pem('PRIVATE KEY', await crypto.subtle.exportKey('pkcs8', keys.privateKey)), keys, x509 };
 }
 
 /** An https server with `issued` (and the chain after it) on 127.0.0.1 that answers `{}`; its port, and how to stop it. */
 export async function startTlsServer(issued: Issued, chain: Issued[] = []): Promise<{ port: number; close(): Promise<void> }> {
-  const server = createServer({ cert: [issued.certificate, ...chain.map((link) => link.certificate)].join(''), key: issued.privateKey }, (_request, response) => {
-    response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-  });
+  const server = createServer(
+    { cert: [issued.certificate, ...chain.map((link) => link.certificate)].join(''), key: issued.privateKey },
+    (_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    },
+  );
   // A client that refuses the certificate ends the handshake; that is the point, not an error here.
   server.on('tlsClientError', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

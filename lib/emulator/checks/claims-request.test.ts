@@ -12,7 +12,10 @@ describe('parseClaimsRequest (spec 2.3)', () => {
           {
             trust_framework: { value: 'standard' },
             evidence: [
-              { type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' }, personal_number: '14038726421' } },
+              {
+                type: { value: 'electronic_record' },
+                record: { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' }, personal_number: '14038726421' },
+              },
               { type: { value: 'document' }, document_details: { date_of_expiry: null, type: null, issuer: { name: null }, shoe_size: null }, method: 'pipp' },
             ],
           },
@@ -35,7 +38,10 @@ describe('parseClaimsRequest (spec 2.3)', () => {
 
   it('takes the population register by the name it is configured with, and refuses the default name then', () => {
     const register = (name: string) =>
-      request({ trust_framework: { value: 'standard' }, evidence: [{ type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name } } }] });
+      request({
+        trust_framework: { value: 'standard' },
+        evidence: [{ type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name } } }],
+      });
     expect(parseClaimsRequest(register('Det sentrale folkeregister'), { populationRegisterName: 'Det sentrale folkeregister' }).evidence).toEqual([
       { type: 'electronic_record', sourceName: 'Det sentrale folkeregister' },
     ]);
@@ -60,12 +66,9 @@ describe('parseClaimsRequest (spec 2.3)', () => {
     });
   });
 
-  it.each([null, 'claims', 42, [], {}, { id_token: null }, { id_token: { verified_claims: { claims: {} } } }])(
-    'refuses %j with InvalidRequest',
-    (claims) => {
-      expect(() => parseClaimsRequest(claims)).toThrow(InvalidRequest);
-    },
-  );
+  it.each([null, 'claims', 42, [], {}, { id_token: null }, { id_token: { verified_claims: { claims: {} } } }])('refuses %j with InvalidRequest', (claims) => {
+    expect(() => parseClaimsRequest(claims)).toThrow(InvalidRequest);
+  });
 
   it.each([false, true])('refuses verified_claims without claims, naming the path (strict level: %s)', (strict) => {
     const withoutClaims = { id_token: { verified_claims: { verification: { trust_framework: { value: 'standard' } } } } };
@@ -76,8 +79,10 @@ describe('parseClaimsRequest (spec 2.3)', () => {
 });
 
 describe('parseClaimsRequest at the strict level: only the shape of spec 2.3', () => {
-  const strict = (verification: unknown, claims: unknown = { given_name: { essential: true } }) => () =>
-    parseClaimsRequest(request(verification, claims), { strict: true });
+  const strict =
+    (verification: unknown, claims: unknown = { given_name: { essential: true } }) =>
+    () =>
+      parseClaimsRequest(request(verification, claims), { strict: true });
   const standard = { trust_framework: { value: 'standard' } };
   const documentElement = (details: unknown, extra: Record<string, unknown> = {}) => ({ type: { value: 'document' }, document_details: details, ...extra });
   const registerElement = (record: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
@@ -114,20 +119,76 @@ describe('parseClaimsRequest at the strict level: only the shape of spec 2.3', (
   it.each([
     ['a claim requested as null', strict(standard, { birthdate: null }), 'claims.id_token.verified_claims.claims.birthdate: must be an object'],
     ['a claim requested as {}', strict(standard, { birthdate: {} }), 'claims.id_token.verified_claims.claims.birthdate.essential: is required'],
-    ['a claim with a member beside essential', strict(standard, { picture: { essential: false, purpose: 'to show it' } }), "claims.id_token.verified_claims.claims.picture: has unknown member 'purpose'"],
-    ['a claim name outside the seven of 2.3', strict(standard, { given_name: { essential: true }, email: { essential: true } }), "claims.id_token.verified_claims.claims: has unknown member 'email'"],
-    ['a member of claims beside id_token', () => parseClaimsRequest({ ...request(standard, {}), userinfo: {} }, { strict: true }), "claims: has unknown member 'userinfo'"],
-    ['a member of id_token beside verified_claims', () => parseClaimsRequest({ id_token: { ...request(standard, {}).id_token, email: null } }, { strict: true }), "claims.id_token: has unknown member 'email'"],
-    ['a member of verified_claims beside verification and claims', () => parseClaimsRequest({ id_token: { verified_claims: { verification: standard, claims: {}, txn: null } } }, { strict: true }), "claims.id_token.verified_claims: has unknown member 'txn'"],
-    ['a member of verification beside trust_framework and evidence', strict({ ...standard, time: null }), "claims.id_token.verified_claims.verification: has unknown member 'time'"],
-    ['a member of trust_framework beside value', strict({ trust_framework: { value: 'standard', essential: true } }), "claims.id_token.verified_claims.verification.trust_framework: has unknown member 'essential'"],
-    ['a member of a document element', strict({ ...standard, evidence: [documentElement({ type: null }, { method: 'pipp' })] }), "claims.id_token.verified_claims.verification.evidence[0]: has unknown member 'method'"],
-    ['a document detail 2.3 does not list', strict({ ...standard, evidence: [documentElement({ type: null, shoe_size: null })] }), "claims.id_token.verified_claims.verification.evidence[0].document_details: has unknown member 'shoe_size'"],
-    ['issuer: null', strict({ ...standard, evidence: [documentElement({ issuer: null })] }), 'claims.id_token.verified_claims.verification.evidence[0].document_details.issuer: must be an object'],
-    ['an issuer member beside country_code and name', strict({ ...standard, evidence: [documentElement({ issuer: { name: null, address: null } })] }), "claims.id_token.verified_claims.verification.evidence[0].document_details.issuer: has unknown member 'address'"],
-    ['a member of a register element', strict({ ...standard, evidence: [registerElement({}, { time: null })] }), "claims.id_token.verified_claims.verification.evidence[0]: has unknown member 'time'"],
-    ['a member of record beside type, source and personal_number', strict({ ...standard, evidence: [registerElement({ date: null })] }), "claims.id_token.verified_claims.verification.evidence[0].record: has unknown member 'date'"],
-    ['a member of record.source beside name', strict({ ...standard, evidence: [registerElement({ source: { name: 'Folkeregisteret', country: 'NOR' } })] }), "claims.id_token.verified_claims.verification.evidence[0].record.source: has unknown member 'country'"],
+    [
+      'a claim with a member beside essential',
+      strict(standard, { picture: { essential: false, purpose: 'to show it' } }),
+      "claims.id_token.verified_claims.claims.picture: has unknown member 'purpose'",
+    ],
+    [
+      'a claim name outside the seven of 2.3',
+      strict(standard, { given_name: { essential: true }, email: { essential: true } }),
+      "claims.id_token.verified_claims.claims: has unknown member 'email'",
+    ],
+    [
+      'a member of claims beside id_token',
+      () => parseClaimsRequest({ ...request(standard, {}), userinfo: {} }, { strict: true }),
+      "claims: has unknown member 'userinfo'",
+    ],
+    [
+      'a member of id_token beside verified_claims',
+      () => parseClaimsRequest({ id_token: { ...request(standard, {}).id_token, email: null } }, { strict: true }),
+      "claims.id_token: has unknown member 'email'",
+    ],
+    [
+      'a member of verified_claims beside verification and claims',
+      () => parseClaimsRequest({ id_token: { verified_claims: { verification: standard, claims: {}, txn: null } } }, { strict: true }),
+      "claims.id_token.verified_claims: has unknown member 'txn'",
+    ],
+    [
+      'a member of verification beside trust_framework and evidence',
+      strict({ ...standard, time: null }),
+      "claims.id_token.verified_claims.verification: has unknown member 'time'",
+    ],
+    [
+      'a member of trust_framework beside value',
+      strict({ trust_framework: { value: 'standard', essential: true } }),
+      "claims.id_token.verified_claims.verification.trust_framework: has unknown member 'essential'",
+    ],
+    [
+      'a member of a document element',
+      strict({ ...standard, evidence: [documentElement({ type: null }, { method: 'pipp' })] }),
+      "claims.id_token.verified_claims.verification.evidence[0]: has unknown member 'method'",
+    ],
+    [
+      'a document detail 2.3 does not list',
+      strict({ ...standard, evidence: [documentElement({ type: null, shoe_size: null })] }),
+      "claims.id_token.verified_claims.verification.evidence[0].document_details: has unknown member 'shoe_size'",
+    ],
+    [
+      'issuer: null',
+      strict({ ...standard, evidence: [documentElement({ issuer: null })] }),
+      'claims.id_token.verified_claims.verification.evidence[0].document_details.issuer: must be an object',
+    ],
+    [
+      'an issuer member beside country_code and name',
+      strict({ ...standard, evidence: [documentElement({ issuer: { name: null, address: null } })] }),
+      "claims.id_token.verified_claims.verification.evidence[0].document_details.issuer: has unknown member 'address'",
+    ],
+    [
+      'a member of a register element',
+      strict({ ...standard, evidence: [registerElement({}, { time: null })] }),
+      "claims.id_token.verified_claims.verification.evidence[0]: has unknown member 'time'",
+    ],
+    [
+      'a member of record beside type, source and personal_number',
+      strict({ ...standard, evidence: [registerElement({ date: null })] }),
+      "claims.id_token.verified_claims.verification.evidence[0].record: has unknown member 'date'",
+    ],
+    [
+      'a member of record.source beside name',
+      strict({ ...standard, evidence: [registerElement({ source: { name: 'Folkeregisteret', country: 'NOR' } })] }),
+      "claims.id_token.verified_claims.verification.evidence[0].record.source: has unknown member 'country'",
+    ],
   ])('refuses %s, naming the path (the default level accepts it)', (_name, parse, description) => {
     expect(parse).toThrow(new InvalidRequest(`request object claim ${description}`));
   });
@@ -138,8 +199,9 @@ describe('parseClaimsRequest at the strict level: only the shape of spec 2.3', (
       { name: 'picture', essential: false },
       { name: 'birthdate', essential: false },
     ]);
-    expect(lenient({ ...request({ ...standard, time: null, evidence: [documentElement({ issuer: null, shoe_size: null }, { method: 'pipp' })] }), userinfo: {} }).evidence).toEqual([
-      { type: 'document', details: ['issuer.country_code', 'issuer.name'] },
-    ]);
+    expect(
+      lenient({ ...request({ ...standard, time: null, evidence: [documentElement({ issuer: null, shoe_size: null }, { method: 'pipp' })] }), userinfo: {} })
+        .evidence,
+    ).toEqual([{ type: 'document', details: ['issuer.country_code', 'issuer.name'] }]);
   });
 });

@@ -40,9 +40,7 @@ export const ELECTRONIC_RECORD_TYPES = ['population_register'] as const;
 export const POPULATION_REGISTER_NAME = 'Folkeregisteret';
 
 /** A requested evidence element. @see spec 2.3 */
-export type EvidenceRequest =
-  | { type: 'document'; details: DocumentDetail[] }
-  | { type: 'electronic_record'; sourceName: string; personalNumber?: string };
+export type EvidenceRequest = { type: 'document'; details: DocumentDetail[] } | { type: 'electronic_record'; sourceName: string; personalNumber?: string };
 
 /**
  * A checked claims request: what the client asked for, and nothing it could not have meant.
@@ -133,27 +131,23 @@ function claimsSchemaFor(populationRegisterName: string, strict: boolean) {
   );
 
   /** Reads `type.value` first, so a mistake is reported against the element type that was meant. */
-  const evidenceElement = z
-    .looseObject({ type: z.looseObject({ value: z.enum(EVIDENCE_TYPES) }) })
-    .transform((element, ctx): EvidenceRequest => {
-      const result =
-        element.type.value === 'document'
-          ? documentEvidence.safeParse(element, { error: issueMessage, reportInput: true })
-          : electronicRecordEvidence.safeParse(element, { error: issueMessage, reportInput: true });
-      if (!result.success) {
-        for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
-        return z.NEVER;
-      }
-      return 'document_details' in result.data
-        ? { type: 'document', details: requestedDetails(result.data.document_details) }
-        : {
-            type: 'electronic_record',
-            sourceName: result.data.record.source.name,
-            ...(result.data.record.personal_number === undefined
-              ? {}
-              : { personalNumber: result.data.record.personal_number }),
-          };
-    });
+  const evidenceElement = z.looseObject({ type: z.looseObject({ value: z.enum(EVIDENCE_TYPES) }) }).transform((element, ctx): EvidenceRequest => {
+    const result =
+      element.type.value === 'document'
+        ? documentEvidence.safeParse(element, { error: issueMessage, reportInput: true })
+        : electronicRecordEvidence.safeParse(element, { error: issueMessage, reportInput: true });
+    if (!result.success) {
+      for (const issue of result.error.issues) ctx.addIssue({ ...issue, code: 'custom' });
+      return z.NEVER;
+    }
+    return 'document_details' in result.data
+      ? { type: 'document', details: requestedDetails(result.data.document_details) }
+      : {
+          type: 'electronic_record',
+          sourceName: result.data.record.source.name,
+          ...(result.data.record.personal_number === undefined ? {} : { personalNumber: result.data.record.personal_number }),
+        };
+  });
 
   const claimRequest = claimRequestOf(strict);
   const claimsSchema = objectOf(
@@ -188,10 +182,7 @@ function claimsSchemaFor(populationRegisterName: string, strict: boolean) {
           ).superRefine((verifiedClaims, ctx) => {
             // 2.3: standard_etsi "Requires given_name and family_name to be requested".
             const requested = verifiedClaims.claims;
-            if (
-              verifiedClaims.verification.trust_framework.value === 'standard_etsi' &&
-              !('given_name' in requested && 'family_name' in requested)
-            ) {
+            if (verifiedClaims.verification.trust_framework.value === 'standard_etsi' && !('given_name' in requested && 'family_name' in requested)) {
               ctx.addIssue({
                 code: 'custom',
                 path: ['claims'],

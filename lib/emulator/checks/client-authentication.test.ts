@@ -138,8 +138,7 @@ const invalidAssertions: Case[] = [
   },
   {
     name: 'a fourth header member (jku)',
-    auth: async () =>
-      authWith(await signAsClient(client, clientAssertionClaims(client), { jku: 'https://attacker.example/jwks' })),
+    auth: async () => authWith(await signAsClient(client, clientAssertionClaims(client), { jku: 'https://attacker.example/jwks' })),
     description: /header must have exactly alg, kid and typ: unexpected 'jku'/,
   },
   {
@@ -239,16 +238,13 @@ describe('client authentication (spec 2.1, part 5), at PAR and at the token endp
       expect(body.error_description).toMatch(description);
     });
 
-    it.each([['client_id'], ['client_assertion_type'], ['client_assertion']])(
-      'refuses a request without %s with 400 invalid_request',
-      async (parameter) => {
-        const auth: Record<string, string> = authWith(await signAsClient(client, clientAssertionClaims(client)));
-        delete auth[parameter];
-        const response = await newEmulator().handle(await endpointRequest(endpoint, auth));
-        expect(response.status).toBe(400);
-        expect(await response.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining(parameter) });
-      },
-    );
+    it.each([['client_id'], ['client_assertion_type'], ['client_assertion']])('refuses a request without %s with 400 invalid_request', async (parameter) => {
+      const auth: Record<string, string> = authWith(await signAsClient(client, clientAssertionClaims(client)));
+      delete auth[parameter];
+      const response = await newEmulator().handle(await endpointRequest(endpoint, auth));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining(parameter) });
+    });
 
     it('at the strict level, refuses an exp that is not a whole number of seconds (spec 2.1: Unix timestamp); the default level accepts it', async () => {
       const exp = nowSeconds() + 60.5;

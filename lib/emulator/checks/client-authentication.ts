@@ -22,11 +22,7 @@ const PAYLOAD_CLAIMS = ['iss', 'sub', 'aud', 'exp'] as const;
  * @throws InvalidRequest for a missing parameter, InvalidClient for everything else
  * @see spec 2.1, 5.1–5.4
  */
-export async function authenticateClient(
-  parameters: RequestParameters,
-  context: EmulatorContext,
-  strict = false,
-): Promise<RegisteredClient> {
+export async function authenticateClient(parameters: RequestParameters, context: EmulatorContext, strict = false): Promise<RegisteredClient> {
   const clientId = parameters.require('client_id');
   const assertionType = parameters.require('client_assertion_type');
   const assertion = parameters.require('client_assertion');
@@ -73,9 +69,7 @@ const audienceIsIssuer: AssertionRule = ({ aud }, { context }) => {
   }
   if (aud !== context.issuer) {
     const endpoint = aud === endpointUrl(context, 'token') || aud === endpointUrl(context, 'par');
-    throw new InvalidClient(
-      `client_assertion aud must be the issuer '${context.issuer}'${endpoint ? ', not an endpoint URL' : `, not ${describeValue(aud)}`}`,
-    );
+    throw new InvalidClient(`client_assertion aud must be the issuer '${context.issuer}'${endpoint ? ', not an endpoint URL' : `, not ${describeValue(aud)}`}`);
   }
 };
 
@@ -99,9 +93,7 @@ const withinLifetime: AssertionRule = (payload, { context }) => {
   const now = nowSeconds(context);
   if (exp <= now - CLOCK_SKEW_SECONDS) throw new InvalidClient('client_assertion has expired (exp is in the past)');
   if (exp > now + LIFETIMES.maxClientAssertion + CLOCK_SKEW_SECONDS) {
-    throw new InvalidClient(
-      `client_assertion exp is too far in the future; an assertion may live at most ${LIFETIMES.maxClientAssertion} seconds`,
-    );
+    throw new InvalidClient(`client_assertion exp is too far in the future; an assertion may live at most ${LIFETIMES.maxClientAssertion} seconds`);
   }
 };
 

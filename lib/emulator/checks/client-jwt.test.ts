@@ -55,7 +55,11 @@ describe('verifyClientJwt: whose key signed the request object (spec 5.5)', () =
   });
 
   it('refuses a request object signed by another registered client’s key under this client’s kid', async () => {
-    const request = await signWith(other.signingKey.privateKey, { alg: 'ES256', kid: client.signingKey.kid, typ: 'JWT' }, requestObjectClaims(client, { codeChallenge }));
+    const request = await signWith(
+      other.signingKey.privateKey,
+      { alg: 'ES256', kid: client.signingKey.kid, typ: 'JWT' },
+      requestObjectClaims(client, { codeChallenge }),
+    );
     const refused = await pushAsClient(newEmulator(), request);
     expect(refused.status).toBe(400);
     expect(refused.description).toBe(`request object: request signature is invalid for kid '${client.signingKey.kid}'`);
@@ -94,7 +98,11 @@ describe('verifyClientJwt: the header (spec 2.1, 2.2)', () => {
     const request = await signAsClient(client, requestObjectClaims(client, { codeChallenge }), header);
     const refused = await pushAsClient(newEmulator(), request);
     expect(refused.status).toBe(400);
-    expect(refused.description).toMatch('kid' in header && header.kid !== undefined ? /request header kid must be a non-empty string$/ : /header must have exactly alg, kid and typ: missing 'kid'/);
+    expect(refused.description).toMatch(
+      'kid' in header && header.kid !== undefined
+        ? /request header kid must be a non-empty string$/
+        : /header must have exactly alg, kid and typ: missing 'kid'/,
+    );
   });
 });
 

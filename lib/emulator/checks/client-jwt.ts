@@ -36,11 +36,7 @@ export interface ClientJwtRole {
  * to the key's registered alg, a valid signature, and a JSON object payload.
  * @see spec 2.1 (header), 5.2, 5.5
  */
-export async function verifyClientJwt(
-  jwt: string,
-  client: RegisteredClient,
-  { parameter, reject }: ClientJwtRole,
-): Promise<VerifiedClientJwt> {
+export async function verifyClientJwt(jwt: string, client: RegisteredClient, { parameter, reject }: ClientJwtRole): Promise<VerifiedClientJwt> {
   const parts = jwt.split('.');
   if (parts.length === 5) {
     throw reject(`${parameter} must be a signed JWT (compact JWS); encrypted JWTs are not accepted`);
@@ -120,9 +116,7 @@ export function describeMemberMismatch(object: Record<string, unknown>, expected
 function decodeJsonObject(segment: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(base64url.decode(segment)));
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }

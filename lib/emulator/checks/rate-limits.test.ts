@@ -66,11 +66,14 @@ describe('the emulator’s rate limits', () => {
   it('limits the panel’s actions, and never the read-only documents', async () => {
     const emulator = limitedEmulator({ panel: 1, par: 1, token: 1, interaction: 1 });
     const post = () =>
-      from('10.0.0.4', new Request(`${TEST_BASE_URL}/panel`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'action=rotate_keys',
-      }));
+      from(
+        '10.0.0.4',
+        new Request(`${TEST_BASE_URL}/panel`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'action=rotate_keys',
+        }),
+      );
     expect((await emulator.handle(post())).status).toBe(303);
     const refused = await emulator.handle(post());
     expect(refused.status).toBe(429);

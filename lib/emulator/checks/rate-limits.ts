@@ -74,7 +74,8 @@ export function checkRateLimits(limits: Partial<RateLimits>): RateLimits {
   const merged = { ...RATE_LIMITS, ...limits };
   for (const [group, limit] of Object.entries(merged)) {
     if (!(group in RATE_LIMITS)) throw new Error(`rateLimits: unknown group '${group}' (known: ${Object.keys(RATE_LIMITS).join(', ')})`);
-    if (!Number.isSafeInteger(limit) || limit < 1) throw new Error(`rateLimits.${group} must be a whole number of requests per minute, at least 1, not ${limit}`);
+    if (!Number.isSafeInteger(limit) || limit < 1)
+      throw new Error(`rateLimits.${group} must be a whole number of requests per minute, at least 1, not ${limit}`);
   }
   return merged;
 }

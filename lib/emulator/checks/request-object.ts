@@ -87,7 +87,9 @@ const audienceIsIssuer: RequestObjectRule = (claims, { context }) => {
 /** Strict level: `exp` in whole seconds, as a "Unix timestamp" (2.2) is; the default level takes any number (RFC 7519 §2 NumericDate). */
 const expInWholeSeconds: RequestObjectRule = ({ exp }) => {
   if (!Number.isInteger(exp)) {
-    throw new InvalidRequest(`request object claim 'exp' must be a whole number of seconds (spec 2.2: Unix timestamp), not ${describeValue(exp)} (strict level)`);
+    throw new InvalidRequest(
+      `request object claim 'exp' must be a whole number of seconds (spec 2.2: Unix timestamp), not ${describeValue(exp)} (strict level)`,
+    );
   }
 };
 
@@ -116,9 +118,7 @@ const responseTypeCode: RequestObjectRule = (claims) => {
 /** A registered redirect URI, compared as an exact string (RFC 9700 §2.1). */
 const registeredRedirectUri: RequestObjectRule = (claims, { client }) => {
   if (!client.redirectUris.includes(claims.redirect_uri)) {
-    throw new InvalidRequest(
-      `request object claim 'redirect_uri' ${describeValue(claims.redirect_uri)} is not registered for client '${client.clientId}'`,
-    );
+    throw new InvalidRequest(`request object claim 'redirect_uri' ${describeValue(claims.redirect_uri)} is not registered for client '${client.clientId}'`);
   }
 };
 
@@ -188,10 +188,7 @@ export async function verifyRequestObject(
 
   const claimsRequest = parseClaimsRequest(claims.claims, { populationRegisterName: context.populationRegisterName, strict });
   // 2.3: population register evidence is "enabled per client" (as registered, or as set since).
-  if (
-    claimsRequest.evidence.some((evidence) => evidence.type === 'electronic_record') &&
-    !(await context.populationRegisterEnabled(client.clientId))
-  ) {
+  if (claimsRequest.evidence.some((evidence) => evidence.type === 'electronic_record') && !(await context.populationRegisterEnabled(client.clientId))) {
     throw new UnauthorizedClient(`client '${client.clientId}' is not entitled to electronic_record evidence from the population register`);
   }
 

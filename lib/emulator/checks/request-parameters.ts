@@ -90,9 +90,7 @@ export function queryParameters(url: URL): RequestParameters {
 function checkContentType(header: string | null): void {
   const [mediaType = '', ...parameters] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
   if (mediaType !== 'application/x-www-form-urlencoded') {
-    throw new InvalidRequest(
-      `Content-Type must be application/x-www-form-urlencoded, not ${header ? describeValue(header) : 'absent'}`,
-    );
+    throw new InvalidRequest(`Content-Type must be application/x-www-form-urlencoded, not ${header ? describeValue(header) : 'absent'}`);
   }
   for (const parameter of parameters) {
     const [name, value] = parameter.split('=').map((part) => part.trim().replace(/^"|"$/g, ''));

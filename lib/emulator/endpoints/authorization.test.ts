@@ -72,7 +72,9 @@ describe('GET /auth (spec 4.2)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('x-frame-options')).toBe('DENY');
-    expect(response.headers.get('content-security-policy')).toMatch(/default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' http:\/\/localhost:3000;.*frame-ancestors 'none'/);
+    expect(response.headers.get('content-security-policy')).toMatch(
+      /default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' http:\/\/localhost:3000;.*frame-ancestors 'none'/,
+    );
     const html = await response.text();
     expect(html).toContain('Test client demo-client wants to verify your identity');
     expect(html).toContain('<code>standard</code>');
@@ -140,7 +142,12 @@ describe('GET /auth (spec 4.2)', () => {
     ['no client_id', { request_uri: 'urn:ietf:params:oauth:request_uri:x' }, 'invalid_request', /client_id&#39; is missing/],
     ['no request_uri', { client_id: 'demo-client' }, 'invalid_request', /request_uri&#39; is missing/],
     ['an unknown client_id', { client_id: 'nobody', request_uri: 'urn:ietf:params:oauth:request_uri:x' }, 'invalid_request', /is not registered/],
-    ['an unknown request_uri', { client_id: 'demo-client', request_uri: 'urn:ietf:params:oauth:request_uri:x' }, 'invalid_request_uri', /unknown or has expired/],
+    [
+      'an unknown request_uri',
+      { client_id: 'demo-client', request_uri: 'urn:ietf:params:oauth:request_uri:x' },
+      'invalid_request_uri',
+      /unknown or has expired/,
+    ],
     ['a duplicated client_id', 'client_id=demo-client&client_id=demo-client&request_uri=x', 'invalid_request', /more than once/],
   ])('shows an error page (not a redirect) for %s', async (_name, query, error, description) => {
     await expectErrorPage(await openAuthorization(newEmulator(), query), error, description);
@@ -277,9 +284,7 @@ describe('POST /auth: the identity app decides (spec 4.2, part 1)', () => {
   it('shows an error page for a form post without interaction or with the wrong content type', async () => {
     const emulator = newEmulator();
     await expectErrorPage(await decide(emulator, { outcome: 'approve' }), 'invalid_request', /interaction&#39; is missing/);
-    const json = await emulator.handle(
-      new Request(`${TEST_BASE_URL}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }),
-    );
+    const json = await emulator.handle(new Request(`${TEST_BASE_URL}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }));
     await expectErrorPage(json, 'invalid_request', /Content-Type must be application\/x-www-form-urlencoded/);
   });
 });
@@ -339,7 +344,9 @@ describe('the client’s name and logo (clients.ts logoUri), and the persona it 
     const { html } = await openInteraction(emulator, client, { login_hint: 'lars-eriksson' });
     expect(html.match(/ checked>/g)).toHaveLength(1);
     expect(html).toContain('<input type="radio" name="persona" value="lars-eriksson" checked>');
-    expect(html).toMatch(/value="lars-eriksson" checked>[\s\S]*?<span class="tag suggested" data-testid="suggested-persona">Suggested by Nordlys Bank<\/span>[\s\S]*?<\/label>/);
+    expect(html).toMatch(
+      /value="lars-eriksson" checked>[\s\S]*?<span class="tag suggested" data-testid="suggested-persona">Suggested by Nordlys Bank<\/span>[\s\S]*?<\/label>/,
+    );
 
     const norwegian = await openInteraction(emulator, client, { login_hint: 'lars-eriksson', ui_locales: 'nb' });
     expect(norwegian.html).toContain('<h1>Nordlys Bank vil verifisere identiteten din</h1>');

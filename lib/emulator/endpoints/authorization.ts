@@ -101,7 +101,12 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
         details: { client_id: clientId, ui_locales: pushed.request.uiLocales ?? 'none' },
       }),
     ]);
-    return interactionPage(context, pageLanguage(request, context, hints), { client, interactionId, interaction, qa: await flowAnswerFor(request, context, interaction) });
+    return interactionPage(context, pageLanguage(request, context, hints), {
+      client,
+      interactionId,
+      interaction,
+      qa: await flowAnswerFor(request, context, interaction),
+    });
   });
 }
 
@@ -142,4 +147,3 @@ export function authorizationDecisionEndpoint(request: Request, context: Emulato
     return await completeInteraction(context, interactionId, decide(context, interaction, { outcome: 'approve', persona }));
   });
 }
-

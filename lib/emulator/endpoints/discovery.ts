@@ -4,20 +4,8 @@
  * for Identity Assurance §8, and states exactly what the emulator enforces.
  * @see spec part 4 (discovery endpoint)
  */
-import {
-  CLAIM_NAMES,
-  DOCUMENT_TYPES,
-  ELECTRONIC_RECORD_TYPES,
-  EVIDENCE_TYPES,
-  TRUST_FRAMEWORKS,
-} from '../checks/claims-request';
-import {
-  ACR,
-  CLIENT_SIGNING_ALGORITHMS,
-  ID_TOKEN_CONTENT_ENCRYPTIONS,
-  ID_TOKEN_ENCRYPTION_ALGORITHMS,
-  ID_TOKEN_SIGNING_ALGORITHM,
-} from '../config';
+import { CLAIM_NAMES, DOCUMENT_TYPES, ELECTRONIC_RECORD_TYPES, EVIDENCE_TYPES, TRUST_FRAMEWORKS } from '../checks/claims-request';
+import { ACR, CLIENT_SIGNING_ALGORITHMS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, ID_TOKEN_SIGNING_ALGORITHM } from '../config';
 import { isStoreError } from '../../store/store';
 import { ENDPOINT_PATHS } from '../config';
 import { endpointUrl, type EmulatorContext } from '../context';

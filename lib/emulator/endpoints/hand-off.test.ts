@@ -12,7 +12,6 @@ import {
 } from '@/test/support/emulator';
 import type { Emulator } from '..';
 
-
 let client: TestClient;
 
 beforeAll(async () => {
@@ -111,14 +110,13 @@ function phonePress(emulator: Emulator, interaction: string, device: string, fie
  * The phone (confirmed as `device`) runs the app to the end as `persona` and presses `outcome`; an
  * approval carries the persona the screen showed, as the Share and End verification forms do.
  */
-async function phoneCompletes(
-  emulator: Emulator,
-  interaction: string,
-  device: string,
-  persona: string,
-  outcome: 'approve' | 'cancel',
-): Promise<Response> {
-  const steps: Array<Record<string, string>> = [{ action: 'choose-document', persona }, { action: 'scan-document' }, { action: 'read-chip' }, { action: 'check-face' }];
+async function phoneCompletes(emulator: Emulator, interaction: string, device: string, persona: string, outcome: 'approve' | 'cancel'): Promise<Response> {
+  const steps: Array<Record<string, string>> = [
+    { action: 'choose-document', persona },
+    { action: 'scan-document' },
+    { action: 'read-chip' },
+    { action: 'check-face' },
+  ];
   for (const fields of steps) {
     expect((await phonePress(emulator, interaction, device, fields)).status).toBe(303);
   }
@@ -126,7 +124,13 @@ async function phoneCompletes(
 }
 
 /** Opens the app on a phone from the QR code, confirms it, and runs it to the end: the phone side of a flow. */
-async function phoneOpensAndCompletes(emulator: Emulator, interaction: string, browser: string, persona: string, outcome: 'approve' | 'cancel'): Promise<Response> {
+async function phoneOpensAndCompletes(
+  emulator: Emulator,
+  interaction: string,
+  browser: string,
+  persona: string,
+  outcome: 'approve' | 'cancel',
+): Promise<Response> {
   return phoneCompletes(emulator, interaction, await openPhone(emulator, interaction, browser), persona, outcome);
 }
 
@@ -149,7 +153,9 @@ describe('the authorization page hands the user to the app (spec part 1, step 4)
     const emulator = newEmulator();
     const { html, interaction, browser } = await openAuthorizationPage(emulator, client);
     const link = `${TEST_DEVICE_BASE_URL}/app/${interaction}`;
-    expect(html).toMatch(/<svg role="img" aria-label="QR code that opens the ID Check app on your phone" focusable="false" xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+" shape-rendering="crispEdges"><path /);
+    expect(html).toMatch(
+      /<svg role="img" aria-label="QR code that opens the ID Check app on your phone" focusable="false" xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+" shape-rendering="crispEdges"><path /,
+    );
     // A shared screen shows the QR code alone: the link is nowhere in the page's HTML.
     expect(html).not.toContain(link);
     expect(html).not.toContain('data-testid="device-url"');
@@ -162,7 +168,9 @@ describe('the authorization page hands the user to the app (spec part 1, step 4)
     expect(shownHtml).toContain(`<code data-testid="device-url">${link}</code>`);
     expect(attribute(shownHtml, 'hide-device-link', 'href')).toBe(pageUrl(interaction, browser));
     // The language switch keeps it shown; the page without `link=shown` hides it again.
-    expect(/name="return_to" value="([^"]*)"/.exec(shownHtml)![1]!.replaceAll('&#38;', '&')).toBe(`/emulator/auth/page?interaction=${interaction}&browser=${browser}&link=shown`);
+    expect(/name="return_to" value="([^"]*)"/.exec(shownHtml)![1]!.replaceAll('&#38;', '&')).toBe(
+      `/emulator/auth/page?interaction=${interaction}&browser=${browser}&link=shown`,
+    );
     expect(await (await get(emulator, pageUrl(interaction, browser))).text()).not.toContain(link);
   });
 
@@ -194,7 +202,9 @@ describe('the authorization page hands the user to the app (spec part 1, step 4)
     const wrong = await computerTypes(emulator, interaction, browser, 'XXX-XXX');
     const wrongHtml = await wrong.text();
     expect(wrongHtml).toContain('<p id="phone-code-error" class="field-error" role="alert" data-testid="phone-code-error">');
-    expect(wrongHtml).toMatch(/<input id="phone-code" [^>]*aria-describedby="phone-code-hint phone-code-error" aria-invalid="true" autofocus data-testid="phone-code-input">/);
+    expect(wrongHtml).toMatch(
+      /<input id="phone-code" [^>]*aria-describedby="phone-code-hint phone-code-error" aria-invalid="true" autofocus data-testid="phone-code-input">/,
+    );
   });
 
   it('loads one external script, allowed by the CSP together with the status endpoint, and serves it as JavaScript', async () => {
@@ -413,7 +423,12 @@ describe('a phone uses the app only once the starting browser confirms it by the
       expect(html).not.toContain('data-testid="app-step"');
       expect(html).not.toContain('data-testid="persona-');
     }
-    for (const fields of [{ action: 'choose-document', persona: 'ingrid-haugen' }, { action: 'scan-document' }, { outcome: 'cancel' }, { outcome: 'approve', persona: 'ingrid-haugen' }] as Array<Record<string, string>>) {
+    for (const fields of [
+      { action: 'choose-document', persona: 'ingrid-haugen' },
+      { action: 'scan-document' },
+      { outcome: 'cancel' },
+      { outcome: 'approve', persona: 'ingrid-haugen' },
+    ] as Array<Record<string, string>>) {
       const pressed = await phonePress(emulator, interaction, device, fields);
       expect(pressed.status).toBe(403);
       expect(await pressed.text()).toContain('data-testid="app-confirm"');
@@ -461,7 +476,9 @@ describe('a phone uses the app only once the starting browser confirms it by the
       const refused = await computerTypes(emulator, interaction, browser, other);
       expect(refused.status).toBe(400);
       const html = await refused.text();
-      expect(html).toContain(`data-testid="phone-code-error">That is not a code a phone shows for this verification. ${left === 1 ? '1 try' : `${left} tries`} left.</p>`);
+      expect(html).toContain(
+        `data-testid="phone-code-error">That is not a code a phone shows for this verification. ${left === 1 ? '1 try' : `${left} tries`} left.</p>`,
+      );
       // The page again, for the same browser: the QR code and the form are still there.
       expect(html).toContain('data-testid="confirm-phone-form"');
       expect(await status(emulator, interaction, browser)).toMatchObject({ status: 'confirming' });
@@ -589,7 +606,9 @@ describe('a phone uses the app only once the starting browser confirms it by the
     expect(page).toContain('data-testid="show-device-link">Vis lenken</a>');
     expect(page).toContain('data-testid="device-status">En telefon har åpnet lenken: skriv inn koden den viser.</p>');
     const wrong = await computerTypes(emulator, interaction, browser, mine.code === 'BBB-BBB' ? 'CCC-CCC' : 'BBB-BBB', NORWEGIAN);
-    expect(await wrong.text()).toContain('data-testid="phone-code-error">Det er ikke en kode som en telefon viser for denne verifiseringen. 4 forsøk igjen.</p>');
+    expect(await wrong.text()).toContain(
+      'data-testid="phone-code-error">Det er ikke en kode som en telefon viser for denne verifiseringen. 4 forsøk igjen.</p>',
+    );
     expect((await computerTypes(emulator, interaction, browser, mine.code)).status).toBe(303);
     expect(await (await get(emulator, pageUrl(interaction, browser), 'GET', NORWEGIAN)).text()).toContain(
       'data-testid="phone-confirmed">Telefonen din er bekreftet: bare den kan fortsette denne verifiseringen.</p>',
@@ -611,7 +630,11 @@ describe('a phone uses the app only once the starting browser confirms it by the
     expect(device).not.toBe(forged);
     expect(await (await get(emulator, opened.headers.get('location')!)).text()).toContain('data-testid="app-confirm"');
     // A post with the forged secret is no phone's: refused, nothing changes.
-    await expectErrorPage(await phonePress(emulator, interaction, forged, { action: 'choose-document', persona: 'ingrid-haugen' }), 403, /open the app from its link first/);
+    await expectErrorPage(
+      await phonePress(emulator, interaction, forged, { action: 'choose-document', persona: 'ingrid-haugen' }),
+      403,
+      /open the app from its link first/,
+    );
     expect(await status(emulator, interaction, browser)).toMatchObject({ status: 'confirming' });
   });
 
@@ -668,7 +691,12 @@ describe('a phone uses the app only once the starting browser confirms it by the
     const emulator = newEmulator();
     const { interaction, browser, codeVerifier } = await openAuthorizationPage(emulator, client);
     const device = await openPhone(emulator, interaction, browser);
-    for (const fields of [{ action: 'choose-document', persona: 'ingrid-haugen' }, { action: 'scan-document' }, { action: 'read-chip' }, { action: 'check-face' }] as Array<Record<string, string>>) {
+    for (const fields of [
+      { action: 'choose-document', persona: 'ingrid-haugen' },
+      { action: 'scan-document' },
+      { action: 'read-chip' },
+      { action: 'check-face' },
+    ] as Array<Record<string, string>>) {
       expect((await phonePress(emulator, interaction, device, fields)).status).toBe(303);
     }
 

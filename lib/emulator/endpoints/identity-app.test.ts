@@ -18,7 +18,6 @@ import {
 } from '@/test/support/emulator';
 import { personas, type Emulator } from '..';
 
-
 let client: TestClient;
 
 beforeAll(async () => {
@@ -124,7 +123,10 @@ describe('the identity app on this device (the "Use the app on this device" link
       expect(choose).toContain(`<img src="${TEST_BASE_URL}/portraits/${persona.id}.jpg" alt=""`);
     }
 
-    await expectSeeOther(await press(emulator, interaction, { action: 'choose-document', persona: 'ingrid-haugen' }, { browser }), appUrl(interaction, { browser, step: 'scan' }));
+    await expectSeeOther(
+      await press(emulator, interaction, { action: 'choose-document', persona: 'ingrid-haugen' }, { browser }),
+      appUrl(interaction, { browser, step: 'scan' }),
+    );
     const scan = await (await get(emulator, appUrl(interaction, { browser, step: 'scan' }))).text();
     expect(scan).toContain('Step 2 of 5');
     expect(scan).toContain('<dd>FK4820713</dd>');
@@ -243,7 +245,9 @@ describe('the persona whose face check fails (spec part 1)', () => {
     expect(face).toContain('<h1>Face check failed</h1>');
     expect(face).toContain('data-testid="face-check-failed"');
     expect(face).toContain('data-testid="end-verification">End verification</button>');
-    expect(face).toContain('<input type="hidden" name="persona" value="tobias-hansen"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="end-verification">');
+    expect(face).toContain(
+      '<input type="hidden" name="persona" value="tobias-hansen"><button class="btn primary" type="submit" name="outcome" value="approve" data-testid="end-verification">',
+    );
     expect(face).not.toContain('data-testid="share"');
 
     const ended = await press(emulator, interaction, { outcome: 'approve', persona: 'tobias-hansen' }, { browser });
@@ -373,11 +377,15 @@ describe('the app pages', () => {
     const { device: waiting, location } = await openAppFromQrCode(emulator, appUrl(interaction));
     const confirm = await get(emulator, location);
     expect(confirm.status).toBe(200);
-    expect(confirm.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' [^;]+; form-action 'self' http:\/\/192\.168\.1\.20:3000; base-uri 'none'; frame-ancestors 'none'$/);
+    expect(confirm.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' [^;]+; form-action 'self' http:\/\/192\.168\.1\.20:3000; base-uri 'none'; frame-ancestors 'none'$/,
+    );
     const html = await confirm.text();
     expect(html).toContain('<title>Confirm this phone – ID Check</title>');
     expect(html).toContain('<h1>Confirm this phone on your computer</h1>');
-    expect(html).toMatch(/<p class="pairing-code"><span class="visually-hidden">Your code: <\/span><strong data-testid="phone-code">[A-Z]{3}-[A-Z]{3}<\/strong><\/p>/);
+    expect(html).toMatch(
+      /<p class="pairing-code"><span class="visually-hidden">Your code: <\/span><strong data-testid="phone-code">[A-Z]{3}-[A-Z]{3}<\/strong><\/p>/,
+    );
     expect(html).toContain(`href="${appUrl(interaction, { device: waiting, step: 'document' }).replaceAll('&', '&#38;')}" data-testid="continue"`);
     expect(html).not.toContain('<script');
     expect(html).not.toContain('data-testid="cancel-verification"');
@@ -388,7 +396,9 @@ describe('the app pages', () => {
     await openOnPhone(emulator, interaction, browser);
     const refused = await get(emulator, location);
     expect(refused.status).toBe(409);
-    expect(refused.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' [^;]+; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/);
+    expect(refused.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; style-src 'sha256-[^']+'; img-src 'self' [^;]+; form-action 'self'; base-uri 'none'; frame-ancestors 'none'$/,
+    );
     const refusedHtml = await refused.text();
     expect(refusedHtml).toContain('<title>Another device – ID Check</title>');
     expect(refusedHtml).toContain('data-testid="app-elsewhere"');
@@ -406,7 +416,9 @@ describe('consent is to what the screen showed (Share and End verification carry
     const { interaction, browser, codeVerifier } = await openAuthorizationPage(emulator, client);
     await walkToConsent(emulator, interaction, 'ingrid-haugen', { browser });
 
-    for (const fields of [{ outcome: 'approve', persona: 'sofia-costa' }, { outcome: 'approve', persona: 'nobody' }, { outcome: 'approve' }] as Array<Record<string, string>>) {
+    for (const fields of [{ outcome: 'approve', persona: 'sofia-costa' }, { outcome: 'approve', persona: 'nobody' }, { outcome: 'approve' }] as Array<
+      Record<string, string>
+    >) {
       const refused = await press(emulator, interaction, fields, { browser });
       expect(refused.status).toBe(409);
       const html = await refused.text();
@@ -531,7 +543,9 @@ describe('the client’s logo and the persona it suggests (login_hint) in the ap
     const { interaction, browser } = await openWith(emulator, client, { login_hint: 'lars-eriksson' });
     const here = await (await get(emulator, appUrl(interaction, { browser }))).text();
     expect(here.match(/data-testid="persona-[a-z-]+" aria-current="true"/g)).toHaveLength(1);
-    expect(here).toMatch(/data-testid="persona-lars-eriksson" aria-current="true">[\s\S]*?<span class="tag suggested" data-testid="suggested-persona">Suggested by Test client demo-client<\/span>/);
+    expect(here).toMatch(
+      /data-testid="persona-lars-eriksson" aria-current="true">[\s\S]*?<span class="tag suggested" data-testid="suggested-persona">Suggested by Test client demo-client<\/span>/,
+    );
     const device = await openOnPhone(emulator, interaction, browser);
     const phone = await (await get(emulator, appUrl(interaction, { device }))).text();
     expect(phone).toMatch(/data-testid="persona-lars-eriksson" aria-current="true">/);
@@ -580,6 +594,8 @@ describe('the client’s logo and the persona it suggests (login_hint) in the ap
     );
     await walkToConsent(emulator, interaction, 'ingrid-haugen', { browser });
     const consent = await (await get(emulator, appUrl(interaction, { browser, step: 'consent' }))).text();
-    expect(consent).toMatch(/<div class="client-heading"><img class="client-logo" src="data:image\/png;base64,[^"]+" alt="Nordlys Bank" width="40" height="40" data-testid="client-logo"><h1>/);
+    expect(consent).toMatch(
+      /<div class="client-heading"><img class="client-logo" src="data:image\/png;base64,[^"]+" alt="Nordlys Bank" width="40" height="40" data-testid="client-logo"><h1>/,
+    );
   });
 });

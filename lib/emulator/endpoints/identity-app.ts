@@ -111,12 +111,7 @@ function isPhonePage(access: ReturnType<typeof appAccess>): access is { refused:
  * The open interaction, or the response for one that is not open: the "finished" screen once it
  * has been completed (a phone reloading after the computer continued), else the error page.
  */
-async function openInteraction(
-  request: Request,
-  context: EmulatorContext,
-  interactionId: string,
-  method: 'GET' | 'POST',
-): Promise<Interaction | Response> {
+async function openInteraction(request: Request, context: EmulatorContext, interactionId: string, method: 'GET' | 'POST'): Promise<Interaction | Response> {
   const interaction = await context.interactions.get(interactionId);
   if (interaction) return interaction;
   if (await context.interactions.wasTaken(interactionId)) {

@@ -28,7 +28,10 @@ describe('GET /jwks (spec 2.7, 4.4)', () => {
     for (const certificate of key.x5c) expect(certificate).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
 
     const x509 = await loadX509();
-    const [signing, ca] = key.x5c.map((der) => new x509.X509Certificate(der)) as [InstanceType<typeof x509.X509Certificate>, InstanceType<typeof x509.X509Certificate>];
+    const [signing, ca] = key.x5c.map((der) => new x509.X509Certificate(der)) as [
+      InstanceType<typeof x509.X509Certificate>,
+      InstanceType<typeof x509.X509Certificate>,
+    ];
     expect(key.kid).toBe(signing.serialNumber.toLowerCase());
     expect(key.kid).toMatch(/^[0-7][0-9a-f]{31}$/);
     expect(signing.subject).toBe('CN=IDV Emulator ID Token Signing');
@@ -53,7 +56,10 @@ describe('GET /jwks (spec 2.7, 4.4)', () => {
     const first = createTestEmulator({ clients: [client] });
     const second = createTestEmulator({ clients: [client] });
     const kid = async (emulator: typeof first) =>
-      ((await (await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).json()) as { keys: JWK[] }).keys.map((key) => key.kid).sort().join();
+      ((await (await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).json()) as { keys: JWK[] }).keys
+        .map((key) => key.kid)
+        .sort()
+        .join();
     const [a, b] = await Promise.all([kid(first), kid(first)]);
     expect(a).toBe(b);
     expect(await kid(second)).not.toBe(a);

@@ -31,7 +31,10 @@ export async function jwksEndpoint(_request: Request, context: EmulatorContext):
   }
   if (variants.includes('jwks_unparseable_extra_keys')) keys = shuffled([...keys, ...UNUSABLE_KEYS]);
   // For the QA API: which keys were served in which order (a JWKS request names no client or flow).
-  await context.traces.recordJwksFetch(keys.map((key) => key.kid ?? '(no kid)'), variants);
+  await context.traces.recordJwksFetch(
+    keys.map((key) => key.kid ?? '(no kid)'),
+    variants,
+  );
   return new Response(JSON.stringify({ keys }), {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=86400' },
@@ -48,7 +51,14 @@ const UNUSABLE_KEYS: readonly JWK[] = [
   // a key type nobody registered
   { kty: 'X-EMULATOR-UNKNOWN', kid: 'emulator-unknown-kty', use: 'sig', k: 'AQAB' },
   // an encryption key: not for verifying signatures (RFC 7517 §4.2); a short made-up modulus
-  { kty: 'RSA', kid: 'emulator-encryption-key', use: 'enc', alg: 'RSA-OAEP-256', n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw', e: 'AQAB' },
+  {
+    kty: 'RSA',
+    kid: 'emulator-encryption-key',
+    use: 'enc',
+    alg: 'RSA-OAEP-256',
+    n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
+    e: 'AQAB',
+  },
   // an EC key whose x is not a coordinate of P-256 (too short, and not base64url of 32 bytes)
   { kty: 'EC', kid: 'emulator-garbage-x', use: 'sig', alg: 'ES256', crv: 'P-256', x: 'not-a-coordinate', y: 'AAAA' },
 ];

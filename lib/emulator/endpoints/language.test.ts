@@ -89,7 +89,11 @@ describe('POST {base}/language: the language switch', () => {
     const accepted = await switchTo(emulator, { lang: 'nb', return_to: '/emulator' }, { Origin: 'null', 'Sec-Fetch-Site': 'same-origin' });
     expect(accepted.status).toBe(303);
     await expectRefusal(await switchTo(emulator, { lang: 'nb', return_to: '/emulator' }, { Origin: 'null' }), 403, /possible cross-site request/);
-    await expectRefusal(await switchTo(emulator, { lang: 'nb', return_to: '/emulator' }, { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }), 403, /cross-site/);
+    await expectRefusal(
+      await switchTo(emulator, { lang: 'nb', return_to: '/emulator' }, { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }),
+      403,
+      /cross-site/,
+    );
   });
 
   it('accepts posts from the phone’s address, and from programs that send neither header', async () => {
@@ -106,7 +110,11 @@ describe('POST {base}/language: the language switch', () => {
       403,
       /^This form post came from &#39;https:\/\/evil\.example&#39;, not from one of the emulator&#39;s own pages/,
     );
-    await expectRefusal(await switchTo(emulator, { lang: 'nb', return_to: '/emulator' }, { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-site' }), 403, /Sec-Fetch-Site: &#39;same-site&#39;/);
+    await expectRefusal(
+      await switchTo(emulator, { lang: 'nb', return_to: '/emulator' }, { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-site' }),
+      403,
+      /Sec-Fetch-Site: &#39;same-site&#39;/,
+    );
     const norwegian = await expectRefusal(
       await switchTo(emulator, { lang: 'nb', return_to: '/emulator' }, { Origin: 'https://evil.example', 'Accept-Language': 'nb' }),
       403,
@@ -131,7 +139,11 @@ describe('POST {base}/language: the language switch', () => {
 
   it('refuses an unknown or missing language (400), naming the languages it speaks', async () => {
     const emulator = newEmulator();
-    const html = await expectRefusal(await switchTo(emulator, { lang: 'de', return_to: '/emulator/app/x' }), 400, /^Unknown language &#39;de&#39;; choose one of en, nb\.$/);
+    const html = await expectRefusal(
+      await switchTo(emulator, { lang: 'de', return_to: '/emulator/app/x' }),
+      400,
+      /^Unknown language &#39;de&#39;; choose one of en, nb\.$/,
+    );
     // The way back is offered when the return path was fine.
     expect(html).toContain('<a href="/emulator/app/x">Back</a>');
     await expectRefusal(await switchTo(emulator, { return_to: '/emulator' }), 400, /^The form has no &#39;lang&#39;; choose one of en, nb\.$/);

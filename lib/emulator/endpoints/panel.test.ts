@@ -84,7 +84,9 @@ describe('GET {base}: the QA panel', () => {
   it('sends a strict CSP: no script, its own style by hash, same-origin images and form posts, no framing', async () => {
     const { response, html } = await getPanel(newEmulator());
     const csp = response.headers.get('content-security-policy')!;
-    expect(csp).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'self'; form-action 'self' http:\/\/localhost:3000; base-uri 'none'; frame-ancestors 'none'$/);
+    expect(csp).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src 'self'; form-action 'self' http:\/\/localhost:3000; base-uri 'none'; frame-ancestors 'none'$/,
+    );
     expect(html).not.toMatch(/<script/i);
     // The same policy in the document, for hosts that replace the header (frame-ancestors only works as a header).
     const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]?.replaceAll('&#39;', "'");
@@ -207,7 +209,9 @@ describe('POST {base}/panel: the panel’s actions', () => {
     // The fault that removes iss waits while the redirect carries none, and the panel says so.
     expect(html).toMatch(/data-testid="fault-missing_response_issuer"[\s\S]*data-testid="fault-waits"/);
 
-    expect((await emulator.handle(panelPost({ action: 'set_redirect_iss', redirect_iss: 'true' }))).headers.get('location')).toBe('/emulator?done=redirect_iss_on');
+    expect((await emulator.handle(panelPost({ action: 'set_redirect_iss', redirect_iss: 'true' }))).headers.get('location')).toBe(
+      '/emulator?done=redirect_iss_on',
+    );
     expect(await emulator.control.redirectIss()).toBe(true);
     expect((await getPanel(emulator)).html).not.toContain('data-testid="fault-waits"');
   });
@@ -262,11 +266,23 @@ describe('POST {base}/panel: the panel’s actions', () => {
     ['an Object.prototype name as fault', { action: 'disarm_fault', fault: 'constructor' }, /Unknown fault/],
     ['an unknown client', { action: 'set_population_register', client_id: 'nobody', enabled: 'true' }, /No client &#39;nobody&#39; is registered/],
     ['no client', { action: 'set_population_register', enabled: 'true' }, /has no &#39;client_id&#39;/],
-    ['enabled that is not a boolean', { action: 'set_population_register', client_id: 'demo-client', enabled: 'yes' }, /&#39;enabled&#39; must be &#39;true&#39; or &#39;false&#39;/],
+    [
+      'enabled that is not a boolean',
+      { action: 'set_population_register', client_id: 'demo-client', enabled: 'yes' },
+      /&#39;enabled&#39; must be &#39;true&#39; or &#39;false&#39;/,
+    ],
     ['strict that is not a boolean', { action: 'set_strict', strict: 'on' }, /&#39;strict&#39; must be &#39;true&#39; or &#39;false&#39;, not &#39;on&#39;/],
     ['set_redirect_iss without a value', { action: 'set_redirect_iss' }, /&#39;redirect_iss&#39; must be &#39;true&#39; or &#39;false&#39;, not absent/],
-    ['an encryption variant the emulator cannot issue', { action: 'set_id_token_encryption', client_id: 'demo-client', alg: 'RSA1_5', enc: 'A128CBC-HS256' }, /&#39;alg&#39; must be one of RSA-OAEP-256, RSA-OAEP/],
-    ['an encryption variant for an unknown client', { action: 'set_id_token_encryption', client_id: 'nobody', alg: 'RSA-OAEP', enc: 'A128GCM' }, /No client &#39;nobody&#39; is registered/],
+    [
+      'an encryption variant the emulator cannot issue',
+      { action: 'set_id_token_encryption', client_id: 'demo-client', alg: 'RSA1_5', enc: 'A128CBC-HS256' },
+      /&#39;alg&#39; must be one of RSA-OAEP-256, RSA-OAEP/,
+    ],
+    [
+      'an encryption variant for an unknown client',
+      { action: 'set_id_token_encryption', client_id: 'nobody', alg: 'RSA-OAEP', enc: 'A128GCM' },
+      /No client &#39;nobody&#39; is registered/,
+    ],
   ])('answers 400 with a page that says what is wrong for %s, and changes nothing', async (_name, fields, message) => {
     const emulator = newEmulator();
     const response = await emulator.handle(panelPost(fields as Record<string, string>));
@@ -538,7 +554,11 @@ describe('who may use the panel’s actions', () => {
   it('caps sign-in attempts from all addresses together: 30 per 15 minutes, however many addresses try', async () => {
     let clock = Date.now();
     let address = 0;
-    const emulator = emulatorWith({ mode: 'password', password: PASSWORD }, () => `203.0.113.${address}`, () => clock);
+    const emulator = emulatorWith(
+      { mode: 'password', password: PASSWORD },
+      () => `203.0.113.${address}`,
+      () => clock,
+    );
     for (let attempt = 0; attempt < 30; attempt++) {
       address = attempt;
       expect((await emulator.handle(panelPost({ action: 'sign_in', password: `guess ${attempt} guess` }))).status).toBe(403);
@@ -553,7 +573,11 @@ describe('who may use the panel’s actions', () => {
   it('after three wrong passwords in a row, from anywhere, each next attempt waits twice as long, up to a minute; the right password ends the back-off', async () => {
     let clock = Date.now();
     let address = 0;
-    const emulator = emulatorWith({ mode: 'password', password: PASSWORD }, () => `203.0.113.${address++}`, () => clock);
+    const emulator = emulatorWith(
+      { mode: 'password', password: PASSWORD },
+      () => `203.0.113.${address++}`,
+      () => clock,
+    );
     const attempt = (password: string) => emulator.handle(panelPost({ action: 'sign_in', password }));
     for (let wrong = 0; wrong < 3; wrong++) expect((await attempt('a wrong guess!')).status).toBe(403);
     // The fourth wrong password (no wait before it) starts a wait of 2 s.

@@ -109,7 +109,9 @@ async function renderPanel(request: Request, context: EmulatorContext, options: 
     faultOwners: Object.fromEntries(armings.flatMap(([id, arming]) => (arming.armedBy === undefined ? [] : [[id, arming.armedBy]]))),
     ...(runLock ? { runLock } : {}),
     injectedFaults,
-    notice: options.signInError ? undefined : confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid, access)?.(PANEL_MESSAGES[language.locale]),
+    notice: options.signInError
+      ? undefined
+      : confirmation(new URL(request.url).searchParams, clients, signingKeys[0]?.kid, access)?.(PANEL_MESSAGES[language.locale]),
     now: context.now(),
     signInError: options.signInError,
   });
@@ -202,7 +204,10 @@ async function changeSignIn(
  * localhost:PORT) that is not the origin the browser sees. The QA API's writes (endpoints/qa-api.ts)
  * are checked by this very rule.
  */
-export function panelCrossSite(request: Request, context: Pick<EmulatorContext, 'issuer' | 'deviceBaseUrl'>): { origin: string } | { site: string } | undefined {
+export function panelCrossSite(
+  request: Request,
+  context: Pick<EmulatorContext, 'issuer' | 'deviceBaseUrl'>,
+): { origin: string } | { site: string } | undefined {
   const origin = request.headers.get('origin');
   const ownOrigins = new Set([new URL(context.issuer).origin, new URL(context.deviceBaseUrl).origin]);
   if (origin !== null && !ownOrigins.has(origin)) return { origin };
@@ -328,12 +333,7 @@ async function perform(
  * The sentence for `done`, built from known values only: a fault or client the query names is
  * looked up, so a crafted link cannot make the panel say something of its own.
  */
-function confirmation(
-  query: URLSearchParams,
-  clients: readonly ClientInfo[],
-  currentKid: string | undefined,
-  access: PanelAccessState,
-): Message | undefined {
+function confirmation(query: URLSearchParams, clients: readonly ClientInfo[], currentKid: string | undefined, access: PanelAccessState): Message | undefined {
   const fault = query.get('fault');
   const clientId = query.get('client_id');
   const client = clientId === null ? undefined : clients.find((known) => known.clientId === clientId);

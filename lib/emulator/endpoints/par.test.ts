@@ -23,8 +23,7 @@ beforeAll(async () => {
   codeChallenge = (await createPkce()).codeChallenge;
 });
 
-const emulator = (options: { strict?: boolean } = {}) =>
-  createTestEmulator({ clients: [client, entitled], ...options });
+const emulator = (options: { strict?: boolean } = {}) => createTestEmulator({ clients: [client, entitled], ...options });
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A PAR request whose request object has `claims` merged over valid ones (undefined removes one). */
@@ -33,9 +32,7 @@ async function pushWith(
   options: { as?: TestClient; header?: Record<string, unknown>; form?: Record<string, string>; strict?: boolean } = {},
 ) {
   const as = options.as ?? client;
-  const payload = Object.fromEntries(
-    Object.entries(requestObjectClaims(as, { codeChallenge, claims })).filter(([, value]) => value !== undefined),
-  );
+  const payload = Object.fromEntries(Object.entries(requestObjectClaims(as, { codeChallenge, claims })).filter(([, value]) => value !== undefined));
   return emulator({ strict: options.strict }).handle(
     formPost(`${TEST_BASE_URL}/par`, {
       ...(await clientAuthentication(as)),
@@ -151,14 +148,26 @@ describe('POST /par (spec 4.1, 2.4)', () => {
       });
     });
 
-    const cases: Array<{ name: string; claims?: Record<string, unknown>; header?: Record<string, unknown>; unsigned?: true; error?: string; status?: number; description: RegExp }> = [
+    const cases: Array<{
+      name: string;
+      claims?: Record<string, unknown>;
+      header?: Record<string, unknown>;
+      unsigned?: true;
+      error?: string;
+      status?: number;
+      description: RegExp;
+    }> = [
       { name: 'alg none', unsigned: true, description: /alg 'none' is not allowed/ },
       { name: 'a header without typ', header: { typ: undefined }, description: /exactly alg, kid and typ: missing 'typ'/ },
       { name: 'a fourth header member', header: { cty: 'JWT' }, description: /unexpected 'cty'/ },
       { name: 'an unregistered kid', header: { kid: 'unknown' }, description: /kid 'unknown' is not a registered signing key/ },
       { name: 'iss other than the client', claims: { iss: 'entitled' }, description: /claim 'iss' must be the client_id 'demo-client'/ },
       { name: 'sub other than the client', claims: { sub: 'x' }, description: /claim 'sub' must be the client_id/ },
-      { name: 'client_id other than the authenticated client', claims: { client_id: 'entitled' }, description: /claim 'client_id' must be the client_id 'demo-client'/ },
+      {
+        name: 'client_id other than the authenticated client',
+        claims: { client_id: 'entitled' },
+        description: /claim 'client_id' must be the client_id 'demo-client'/,
+      },
       { name: 'aud as an array', claims: { aud: [TEST_BASE_URL] }, description: /claim 'aud' must be a JSON string/ },
       { name: 'aud = the PAR endpoint', claims: { aud: `${TEST_BASE_URL}/par` }, description: /claim 'aud' must be the issuer/ },
       { name: 'exp as a string', claims: { exp: String(nowSeconds() + 60) }, description: /claim 'exp' must be a JSON number/ },
@@ -168,8 +177,16 @@ describe('POST /par (spec 4.1, 2.4)', () => {
       { name: 'exp exactly at the edge of the 30 s clock skew', claims: { exp: nowSeconds() - 30 }, description: /has expired/ },
       { name: 'nbf as a string', claims: { nbf: String(nowSeconds()) }, description: /claim 'nbf' must be a number/ },
       { name: "response_type 'code id_token'", claims: { response_type: 'code id_token' }, description: /'response_type' must be 'code'/ },
-      { name: 'an unregistered redirect_uri', claims: { redirect_uri: 'https://attacker.example/cb' }, description: /'redirect_uri' 'https:\/\/attacker.example\/cb' is not registered/ },
-      { name: 'a redirect_uri differing by a trailing slash', claims: { redirect_uri: 'http://localhost:3000/auth/callback/' }, description: /is not registered/ },
+      {
+        name: 'an unregistered redirect_uri',
+        claims: { redirect_uri: 'https://attacker.example/cb' },
+        description: /'redirect_uri' 'https:\/\/attacker.example\/cb' is not registered/,
+      },
+      {
+        name: 'a redirect_uri differing by a trailing slash',
+        claims: { redirect_uri: 'http://localhost:3000/auth/callback/' },
+        description: /is not registered/,
+      },
       { name: "scope 'openid profile'", claims: { scope: 'openid profile' }, error: 'invalid_scope', description: /'scope' must be 'openid'/ },
       { name: "scope 'email'", claims: { scope: 'email' }, error: 'invalid_scope', description: /'scope' must be 'openid'/ },
       { name: 'scope as an array', claims: { scope: ['openid'] }, description: /'scope' must be a JSON string/ },
@@ -181,26 +198,108 @@ describe('POST /par (spec 4.1, 2.4)', () => {
       { name: "code_challenge_method 'plain'", claims: { code_challenge_method: 'plain' }, description: /'code_challenge_method' must be 'S256'/ },
       { name: 'claims as an array', claims: { claims: [] }, description: /claim 'claims' must be a JSON object/ },
       { name: 'claims without id_token', claims: { claims: { userinfo: {} } }, description: /^request object claim claims.id_token: is required$/ },
-      { name: 'id_token without verified_claims', claims: { claims: { id_token: { given_name: { essential: true } } } }, description: /claims.id_token.verified_claims: is required/ },
-      { name: 'verified_claims as an array', claims: { claims: { id_token: { verified_claims: [] } } }, description: /claims.id_token.verified_claims: must be an object/ },
-      { name: 'an unknown trust framework', ...withClaims(verifiedClaims({ trust_framework: { value: 'eidas' } })), description: /verification.trust_framework.value: must be one of 'standard', 'standard_etsi'/ },
-      { name: 'trust_framework as a string', ...withClaims(verifiedClaims({ trust_framework: 'standard' })), description: /verification.trust_framework: must be an object/ },
-      { name: 'an empty evidence array', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [] })), description: /verification.evidence: must not be empty/ },
-      { name: 'an unknown evidence type', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [{ type: { value: 'utility_bill' } }] })), description: /evidence\[0\].type.value: must be one of 'document', 'electronic_record'/ },
-      { name: 'document evidence without document_details', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [{ type: { value: 'document' } }] })), description: /evidence\[0\].document_details: is required/ },
-      { name: 'a document detail that is not null', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [documentEvidence({ document_number: { essential: true } })] })), description: /evidence\[0\].document_details.document_number: must be null/ },
-      { name: 'an issuer member that is not null', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [documentEvidence({ issuer: { name: 'x' } })] })), description: /document_details.issuer.name: must be null/ },
-      { name: 'a record from another source', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ source: { name: 'Skatteetaten' } })] })), description: /record.source.name: must be 'Folkeregisteret'/ },
-      { name: 'a record of another type', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ type: { value: 'bank_account' } })] })), description: /record.type.value: must be 'population_register'/ },
-      { name: 'a 10-digit record.personal_number', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: '1403872642' })] })), description: /record.personal_number: must be an 11-digit Norwegian national number/ },
-      { name: 'a 12-digit record.personal_number', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: '140387264211' })] })), description: /record.personal_number: must be an 11-digit Norwegian national number/ },
-      { name: 'a record.personal_number with a letter before its 11 digits', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: 'x14038726421' })] })), description: /record.personal_number: must be an 11-digit Norwegian national number/ },
-      { name: 'two document evidence elements', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [documentEvidence({}), documentEvidence({})] })), description: /evidence\[1\]: requests 'document' evidence twice/ },
-      { name: 'a claim requested with a non-boolean essential', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' } }, { birthdate: { essential: 'yes' } })), description: /claims.birthdate.essential: must be a boolean/ },
-      { name: 'a claim requested as a string', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' } }, { birthdate: 'please' })), description: /claims.birthdate: must be an object/ },
-      { name: 'standard_etsi without family_name', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard_etsi' } }, { given_name: { essential: true }, birthdate: { essential: true } })), description: /standard_etsi trust framework requires given_name and family_name/ },
-      { name: 'standard_etsi without any claims', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard_etsi' }, evidence: [documentEvidence({ type: null })] }, {})), description: /standard_etsi/ },
-      { name: 'population register evidence from a client without the entitlement', ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence()] })), error: 'unauthorized_client', status: 403, description: /not entitled to electronic_record evidence/ },
+      {
+        name: 'id_token without verified_claims',
+        claims: { claims: { id_token: { given_name: { essential: true } } } },
+        description: /claims.id_token.verified_claims: is required/,
+      },
+      {
+        name: 'verified_claims as an array',
+        claims: { claims: { id_token: { verified_claims: [] } } },
+        description: /claims.id_token.verified_claims: must be an object/,
+      },
+      {
+        name: 'an unknown trust framework',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'eidas' } })),
+        description: /verification.trust_framework.value: must be one of 'standard', 'standard_etsi'/,
+      },
+      {
+        name: 'trust_framework as a string',
+        ...withClaims(verifiedClaims({ trust_framework: 'standard' })),
+        description: /verification.trust_framework: must be an object/,
+      },
+      {
+        name: 'an empty evidence array',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [] })),
+        description: /verification.evidence: must not be empty/,
+      },
+      {
+        name: 'an unknown evidence type',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [{ type: { value: 'utility_bill' } }] })),
+        description: /evidence\[0\].type.value: must be one of 'document', 'electronic_record'/,
+      },
+      {
+        name: 'document evidence without document_details',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [{ type: { value: 'document' } }] })),
+        description: /evidence\[0\].document_details: is required/,
+      },
+      {
+        name: 'a document detail that is not null',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [documentEvidence({ document_number: { essential: true } })] })),
+        description: /evidence\[0\].document_details.document_number: must be null/,
+      },
+      {
+        name: 'an issuer member that is not null',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [documentEvidence({ issuer: { name: 'x' } })] })),
+        description: /document_details.issuer.name: must be null/,
+      },
+      {
+        name: 'a record from another source',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ source: { name: 'Skatteetaten' } })] })),
+        description: /record.source.name: must be 'Folkeregisteret'/,
+      },
+      {
+        name: 'a record of another type',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ type: { value: 'bank_account' } })] })),
+        description: /record.type.value: must be 'population_register'/,
+      },
+      {
+        name: 'a 10-digit record.personal_number',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: '1403872642' })] })),
+        description: /record.personal_number: must be an 11-digit Norwegian national number/,
+      },
+      {
+        name: 'a 12-digit record.personal_number',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: '140387264211' })] })),
+        description: /record.personal_number: must be an 11-digit Norwegian national number/,
+      },
+      {
+        name: 'a record.personal_number with a letter before its 11 digits',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence({ personal_number: 'x14038726421' })] })),
+        description: /record.personal_number: must be an 11-digit Norwegian national number/,
+      },
+      {
+        name: 'two document evidence elements',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [documentEvidence({}), documentEvidence({})] })),
+        description: /evidence\[1\]: requests 'document' evidence twice/,
+      },
+      {
+        name: 'a claim requested with a non-boolean essential',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' } }, { birthdate: { essential: 'yes' } })),
+        description: /claims.birthdate.essential: must be a boolean/,
+      },
+      {
+        name: 'a claim requested as a string',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' } }, { birthdate: 'please' })),
+        description: /claims.birthdate: must be an object/,
+      },
+      {
+        name: 'standard_etsi without family_name',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard_etsi' } }, { given_name: { essential: true }, birthdate: { essential: true } })),
+        description: /standard_etsi trust framework requires given_name and family_name/,
+      },
+      {
+        name: 'standard_etsi without any claims',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard_etsi' }, evidence: [documentEvidence({ type: null })] }, {})),
+        description: /standard_etsi/,
+      },
+      {
+        name: 'population register evidence from a client without the entitlement',
+        ...withClaims(verifiedClaims({ trust_framework: { value: 'standard' }, evidence: [registerEvidence()] })),
+        error: 'unauthorized_client',
+        status: 403,
+        description: /not entitled to electronic_record evidence/,
+      },
     ];
 
     it.each(cases)('refuses $name', async ({ claims = {}, header, unsigned, error = 'invalid_request', status = 400, description }) => {

@@ -29,9 +29,12 @@ type FormRule = (parameters: RequestParameters) => void;
 const FORM_RULES: readonly Levelled<FormRule>[] = [
   ['every', (parameters) => REQUIRED_PARAMETERS.forEach((name) => parameters.require(name))],
   // RFC 9126 §2.1: a request_uri must not be pushed.
-  ['every', (parameters) => {
-    if (parameters.has('request_uri')) throw new InvalidRequest("parameter 'request_uri' must not be sent to the PAR endpoint");
-  }],
+  [
+    'every',
+    (parameters) => {
+      if (parameters.has('request_uri')) throw new InvalidRequest("parameter 'request_uri' must not be sent to the PAR endpoint");
+    },
+  ],
   // login_hint is taken at both levels (checks/login-hint.ts): a standard parameter, not the spec's.
   ['strict', (parameters) => onlyListedParameters(parameters, REQUIRED_PARAMETERS, 'spec 4.1', [LOGIN_HINT])],
 ];
@@ -112,16 +115,16 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
     }),
     context.traces.list(state, client.clientId),
   ]);
-  return Response.json(
-    { request_uri: requestUri, expires_in: LIFETIMES.requestUri },
-    { status: 201, headers: { 'Cache-Control': 'no-store' } },
-  );
+  return Response.json({ request_uri: requestUri, expires_in: LIFETIMES.requestUri }, { status: 201, headers: { 'Cache-Control': 'no-store' } });
 }
 
 /** The PAR faults (qa/faults.ts, target `par_endpoint`), in table order, and the error each answers with. */
 const PAR_FAULTS = [
   { id: 'par_server_error', error: () => new ServerError("injected fault 'par_server_error' (emulator QA panel): the PAR endpoint failed on purpose") },
-  { id: 'par_invalid_request', error: () => new InvalidRequest("injected fault 'par_invalid_request' (emulator QA panel): the request was refused on purpose") },
+  {
+    id: 'par_invalid_request',
+    error: () => new InvalidRequest("injected fault 'par_invalid_request' (emulator QA panel): the request was refused on purpose"),
+  },
   { id: 'par_invalid_client', error: () => new InvalidClient("injected fault 'par_invalid_client' (emulator QA panel): the client was refused on purpose") },
   {
     id: 'par_temporarily_unavailable',

@@ -51,7 +51,12 @@ async function json(response: Response): Promise<Record<string, unknown>> {
 }
 
 /** PAR with a chosen state; returns the request_uri. */
-async function par(emulator: Emulator, state = `state-${crypto.randomUUID()}`, who = client, now?: number): Promise<{ requestUri: string; state: string; codeVerifier: string }> {
+async function par(
+  emulator: Emulator,
+  state = `state-${crypto.randomUUID()}`,
+  who = client,
+  now?: number,
+): Promise<{ requestUri: string; state: string; codeVerifier: string }> {
   const { codeVerifier, codeChallenge } = await createPkce();
   const response = await emulator.handle(
     formPost(`${TEST_BASE_URL}/par`, {
@@ -102,7 +107,11 @@ async function signIn(emulator: Emulator): Promise<string> {
 describe('who may use the QA API: the QA panel’s rule', () => {
   it('a read-only panel: 403 access_denied naming where to sign in, for reads and writes', async () => {
     const emulator = newEmulator({ panel: { mode: 'read-only', reason: 'production' } });
-    for (const request of [qa('GET', `clients/${client.clientId}`), qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }), qa('GET', 'jwks-fetches')]) {
+    for (const request of [
+      qa('GET', `clients/${client.clientId}`),
+      qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }),
+      qa('GET', 'jwks-fetches'),
+    ]) {
       const response = await emulator.handle(request);
       expect(response.status).toBe(403);
       const body = await json(response);
@@ -151,13 +160,17 @@ describe('QA API writes refuse cross-site requests as the panel’s posts do', (
 
   it('accepts a write from the panel’s own origin, and from a program (no Origin, no Sec-Fetch-Site)', async () => {
     const emulator = newEmulator();
-    expect((await emulator.handle(qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }, { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin' }))).status).toBe(204);
+    expect(
+      (await emulator.handle(qa('PUT', 'faults/wrong_nonce', { client_id: client.clientId }, { Origin: ORIGIN, 'Sec-Fetch-Site': 'same-origin' }))).status,
+    ).toBe(204);
     expect((await emulator.handle(qa('PUT', 'faults/expired', { client_id: client.clientId }))).status).toBe(204);
     expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce', 'expired']);
   });
 
   it('a read from another site is answered (reads change nothing, and a browser keeps the answer from that site)', async () => {
-    const response = await newEmulator().handle(qa('GET', `clients/${client.clientId}`, undefined, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }));
+    const response = await newEmulator().handle(
+      qa('GET', `clients/${client.clientId}`, undefined, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -252,7 +265,8 @@ describe('PUT and DELETE {base}/qa/faults/{fault_id}', () => {
 });
 
 describe('PUT and DELETE {base}/qa/faults/{fault_id} with armed_by: a run disarms only what it armed', () => {
-  const arm = (fault: string, clientId: string, armedBy?: string) => qa('PUT', `faults/${fault}`, { client_id: clientId, ...(armedBy === undefined ? {} : { armed_by: armedBy }) });
+  const arm = (fault: string, clientId: string, armedBy?: string) =>
+    qa('PUT', `faults/${fault}`, { client_id: clientId, ...(armedBy === undefined ? {} : { armed_by: armedBy }) });
   const disarm = (fault: string, armedBy: string) => qa('DELETE', `faults/${fault}?${new URLSearchParams({ armed_by: armedBy })}`);
 
   it('arms a fault as the run’s own (204) and disarms it with the same armed_by (204)', async () => {
@@ -294,7 +308,8 @@ describe('PUT and DELETE {base}/qa/faults/{fault_id} with armed_by: a run disarm
     expect(response.status).toBe(409);
     expect(await json(response)).toEqual({
       error: 'fault_armed',
-      error_description: "fault 'wrong_nonce' is armed already for client 'other-client' (armed by hand: on the QA panel, or without armed_by); it was left as it is",
+      error_description:
+        "fault 'wrong_nonce' is armed already for client 'other-client' (armed by hand: on the QA panel, or without armed_by); it was left as it is",
     });
     expect(await emulator.control.faultArming('wrong_nonce')).toEqual({ clientId: other.clientId });
   });
@@ -304,7 +319,9 @@ describe('PUT and DELETE {base}/qa/faults/{fault_id} with armed_by: a run disarm
     await emulator.control.armFault('token_error');
     const anyClient = await emulator.handle(arm('token_error', client.clientId, 'run-1'));
     expect(anyClient.status).toBe(409);
-    expect((await json(anyClient)).error_description).toBe("fault 'token_error' is armed already for any client (armed by hand: on the QA panel, or without armed_by); it was left as it is");
+    expect((await json(anyClient)).error_description).toBe(
+      "fault 'token_error' is armed already for any client (armed by hand: on the QA panel, or without armed_by); it was left as it is",
+    );
     expect(await emulator.control.faultArming('token_error')).toEqual({});
 
     expect((await emulator.handle(arm('expired', other.clientId))).status).toBe(204);
@@ -319,7 +336,9 @@ describe('PUT and DELETE {base}/qa/faults/{fault_id} with armed_by: a run disarm
     expect((await emulator.handle(arm('wrong_issuer', client.clientId, 'run-2'))).status).toBe(204);
     const refused = await emulator.handle(arm('wrong_issuer', other.clientId, 'run-1'));
     expect(refused.status).toBe(409);
-    expect((await json(refused)).error_description).toBe("fault 'wrong_issuer' is armed already for client 'demo-client' (armed by 'run-2'); it was left as it is");
+    expect((await json(refused)).error_description).toBe(
+      "fault 'wrong_issuer' is armed already for client 'demo-client' (armed by 'run-2'); it was left as it is",
+    );
     expect((await emulator.handle(arm('wrong_issuer', other.clientId, 'run-2'))).status).toBe(204);
     expect(await emulator.control.faultArming('wrong_issuer')).toEqual({ clientId: other.clientId, armedBy: 'run-2' });
   });
@@ -333,7 +352,10 @@ describe('PUT and DELETE {base}/qa/faults/{fault_id} with armed_by: a run disarm
 
   it('of two PUTs with different armed_by racing for one fault, exactly one is 204 and the other 409', async () => {
     const emulator = newEmulator();
-    const responses = await Promise.all([emulator.handle(arm('unknown_kid', client.clientId, 'run-1')), emulator.handle(arm('unknown_kid', other.clientId, 'run-2'))]);
+    const responses = await Promise.all([
+      emulator.handle(arm('unknown_kid', client.clientId, 'run-1')),
+      emulator.handle(arm('unknown_kid', other.clientId, 'run-2')),
+    ]);
     expect(responses.map((response) => response.status).sort()).toEqual([204, 409]);
     const winner = responses[0]!.status === 204 ? { clientId: client.clientId, armedBy: 'run-1' } : { clientId: other.clientId, armedBy: 'run-2' };
     expect(await emulator.control.faultArming('unknown_kid')).toEqual(winner);
@@ -345,12 +367,18 @@ describe('PUT and DELETE {base}/qa/faults/{fault_id} with armed_by: a run disarm
     for (const armedBy of ['', 'r'.repeat(65), 'run 1', 'run/1', '<b>x</b>', 'rün', 42, null, ['run-1'], { run: 1 }]) {
       const response = await emulator.handle(qa('PUT', 'faults/expired', { client_id: client.clientId, armed_by: armedBy }));
       expect(response.status, JSON.stringify(armedBy)).toBe(400);
-      expect(await json(response), JSON.stringify(armedBy)).toEqual({ error: 'invalid_request', error_description: "body member 'armed_by' must be 1 to 64 letters, digits, '_' and '-'" });
+      expect(await json(response), JSON.stringify(armedBy)).toEqual({
+        error: 'invalid_request',
+        error_description: "body member 'armed_by' must be 1 to 64 letters, digits, '_' and '-'",
+      });
     }
     for (const query of ['armed_by=', `armed_by=${'r'.repeat(65)}`, 'armed_by=run%201', 'armed_by=%3Cb%3E']) {
       const response = await emulator.handle(qa('DELETE', `faults/wrong_nonce?${query}`));
       expect(response.status, query).toBe(400);
-      expect(await json(response), query).toEqual({ error: 'invalid_request', error_description: "query parameter 'armed_by' must be 1 to 64 letters, digits, '_' and '-'" });
+      expect(await json(response), query).toEqual({
+        error: 'invalid_request',
+        error_description: "query parameter 'armed_by' must be 1 to 64 letters, digits, '_' and '-'",
+      });
     }
     const twice = await emulator.handle(qa('DELETE', 'faults/wrong_nonce?armed_by=run-1&armed_by=run-2'));
     expect(twice.status).toBe(400);
@@ -570,7 +598,10 @@ describe('{base}/qa/lock: one conformance run at a time per deployment', () => {
     expect(await readOnly.control.runLock()).toBeUndefined();
 
     const emulator = newEmulator();
-    for (const request of [qa('PUT', 'lock', { owner: 'run-1', seconds: 60 }, { Origin: 'https://evil.example' }), qa('DELETE', 'lock?owner=run-1', undefined, { 'Sec-Fetch-Site': 'cross-site' })]) {
+    for (const request of [
+      qa('PUT', 'lock', { owner: 'run-1', seconds: 60 }, { Origin: 'https://evil.example' }),
+      qa('DELETE', 'lock?owner=run-1', undefined, { 'Sec-Fetch-Site': 'cross-site' }),
+    ]) {
       const response = await emulator.handle(request);
       expect(response.status, request.method).toBe(403);
       expect((await json(response)).error).toBe('access_denied');
@@ -643,7 +674,9 @@ describe('POST {base}/qa/flows: faults and a given name for one flow', () => {
     const emulator = newEmulator();
     const { token } = await runFlow(emulator, {
       before: async (requestUri) => {
-        expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['minimal_token'], given_name: "Åse-Marie O'Neil" }))).status).toBe(200);
+        expect(
+          (await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['minimal_token'], given_name: "Åse-Marie O'Neil" }))).status,
+        ).toBe(200);
       },
     });
     const { plaintext } = await compactDecrypt(((await token.json()) as { id_token: string }).id_token, client.encryptionKey.privateKey);
@@ -683,7 +716,10 @@ describe('POST {base}/qa/flows: faults and a given name for one flow', () => {
     for (const givenName of ['', ' ', 'R2-D2', 'Robert<script>', '<b>Ann', '1Ann', 'x'.repeat(65), 42, 'Ann\u0000']) {
       const response = await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, given_name: givenName }));
       expect(response.status, String(givenName)).toBe(400);
-      expect(await json(response)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('letters, marks, spaces, hyphens and apostrophes') });
+      expect(await json(response)).toEqual({
+        error: 'invalid_request',
+        error_description: expect.stringContaining('letters, marks, spaces, hyphens and apostrophes'),
+      });
     }
     for (const givenName of ['Zoë', 'Jean-Luc', 'D’Arcy', 'Łukasz Ñandú', 'نور', 'x'.repeat(64)]) {
       expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, given_name: givenName }))).status, givenName).toBe(200);
@@ -716,7 +752,10 @@ describe('GET {base}/qa/flows: a client’s flows', () => {
     const faulted = await emulator.handle(
       formPost(`${TEST_BASE_URL}/par`, {
         ...(await clientAuthentication(client, clock)),
-        request: await signAsClient(client, requestObjectClaims(client, { now: clock, codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-faulted' } })),
+        request: await signAsClient(
+          client,
+          requestObjectClaims(client, { now: clock, codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-faulted' } }),
+        ),
       }),
     );
     expect(faulted.status).toBe(400);
@@ -784,7 +823,15 @@ describe('GET {base}/qa/flow: one flow’s protocol trace', () => {
       ['id_token', 'ok'],
       ['token_response', 'ok'],
     ]);
-    const [parEvent, , decision, redirectEvent, tokenEvent, idToken, tokenResponse] = events as [FlowEvent, FlowEvent, FlowEvent, FlowEvent, FlowEvent, FlowEvent, FlowEvent];
+    const [parEvent, , decision, redirectEvent, tokenEvent, idToken, tokenResponse] = events as [
+      FlowEvent,
+      FlowEvent,
+      FlowEvent,
+      FlowEvent,
+      FlowEvent,
+      FlowEvent,
+      FlowEvent,
+    ];
     expect(parEvent.details).toMatchObject({
       request_uri: expect.stringMatching(/^urn:ietf:params:oauth:request_uri:[0-9a-f-]{8}…$/),
       expires_in: 600,
@@ -835,7 +882,10 @@ describe('GET {base}/qa/flow: one flow’s protocol trace', () => {
     const refused = await emulator.handle(
       formPost(`${TEST_BASE_URL}/par`, {
         ...(await clientAuthentication(client)),
-        request: await signAsClient(client, requestObjectClaims(client, { codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-refused', scope: 'email' } })),
+        request: await signAsClient(
+          client,
+          requestObjectClaims(client, { codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-refused', scope: 'email' } }),
+        ),
       }),
     );
     expect(refused.status).toBe(400);
@@ -846,7 +896,6 @@ describe('GET {base}/qa/flow: one flow’s protocol trace', () => {
     // Refused, not a flow: the client's list does not show it.
     expect((await json(await emulator.handle(qa('GET', `flows?client_id=${client.clientId}`)))).flows).toEqual([]);
 
-
     // A token request with the wrong code_verifier: refused after client authentication.
     const { requestUri, state } = await par(emulator);
     const { interaction, browser } = await openPage(emulator, requestUri);
@@ -855,8 +904,16 @@ describe('GET {base}/qa/flow: one flow’s protocol trace', () => {
     expect(token.status).toBe(400);
     const events = (await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)))).events as FlowEvent[];
     expect(events.slice(-2)).toEqual([
-      expect.objectContaining({ step: 'token', outcome: 'refused', details: expect.objectContaining({ status: 400, error: 'invalid_grant', error_description: expect.stringContaining('code_verifier') }) }),
-      expect.objectContaining({ step: 'token_response', outcome: 'refused', details: expect.objectContaining({ status: 400, members: ['error', 'error_description'] }) }),
+      expect.objectContaining({
+        step: 'token',
+        outcome: 'refused',
+        details: expect.objectContaining({ status: 400, error: 'invalid_grant', error_description: expect.stringContaining('code_verifier') }),
+      }),
+      expect.objectContaining({
+        step: 'token_response',
+        outcome: 'refused',
+        details: expect.objectContaining({ status: 400, members: ['error', 'error_description'] }),
+      }),
     ]);
   });
 
@@ -867,7 +924,10 @@ describe('GET {base}/qa/flow: one flow’s protocol trace', () => {
       formPost(`${TEST_BASE_URL}/par`, {
         ...(await clientAuthentication(other)),
         client_id: client.clientId,
-        request: await signAsClient(client, requestObjectClaims(client, { codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-anonymous' } })),
+        request: await signAsClient(
+          client,
+          requestObjectClaims(client, { codeChallenge: (await createPkce()).codeChallenge, claims: { state: 'state-anonymous' } }),
+        ),
       }),
     );
     expect(forged.status).toBe(401);
@@ -988,7 +1048,11 @@ describe('every refusal of the QA API says what was wrong, in its error_descript
     const emulator = newEmulator();
     const path = 'faults/wrong_nonce';
     const cases: [Request, number, string][] = [
-      [raw('PUT', path, `client_id=${client.clientId}`, 'application/x-www-form-urlencoded'), 415, "Content-Type must be application/json, not 'application/x-www-form-urlencoded'"],
+      [
+        raw('PUT', path, `client_id=${client.clientId}`, 'application/x-www-form-urlencoded'),
+        415,
+        "Content-Type must be application/json, not 'application/x-www-form-urlencoded'",
+      ],
       [raw('PUT', path, new TextEncoder().encode('{}')), 415, 'Content-Type must be application/json, not absent'],
       [qa('PUT', path, { client_id: client.clientId, padding: 'x'.repeat(5000) }), 413, 'the body must be at most 4096 bytes'],
       [raw('PUT', path, new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]), 'application/json'), 400, 'the body could not be read as UTF-8'],
@@ -1005,7 +1069,9 @@ describe('every refusal of the QA API says what was wrong, in its error_descript
     for (const [request, status, description] of cases) {
       const answer = await refusal(emulator, request);
       expect(answer.status, description).toBe(status);
-      expect(answer.error, description).toBe(description.startsWith('unknown fault') ? 'unknown_fault' : description.startsWith('client_id') ? 'unknown_client' : 'invalid_request');
+      expect(answer.error, description).toBe(
+        description.startsWith('unknown fault') ? 'unknown_fault' : description.startsWith('client_id') ? 'unknown_client' : 'invalid_request',
+      );
       expect(answer.description, description).toContain(description);
     }
     expect(await emulator.control.armedFaults()).toEqual([]);
@@ -1036,7 +1102,11 @@ describe('every refusal of the QA API says what was wrong, in its error_descript
     }
     // 1024 characters is a request_uri that may have been seen: looked for, and not found.
     const longest = await refusal(emulator, qa('POST', 'flows', { request_uri: 'u'.repeat(1024) }));
-    expect(longest).toEqual({ status: 404, error: 'not_found', description: expect.stringContaining('no flow was opened with this request_uri in the last hour') });
+    expect(longest).toEqual({
+      status: 404,
+      error: 'not_found',
+      description: expect.stringContaining('no flow was opened with this request_uri in the last hour'),
+    });
   });
 
   it('GET flows and flow: the query', async () => {
@@ -1069,7 +1139,9 @@ describe('every refusal of the QA API says what was wrong, in its error_descript
     const fromSite = await refusal(emulator, qa('PUT', 'faults/expired', { client_id: client.clientId }, { 'Sec-Fetch-Site': 'cross-site' }));
     expect(fromSite.description).toBe(`a write with Sec-Fetch-Site 'cross-site' is refused: only the QA panel's own origin may write`);
     for (const method of ['GET', 'HEAD', 'get']) {
-      const read = await emulator.handle(qa(method, `flows?client_id=${client.clientId}`, undefined, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }));
+      const read = await emulator.handle(
+        qa(method, `flows?client_id=${client.clientId}`, undefined, { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' }),
+      );
       expect(read.status, method).toBe(200);
     }
   });

@@ -149,7 +149,11 @@ export const qaTakeLockEndpoint = qaEndpoint(async (request, context) => {
   const owner = runOwner(body.owner, "body member 'owner'");
   const seconds = body.seconds;
   if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < RUN_LOCK_SECONDS.min || seconds > RUN_LOCK_SECONDS.max) {
-    throw new QaApiError(400, 'invalid_request', `body member 'seconds' must be a whole number of seconds from ${RUN_LOCK_SECONDS.min} to ${RUN_LOCK_SECONDS.max}`);
+    throw new QaApiError(
+      400,
+      'invalid_request',
+      `body member 'seconds' must be a whole number of seconds from ${RUN_LOCK_SECONDS.min} to ${RUN_LOCK_SECONDS.max}`,
+    );
   }
   const outcome = await createControl(context).takeRunLock(owner, seconds);
   if (outcome.taken) return { status: 200, body: lockBody(outcome.lock) };
@@ -261,7 +265,8 @@ function pathSegment(encoded: string, name: string): string {
 /** The fault a path names, or 404 `unknown_fault` listing the known ones. */
 function knownFault(encoded: string): FaultId {
   const id = pathSegment(encoded, 'fault id');
-  if (!isFaultId(id)) throw new QaApiError(404, 'unknown_fault', `unknown fault ${describeValue(id)}; known faults: ${FAULTS.map((fault) => fault.id).join(', ')}`);
+  if (!isFaultId(id))
+    throw new QaApiError(404, 'unknown_fault', `unknown fault ${describeValue(id)}; known faults: ${FAULTS.map((fault) => fault.id).join(', ')}`);
   return id;
 }
 
@@ -339,7 +344,8 @@ async function readJsonObject(request: Request, members: readonly string[]): Pro
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(await readBody(request, MAX_QA_BODY_BYTES));
   } catch (error) {
-    if (error instanceof Error && 'status' in error && error.status === 413) throw new QaApiError(413, 'invalid_request', `the body must be at most ${MAX_QA_BODY_BYTES} bytes`);
+    if (error instanceof Error && 'status' in error && error.status === 413)
+      throw new QaApiError(413, 'invalid_request', `the body must be at most ${MAX_QA_BODY_BYTES} bytes`);
     throw new QaApiError(400, 'invalid_request', 'the body could not be read as UTF-8');
   }
   let body: unknown;

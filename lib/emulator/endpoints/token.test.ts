@@ -103,14 +103,20 @@ describe('POST /token (spec 4.3)', () => {
 
   it('refuses a code after its 60 s lifetime', async () => {
     let clock = Date.now();
-    const { redeem } = await issuedCode(newEmulator(() => clock), () => clock);
+    const { redeem } = await issuedCode(
+      newEmulator(() => clock),
+      () => clock,
+    );
     clock += 60_000;
     await expectError(await redeem(), 400, 'invalid_grant', /unknown or has expired/);
   });
 
   it('accepts a code just before it expires', async () => {
     let clock = Date.now();
-    const { redeem } = await issuedCode(newEmulator(() => clock), () => clock);
+    const { redeem } = await issuedCode(
+      newEmulator(() => clock),
+      () => clock,
+    );
     clock += 59_000;
     expect((await redeem()).status).toBe(200);
   });

@@ -16,15 +16,7 @@ import type { AuthorizationCodeGrant } from '../state';
 import { issueIdToken, type IssuedIdToken } from '../tokens/id-token';
 
 /** 4.3: every parameter is required. */
-const REQUIRED_PARAMETERS = [
-  'client_id',
-  'client_assertion_type',
-  'client_assertion',
-  'grant_type',
-  'code',
-  'code_verifier',
-  'redirect_uri',
-] as const;
+const REQUIRED_PARAMETERS = ['client_id', 'client_assertion_type', 'client_assertion', 'grant_type', 'code', 'code_verifier', 'redirect_uri'] as const;
 
 /**
  * The form's rules, before the client is authenticated, each with its level (checks/levels.ts).
@@ -149,7 +141,10 @@ async function redeem(
   const givenName = grant.state === undefined ? undefined : await context.traces.givenName(grant.state, grant.clientId);
   outcome.issued = await issueIdToken(context, context.clients.get(clientId)!, grant, persona, { strict, givenName });
   // `no_expires_in`: RFC 6749 §5.1 makes expires_in optional; 2.5 shows it.
-  return Response.json({ id_token: outcome.issued.idToken, ...(faults.has('no_expires_in') ? {} : { expires_in: LIFETIMES.idToken }) }, { status: 200, headers });
+  return Response.json(
+    { id_token: outcome.issued.idToken, ...(faults.has('no_expires_in') ? {} : { expires_in: LIFETIMES.idToken }) },
+    { status: 200, headers },
+  );
 }
 
 /** Records the token request, the ID token issued (if one was) and the response in the flow's trace. */
@@ -163,7 +158,9 @@ async function traceToken(
 ): Promise<void> {
   if (grant.state === undefined) return;
   const applied = [...faults];
-  const result: Record<string, FlowEventDetail> = error ? { status: error.status, error: error.error, error_description: error.description } : { status: response.status };
+  const result: Record<string, FlowEventDetail> = error
+    ? { status: error.status, error: error.error, error_description: error.description }
+    : { status: response.status };
   const token: Omit<FlowEvent, 'at'> = {
     step: 'token',
     outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
@@ -203,7 +200,13 @@ function idTokenEvent({ signatureHeader, payload, encryptionHeader, faults }: Is
   const verified = payload.verified_claims as { claims?: Record<string, unknown> } | undefined;
   const givenName = verified?.claims?.given_name;
   const text = (value: unknown): FlowEventDetail =>
-    value === undefined ? 'omitted' : typeof value === 'string' || typeof value === 'number' ? value : Array.isArray(value) ? value.map(String) : JSON.stringify(value);
+    value === undefined
+      ? 'omitted'
+      : typeof value === 'string' || typeof value === 'number'
+        ? value
+        : Array.isArray(value)
+          ? value.map(String)
+          : JSON.stringify(value);
   return {
     step: 'id_token',
     outcome: faults.length > 0 ? 'fault' : 'ok',

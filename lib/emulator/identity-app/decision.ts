@@ -66,7 +66,8 @@ export async function completeInteraction(context: EmulatorContext, interactionI
   // QA chose an error for this flow (qa/flow-answers.ts): it is the answer, whatever was decided.
   if (interaction.answer?.kind === 'error') {
     const { error, description } = flowErrorById(interaction.answer.error);
-    if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+    if (!(await context.interactions.take(interactionId)))
+      throw new InvalidRequest('this verification has already been completed').because('verification_completed');
     await rememberCompletedInteraction(context, interactionId, interaction.clientId, interaction.request.redirectUri);
     await context.faults.recordFlowError(interaction.request.state, { error, description });
     return redirectToClient(context, interaction, { error: { error, description } }, await context.redirectIss(), {
@@ -75,7 +76,8 @@ export async function completeInteraction(context: EmulatorContext, interactionI
     });
   }
   if (decision.outcome === 'denied') {
-    if (!(await context.interactions.take(interactionId))) throw new InvalidRequest('this verification has already been completed').because('verification_completed');
+    if (!(await context.interactions.take(interactionId)))
+      throw new InvalidRequest('this verification has already been completed').because('verification_completed');
     await rememberCompletedInteraction(context, interactionId, interaction.clientId, interaction.request.redirectUri);
     return redirectToClient(context, interaction, { error: decision.error }, await context.redirectIss(), { decision: decisionEvent(decision) });
   }
@@ -108,7 +110,12 @@ export async function completeInteraction(context: EmulatorContext, interactionI
   await rememberCompletedInteraction(context, interactionId, interaction.clientId, authorizationRequest.redirectUri);
   const redirectIss = await context.redirectIss();
   // A redirect without iss cannot lose it: `missing_response_issuer` waits while iss is off.
-  const faults = await context.faults.take('authorization_response', interaction.clientId, redirectIss ? [] : ['missing_response_issuer'], authorizationRequest.state);
+  const faults = await context.faults.take(
+    'authorization_response',
+    interaction.clientId,
+    redirectIss ? [] : ['missing_response_issuer'],
+    authorizationRequest.state,
+  );
   return redirectToClient(context, interaction, { code }, redirectIss, { decision: decisionEvent(decision), faults });
 }
 
@@ -144,11 +151,7 @@ async function redirectToClient(
   trace: { decision: Omit<FlowEvent, 'at'>; faults?: ReadonlySet<FaultId>; chosen?: boolean },
 ): Promise<Response> {
   const faults = trace.faults ?? new Set<FaultId>();
-  const response = new URLSearchParams(
-    'code' in result
-      ? { code: result.code }
-      : { error: result.error.error, error_description: result.error.description },
-  );
+  const response = new URLSearchParams('code' in result ? { code: result.code } : { error: result.error.error, error_description: result.error.description });
   // The authorization response faults (qa/faults.ts) change state or iss of a redirect with a code.
   if (faults.has('wrong_state')) response.set('state', randomToken());
   else if (!faults.has('missing_state')) response.set('state', interaction.request.state);
@@ -160,7 +163,12 @@ async function redirectToClient(
   const location = new URL(interaction.request.redirectUri);
   // Appended as text so the registered query is kept byte for byte.
   location.search = location.search ? `${location.search}&${response}` : `?${response}`;
-  await context.traces.record(interaction.request.state, interaction.clientId, trace.decision, redirectEvent(interaction, response, faults, trace.chosen === true));
+  await context.traces.record(
+    interaction.request.state,
+    interaction.clientId,
+    trace.decision,
+    redirectEvent(interaction, response, faults, trace.chosen === true),
+  );
   return new Response(null, {
     status: 303,
     headers: { Location: location.href, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },

@@ -40,10 +40,9 @@ function isStartingBrowser(interaction: Interaction, presented: string | undefin
 /** @throws InvalidRequest (403) unless `presented` is the interaction's browser secret */
 export function requireStartingBrowser(interaction: Interaction, presented: string): void {
   if (!isStartingBrowser(interaction, presented)) {
-    throw new InvalidRequest(
-      'the browser secret does not match: only the browser that started this verification can continue it',
-      403,
-    ).because('wrong_browser');
+    throw new InvalidRequest('the browser secret does not match: only the browser that started this verification can continue it', 403).because(
+      'wrong_browser',
+    );
   }
 }
 

@@ -19,9 +19,7 @@ import type { AppStepId } from './steps';
 export type AppMode = { sameDevice: true; browserSecret: string } | { sameDevice: false; deviceSecret?: string };
 
 function withQuery(url: string, query: Record<string, string | undefined>): string {
-  const search = new URLSearchParams(
-    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
-  ).toString();
+  const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined)).toString();
   return search ? `${url}?${search}` : url;
 }
 

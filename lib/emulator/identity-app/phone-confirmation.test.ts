@@ -24,7 +24,13 @@ import { initialProgress } from './steps';
 function newInteraction(): Interaction {
   return {
     clientId: 'demo-client',
-    request: { redirectUri: 'https://rp.example/cb', state: 's', nonce: 'n', codeChallenge: 'c', claims: { trustFramework: 'standard', claims: [], evidence: [] } },
+    request: {
+      redirectUri: 'https://rp.example/cb',
+      state: 's',
+      nonce: 'n',
+      codeChallenge: 'c',
+      claims: { trustFramework: 'standard', claims: [], evidence: [] },
+    },
     browserSecret: 'b'.repeat(43),
     expiresAt: Date.now() + 600_000,
     app: initialProgress(),

@@ -50,7 +50,10 @@ export function formatConfirmationCode(code: string): string {
  * (the dash, spaces), as RFC 8628 §6.1 recommends. Bounded, so a pasted essay is not hashed.
  */
 export function normalizeConfirmationCode(typed: string): string {
-  return typed.slice(0, 64).toUpperCase().replace(/[^A-Z0-9]/g, '');
+  return typed
+    .slice(0, 64)
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '');
 }
 
 /**

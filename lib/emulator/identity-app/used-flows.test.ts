@@ -37,7 +37,9 @@ describe('pages of a used-up flow, reached again (the Back button after the resu
     expect(pageHtml).toContain('<code data-testid="error-code">invalid_request</code>');
     expect(backLink(pageHtml)).toBe(home);
 
-    const app = await emulator.handle(new Request(`${TEST_BASE_URL}/app/${interaction}?browser=${browser}&step=consent`, { headers: { 'Accept-Language': 'nb' } }));
+    const app = await emulator.handle(
+      new Request(`${TEST_BASE_URL}/app/${interaction}?browser=${browser}&step=consent`, { headers: { 'Accept-Language': 'nb' } }),
+    );
     expect(app.status).toBe(200);
     const appHtml = await app.text();
     expect(appHtml).toContain('Denne verifiseringen er fullført');

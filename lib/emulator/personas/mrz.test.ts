@@ -22,9 +22,10 @@ describe('machine readable zone (ICAO 9303)', () => {
   });
 
   it('writes the TD3 passport specimen exactly', () => {
-    expect(
-      machineReadableZone({ ...SPECIMEN, documentCode: 'P', documentNumber: 'L898902C3', personalNumber: 'ZE184226B' }),
-    ).toEqual(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C36UTO7408122F1204159ZE184226B<<<<<10']);
+    expect(machineReadableZone({ ...SPECIMEN, documentCode: 'P', documentNumber: 'L898902C3', personalNumber: 'ZE184226B' })).toEqual([
+      'P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<',
+      'L898902C36UTO7408122F1204159ZE184226B<<<<<10',
+    ]);
   });
 
   it('writes the TD1 identity card specimen exactly', () => {

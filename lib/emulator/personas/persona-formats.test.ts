@@ -89,7 +89,11 @@ describe.each(personas.map((persona) => [persona.id, persona] as const))('person
 describe('the personas cover what the spec allows', () => {
   it('include a chip that did not pass, each gender value, and a document without an issue date', () => {
     expect(personas.some((persona) => persona.document.active_authentication_result === 'failed')).toBe(true);
-    for (const gender of ['male', 'female', 'unknown', 'unspecified']) expect(personas.some((persona) => persona.claims.gender === gender), gender).toBe(true);
+    for (const gender of ['male', 'female', 'unknown', 'unspecified'])
+      expect(
+        personas.some((persona) => persona.claims.gender === gender),
+        gender,
+      ).toBe(true);
     expect(personas.some((persona) => persona.document.date_of_issuance === undefined)).toBe(true);
     expect(personas.some((persona) => persona.document.type === 'idcard') && personas.some((persona) => persona.document.type === 'passport')).toBe(true);
   });

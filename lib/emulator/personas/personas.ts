@@ -358,9 +358,7 @@ const portraits = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 export async function loadPortrait(persona: Persona): Promise<Uint8Array<ArrayBuffer> | undefined> {
   let portrait = portraits.get(persona.id);
   if (!portrait) {
-    portrait = readFile(join(process.cwd(), 'lib/emulator/personas/portraits', `${persona.id}.jpg`)).then(
-      (buffer) => new Uint8Array(buffer),
-    );
+    portrait = readFile(join(process.cwd(), 'lib/emulator/personas/portraits', `${persona.id}.jpg`)).then((buffer) => new Uint8Array(buffer));
     portraits.set(persona.id, portrait);
   }
   try {

@@ -30,9 +30,7 @@ const REGISTER_CLAIMS = {
     verified_claims: {
       verification: {
         trust_framework: { value: 'standard' },
-        evidence: [
-          { type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' } } },
-        ],
+        evidence: [{ type: { value: 'electronic_record' }, record: { type: { value: 'population_register' }, source: { name: 'Folkeregisteret' } } }],
       },
       claims: { given_name: { essential: true } },
     },
@@ -166,7 +164,9 @@ describe('the strict level and iss on the redirect at run time', () => {
 
   it('refuse a value that is not a boolean, in the options and in the control API', async () => {
     expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [entitled.registered], strict: 'yes' as never })).toThrow(/strict must be true or false/);
-    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [entitled.registered], redirectIss: 1 as never })).toThrow(/redirectIss must be true or false/);
+    expect(() => createEmulator({ baseUrl: TEST_BASE_URL, clients: [entitled.registered], redirectIss: 1 as never })).toThrow(
+      /redirectIss must be true or false/,
+    );
     const emulator = newEmulator();
     await expect(emulator.control.setStrict('true' as never)).rejects.toThrow(/strict must be true or false/);
     await expect(emulator.control.setRedirectIss(null as never)).rejects.toThrow(/redirectIss must be true or false/);
@@ -179,7 +179,10 @@ describe('faults armed as a run’s own, and the run lock, through the control A
     const emulator = newEmulator();
     expect(await emulator.control.armFaultAs('wrong_nonce', entitled.clientId, 'run-1')).toEqual({ armed: true });
     expect(await emulator.control.faultArming('wrong_nonce')).toEqual({ clientId: entitled.clientId, armedBy: 'run-1' });
-    expect(await emulator.control.armFaultAs('wrong_nonce', undefined, 'run-2')).toEqual({ armed: false, existing: { clientId: entitled.clientId, armedBy: 'run-1' } });
+    expect(await emulator.control.armFaultAs('wrong_nonce', undefined, 'run-2')).toEqual({
+      armed: false,
+      existing: { clientId: entitled.clientId, armedBy: 'run-1' },
+    });
     await expect(emulator.control.armFaultAs('expired', 'nobody', 'run-1')).rejects.toThrow("unknown client 'nobody'");
     await emulator.control.disarmFault('wrong_nonce', 'run-2');
     expect(await emulator.control.armedFaults()).toEqual(['wrong_nonce']);

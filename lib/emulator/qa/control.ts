@@ -157,19 +157,19 @@ export function createControl(context: EmulatorContext): EmulatorControl {
     },
     setPopulationRegister: (clientId, enabled) => context.setPopulationRegister(clientId, enabled),
     clients: () =>
-      Promise.all([...context.clients.values()].map(async (client) => {
-        const encryptionKey = encryptionKeyOf(client);
-        return {
-          clientId: client.clientId,
-          ...(client.name === undefined ? {} : { name: client.name }),
-          redirectUris: [...client.redirectUris],
-          populationRegister: await context.populationRegisterEnabled(client.clientId),
-          signingKeys: client.jwks.keys
-            .filter((key) => key !== encryptionKey)
-            .map((key) => ({ kid: key.kid!, alg: key.alg! })),
-          encryptionKey: { kid: encryptionKey.kid, alg: encryptionKey.alg },
-          idTokenEncryption: { ...(await context.idTokenEncryption(client.clientId)) },
-        };
-      })),
+      Promise.all(
+        [...context.clients.values()].map(async (client) => {
+          const encryptionKey = encryptionKeyOf(client);
+          return {
+            clientId: client.clientId,
+            ...(client.name === undefined ? {} : { name: client.name }),
+            redirectUris: [...client.redirectUris],
+            populationRegister: await context.populationRegisterEnabled(client.clientId),
+            signingKeys: client.jwks.keys.filter((key) => key !== encryptionKey).map((key) => ({ kid: key.kid!, alg: key.alg! })),
+            encryptionKey: { kid: encryptionKey.kid, alg: encryptionKey.alg },
+            idTokenEncryption: { ...(await context.idTokenEncryption(client.clientId)) },
+          };
+        }),
+      ),
   };
 }

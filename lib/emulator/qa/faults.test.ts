@@ -1,12 +1,4 @@
-import {
-  compactDecrypt,
-  createLocalJWKSet,
-  decodeJwt,
-  decodeProtectedHeader,
-  importJWK,
-  jwtVerify,
-  type JWTPayload,
-} from 'jose';
+import { compactDecrypt, createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWTPayload } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   TEST_BASE_URL,
@@ -308,7 +300,9 @@ describe('one-shot semantics', () => {
     await emulator.control.armFault('wrong_audience');
     const { response } = await runFlow(emulator, other);
     expect(decodeJwt(await decrypt(await idTokenOf(response), other)).aud).toBe('another-client');
-    expect(await emulator.control.injectedFaults()).toEqual([{ id: 'wrong_audience', clientId: other.clientId, at: expect.any(Number), state: expect.any(String), chosen: 'panel' }]);
+    expect(await emulator.control.injectedFaults()).toEqual([
+      { id: 'wrong_audience', clientId: other.clientId, at: expect.any(Number), state: expect.any(String), chosen: 'panel' },
+    ]);
   });
 
   it('leaves a fault armed when the emulator refuses the request anyway', async () => {

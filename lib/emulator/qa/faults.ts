@@ -293,7 +293,7 @@ export const FAULTS = [
     target: 'id_token',
     group: 'signature',
     label: 'HS256 with the public key',
-    effect: 'Signed with HS256 under the current kid, with the current key\'s public key (its SPKI PEM) as the HMAC secret: key confusion.',
+    effect: "Signed with HS256 under the current kid, with the current key's public key (its SPKI PEM) as the HMAC secret: key confusion.",
     expected: 'id_token_unsupported_algorithm',
   },
   {
@@ -330,7 +330,7 @@ export const FAULTS = [
     target: 'id_token',
     group: 'encryption',
     label: 'JWE tag altered',
-    effect: 'Encrypted as usual, then one bit of the JWE\'s authentication tag (its last segment) is flipped.',
+    effect: "Encrypted as usual, then one bit of the JWE's authentication tag (its last segment) is flipped.",
     expected: 'id_token_decryption_failed',
   },
   {
@@ -465,7 +465,8 @@ export const FAULTS = [
     target: 'id_token',
     group: 'signature',
     label: 'Signed by a key not published before',
-    effect: 'The signing keys rotate to a fresh key that was not published ahead: it signs this token and is in the JWKS only from now on, so a relying party that cached the JWKS must fetch it again for the unknown kid (OpenID Connect Core 10.1.1).',
+    effect:
+      'The signing keys rotate to a fresh key that was not published ahead: it signs this token and is in the JWKS only from now on, so a relying party that cached the JWKS must fetch it again for the unknown kid (OpenID Connect Core 10.1.1).',
     expected: 'accepted',
     check: 'claims_read',
   },
@@ -495,7 +496,8 @@ export const FAULTS = [
     target: 'id_token',
     group: 'claims_set',
     label: 'Unknown members in verified_claims',
-    effect: 'verified_claims, its verification, each evidence element, its document_details and its claims carry members the spec does not name (OpenID Connect for Identity Assurance lets a provider add them).',
+    effect:
+      'verified_claims, its verification, each evidence element, its document_details and its claims carry members the spec does not name (OpenID Connect for Identity Assurance lets a provider add them).',
     expected: 'accepted',
     check: 'claims_read',
   },
@@ -505,7 +507,8 @@ export const FAULTS = [
     target: 'id_token',
     group: 'claims_set',
     label: 'Minimal ID token',
-    effect: 'The ID token carries only iss, sub, aud, exp, iat, nonce and verified_claims with its trust framework and a single verified claim (given_name when the token would carry it, else the first): no auth_time, acr, amr or evidence.',
+    effect:
+      'The ID token carries only iss, sub, aud, exp, iat, nonce and verified_claims with its trust framework and a single verified claim (given_name when the token would carry it, else the first): no auth_time, acr, amr or evidence.',
     expected: 'accepted',
     check: 'claims_read',
   },
@@ -793,7 +796,9 @@ export class FaultSwitchboard {
   /** The faults of `target` whose window is open, in table order. */
   async openWindows(target: FaultTarget): Promise<FaultId[]> {
     const open = await Promise.all(
-      FAULTS.filter((fault) => fault.target === target).map(async (fault) => ((await this.store.get(windowKey(fault.id))) === undefined ? undefined : fault.id)),
+      FAULTS.filter((fault) => fault.target === target).map(async (fault) =>
+        (await this.store.get(windowKey(fault.id))) === undefined ? undefined : fault.id,
+      ),
     );
     return open.filter((id) => id !== undefined);
   }

@@ -106,9 +106,7 @@ describe('the chooser of one flow’s answer', () => {
       'nonce-0123456789abcdef0123456789ab',
     );
     const redirect = await approve(emulator, spoiled);
-    expect(await nonceOf(await redeemCode(emulator, client, { redirect, codeVerifier: spoiled.codeVerifier }))).not.toBe(
-      'nonce-0123456789abcdef0123456789ab',
-    );
+    expect(await nonceOf(await redeemCode(emulator, client, { redirect, codeVerifier: spoiled.codeVerifier }))).not.toBe('nonce-0123456789abcdef0123456789ab');
 
     const answers = await emulator.control.flowAnswers('state-spoiled');
     expect(answers).toEqual({ faults: [{ id: 'wrong_nonce', clientId: client.clientId, at: expect.any(Number), state: 'state-spoiled', chosen: 'flow' }] });
@@ -177,7 +175,9 @@ describe('the chooser of one flow’s answer', () => {
 
     const signIn = await emulator.handle(formPost(`${emulator.baseUrl}/panel`, { action: 'sign_in', password: PASSWORD }));
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
-    const page = await emulator.handle(new Request(`${emulator.baseUrl}/auth/page?interaction=${flow.interaction}&browser=${flow.browser}`, { headers: { cookie } }));
+    const page = await emulator.handle(
+      new Request(`${emulator.baseUrl}/auth/page?interaction=${flow.interaction}&browser=${flow.browser}`, { headers: { cookie } }),
+    );
     expect(await page.text()).toContain('data-testid="qa-answer"');
     expect((await choose(emulator, flow, 'error:server_error', { cookie })).status).toBe(303);
     expect((await approve(emulator, flow)).searchParams.get('error')).toBe('server_error');

@@ -74,4 +74,3 @@ export function decodeFlowAnswer(value: string | undefined): FlowAnswer | undefi
   if (kind === 'error' && FLOW_ERRORS_BY_ID.has(id)) return { kind: 'error', error: id as FlowErrorId };
   return undefined;
 }
-

@@ -9,13 +9,18 @@ describe('FlowTraces', () => {
   it('appends events to one flow’s trace, cut to 40 events and 300-character strings', async () => {
     const traces = new FlowTraces(new MemoryStore(), () => 1000);
     await traces.record('s', 'client', { ...event, details: { long: 'x'.repeat(400), list: ['y'.repeat(400)], count: 3, flag: true } });
-    for (let index = 0; index < MAX_FLOW_EVENTS + 5; index += 1) await traces.record('s', 'client', { ...event, step: 'flow_answer', summary: `Choice ${index}.` });
+    for (let index = 0; index < MAX_FLOW_EVENTS + 5; index += 1)
+      await traces.record('s', 'client', { ...event, step: 'flow_answer', summary: `Choice ${index}.` });
     const trace = (await traces.read('s'))!;
     expect(trace).toMatchObject({ state: 's', clientId: 'client', startedAt: 1000 });
     expect(trace.events).toHaveLength(MAX_FLOW_EVENTS);
     expect(trace.events.at(-1)!.summary).toBe(`Choice ${MAX_FLOW_EVENTS + 4}.`);
 
-    await traces.record('t', 'client', { ...event, summary: 'z'.repeat(400), details: { long: 'x'.repeat(400), list: ['y'.repeat(400)], count: 3, flag: true } });
+    await traces.record('t', 'client', {
+      ...event,
+      summary: 'z'.repeat(400),
+      details: { long: 'x'.repeat(400), list: ['y'.repeat(400)], count: 3, flag: true },
+    });
     const [first] = (await traces.read('t'))!.events;
     expect(first!.summary).toHaveLength(MAX_TRACE_STRING);
     expect(first!.details).toEqual({ long: `${'x'.repeat(MAX_TRACE_STRING - 1)}…`, list: [`${'y'.repeat(MAX_TRACE_STRING - 1)}…`], count: 3, flag: true });

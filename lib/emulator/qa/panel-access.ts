@@ -23,7 +23,6 @@ import { isLimitReached, type Store } from '../../store/store';
 /** Who may use the panel's actions: the host's choice (EmulatorOptions.panel). */
 export type PanelAccess = { mode: 'open' } | { mode: 'read-only'; reason: string } | { mode: 'password'; password: string };
 
-
 /** Whether one browser may use the panel's actions, as the panel shows it. */
 export type PanelAccessState = 'open' | 'read-only' | 'signed-out' | 'signed-in';
 

@@ -6,12 +6,7 @@
  * @see spec part 1 "Data minimisation", 2.5, 2.6, 5.6
  */
 import { CompactEncrypt, SignJWT, base64url, exportSPKI, generateKeyPair, importJWK, type JWTPayload } from 'jose';
-import {
-  type ClaimName,
-  type ClaimsRequest,
-  type DocumentDetail,
-  type TrustFramework,
-} from '../checks/claims-request';
+import { type ClaimName, type ClaimsRequest, type DocumentDetail, type TrustFramework } from '../checks/claims-request';
 import { encryptionKeyOf, type ClientEncryptionKey, type RegisteredClient } from '../clients';
 import { ACR, AMR, ID_TOKEN_SIGNING_ALGORITHM, LIFETIMES, type IdTokenEncryption, type IdTokenEncryptionAlgorithm } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
@@ -63,11 +58,7 @@ export interface VerifiedClaims {
  * `document_details: {}` (DECISIONS.md "ID token").
  * @see spec part 1 "Data minimisation", 2.3, 2.6
  */
-export async function verifiedClaimsFor(
-  persona: Persona,
-  request: ClaimsRequest,
-  { strict = false }: { strict?: boolean } = {},
-): Promise<VerifiedClaims> {
+export async function verifiedClaimsFor(persona: Persona, request: ClaimsRequest, { strict = false }: { strict?: boolean } = {}): Promise<VerifiedClaims> {
   const claims: Partial<Record<ClaimName, unknown>> = {};
   for (const { name } of request.claims) {
     if (name === 'picture') {
@@ -338,10 +329,7 @@ async function encryptIdToken(
  * (`unknown_kid`: no key can be found).
  * @see spec 2.7, 4.4, 5.6
  */
-async function signingKeyFor(
-  context: EmulatorContext,
-  faults: ReadonlySet<FaultId>,
-): Promise<{ kid: string; privateKey: CryptoKey; alg?: string }> {
+async function signingKeyFor(context: EmulatorContext, faults: ReadonlySet<FaultId>): Promise<{ kid: string; privateKey: CryptoKey; alg?: string }> {
   // `key_rotated_unpublished`: a key the JWKS has from now on only; it stays current after.
   const current = faults.has('key_rotated_unpublished') ? await (await context.signingKeys()).rotateUnannounced() : (await context.signingKeys()).current();
   // `signed_ps256`, `signed_es384`: another algorithm than 2.5's ES256, under the current kid.

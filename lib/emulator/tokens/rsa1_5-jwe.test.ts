@@ -27,8 +27,8 @@ describe('encryptWithRsa1_5 (the wrong_jwe_algorithm fault; RFC 7518 §4.2, §5.
 
   it('is refused by a JOSE library that allows only the algorithms of the spec', async () => {
     const jwe = encryptWithRsa1_5(new TextEncoder().encode('x'), encryptionKeyOf(client.registered));
-    await expect(
-      compactDecrypt(jwe, client.encryptionKey.privateKey, { keyManagementAlgorithms: ['RSA-OAEP-256'] }),
-    ).rejects.toMatchObject({ code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
+    await expect(compactDecrypt(jwe, client.encryptionKey.privateKey, { keyManagementAlgorithms: ['RSA-OAEP-256'] })).rejects.toMatchObject({
+      code: 'ERR_JOSE_ALG_NOT_ALLOWED',
+    });
   });
 });

@@ -25,10 +25,7 @@ export function encryptWithRsa1_5(plaintext: Uint8Array, key: ClientEncryptionKe
   const macKey = contentKey.subarray(0, 16);
   const encKey = contentKey.subarray(16);
   // RFC 7518 §4.2: the content key, encrypted with RSAES-PKCS1-v1_5.
-  const encryptedKey = publicEncrypt(
-    { key: createPublicKey({ key: key as JsonWebKey, format: 'jwk' }), padding: constants.RSA_PKCS1_PADDING },
-    contentKey,
-  );
+  const encryptedKey = publicEncrypt({ key: createPublicKey({ key: key as JsonWebKey, format: 'jwk' }), padding: constants.RSA_PKCS1_PADDING }, contentKey);
 
   // RFC 7518 §5.2.2.1: AES-128-CBC with PKCS #7 padding, then HMAC-SHA-256 over
   // AAD || IV || ciphertext || AL (AL: the AAD's length in bits, 64-bit big-endian), first 16 bytes.
@@ -38,7 +35,10 @@ export function encryptWithRsa1_5(plaintext: Uint8Array, key: ClientEncryptionKe
   const aad = Buffer.from(encodedHeader, 'ascii');
   const al = Buffer.alloc(8);
   al.writeBigUInt64BE(BigInt(aad.length * 8));
-  const tag = createHmac('sha256', macKey).update(Buffer.concat([aad, iv, ciphertext, al])).digest().subarray(0, 16);
+  const tag = createHmac('sha256', macKey)
+    .update(Buffer.concat([aad, iv, ciphertext, al]))
+    .digest()
+    .subarray(0, 16);
 
   return [encodedHeader, ...[encryptedKey, iv, ciphertext, tag].map((part) => part.toString('base64url'))].join('.');
 }

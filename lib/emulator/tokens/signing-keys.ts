@@ -300,6 +300,6 @@ async function issueSigningKey(x509: X509Module, authority: StoredAuthority, now
  */
 function randomSerialNumber(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[0] = (bytes[0]! & 0x7f) || 0x01;
+  bytes[0] = bytes[0]! & 0x7f || 0x01;
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

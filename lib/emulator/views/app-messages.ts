@@ -49,7 +49,8 @@ const en = {
 
   /** step 3 */
   scanned: (document: string) => `Document scanned: ${document}`,
-  chipLead: (passport: boolean) => `Hold the top of your phone flat against the ${passport ? 'passport' : 'ID card'} and keep still until the chip has been read.`,
+  chipLead: (passport: boolean) =>
+    `Hold the top of your phone flat against the ${passport ? 'passport' : 'ID card'} and keep still until the chip has been read.`,
   readChip: 'Read chip',
   chipRead: 'Chip read',
   chipReadLead: (passport: boolean) => `The chip of the ${passport ? 'passport' : 'ID card'} answered and its data matches the printed page.`,
@@ -114,7 +115,8 @@ const en = {
   /** a phone that may not use the app */
   elsewhereTitle: 'Another device',
   elsewhereHeading: 'This verification is being completed on another device',
-  elsewhereLead: 'Another phone was confirmed on the computer where this verification started, so it cannot continue here. If this verification is yours, start again on that computer.',
+  elsewhereLead:
+    'Another phone was confirmed on the computer where this verification started, so it cannot continue here. If this verification is yours, start again on that computer.',
   lockedTitle: 'Locked',
   lockedHeading: 'This verification can no longer continue on a phone',
   lockedLead: 'A wrong code was typed on the computer too many times. Continue on the computer where you started: use the app there, or start again.',
@@ -232,7 +234,8 @@ const nb: AppMessages = {
   notConfirmedYet: 'Datamaskinen har ikke bekreftet denne telefonen ennå. Skriv inn koden der, og fortsett så.',
   elsewhereTitle: 'En annen enhet',
   elsewhereHeading: 'Denne verifiseringen fullføres på en annen enhet',
-  elsewhereLead: 'En annen telefon ble bekreftet på datamaskinen der verifiseringen startet, så den kan ikke fortsette her. Hvis verifiseringen er din, start på nytt på den datamaskinen.',
+  elsewhereLead:
+    'En annen telefon ble bekreftet på datamaskinen der verifiseringen startet, så den kan ikke fortsette her. Hvis verifiseringen er din, start på nytt på den datamaskinen.',
   lockedTitle: 'Låst',
   lockedHeading: 'Denne verifiseringen kan ikke lenger fortsette på en telefon',
   lockedLead: 'Feil kode ble skrevet inn på datamaskinen for mange ganger. Fortsett på datamaskinen der du startet: bruk appen der, eller start på nytt.',

@@ -25,7 +25,7 @@ const en = {
     'Scan the QR code with your phone’s camera.',
     'Your phone shows a code: type it below, so that only your phone can continue.',
     'In the app, scan your document, read its chip and check your face.',
-    'Come back here: this page continues by itself, or choose “I\'ve finished on my phone”.',
+    "Come back here: this page continues by itself, or choose “I've finished on my phone”.",
   ],
   finishedOnPhone: "I've finished on my phone",
   phoneLink: 'Phone link:',
@@ -101,7 +101,8 @@ const en = {
   errorCode: 'Error',
   /** a page reached again for a request that was used up (the browser's Back button after the result) */
   usedHeading: 'This verification has already been used',
-  usedLead: (client: string) => `You finished this verification already, or came back to it with your browser’s Back button. A request can be used only once: to verify again, start from ${client}.`,
+  usedLead: (client: string) =>
+    `You finished this verification already, or came back to it with your browser’s Back button. A request can be used only once: to verify again, start from ${client}.`,
   backToClient: (client: string) => `Back to ${client}`,
   errorAdvice: 'Go back to the application that sent you here and start the verification again.',
 
@@ -111,7 +112,8 @@ const en = {
   back: 'Back',
   crossSiteOrigin: (origin: string, own: string) =>
     `This form post came from ${origin}, not from one of the emulator's own pages (${own}); it was refused as a possible cross-site request.`,
-  crossSiteFetch: (site: string) => `This form post was sent from another site (Sec-Fetch-Site: ${site}); only the emulator's own pages may change the language.`,
+  crossSiteFetch: (site: string) =>
+    `This form post was sent from another site (Sec-Fetch-Site: ${site}); only the emulator's own pages may change the language.`,
   unknownLanguage: (value: string | undefined, known: string) =>
     value === undefined ? `The form has no 'lang'; choose one of ${known}.` : `Unknown language ${value}; choose one of ${known}.`,
   badReturnPath: (value: string | undefined, base: string) =>
@@ -204,7 +206,8 @@ const nb: AuthorizationMessages = {
   errorHeading: 'Forespørselen om verifisering kan ikke behandles',
   errorCode: 'Feil',
   usedHeading: 'Denne verifiseringen er allerede brukt',
-  usedLead: (client) => `Du har allerede fullført denne verifiseringen, eller kom tilbake til den med nettleserens Tilbake-knapp. En forespørsel kan bare brukes én gang: for å verifisere på nytt, start fra ${client}.`,
+  usedLead: (client) =>
+    `Du har allerede fullført denne verifiseringen, eller kom tilbake til den med nettleserens Tilbake-knapp. En forespørsel kan bare brukes én gang: for å verifisere på nytt, start fra ${client}.`,
   backToClient: (client) => `Tilbake til ${client}`,
   errorAdvice: 'Gå tilbake til tjenesten som sendte deg hit, og start verifiseringen på nytt.',
 

@@ -85,13 +85,9 @@ function requestedEvidence(language: PageLanguage, evidence: EvidenceRequest): S
   const t = AUTHORIZATION_MESSAGES[language.locale];
   if (evidence.type === 'document') {
     const labels = EMULATOR_MESSAGES[language.locale].detailLabels;
-    return html`<li>${t.documentEvidence}${
-      evidence.details.length > 0 ? html`: ${evidence.details.map((detail) => labels[detail]).join(', ')}` : ''
-    }</li>`;
+    return html`<li>${t.documentEvidence}${evidence.details.length > 0 ? html`: ${evidence.details.map((detail) => labels[detail]).join(', ')}` : ''}</li>`;
   }
-  return html`<li>${t.registerEvidence(evidence.sourceName)}${
-    evidence.personalNumber ? t.lookedUpBy(html`<code>${evidence.personalNumber}</code>`) : ''
-  }</li>`;
+  return html`<li>${t.registerEvidence(evidence.sourceName)}${evidence.personalNumber ? t.lookedUpBy(html`<code>${evidence.personalNumber}</code>`) : ''}</li>`;
 }
 
 /** Who asks for what: the part of the page that the app's consent step repeats in detail. */
@@ -247,9 +243,7 @@ export async function interactionPage(
   const clientName = clientDisplayName(client);
   // The persona chosen in a refused post, else the one the client suggested (login_hint), else the first.
   const suggested = suggestedPersonaId(interaction.request.loginHint);
-  const selected = personas.some((persona) => persona.id === options.selectedPersonaId)
-    ? options.selectedPersonaId
-    : (suggested ?? personas[0]?.id);
+  const selected = personas.some((persona) => persona.id === options.selectedPersonaId) ? options.selectedPersonaId : (suggested ?? personas[0]?.id);
   const returnTo = new URL(interaction.request.redirectUri).host;
   const phoneUrl = qrCodeLink(context, interactionId);
   const status = deviceStatus(interaction);
@@ -406,11 +400,7 @@ ${shared.technicalDescription ? html`<p class="muted">${shared.technicalDescript
  * once the handler has found it and put its `ui_locales` into the hints); the router handles
  * anything that is not an OAuthError (and 5xx errors, which are not the user's to fix).
  */
-export async function withErrorPage(
-  request: Request,
-  context: EmulatorContext,
-  handler: (hints: LanguageHints) => Promise<Response>,
-): Promise<Response> {
+export async function withErrorPage(request: Request, context: EmulatorContext, handler: (hints: LanguageHints) => Promise<Response>): Promise<Response> {
   const hints: LanguageHints = {};
   try {
     return await handler(hints);

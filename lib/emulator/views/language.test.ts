@@ -71,7 +71,10 @@ function switchButton(html: string, lang: 'en' | 'nb'): string | undefined {
 
 /** Every page has the switch: a form posting to {base}/language, one button per language, the current one pressed. */
 function expectSwitch(html: string, current: 'en' | 'nb', returnTo?: string): void {
-  const form = /<form class="language-switch-form" method="post" action="\/emulator\/language">\s*<div class="language-switch" role="group" aria-label="([^"]+)" data-testid="language-switch">\s*<input type="hidden" name="return_to" value="([^"]*)">/.exec(html);
+  const form =
+    /<form class="language-switch-form" method="post" action="\/emulator\/language">\s*<div class="language-switch" role="group" aria-label="([^"]+)" data-testid="language-switch">\s*<input type="hidden" name="return_to" value="([^"]*)">/.exec(
+      html,
+    );
   expect(form, 'the language switch').not.toBeNull();
   expect(form![1]).toBe(current === 'nb' ? 'Språk' : 'Language');
   if (returnTo !== undefined) expect(form![2]!.replaceAll('&#38;', '&')).toBe(returnTo);

@@ -62,7 +62,8 @@ export function pageLanguage(request: Request, context: Pick<EmulatorContext, 'i
   const url = new URL(request.url);
   const method = request.method.toUpperCase();
   const own = method === 'GET' || method === 'HEAD' ? `${url.pathname}${url.search}` : url.pathname;
-  const returnTo = (hints.returnTo === undefined ? undefined : checkReturnPath(hints.returnTo, basePath)) ?? checkReturnPath(own, basePath) ?? homePath(basePath);
+  const returnTo =
+    (hints.returnTo === undefined ? undefined : checkReturnPath(hints.returnTo, basePath)) ?? checkReturnPath(own, basePath) ?? homePath(basePath);
   return { locale: chooseLocale(request, hints.uiLocales), theme: chooseTheme(request), basePath, returnTo };
 }
 

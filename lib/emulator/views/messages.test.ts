@@ -35,7 +35,13 @@ describe('the emulator’s catalogs', () => {
 
   it('keep English and Norwegian apart: no Norwegian string is left in English', () => {
     const strings = (value: unknown): string[] =>
-      typeof value === 'string' ? [value] : value && typeof value === 'object' && !Array.isArray(value) ? Object.values(value).flatMap(strings) : Array.isArray(value) ? value.flatMap(strings) : [];
+      typeof value === 'string'
+        ? [value]
+        : value && typeof value === 'object' && !Array.isArray(value)
+          ? Object.values(value).flatMap(strings)
+          : Array.isArray(value)
+            ? value.flatMap(strings)
+            : [];
     for (const catalogs of [EMULATOR_MESSAGES, AUTHORIZATION_MESSAGES, APP_MESSAGES, PANEL_MESSAGES] as Array<Record<'en' | 'nb', unknown>>) {
       const english = new Set(strings(catalogs.en));
       // Brand and protocol names are the same in both; every sentence differs.

@@ -74,8 +74,7 @@ const en = {
   defaultLevel: 'default',
   strictOn:
     'as the letter of the spec: anything it does not list or shape is refused (request object claims, PAR, token and authorization parameters beyond its tables, a claim requested as null, exp in fractions of a second), and an ID token never has an empty document_details.',
-  strictOff:
-    'what the RFCs allow around the spec is accepted (claims and parameters beyond its tables are ignored, a claim may be requested as null).',
+  strictOff: 'what the RFCs allow around the spec is accepted (claims and parameters beyond its tables are ignored, a claim may be requested as null).',
   useStrictLevel: 'Use the strict level',
   useDefaultLevel: 'Use the default level',
   redirectIssHeading: 'iss on the redirect:',
@@ -183,8 +182,7 @@ const en = {
   unreadableForm: (description: string) => description,
   readOnlyPanel: (reason: string) => `The panel is read-only: ${reason}`,
   signInFirst: 'The panel’s actions ask for the panel password: sign in on the panel first (a sign-in lasts 12 hours).',
-  noPassword: (open: boolean) =>
-    `This panel has no password to sign in with: its actions are ${open ? 'open to anyone who reaches it' : 'switched off'}.`,
+  noPassword: (open: boolean) => `This panel has no password to sign in with: its actions are ${open ? 'open to anyone who reaches it' : 'switched off'}.`,
   wrongPassword: 'That is not the panel password.',
   tooManySignIns: (seconds: number) => `Too many sign-in attempts from this address; try again in ${seconds} s.`,
   noAction: (known: string) => `The form has no 'action'; expected one of ${known}.`,
@@ -248,8 +246,7 @@ const nb: PanelMessages = {
   defaultLevel: 'standard',
   strictOn:
     'etter spesifikasjonens ordlyd: alt den ikke lister opp eller former, avvises (krav i forespørselsobjektet og parametere til PAR, token og autorisasjon utover tabellene, et krav som er forespurt som null, exp med brøkdeler av et sekund), og et ID-token har aldri en tom document_details.',
-  strictOff:
-    'det RFC-ene tillater rundt spesifikasjonen, godtas (krav og parametere utover tabellene ignoreres, et krav kan forespørres som null).',
+  strictOff: 'det RFC-ene tillater rundt spesifikasjonen, godtas (krav og parametere utover tabellene ignoreres, et krav kan forespørres som null).',
   useStrictLevel: 'Bruk det strenge nivået',
   useDefaultLevel: 'Bruk standardnivået',
   redirectIssHeading: 'iss i videresendingen:',
@@ -402,7 +399,8 @@ const nb: PanelMessages = {
     },
     minimal_token: {
       label: 'Minimalt ID-token',
-      effect: 'ID-tokenet har bare iss, sub, aud, exp, iat, nonce og verified_claims med tillitsrammeverket og én enkelt verifisert opplysning (given_name når tokenet ville hatt den, ellers den første): ingen auth_time, acr, amr eller bevis.',
+      effect:
+        'ID-tokenet har bare iss, sub, aud, exp, iat, nonce og verified_claims med tillitsrammeverket og én enkelt verifisert opplysning (given_name når tokenet ville hatt den, ellers den første): ingen auth_time, acr, amr eller bevis.',
     },
     picture_not_image: {
       label: 'Bilde som ikke er et bilde',
@@ -417,7 +415,10 @@ const nb: PanelMessages = {
       label: 'JWKS med ubrukelige ekstra nøkler',
       effect: `I ${JWKS_VARIANT_WINDOW_SECONDS} s etter at dette ID-tokenet er utstedt, lister JWKS også nøkler som ingen kan verifisere et ES256-token med: en ukjent kty, en RSA-nøkkel med use «enc» og en EC-nøkkel der x ikke er en koordinat.`,
     },
-    no_expires_in: { label: 'Tokensvar uten expires_in', effect: 'Tokensvaret har id_token, men ingen expires_in (spec 2.5 viser det; RFC 6749 5.1 gjør det valgfritt).' },
+    no_expires_in: {
+      label: 'Tokensvar uten expires_in',
+      effect: 'Tokensvaret har id_token, men ingen expires_in (spec 2.5 viser det; RFC 6749 5.1 gjør det valgfritt).',
+    },
   },
   forClient: 'for',
   anyClient: 'hvilken som helst klient',

@@ -93,7 +93,14 @@ export function panelPath(basePath: string): string {
  * A panel page on the emulator's page shell (the panel and its error pages);
  * its forms post to the emulator itself and to `forms`, nowhere else.
  */
-export function panelResponse(language: PageLanguage, status: number, title: string, body: SafeHtml, forms: readonly string[] = [], refreshSeconds?: number): Response {
+export function panelResponse(
+  language: PageLanguage,
+  status: number,
+  title: string,
+  body: SafeHtml,
+  forms: readonly string[] = [],
+  refreshSeconds?: number,
+): Response {
   const t = PANEL_MESSAGES[language.locale];
   return pageResponse({
     status,
@@ -136,26 +143,26 @@ function serviceSection(view: PanelView): SafeHtml {
     view.discoveryShape === 'full' ? t.discoveryFull : html`<span class="tag warn">${t.minimal}</span> ${t.discoveryMinimal}`
   }</p>
 ${actionForm(
-    view,
-    { action: 'set_discovery', shape: view.discoveryShape === 'full' ? 'minimal' : 'full' },
-    html`<button type="submit"${disabled(view)}>${view.discoveryShape === 'full' ? t.serveMinimal : t.serveFull}</button>`,
-  )}
+  view,
+  { action: 'set_discovery', shape: view.discoveryShape === 'full' ? 'minimal' : 'full' },
+  html`<button type="submit"${disabled(view)}>${view.discoveryShape === 'full' ? t.serveMinimal : t.serveFull}</button>`,
+)}
 </div>
 <div class="setting" data-testid="strictness" data-strict="${String(view.strict)}">
 <p><strong>${t.level}</strong> ${view.strict ? html`<span class="tag warn">${t.strict}</span> ${t.strictOn}` : html`<span class="tag">${t.defaultLevel}</span> ${t.strictOff}`}</p>
 ${actionForm(
-    view,
-    { action: 'set_strict', strict: String(!view.strict) },
-    html`<button type="submit"${disabled(view)}>${view.strict ? t.useDefaultLevel : t.useStrictLevel}</button>`,
-  )}
+  view,
+  { action: 'set_strict', strict: String(!view.strict) },
+  html`<button type="submit"${disabled(view)}>${view.strict ? t.useDefaultLevel : t.useStrictLevel}</button>`,
+)}
 </div>
 <div class="setting" data-testid="redirect-iss" data-redirect-iss="${String(view.redirectIss)}">
 <p><strong>${t.redirectIssHeading}</strong> ${view.redirectIss ? t.redirectIssOn : html`<span class="tag warn">${t.off}</span> ${t.redirectIssOff}`}</p>
 ${actionForm(
-    view,
-    { action: 'set_redirect_iss', redirect_iss: String(!view.redirectIss) },
-    html`<button type="submit"${disabled(view)}>${view.redirectIss ? t.stopRedirectIss : t.startRedirectIss}</button>`,
-  )}
+  view,
+  { action: 'set_redirect_iss', redirect_iss: String(!view.redirectIss) },
+  html`<button type="submit"${disabled(view)}>${view.redirectIss ? t.stopRedirectIss : t.startRedirectIss}</button>`,
+)}
 </div>
 </section>`;
 }
@@ -488,7 +495,10 @@ ${signingKeysSection(view)}
 ${faultsSection(view)}
 ${personasSection(view)}
 ${conformanceSection(view)}`;
-  const origins = view.clients.map(clientHome).filter((home) => home !== undefined).map((home) => new URL(home).origin);
+  const origins = view.clients
+    .map(clientHome)
+    .filter((home) => home !== undefined)
+    .map((home) => new URL(home).origin);
   return panelResponse(view.language, view.signInError ? 403 : 200, t.title, body, origins);
 }
 

@@ -16,7 +16,11 @@ export async function qrCodeSvg(url: string, label: string): Promise<SafeHtml> {
   // Error correction M survives a little glare on a laptop screen; a quiet zone of 2 modules
   // is enough on the page's white card.
   const svg = await qrCodeText(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2, color: { dark: '#000000', light: '#ffffff' } });
-  if (!/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="[\d ]+" shape-rendering="crispEdges">(<path [a-z-]+="#[0-9a-f]{6}" d="[MmHhVvZz\d. -]+"\/>)+<\/svg>\s*$/.test(svg)) {
+  if (
+    !/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="[\d ]+" shape-rendering="crispEdges">(<path [a-z-]+="#[0-9a-f]{6}" d="[MmHhVvZz\d. -]+"\/>)+<\/svg>\s*$/.test(
+      svg,
+    )
+  ) {
     throw new Error('qrcode produced SVG of an unexpected shape');
   }
   const opening = html`<svg role="img" aria-label="${label}" focusable="false" `.value;

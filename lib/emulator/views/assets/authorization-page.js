@@ -48,7 +48,9 @@
     var started = Date.now();
     var render = function () {
       var seconds = Math.floor((Date.now() - started) / 1000);
-      line.textContent = back.replace('{n}', function () { return String(seconds); });
+      line.textContent = back.replace('{n}', function () {
+        return String(seconds);
+      });
     };
     render();
     window.clearInterval(counter);
@@ -142,7 +144,9 @@
     if (leaving) return;
     fetch(statusUrl, { cache: 'no-store', headers: { Accept: 'application/json' } })
       .then(function (response) {
-        return response.json().then(function (body) { return { ok: response.ok, status: response.status, body: body }; });
+        return response.json().then(function (body) {
+          return { ok: response.ok, status: response.status, body: body };
+        });
       })
       .then(function (result) {
         // An answer that arrives once the page is being left changes nothing.
@@ -156,7 +160,12 @@
           var reason = result.body.error_description || text('unknown-reason') || 'error';
           var failed = text('failed') || 'This verification can no longer continue here: {reason}.';
           // A function, so `$&` and the like in the reason stay literal.
-          show(failed.replace('{reason}', function () { return reason; }), 'error');
+          show(
+            failed.replace('{reason}', function () {
+              return reason;
+            }),
+            'error',
+          );
           return;
         }
         failures = 0;

@@ -146,9 +146,7 @@ export function appPage(
   const progress = step
     ? html`<div class="progress">
 <p class="progress-label" data-testid="app-step">${t.stepOf(number, APP_STEPS.length)}</p>
-<ol class="progress-bar" aria-hidden="true">${APP_STEPS.map(
-        (_, index) => html`<li class="${index < number ? 'done' : ''}"></li>`,
-      )}</ol>
+<ol class="progress-bar" aria-hidden="true">${APP_STEPS.map((_, index) => html`<li class="${index < number ? 'done' : ''}"></li>`)}</ol>
 </div>`
     : '';
   // The switch comes back to this screen by GET (a screen shown after a refused post too).
