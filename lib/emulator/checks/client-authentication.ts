@@ -4,6 +4,7 @@
  * only missing parameters are `invalid_request`.
  * @see spec 2.1, part 5; RFC 7521 §4.2; RFC 7523 §3
  */
+import { decodeProtectedHeader } from 'jose';
 import type { RegisteredClient } from '../clients';
 import { CLIENT_ASSERTION_TYPE, CLOCK_SKEW_SECONDS, LIFETIMES } from '../config';
 import { endpointUrl, nowSeconds, type EmulatorContext } from '../context';
@@ -152,7 +153,6 @@ function lowSEcdsaSignature(signature: Uint8Array): Uint8Array {
  * `authenticateClient` accepted (so the header was checked): for the QA flow trace.
  */
 export function clientAssertionHeader(parameters: RequestParameters): { alg: string; kid: string } {
-  const [encodedHeader = ''] = parameters.require('client_assertion').split('.');
-  const header = JSON.parse(Buffer.from(encodedHeader, 'base64url').toString('utf8')) as { alg: string; kid: string };
-  return { alg: header.alg, kid: header.kid };
+  const { alg, kid } = decodeProtectedHeader(parameters.require('client_assertion'));
+  return { alg: String(alg), kid: String(kid) };
 }

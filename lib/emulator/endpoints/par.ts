@@ -2,6 +2,7 @@
  * POST /par: the pushed authorization request (RFC 9126), mandatory for every flow (part 1).
  * @see spec 2.4, 4.1, part 7; RFC 9126 §2
  */
+import { decodeJwt } from 'jose';
 import { authenticateClient, clientAssertionHeader } from '../checks/client-authentication';
 import { verifyRequestObject } from '../checks/request-object';
 import { rulesAt, type Levelled } from '../checks/levels';
@@ -139,8 +140,7 @@ const PAR_FAULTS = [
  */
 function claimedState(requestObject: string): string | undefined {
   try {
-    const payload: unknown = JSON.parse(Buffer.from(requestObject.split('.')[1] ?? '', 'base64url').toString('utf8'));
-    const state = typeof payload === 'object' && payload !== null ? (payload as { state?: unknown }).state : undefined;
+    const { state } = decodeJwt(requestObject);
     return typeof state === 'string' && state.length > 0 && state.length <= MAX_STATE_OR_NONCE_LENGTH ? state : undefined;
   } catch {
     return undefined;

@@ -5,7 +5,7 @@
  * otherwise; config.ts lists the variants).
  * @see spec part 1 "Data minimisation", 2.5, 2.6, 5.6
  */
-import { CompactEncrypt, SignJWT, base64url, exportSPKI, generateKeyPair, importJWK, type JWTPayload } from 'jose';
+import { CompactEncrypt, SignJWT, base64url, decodeProtectedHeader, exportSPKI, generateKeyPair, importJWK, type JWTPayload } from 'jose';
 import { type ClaimName, type ClaimsRequest, type DocumentDetail, type TrustFramework } from '../checks/claims-request';
 import { encryptionKeyOf, type ClientEncryptionKey, type RegisteredClient } from '../clients';
 import { ACR, AMR, ID_TOKEN_SIGNING_ALGORITHM, LIFETIMES, type IdTokenEncryption, type IdTokenEncryptionAlgorithm } from '../config';
@@ -207,7 +207,7 @@ export async function issueIdToken(
 
 /** The protected header of a compact JWS or JWE the emulator just made. */
 function decodeHeader(compact: string): Record<string, unknown> {
-  return JSON.parse(new TextDecoder().decode(base64url.decode(compact.split('.')[0]!))) as Record<string, unknown>;
+  return decodeProtectedHeader(compact);
 }
 
 /** `aud` (2.6: the client_id), or what an audience fault or variant makes of it. */
