@@ -1,4 +1,4 @@
-import { compactDecrypt } from 'jose';
+import { compactDecrypt, decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   TEST_BASE_URL,
@@ -89,7 +89,7 @@ async function runFlow(emulator: Emulator, options: { before?: (requestUri: stri
 
 /** The payload of the signed token inside a decrypted JWE. */
 function payloadOf(plaintext: Uint8Array): { aud?: unknown; verified_claims: { claims: Record<string, unknown> } } {
-  return JSON.parse(Buffer.from(new TextDecoder().decode(plaintext).split('.')[1]!, 'base64url').toString()) as ReturnType<typeof payloadOf>;
+  return decodeJwt(new TextDecoder().decode(plaintext)) as ReturnType<typeof payloadOf>;
 }
 
 async function signIn(emulator: Emulator): Promise<string> {
