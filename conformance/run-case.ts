@@ -9,7 +9,7 @@ import { randomInt } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { NOT_AN_IMAGE_PICTURE } from '../lib/emulator/qa/faults';
+import { NOT_AN_IMAGE_PICTURE } from '../lib/emulator/answer-faults';
 import { captureCapped, newCaseContext } from './browser';
 import type { ConformanceCase } from './cases';
 import type { EmulatorQa, FlowTrace, JwksFetch } from './emulator-qa';

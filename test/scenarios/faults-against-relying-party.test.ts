@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '@/lib/emulator';
-import { FAULTS, NOT_AN_IMAGE_PICTURE, TOKEN_TIMEOUT_DELAY_MS, type AcceptanceDefinition, type RefusalDefinition } from '@/lib/emulator/qa/faults';
+import { NOT_AN_IMAGE_PICTURE, TOKEN_TIMEOUT_DELAY_MS } from '@/lib/emulator/answer-faults';
+import { FAULTS, type AcceptanceDefinition, type RefusalDefinition } from '@/lib/emulator/qa/faults';
 import {
   DEFAULT_SELECTION,
   DEFAULT_TIMEOUT_MS,

@@ -10,7 +10,7 @@ import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidClient, InvalidGrant, InvalidRequest, OAuthError, ServerError, UnsupportedGrantType, describeValue } from '../errors';
 import { findPersona } from '../personas/personas';
-import { TOKEN_TIMEOUT_DELAY_MS, holdResponse, type FaultId } from '../qa/faults';
+import { TOKEN_TIMEOUT_DELAY_MS, type TokenResponseFault } from '../answer-faults';
 import { masked, type FlowEvent, type FlowEventDetail } from '../qa/flow-trace';
 import type { AuthorizationCodeGrant } from '../state';
 import { issueIdToken, type IssuedIdToken } from '../tokens/id-token';
@@ -74,7 +74,7 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
 
 /** What the token endpoint did to one request, for the flow trace: the faults it applied, how long it held the answer, the token it issued. */
 interface TokenOutcome {
-  faults: ReadonlySet<FaultId>;
+  faults: ReadonlySet<TokenResponseFault>;
   heldMs?: number;
   issued?: IssuedIdToken;
 }
@@ -230,4 +230,24 @@ function idTokenEvent({ signatureHeader, payload, encryptionHeader, faults }: Is
       faults,
     },
   };
+}
+
+/**
+ * Waits `ms`, or until `signal` aborts (the client gave up): the timer is cleared either way, so
+ * an abandoned request holds nothing.
+ * @returns true if the full time passed, false if the wait was cut short
+ */
+function holdResponse(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -10,7 +10,7 @@ import { LIFETIMES } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
 import { AccessDenied, InvalidRequest } from '../errors';
 import type { Persona } from '../personas/personas';
-import { FAULTY_ISSUER, type FaultId } from '../qa/faults';
+import { FAULTY_ISSUER, type AuthorizationResponseFault } from '../answer-faults';
 import { flowErrorById } from '../qa/flow-answers';
 import { masked, type FlowEvent } from '../qa/flow-trace';
 import { rememberCompletedInteraction } from './used-flows';
@@ -148,9 +148,9 @@ async function redirectToClient(
   interaction: Interaction,
   result: { code: string } | { error: ErrorBody },
   redirectIss: boolean,
-  trace: { decision: Omit<FlowEvent, 'at'>; faults?: ReadonlySet<FaultId>; chosen?: boolean },
+  trace: { decision: Omit<FlowEvent, 'at'>; faults?: ReadonlySet<AuthorizationResponseFault>; chosen?: boolean },
 ): Promise<Response> {
-  const faults = trace.faults ?? new Set<FaultId>();
+  const faults = trace.faults ?? new Set<AuthorizationResponseFault>();
   const response = new URLSearchParams('code' in result ? { code: result.code } : { error: result.error.error, error_description: result.error.description });
   // The authorization response faults (qa/faults.ts) change state or iss of a redirect with a code.
   if (faults.has('wrong_state')) response.set('state', randomToken());
@@ -176,7 +176,12 @@ async function redirectToClient(
 }
 
 /** The redirect as the flow trace shows it: the parameters it carried, the code masked. */
-function redirectEvent(interaction: Interaction, response: URLSearchParams, faults: ReadonlySet<FaultId>, chosen: boolean): Omit<FlowEvent, 'at'> {
+function redirectEvent(
+  interaction: Interaction,
+  response: URLSearchParams,
+  faults: ReadonlySet<AuthorizationResponseFault>,
+  chosen: boolean,
+): Omit<FlowEvent, 'at'> {
   const state = response.get('state');
   const stateFault = faults.has('wrong_state') ? 'wrong_state' : faults.has('missing_state') ? 'missing_state' : undefined;
   const code = response.get('code');

@@ -1,5 +1,5 @@
 import { compactDecrypt, createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify, type JWTPayload } from 'jose';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import {
   TEST_BASE_URL,
   authorize,
@@ -16,7 +16,8 @@ import {
 } from '@/test/support/emulator';
 import type { Emulator } from '..';
 import { MemoryStore } from '@/lib/store/memory-store';
-import { FAULTS, FaultSwitchboard, RUN_LOCK_SECONDS, type FaultId } from './faults';
+import type { AuthorizationResponseFault, IdTokenFault, JwksFault, ParFault, TokenResponseFault } from '../answer-faults';
+import { FAULTS, FaultSwitchboard, RUN_LOCK_SECONDS, type FaultId, type FaultOf } from './faults';
 
 let client: TestClient;
 let other: TestClient;
@@ -28,6 +29,16 @@ beforeAll(async () => {
 
 afterEach(() => {
   vi.useRealTimers();
+});
+
+describe('the catalogue and the answers', () => {
+  it('name the same faults: every row is one its answer can make, and every fault an answer can make has a row (checked by tsc)', () => {
+    expectTypeOf<FaultOf<'id_token'>>().toEqualTypeOf<IdTokenFault>();
+    expectTypeOf<FaultOf<'jwks'>>().toEqualTypeOf<JwksFault>();
+    expectTypeOf<FaultOf<'token_endpoint'>>().toEqualTypeOf<TokenResponseFault>();
+    expectTypeOf<FaultOf<'par_endpoint'>>().toEqualTypeOf<ParFault>();
+    expectTypeOf<FaultOf<'authorization_response'>>().toEqualTypeOf<AuthorizationResponseFault>();
+  });
 });
 
 /** `rateLimits: false` where a test counts timers: the in-memory rate limiter sets one per window. */

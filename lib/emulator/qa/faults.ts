@@ -10,11 +10,23 @@
  * state store (shared by every instance on it) and apply to the client they were armed for, or
  * to whichever client comes next. A conformance run arms faults as its own (`armAs`), so it
  * disarms only those, and takes the deployment-wide run lock first (`takeRunLock`), so that two
- * runs never hold client-wide faults at once.
+ * runs never hold client-wide faults at once. The names each answer can make, and the values they
+ * put in (a wrong issuer, how far in the past), are answer-faults.ts's.
  * @see spec 4.5 (client checks), 5.6, part 7; DECISIONS.md "Faults", "The run lock and faults a run owns"
  */
 import { createHash } from 'node:crypto';
 import type { Store } from '../../store/store';
+import {
+  EXPIRED_SECONDS_AGO,
+  FAULTY_AUDIENCE,
+  FAULTY_ISSUER,
+  ID_TOKEN_ENCRYPTION_VARIANTS,
+  ISSUED_SECONDS_AHEAD,
+  NOT_AN_IMAGE_PICTURE,
+  SKEWED_SECONDS_AHEAD,
+  TOKEN_TIMEOUT_DELAY_MS,
+  type IdTokenEncryptionVariant,
+} from '../answer-faults';
 import type { IdTokenContentEncryption, IdTokenEncryptionAlgorithm } from '../config';
 
 /**
@@ -99,32 +111,12 @@ export interface AcceptanceDefinition extends FaultColumns {
 /** One row of the fault table. */
 export type FaultDefinition = RefusalDefinition | AcceptanceDefinition;
 
-/** How long `token_timeout` holds the token response: longer than the 10 s the relying-party core waits by default. */
-export const TOKEN_TIMEOUT_DELAY_MS = 15_000;
-
-/** `wrong_issuer`: a name that cannot be anyone's issuer (RFC 2606 reserves `.invalid`). */
-export const FAULTY_ISSUER = 'https://impostor.invalid';
-/** `wrong_audience`: a client_id other than the one the token goes to. */
-export const FAULTY_AUDIENCE = 'another-client';
-/** `expired`: how long ago `exp` passed; well beyond any relying party's clock tolerance (60 s at most). */
-export const EXPIRED_SECONDS_AGO = 600;
-/** `issued_in_future`: how far ahead `iat` lies; well beyond any clock tolerance. */
-export const ISSUED_SECONDS_AHEAD = 600;
-/**
- * `clock_skew_within_tolerance`: how far ahead `iat` lies; within the 30 s our core tolerates by
- * default (and the 60 s jose and openid-client allow at most).
- */
-export const SKEWED_SECONDS_AHEAD = 20;
-/**
- * `picture_not_image`: a remote URL where a base64 JPEG data URI belongs (spec 2.3). Under
- * `.invalid` (RFC 2606), so a relying party that fetches it reaches nobody.
- */
-export const NOT_AN_IMAGE_PICTURE = 'https://portrait.invalid/portrait.jpg';
 /** `jwks` variants change the JWKS responses of this many seconds after the ID token is issued. */
 export const JWKS_VARIANT_WINDOW_SECONDS = 60;
 
-/** A row of an encryption variant: the ID token encrypted with exactly `alg` / `enc`. */
-function encryptionVariant<const Id extends string>(id: Id, alg: IdTokenEncryptionAlgorithm, enc: IdTokenContentEncryption) {
+/** A row of an encryption variant: the ID token encrypted with exactly its `alg` / `enc` (answer-faults.ts). */
+function encryptionVariant<const Id extends IdTokenEncryptionVariant>(id: Id) {
+  const { alg, enc } = ID_TOKEN_ENCRYPTION_VARIANTS[id];
   return {
     id,
     kind: 'acceptance',
@@ -522,18 +514,18 @@ export const FAULTS = [
     expected: 'accepted',
     check: 'portrait_not_shown',
   },
-  encryptionVariant('encrypted_rsa_oaep_256_a128gcm', 'RSA-OAEP-256', 'A128GCM'),
-  encryptionVariant('encrypted_rsa_oaep_256_a192gcm', 'RSA-OAEP-256', 'A192GCM'),
-  encryptionVariant('encrypted_rsa_oaep_256_a256gcm', 'RSA-OAEP-256', 'A256GCM'),
-  encryptionVariant('encrypted_rsa_oaep_256_a128cbc_hs256', 'RSA-OAEP-256', 'A128CBC-HS256'),
-  encryptionVariant('encrypted_rsa_oaep_256_a192cbc_hs384', 'RSA-OAEP-256', 'A192CBC-HS384'),
-  encryptionVariant('encrypted_rsa_oaep_256_a256cbc_hs512', 'RSA-OAEP-256', 'A256CBC-HS512'),
-  encryptionVariant('encrypted_rsa_oaep_a128gcm', 'RSA-OAEP', 'A128GCM'),
-  encryptionVariant('encrypted_rsa_oaep_a192gcm', 'RSA-OAEP', 'A192GCM'),
-  encryptionVariant('encrypted_rsa_oaep_a256gcm', 'RSA-OAEP', 'A256GCM'),
-  encryptionVariant('encrypted_rsa_oaep_a128cbc_hs256', 'RSA-OAEP', 'A128CBC-HS256'),
-  encryptionVariant('encrypted_rsa_oaep_a192cbc_hs384', 'RSA-OAEP', 'A192CBC-HS384'),
-  encryptionVariant('encrypted_rsa_oaep_a256cbc_hs512', 'RSA-OAEP', 'A256CBC-HS512'),
+  encryptionVariant('encrypted_rsa_oaep_256_a128gcm'),
+  encryptionVariant('encrypted_rsa_oaep_256_a192gcm'),
+  encryptionVariant('encrypted_rsa_oaep_256_a256gcm'),
+  encryptionVariant('encrypted_rsa_oaep_256_a128cbc_hs256'),
+  encryptionVariant('encrypted_rsa_oaep_256_a192cbc_hs384'),
+  encryptionVariant('encrypted_rsa_oaep_256_a256cbc_hs512'),
+  encryptionVariant('encrypted_rsa_oaep_a128gcm'),
+  encryptionVariant('encrypted_rsa_oaep_a192gcm'),
+  encryptionVariant('encrypted_rsa_oaep_a256gcm'),
+  encryptionVariant('encrypted_rsa_oaep_a128cbc_hs256'),
+  encryptionVariant('encrypted_rsa_oaep_a192cbc_hs384'),
+  encryptionVariant('encrypted_rsa_oaep_a256cbc_hs512'),
   {
     id: 'jwks_keys_shuffled',
     kind: 'acceptance',
@@ -568,6 +560,9 @@ export const FAULTS = [
 
 export type Fault = (typeof FAULTS)[number];
 export type FaultId = Fault['id'];
+
+/** The faults of one target: those its answer can make (answer-faults.ts; qa/faults.test.ts proves them the same). */
+export type FaultOf<Target extends FaultTarget> = Extract<Fault, { target: Target }>['id'];
 
 const FAULTS_BY_ID: ReadonlyMap<string, Fault> = new Map(FAULTS.map((fault) => [fault.id, fault]));
 
@@ -812,14 +807,19 @@ export class FaultSwitchboard {
    *   lose it): they stay armed for a response they can spoil
    * @param state the `state` of the flow's request object
    */
-  async take(target: FaultTarget, clientId: string, waiting: readonly FaultId[] = [], state?: string): Promise<ReadonlySet<FaultId>> {
+  async take<Target extends FaultTarget>(
+    target: Target,
+    clientId: string,
+    waiting: readonly FaultOf<Target>[] = [],
+    state?: string,
+  ): Promise<ReadonlySet<FaultOf<Target>>> {
     const taken = new Map<FaultId, 'panel' | 'flow'>();
     const groups = new Set<string>();
     const forFlow = state === undefined ? undefined : await this.store.get<FlowArmedFaults>(flowArmedKey(state));
     const flowFaults = forFlow && forFlow.clientId === clientId ? forFlow.faults : [];
     const takenForFlow: FaultId[] = [];
     for (const fault of FAULTS) {
-      if (fault.target !== target || groups.has(fault.group) || waiting.includes(fault.id)) continue;
+      if (fault.target !== target || groups.has(fault.group) || (waiting as readonly FaultId[]).includes(fault.id)) continue;
       if (flowFaults.includes(fault.id)) {
         groups.add(fault.group);
         taken.set(fault.id, 'flow');
@@ -856,7 +856,8 @@ export class FaultSwitchboard {
         );
       }
     }
-    return new Set(taken.keys());
+    // Only faults of `target` were taken.
+    return new Set(taken.keys()) as ReadonlySet<FaultId> as ReadonlySet<FaultOf<Target>>;
   }
 }
 
@@ -953,24 +954,4 @@ function armedKey(id: FaultId): string {
 function checkedId(id: string): FaultId {
   if (!isFaultId(id)) throw new Error(`unknown fault '${id}'; known faults: ${FAULTS.map((fault) => fault.id).join(', ')}`);
   return id;
-}
-
-/**
- * Waits `ms`, or until `signal` aborts (the client gave up): the timer is cleared either way, so
- * an abandoned request holds nothing.
- * @returns true if the full time passed, false if the wait was cut short
- */
-export function holdResponse(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

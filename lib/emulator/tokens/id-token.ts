@@ -13,15 +13,17 @@ import { nowSeconds, type EmulatorContext } from '../context';
 import { loadPortrait, populationRegisterMatch, type DocumentData, type Persona } from '../personas/personas';
 import {
   EXPIRED_SECONDS_AGO,
-  FAULTS,
   FAULTY_AUDIENCE,
   FAULTY_ISSUER,
+  ID_TOKEN_ENCRYPTION_VARIANTS,
   ISSUED_SECONDS_AHEAD,
-  JWKS_VARIANT_WINDOW_SECONDS,
   NOT_AN_IMAGE_PICTURE,
   SKEWED_SECONDS_AHEAD,
-  type FaultId,
-} from '../qa/faults';
+  type IdTokenEncryptionVariant,
+  type IdTokenFault,
+  type JwksFault,
+} from '../answer-faults';
+import { JWKS_VARIANT_WINDOW_SECONDS } from '../qa/faults';
 import type { AuthorizationCodeGrant } from '../state';
 import { encryptWithRsa1_5 } from './rsa1_5-jwe';
 import { createUnpublishedSigningKey } from './signing-keys';
@@ -130,7 +132,7 @@ export interface IssuedIdToken {
   /** the JWE protected header, absent when the token is not encrypted */
   encryptionHeader?: { alg: string; enc: string; kid?: string };
   /** the ID token faults and variants applied to it (those of its JWKS included) */
-  faults: FaultId[];
+  faults: (IdTokenFault | JwksFault)[];
 }
 
 /**
@@ -190,11 +192,13 @@ export async function issueIdToken(
   if (faults.has('missing_subject')) delete payload.sub;
 
   const signed = await signIdToken(context, payload, faults);
-  const applied = [...FAULTS.filter((fault) => faults.has(fault.id)).map((fault) => fault.id), ...jwksVariants];
+  const applied = [...faults, ...jwksVariants];
   const issued = { payload, signatureHeader: decodeHeader(signed) as IssuedIdToken['signatureHeader'], faults: applied };
   if (faults.has('unencrypted')) return { idToken: signed, ...issued };
   // An encryption variant: exactly its alg and enc, whatever the client's variant.
-  const [encryption] = FAULTS.flatMap((fault) => ('encryption' in fault && faults.has(fault.id) ? [fault.encryption] : []));
+  const [encryption] = [...faults].flatMap((id) =>
+    Object.hasOwn(ID_TOKEN_ENCRYPTION_VARIANTS, id) ? [ID_TOKEN_ENCRYPTION_VARIANTS[id as IdTokenEncryptionVariant]] : [],
+  );
   const jwe = await encryptIdToken(
     new TextEncoder().encode(signed),
     encryptionKeyOf(client),
@@ -211,7 +215,7 @@ function decodeHeader(compact: string): Record<string, unknown> {
 }
 
 /** `aud` (2.6: the client_id), or what an audience fault or variant makes of it. */
-function audienceFor(clientId: string, faults: ReadonlySet<FaultId>): string | string[] {
+function audienceFor(clientId: string, faults: ReadonlySet<IdTokenFault>): string | string[] {
   if (faults.has('wrong_audience')) return FAULTY_AUDIENCE;
   // OpenID Connect Core 3.1.3.7 item 3: an audience the client does not trust; item 4's azp is added beside it.
   if (faults.has('extra_audience')) return [clientId, FAULTY_AUDIENCE];
@@ -228,7 +232,7 @@ const UNKNOWN_MEMBER = 'x_emulator_unlisted';
  * (`minimal_token`), or a remote URL as `picture` (`picture_not_image`).
  * @see spec 2.3 "Verified claims fields", 2.6; OpenID Connect for Identity Assurance 1.0 §5
  */
-function claimsSetFor(verifiedClaims: VerifiedClaims, faults: ReadonlySet<FaultId>): Record<string, unknown> {
+function claimsSetFor(verifiedClaims: VerifiedClaims, faults: ReadonlySet<IdTokenFault>): Record<string, unknown> {
   if (faults.has('picture_not_image')) {
     return { ...verifiedClaims, claims: { ...verifiedClaims.claims, picture: NOT_AN_IMAGE_PICTURE } };
   }
@@ -266,7 +270,7 @@ function claimsSetFor(verifiedClaims: VerifiedClaims, faults: ReadonlySet<FaultI
  * now: the JWKS responses of the next JWKS_VARIANT_WINDOW_SECONDS carry them (endpoints/jwks.ts),
  * since the JWKS request that follows names no client and no flow.
  */
-async function openJwksVariants(context: EmulatorContext, clientId: string, state: string | undefined): Promise<FaultId[]> {
+async function openJwksVariants(context: EmulatorContext, clientId: string, state: string | undefined): Promise<JwksFault[]> {
   const taken = [...(await context.faults.take('jwks', clientId, [], state))];
   for (const id of taken) await context.faults.openWindow(id, JWKS_VARIANT_WINDOW_SECONDS);
   return taken;
@@ -278,7 +282,7 @@ async function openJwksVariants(context: EmulatorContext, clientId: string, stat
  * (`hs256_public_key`: the key confusion a verifier that trusts the header's `alg` falls for).
  * @see spec 5.6; RFC 8725 §2.1, §3.1
  */
-async function signIdToken(context: EmulatorContext, payload: JWTPayload, faults: ReadonlySet<FaultId>): Promise<string> {
+async function signIdToken(context: EmulatorContext, payload: JWTPayload, faults: ReadonlySet<IdTokenFault>): Promise<string> {
   if (faults.has('alg_none') || faults.has('hs256_public_key')) {
     const current = (await context.signingKeys()).current();
     if (faults.has('alg_none')) {
@@ -314,7 +318,7 @@ async function encryptIdToken(
   signed: Uint8Array,
   encryptionKey: ClientEncryptionKey,
   { alg, enc }: IdTokenEncryption,
-  faults: ReadonlySet<FaultId>,
+  faults: ReadonlySet<IdTokenFault>,
 ): Promise<string> {
   if (faults.has('wrong_jwe_algorithm')) return encryptWithRsa1_5(signed, encryptionKey);
   const key = faults.has('wrong_encryption_key')
@@ -329,7 +333,7 @@ async function encryptIdToken(
  * (`unknown_kid`: no key can be found).
  * @see spec 2.7, 4.4, 5.6
  */
-async function signingKeyFor(context: EmulatorContext, faults: ReadonlySet<FaultId>): Promise<{ kid: string; privateKey: CryptoKey; alg?: string }> {
+async function signingKeyFor(context: EmulatorContext, faults: ReadonlySet<IdTokenFault>): Promise<{ kid: string; privateKey: CryptoKey; alg?: string }> {
   // `key_rotated_unpublished`: a key the JWKS has from now on only; it stays current after.
   const current = faults.has('key_rotated_unpublished') ? await (await context.signingKeys()).rotateUnannounced() : (await context.signingKeys()).current();
   // `signed_ps256`, `signed_es384`: another algorithm than 2.5's ES256, under the current kid.

@@ -8,18 +8,14 @@ import { formatDateTime } from '../../i18n/format';
 import type { Locale } from '../../i18n/locale';
 import {
   EXPIRED_SECONDS_AGO,
-  FAULTS,
   FAULTY_AUDIENCE,
   FAULTY_ISSUER,
   ISSUED_SECONDS_AHEAD,
-  JWKS_VARIANT_WINDOW_SECONDS,
   NOT_AN_IMAGE_PICTURE,
   SKEWED_SECONDS_AHEAD,
   TOKEN_TIMEOUT_DELAY_MS,
-  type FaultId,
-  type AcceptanceCheck,
-  type FaultTarget,
-} from '../qa/faults';
+} from '../answer-faults';
+import { FAULTS, JWKS_VARIANT_WINDOW_SECONDS, type AcceptanceCheck, type FaultId, type FaultTarget } from '../qa/faults';
 import { html, type SafeHtml } from './html';
 
 /** A fault as the panel names and explains it. */
