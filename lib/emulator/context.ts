@@ -9,6 +9,7 @@ import { isStoreError, type Store } from '../store/store';
 import { isIdTokenEncryption, registeredIdTokenEncryption, type RegisteredClient } from './clients';
 import { POPULATION_REGISTER_NAME } from './checks/claims-request';
 import { ENDPOINT_PATHS, ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, type IdTokenEncryption } from './config';
+import { EmulatorEvents } from './events';
 import { FaultSwitchboard } from './qa/faults';
 import { FlowTraces } from './qa/flow-trace';
 import { createPanelGate, type PanelAccess, type PanelGate } from './qa/panel-access';
@@ -37,9 +38,14 @@ export interface EmulatorContext {
   populationRegisterEnabled(clientId: string): Promise<boolean>;
   /** @throws Error for a client_id that is not registered */
   setPopulationRegister(clientId: string, enabled: boolean): Promise<void>;
-  /** the one-shot faults armed for QA (qa/faults.ts) */
+  /**
+   * What the handlers tell the rest of the emulator (events.ts): they emit, and the listeners
+   * createEmulator registers (QA's faults and flow log) do the rest.
+   */
+  readonly events: EmulatorEvents;
+  /** the one-shot faults armed for QA (qa/faults.ts); the handlers reach them through `events` only */
   readonly faults: FaultSwitchboard;
-  /** each flow's protocol trace, the flows of each client and the JWKS responses, for the QA API (qa/flow-trace.ts) */
+  /** each flow's protocol trace, the flows of each client and the JWKS responses, for the QA API (qa/flow-trace.ts); written by the flow log's listeners */
   readonly traces: FlowTraces;
   /** the secret mixed into pairwise subject identifiers: one per state store, so every instance sharing it agrees */
   subjectSalt(): Promise<Uint8Array>;
@@ -138,6 +144,7 @@ export function createContext(options: {
       if (!clients.has(clientId)) throw new Error(`client '${clientId}' is not registered`);
       await store.set(`entitlement:${clientId}`, enabled, ENTITLEMENT_TTL_SECONDS);
     },
+    events: new EmulatorEvents(),
     faults: new FaultSwitchboard(store, now),
     traces: new FlowTraces(store, now),
     subjectSalt() {

@@ -41,6 +41,8 @@ import { EMULATOR_MESSAGES } from './views/messages';
 import { panelErrorPage } from './views/panel-page';
 import { PANEL_MESSAGES } from './views/panel-messages';
 import { isFaultId, type FaultId } from './qa/faults';
+import { subscribeFaults } from './qa/fault-listeners';
+import { subscribeFlowLog } from './qa/flow-log';
 
 export { POPULATION_REGISTER_NAME } from './checks/claims-request';
 export { RATE_LIMITS, checkRateLimits, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
@@ -255,6 +257,10 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     strict: checkSwitch(options.strict, 'strict'),
     redirectIss: checkSwitch(options.redirectIss, 'redirectIss'),
   });
+  // The one place listeners are registered (events.ts), heard in this order: the faults choose what
+  // an answer gets before the flow log writes down what it was.
+  subscribeFaults(context.events, context.faults);
+  subscribeFlowLog(context.events, context.traces);
   const limiter = options.rateLimits === false ? undefined : createRateLimiter(store, checkRateLimits(options.rateLimits ?? {}));
   const limit: Limit = limiter ? (group, request) => limiter.consume(group, context.clientAddress(request)) : async () => {};
 

@@ -4,6 +4,7 @@
  * @see spec 2.7, 4.4
  */
 import type { JWK } from 'jose';
+import type { JwksFault } from '../answer-faults';
 import type { EmulatorContext } from '../context';
 
 /**
@@ -13,28 +14,26 @@ import type { EmulatorContext } from '../context';
  * to rely on the order or the count, and a client that takes the first key fails here at once
  * rather than at staging.
  *
- * While a JWKS variant is open (qa/faults.ts, target `jwks`: for a while after the ID token it
- * was taken for), the response is changed as it says: the current key listed last
- * (`jwks_keys_shuffled`), or keys no client can verify an ES256 token with added
- * (`jwks_unparseable_extra_keys`).
+ * A listener of `jwks.answering` (events.ts) may ask for a JWKS fault (answer-faults.ts; QA's
+ * listener asks for the variants open for a while after the ID token they were taken for): the
+ * current key listed last (`jwks_keys_shuffled`), or keys no client can verify an ES256 token with
+ * added (`jwks_unparseable_extra_keys`).
  *
- * Each response is logged (kids in order, variants in effect) for the QA API (qa/flow-trace.ts).
+ * Each response is told (`jwks.answered`: kids in order, faults made), for the QA API's log.
  * @see spec 2.7, 4.4; DECISIONS.md "Keys", "Faults"
  */
 export async function jwksEndpoint(_request: Request, context: EmulatorContext): Promise<Response> {
   const ring = await context.signingKeys();
-  const variants = await context.faults.openWindows('jwks');
+  const faults = new Set<JwksFault>();
+  await context.events.emit('jwks.answering', { faults });
   let keys: JWK[] = shuffled(ring.published().map((key) => key.publicJwk));
-  if (variants.includes('jwks_keys_shuffled')) {
+  if (faults.has('jwks_keys_shuffled')) {
     const kid = ring.current().kid;
     keys = [...keys.filter((key) => key.kid !== kid), ...keys.filter((key) => key.kid === kid)];
   }
-  if (variants.includes('jwks_unparseable_extra_keys')) keys = shuffled([...keys, ...UNUSABLE_KEYS]);
-  // For the QA API: which keys were served in which order (a JWKS request names no client or flow).
-  await context.traces.recordJwksFetch(
-    keys.map((key) => key.kid ?? '(no kid)'),
-    variants,
-  );
+  if (faults.has('jwks_unparseable_extra_keys')) keys = shuffled([...keys, ...UNUSABLE_KEYS]);
+  // Which keys were served in which order (a JWKS request names no client or flow).
+  await context.events.emit('jwks.answered', { kids: keys.map((key) => key.kid ?? '(no kid)'), faults: [...faults] });
   return new Response(JSON.stringify({ keys }), {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=86400' },

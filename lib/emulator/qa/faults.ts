@@ -789,13 +789,14 @@ export class FaultSwitchboard {
   }
 
   /** The faults of `target` whose window is open, in table order. */
-  async openWindows(target: FaultTarget): Promise<FaultId[]> {
+  async openWindows<Target extends FaultTarget>(target: Target): Promise<FaultOf<Target>[]> {
     const open = await Promise.all(
       FAULTS.filter((fault) => fault.target === target).map(async (fault) =>
         (await this.store.get(windowKey(fault.id))) === undefined ? undefined : fault.id,
       ),
     );
-    return open.filter((id) => id !== undefined);
+    // Only faults of `target` were looked at.
+    return open.filter((id) => id !== undefined) as FaultOf<Target>[];
   }
 
   /**

@@ -1,0 +1,46 @@
+/**
+ * What the emulator's handlers tell the rest of the emulator as they answer: typed events. The
+ * handlers of the protocol only emit them; listeners registered where the emulator is made
+ * (index.ts `createEmulator`) do what QA adds: the faults (qa/fault-listeners.ts) choose what an
+ * answer gets, and the flow log (qa/flow-log.ts) writes down what was answered.
+ *
+ * Modelled on node-oidc-provider's `provider.emit('grant.success', ctx)`, but not on Node's
+ * EventEmitter, which calls its listeners without waiting: here each listener is awaited, in the
+ * order the listeners were registered, because a fault must be chosen before the answer is made,
+ * and a flow's log must be written before the QA API is asked for it. A listener that throws
+ * fails the request, as the handler would have.
+ *
+ * Events come in pairs around an answer. `<answer>.answering`: the answer is about to be made, and
+ * listeners may add faults to the payload's `faults` (answer-faults.ts), which the handler then
+ * makes. `<answer>.answered`: what was sent.
+ * @see DECISIONS.md "Faults", "The QA API and the flow trace"
+ */
+import type { JwksFault } from './answer-faults';
+
+/** Every event, by name, with its payload. */
+export interface EmulatorEventMap {
+  /** GET /jwks is about to list the keys (endpoints/jwks.ts). Listeners may add JWKS faults. */
+  'jwks.answering': { faults: Set<JwksFault> };
+  /** GET /jwks answered: the kids in the order served, and the faults it was made with. */
+  'jwks.answered': { kids: readonly string[]; faults: readonly JwksFault[] };
+}
+
+export type EmulatorEventName = keyof EmulatorEventMap;
+
+/** Hears one event; the handler waits for it. */
+export type EmulatorListener<Name extends EmulatorEventName> = (payload: EmulatorEventMap[Name]) => void | Promise<void>;
+
+/** One emulator's events and their listeners. */
+export class EmulatorEvents {
+  private readonly listeners = new Map<EmulatorEventName, EmulatorListener<never>[]>();
+
+  /** Adds a listener of `name`, heard after those added before it. */
+  on<Name extends EmulatorEventName>(name: Name, listener: EmulatorListener<Name>): void {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener as EmulatorListener<never>]);
+  }
+
+  /** Calls every listener of `name` with `payload`, one after the other, each awaited. */
+  async emit<Name extends EmulatorEventName>(name: Name, payload: EmulatorEventMap[Name]): Promise<void> {
+    for (const listener of this.listeners.get(name) ?? []) await (listener as EmulatorListener<Name>)(payload);
+  }
+}
