@@ -30,6 +30,9 @@ export const ENDPOINT_PATHS = {
 /** The one client authentication method. @see spec 5.1; RFC 7523 §2.2 */
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
+/** 2.4: `urn:ietf:params:oauth:request_uri:<uuid>` (RFC 9126 §2.2). */
+export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+
 /** Algorithms accepted on client-signed JWTs (assertions and request objects). @see spec 5.2 */
 export const CLIENT_SIGNING_ALGORITHMS = ['ES256', 'PS256', 'EdDSA'] as const;
 export type ClientSigningAlgorithm = (typeof CLIENT_SIGNING_ALGORITHMS)[number];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { JwksFault } from './answer-faults';
 import { EmulatorEvents } from './events';
 
 describe('EmulatorEvents', () => {
@@ -13,7 +14,7 @@ describe('EmulatorEvents', () => {
     events.on('jwks.answering', ({ faults }) => {
       heard.push(`second saw ${[...faults].join(', ')}`);
     });
-    const payload = { faults: new Set<'jwks_keys_shuffled' | 'jwks_unparseable_extra_keys'>() };
+    const payload = { faults: new Set<JwksFault>() };
     await events.emit('jwks.answering', payload);
     expect(heard).toEqual(['first', 'second saw jwks_keys_shuffled']);
     expect([...payload.faults]).toEqual(['jwks_keys_shuffled']);
@@ -25,7 +26,7 @@ describe('EmulatorEvents', () => {
     events.on('jwks.answered', ({ kids }) => {
       heard.push(kids.join(','));
     });
-    await events.emit('jwks.answering', { faults: new Set() });
+    await events.emit('jwks.answering', { faults: new Set<JwksFault>() });
     expect(heard).toEqual([]);
     await events.emit('jwks.answered', { kids: ['a', 'b'], faults: [] });
     expect(heard).toEqual(['a,b']);

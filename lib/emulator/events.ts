@@ -15,10 +15,37 @@
  * makes. `<answer>.answered`: what was sent.
  * @see DECISIONS.md "Faults", "The QA API and the flow trace"
  */
-import type { JwksFault } from './answer-faults';
+import type { JwksFault, ParFault } from './answer-faults';
+import type { OAuthError } from './errors';
+import type { AuthorizationRequest } from './state';
+
+/** The header of the client assertion a request authenticated with (spec 2.1). */
+export interface AssertionHeader {
+  alg: string;
+  kid: string;
+}
 
 /** Every event, by name, with its payload. */
 export interface EmulatorEventMap {
+  /**
+   * POST /par passed every check and is about to issue a request_uri (endpoints/par.ts).
+   * Listeners may add a PAR fault: its error is the answer, and nothing is stored.
+   */
+  'pushed_authorization_request.answering': { clientId: string; state: string; faults: Set<ParFault> };
+  /**
+   * POST /par answered a client that authenticated: a request_uri, a PAR fault's error, or the
+   * refusal of its request object (told under the `state` the request object claims, and only
+   * when it claims one).
+   */
+  'pushed_authorization_request.answered': {
+    clientId: string;
+    state: string;
+    assertion: AssertionHeader;
+    answer:
+      | { outcome: 'accepted'; requestUri: string; expiresIn: number; request: AuthorizationRequest }
+      | { outcome: 'fault'; fault: ParFault; error: OAuthError }
+      | { outcome: 'refused'; error: OAuthError };
+  };
   /** GET /jwks is about to list the keys (endpoints/jwks.ts). Listeners may add JWKS faults. */
   'jwks.answering': { faults: Set<JwksFault> };
   /** GET /jwks answered: the kids in the order served, and the faults it was made with. */

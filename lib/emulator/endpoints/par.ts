@@ -8,14 +8,11 @@ import { verifyRequestObject } from '../checks/request-object';
 import { rulesAt, type Levelled } from '../checks/levels';
 import { LOGIN_HINT, checkLoginHint } from '../checks/login-hint';
 import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
-import { LIFETIMES, MAX_STATE_OR_NONCE_LENGTH } from '../config';
+import type { ParFault } from '../answer-faults';
+import { LIFETIMES, MAX_STATE_OR_NONCE_LENGTH, REQUEST_URI_PREFIX } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidClient, InvalidRequest, OAuthError, ServerError, TemporarilyUnavailable } from '../errors';
-import { masked } from '../qa/flow-trace';
 import type { AuthorizationRequest } from '../state';
-
-/** 2.4: `urn:ietf:params:oauth:request_uri:<uuid>` (RFC 9126 §2.2). */
-const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 
 /** 4.1: all four parameters are required. */
 const REQUIRED_PARAMETERS = ['client_id', 'client_assertion_type', 'client_assertion', 'request'] as const;
@@ -43,7 +40,9 @@ const FORM_RULES: readonly Levelled<FormRule>[] = [
 /**
  * Handles POST /par: authenticates the client, verifies the request object and answers
  * 201 `{ request_uri, expires_in }`. The request_uri is valid for 600 s and for one use.
- * Armed PAR faults (qa/faults.ts) apply only once every check has passed.
+ * A PAR fault (answer-faults.ts) applies only once every check has passed, when a listener of
+ * `pushed_authorization_request.answering` asks for it (events.ts); what is answered to an
+ * authenticated client is told (`pushed_authorization_request.answered`).
  * @see spec 2.4, 4.1
  */
 export async function pushedAuthorizationRequestEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
@@ -58,15 +57,15 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
   try {
     authorizationRequest = await verifyRequestObject(parameters.require('request'), client, context, strict);
   } catch (error) {
-    // The flow trace (qa/flow-trace.ts): a refusal after client authentication, under the state
-    // the authenticated client sent, when it sent one.
+    // A refusal after client authentication is told under the state the authenticated client
+    // sent, when it sent one: its flow's.
     const state = error instanceof OAuthError ? claimedState(parameters.require('request')) : undefined;
     if (state !== undefined && error instanceof OAuthError) {
-      await context.traces.record(state, client.clientId, {
-        step: 'par',
-        outcome: 'refused',
-        summary: `The pushed authorization request was refused with ${error.status} ${error.error}.`,
-        details: { status: error.status, error: error.error, error_description: error.description, assertion_alg: assertion.alg, assertion_kid: assertion.kid },
+      await context.events.emit('pushed_authorization_request.answered', {
+        clientId: client.clientId,
+        state,
+        assertion,
+        answer: { outcome: 'refused', error },
       });
     }
     throw error;
@@ -78,49 +77,35 @@ export async function pushedAuthorizationRequestEndpoint(request: Request, conte
   }
   const { state } = authorizationRequest;
 
-  // qa/faults.ts: a PAR fault armed for QA replaces this response, which would succeed; no
-  // request_uri is stored, as none was issued.
-  const faults = await context.faults.take('par_endpoint', client.clientId, [], state);
+  // A PAR fault replaces this response, which would succeed; no request_uri is stored, as none
+  // was issued.
+  const faults = new Set<ParFault>();
+  await context.events.emit('pushed_authorization_request.answering', { clientId: client.clientId, state, faults });
   const fault = PAR_FAULTS.find(({ id }) => faults.has(id));
   if (fault) {
     const error = fault.error();
-    await Promise.all([
-      context.traces.record(state, client.clientId, {
-        step: 'par',
-        outcome: 'fault',
-        summary: `The fault ${fault.id} answered the pushed authorization request with ${error.status} ${error.error}.`,
-        details: { fault: fault.id, status: error.status, error: error.error, assertion_alg: assertion.alg, assertion_kid: assertion.kid },
-      }),
-      context.traces.list(state, client.clientId),
-    ]);
+    await context.events.emit('pushed_authorization_request.answered', {
+      clientId: client.clientId,
+      state,
+      assertion,
+      answer: { outcome: 'fault', fault: fault.id, error },
+    });
     throw error;
   }
 
   const requestUri = REQUEST_URI_PREFIX + crypto.randomUUID();
   await context.pushedRequests.set(requestUri, { clientId: client.clientId, request: authorizationRequest }, LIFETIMES.requestUri);
-  await Promise.all([
-    context.traces.record(state, client.clientId, {
-      step: 'par',
-      outcome: 'ok',
-      summary: `The pushed authorization request of client ${client.clientId} was accepted.`,
-      details: {
-        // The prefix, and the start of the random part: enough to tell two flows apart.
-        request_uri: masked(requestUri, REQUEST_URI_PREFIX.length + 8),
-        expires_in: LIFETIMES.requestUri,
-        verified_claims: authorizationRequest.claims.claims.map(({ name }) => name),
-        trust_framework: authorizationRequest.claims.trustFramework,
-        ...(authorizationRequest.loginHint === undefined ? {} : { login_hint: authorizationRequest.loginHint }),
-        assertion_alg: assertion.alg,
-        assertion_kid: assertion.kid,
-      },
-    }),
-    context.traces.list(state, client.clientId),
-  ]);
+  await context.events.emit('pushed_authorization_request.answered', {
+    clientId: client.clientId,
+    state,
+    assertion,
+    answer: { outcome: 'accepted', requestUri, expiresIn: LIFETIMES.requestUri, request: authorizationRequest },
+  });
   return Response.json({ request_uri: requestUri, expires_in: LIFETIMES.requestUri }, { status: 201, headers: { 'Cache-Control': 'no-store' } });
 }
 
-/** The PAR faults (qa/faults.ts, target `par_endpoint`), in table order, and the error each answers with. */
-const PAR_FAULTS = [
+/** The PAR faults (answer-faults.ts), and the error each answers with. */
+const PAR_FAULTS: readonly { id: ParFault; error: () => OAuthError }[] = [
   { id: 'par_server_error', error: () => new ServerError("injected fault 'par_server_error' (emulator QA panel): the PAR endpoint failed on purpose") },
   {
     id: 'par_invalid_request',
@@ -131,12 +116,12 @@ const PAR_FAULTS = [
     id: 'par_temporarily_unavailable',
     error: () => new TemporarilyUnavailable("injected fault 'par_temporarily_unavailable' (emulator QA panel): the PAR endpoint is unavailable on purpose"),
   },
-] as const;
+];
 
 /**
  * The `state` claim of a request object that was refused, read without trusting the rest: its
- * sender authenticated, so the trace it lands in is its own (qa/flow-trace.ts keeps one client per
- * trace). Undefined when the payload has no usable `state`.
+ * sender authenticated, so the flow it is told under is its own (the flow log keeps one client
+ * per flow). Undefined when the payload has no usable `state`.
  */
 function claimedState(requestObject: string): string | undefined {
   try {

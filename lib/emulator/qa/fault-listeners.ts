@@ -10,6 +10,9 @@ import type { FaultSwitchboard } from './faults';
 
 /** Has `faults` choose the faults of every answer that `events` announces. */
 export function subscribeFaults(events: EmulatorEvents, faults: FaultSwitchboard): void {
+  events.on('pushed_authorization_request.answering', async ({ clientId, state, faults: chosen }) => {
+    for (const id of await faults.take('par_endpoint', clientId, [], state)) chosen.add(id);
+  });
   // A JWKS request names no client and no flow: the variants whose window an ID token opened apply.
   events.on('jwks.answering', async ({ faults: chosen }) => {
     for (const id of await faults.openWindows('jwks')) chosen.add(id);
