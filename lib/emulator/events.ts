@@ -15,9 +15,10 @@
  * makes. `<answer>.answered`: what was sent.
  * @see DECISIONS.md "Faults", "The QA API and the flow trace"
  */
-import type { JwksFault, ParFault } from './answer-faults';
+import type { AuthorizationResponseFault, JwksFault, ParFault } from './answer-faults';
 import type { OAuthError } from './errors';
-import type { AuthorizationRequest } from './state';
+import type { FlowAnswer } from './qa/flow-answers';
+import type { AuthorizationRequest, ErrorBody, Interaction, InteractionDecision } from './state';
 
 /** The header of the client assertion a request authenticated with (spec 2.1). */
 export interface AssertionHeader {
@@ -45,6 +46,29 @@ export interface EmulatorEventMap {
       | { outcome: 'accepted'; requestUri: string; expiresIn: number; request: AuthorizationRequest }
       | { outcome: 'fault'; fault: ParFault; error: OAuthError }
       | { outcome: 'refused'; error: OAuthError };
+  };
+  /** GET /auth used a request_uri up and opened the flow's interaction: its authorization page (endpoints/authorization.ts). */
+  'interaction.started': { clientId: string; state: string; requestUri: string; uiLocales?: string };
+  /**
+   * QA chose how this flow is answered, on its own pages (endpoints/identity-app.ts): a fault for
+   * its answers to come, or an error, which the interaction keeps for the redirect back.
+   */
+  'flow_answer.chosen': { clientId: string; state: string; answer: FlowAnswer };
+  /**
+   * The redirect back with a code is about to be made (identity-app/decision.ts). Listeners may add
+   * faults to its `state` or `iss`; `redirectIss` says whether it carries `iss` at all.
+   */
+  'authorization.answering': { clientId: string; state: string; redirectIss: boolean; faults: Set<AuthorizationResponseFault> };
+  /**
+   * The interaction ended: the person's decision, delivered by the redirect back with these
+   * `parameters`, or replaced by the error QA chose for the flow (`chosenError`).
+   */
+  'authorization.answered': {
+    interaction: Interaction;
+    decision: InteractionDecision;
+    chosenError?: ErrorBody;
+    parameters: URLSearchParams;
+    faults: ReadonlySet<AuthorizationResponseFault>;
   };
   /** GET /jwks is about to list the keys (endpoints/jwks.ts). Listeners may add JWKS faults. */
   'jwks.answering': { faults: Set<JwksFault> };

@@ -91,16 +91,12 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
       app: initialProgress(),
     };
     await context.interactions.set(interactionId, interaction, LIFETIMES.interaction);
-    // For the QA API (qa/flow-trace.ts): the flow this request_uri opened, and the step itself.
-    await Promise.all([
-      context.traces.rememberRequestUri(requestUri, pushed.request.state, clientId),
-      context.traces.record(pushed.request.state, clientId, {
-        step: 'authorization_page',
-        outcome: 'ok',
-        summary: `The authorization page was opened for client ${clientId}.`,
-        details: { client_id: clientId, ui_locales: pushed.request.uiLocales ?? 'none' },
-      }),
-    ]);
+    await context.events.emit('interaction.started', {
+      clientId,
+      state: pushed.request.state,
+      requestUri,
+      ...(pushed.request.uiLocales === undefined ? {} : { uiLocales: pushed.request.uiLocales }),
+    });
     return interactionPage(context, pageLanguage(request, context, hints), {
       client,
       interactionId,

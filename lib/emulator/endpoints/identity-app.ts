@@ -18,7 +18,7 @@
 import { queryParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest, describeValue } from '../errors';
-import { chooseFlowAnswer, flowAnswerFor, mayChooseFlowAnswers } from '../qa/choose-flow-answer';
+import { flowAnswerFor, mayChooseFlowAnswers } from '../qa/choose-flow-answer';
 import { decodeFlowAnswer } from '../qa/flow-answers';
 import { crossSiteReason } from './language';
 import { findPersona } from '../personas/personas';
@@ -409,7 +409,11 @@ async function chooseAnswer(
   const value = parameters.get('answer');
   const answer = decodeFlowAnswer(value);
   if (!answer) throw new InvalidRequest(`answer ${value === undefined ? 'is missing' : `${describeValue(value)} is not one the chooser offers`}`);
-  await chooseFlowAnswer(context, interaction, answer);
+  // An error chosen is kept in the interaction for the redirect back (identity-app/decision.ts);
+  // a fault chosen is armed for the flow by QA's listener (events.ts `flow_answer.chosen`).
+  if (answer.kind === 'normal') delete interaction.answer;
+  else interaction.answer = answer;
+  await context.events.emit('flow_answer.chosen', { clientId: interaction.clientId, state: interaction.request.state, answer });
   if (!(await context.interactions.update(interactionId, interaction))) {
     throw new InvalidRequest('this verification has already been completed').because('verification_completed');
   }

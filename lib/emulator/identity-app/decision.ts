@@ -6,13 +6,12 @@
  * test of the authorization page and the simulated identity app.
  * @see spec part 1, 4.2; RFC 6749 §4.1.2, §4.1.2.1; RFC 9207 §2
  */
+import { FAULTY_ISSUER, type AuthorizationResponseFault } from '../answer-faults';
 import { LIFETIMES } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
 import { AccessDenied, InvalidRequest } from '../errors';
 import type { Persona } from '../personas/personas';
-import { FAULTY_ISSUER, type AuthorizationResponseFault } from '../answer-faults';
 import { flowErrorById } from '../qa/flow-answers';
-import { masked, type FlowEvent } from '../qa/flow-trace';
 import { rememberCompletedInteraction } from './used-flows';
 import { randomToken, type ErrorBody, type Interaction, type InteractionDecision } from '../state';
 
@@ -56,7 +55,9 @@ export function verificationFailure(persona: Persona, interaction: Interaction):
 /**
  * Ends the interaction (once: a second call finds it taken) and delivers the decision to the
  * client: a new one-time code on approval, `access_denied` otherwise. The caller has checked that
- * the request comes from the starting browser.
+ * the request comes from the starting browser. Before a redirect with a code, listeners of
+ * `authorization.answering` may ask for faults to its `state` or `iss` (events.ts); the end of the
+ * interaction is told (`authorization.answered`).
  * @throws InvalidRequest when the interaction was completed meanwhile
  * @see spec 4.2; RFC 6749 §4.1.2
  */
@@ -69,17 +70,15 @@ export async function completeInteraction(context: EmulatorContext, interactionI
     if (!(await context.interactions.take(interactionId)))
       throw new InvalidRequest('this verification has already been completed').because('verification_completed');
     await rememberCompletedInteraction(context, interactionId, interaction.clientId, interaction.request.redirectUri);
-    await context.faults.recordFlowError(interaction.request.state, { error, description });
-    return redirectToClient(context, interaction, { error: { error, description } }, await context.redirectIss(), {
-      decision: decisionEvent(decision, { error, description }),
-      chosen: true,
+    return redirectToClient(context, interaction, decision, { error: { error, description } }, await context.redirectIss(), {
+      chosenError: { error, description },
     });
   }
   if (decision.outcome === 'denied') {
     if (!(await context.interactions.take(interactionId)))
       throw new InvalidRequest('this verification has already been completed').because('verification_completed');
     await rememberCompletedInteraction(context, interactionId, interaction.clientId, interaction.request.redirectUri);
-    return redirectToClient(context, interaction, { error: decision.error }, await context.redirectIss(), { decision: decisionEvent(decision) });
+    return redirectToClient(context, interaction, decision, { error: decision.error }, await context.redirectIss());
   }
 
   // Issued only now, at delivery: a decision taken on a phone may wait for the browser longer
@@ -109,33 +108,9 @@ export async function completeInteraction(context: EmulatorContext, interactionI
   }
   await rememberCompletedInteraction(context, interactionId, interaction.clientId, authorizationRequest.redirectUri);
   const redirectIss = await context.redirectIss();
-  // A redirect without iss cannot lose it: `missing_response_issuer` waits while iss is off.
-  const faults = await context.faults.take(
-    'authorization_response',
-    interaction.clientId,
-    redirectIss ? [] : ['missing_response_issuer'],
-    authorizationRequest.state,
-  );
-  return redirectToClient(context, interaction, { code }, redirectIss, { decision: decisionEvent(decision), faults });
-}
-
-/** The decision as the flow trace shows it (qa/flow-trace.ts); `replacedBy`: the error QA chose instead. */
-function decisionEvent(decision: InteractionDecision, replacedBy?: ErrorBody): Omit<FlowEvent, 'at'> {
-  const replaced: Record<string, string> = replacedBy ? { replaced_by_flow_answer: replacedBy.error } : {};
-  if (decision.outcome === 'approved') {
-    return {
-      step: 'decision',
-      outcome: 'ok',
-      summary: `The verification was approved as persona ${decision.personaId}.`,
-      details: { persona: decision.personaId, auth_time: decision.authTime, ...replaced },
-    };
-  }
-  return {
-    step: 'decision',
-    outcome: 'refused',
-    summary: `The verification was denied with ${decision.error.error}.`,
-    details: { error: decision.error.error, error_description: decision.error.description, ...replaced },
-  };
+  const faults = new Set<AuthorizationResponseFault>();
+  await context.events.emit('authorization.answering', { clientId: interaction.clientId, state: authorizationRequest.state, redirectIss, faults });
+  return redirectToClient(context, interaction, decision, { code }, redirectIss, { faults });
 }
 
 /**
@@ -146,13 +121,13 @@ function decisionEvent(decision: InteractionDecision, replacedBy?: ErrorBody): O
 async function redirectToClient(
   context: EmulatorContext,
   interaction: Interaction,
+  decision: InteractionDecision,
   result: { code: string } | { error: ErrorBody },
   redirectIss: boolean,
-  trace: { decision: Omit<FlowEvent, 'at'>; faults?: ReadonlySet<AuthorizationResponseFault>; chosen?: boolean },
+  { faults = new Set(), chosenError }: { faults?: ReadonlySet<AuthorizationResponseFault>; chosenError?: ErrorBody } = {},
 ): Promise<Response> {
-  const faults = trace.faults ?? new Set<AuthorizationResponseFault>();
   const response = new URLSearchParams('code' in result ? { code: result.code } : { error: result.error.error, error_description: result.error.description });
-  // The authorization response faults (qa/faults.ts) change state or iss of a redirect with a code.
+  // The authorization response faults (answer-faults.ts) change state or iss of a redirect with a code.
   if (faults.has('wrong_state')) response.set('state', randomToken());
   else if (!faults.has('missing_state')) response.set('state', interaction.request.state);
   // `wrong_response_issuer` adds its iss even while iss is off: a relying party must compare an
@@ -163,46 +138,9 @@ async function redirectToClient(
   const location = new URL(interaction.request.redirectUri);
   // Appended as text so the registered query is kept byte for byte.
   location.search = location.search ? `${location.search}&${response}` : `?${response}`;
-  await context.traces.record(
-    interaction.request.state,
-    interaction.clientId,
-    trace.decision,
-    redirectEvent(interaction, response, faults, trace.chosen === true),
-  );
+  await context.events.emit('authorization.answered', { interaction, decision, ...(chosenError ? { chosenError } : {}), parameters: response, faults });
   return new Response(null, {
     status: 303,
     headers: { Location: location.href, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' },
   });
-}
-
-/** The redirect as the flow trace shows it: the parameters it carried, the code masked. */
-function redirectEvent(
-  interaction: Interaction,
-  response: URLSearchParams,
-  faults: ReadonlySet<AuthorizationResponseFault>,
-  chosen: boolean,
-): Omit<FlowEvent, 'at'> {
-  const state = response.get('state');
-  const stateFault = faults.has('wrong_state') ? 'wrong_state' : faults.has('missing_state') ? 'missing_state' : undefined;
-  const code = response.get('code');
-  const error = response.get('error');
-  const carried = [...new Set(response.keys())];
-  const applied = [...faults];
-  return {
-    step: 'redirect',
-    outcome: applied.length > 0 || chosen ? 'fault' : error === null ? 'ok' : 'refused',
-    summary:
-      `The browser was sent back to ${new URL(interaction.request.redirectUri).origin} with ${carried.join(', ')}` +
-      (chosen ? ', an error QA chose for this flow.' : applied.length > 0 ? `, changed by ${applied.join(', ')}.` : '.'),
-    details: {
-      redirect_uri: interaction.request.redirectUri,
-      parameters: carried,
-      ...(code === null ? {} : { code: masked(code, 4) }),
-      ...(error === null ? {} : { error, error_description: response.get('error_description') ?? '' }),
-      state: state ?? 'omitted',
-      ...(stateFault ? { state_changed_by: stateFault } : {}),
-      iss: response.get('iss') ?? 'omitted',
-      faults: applied,
-    },
-  };
 }

@@ -13,6 +13,16 @@ export function subscribeFaults(events: EmulatorEvents, faults: FaultSwitchboard
   events.on('pushed_authorization_request.answering', async ({ clientId, state, faults: chosen }) => {
     for (const id of await faults.take('par_endpoint', clientId, [], state)) chosen.add(id);
   });
+  // A fault chosen on the flow's own pages waits for that flow only; the normal answer disarms it.
+  events.on('flow_answer.chosen', ({ clientId, state, answer }) => faults.armForFlow(state, clientId, answer.kind === 'fault' ? [answer.fault] : []));
+  // A redirect without iss cannot lose it: `missing_response_issuer` waits while iss is off.
+  events.on('authorization.answering', async ({ clientId, state, redirectIss, faults: chosen }) => {
+    for (const id of await faults.take('authorization_response', clientId, redirectIss ? [] : ['missing_response_issuer'], state)) chosen.add(id);
+  });
+  // The error QA chose for the flow, once the redirect carried it, joins what was done to the flow.
+  events.on('authorization.answered', async ({ interaction, chosenError }) => {
+    if (chosenError) await faults.recordFlowError(interaction.request.state, { error: chosenError.error, description: chosenError.description });
+  });
   // A JWKS request names no client and no flow: the variants whose window an ID token opened apply.
   events.on('jwks.answering', async ({ faults: chosen }) => {
     for (const id of await faults.openWindows('jwks')) chosen.add(id);

@@ -5,8 +5,10 @@
  * decided here.
  * @see DECISIONS.md "The QA API and the flow trace"
  */
+import type { AuthorizationResponseFault } from '../answer-faults';
 import { REQUEST_URI_PREFIX } from '../config';
 import type { AssertionHeader, EmulatorEventMap, EmulatorEvents } from '../events';
+import type { ErrorBody, Interaction, InteractionDecision } from '../state';
 import { masked, type FlowEvent, type FlowTraces } from './flow-trace';
 
 /** Has `traces` keep what `events` tell of every flow. */
@@ -17,6 +19,37 @@ export function subscribeFlowLog(events: EmulatorEvents, traces: FlowTraces): vo
     const event = parEvent(clientId, assertion, answer);
     await Promise.all([traces.record(state, clientId, event), ...(answer.outcome === 'refused' ? [] : [traces.list(state, clientId)])]);
   });
+  // The flow a request_uri opened (the QA API finds a flow by it), and the step itself.
+  events.on('interaction.started', async ({ clientId, state, requestUri, uiLocales }) => {
+    await Promise.all([
+      traces.rememberRequestUri(requestUri, state, clientId),
+      traces.record(state, clientId, {
+        step: 'authorization_page',
+        outcome: 'ok',
+        summary: `The authorization page was opened for client ${clientId}.`,
+        details: { client_id: clientId, ui_locales: uiLocales ?? 'none' },
+      }),
+    ]);
+  });
+  events.on('flow_answer.chosen', ({ clientId, state, answer }) =>
+    traces.record(state, clientId, {
+      step: 'flow_answer',
+      outcome: 'ok',
+      summary:
+        answer.kind === 'normal'
+          ? 'QA chose the normal answer for this flow on its own pages.'
+          : `QA chose ${answer.kind === 'fault' ? `the fault ${answer.fault}` : `the error ${answer.error}`} for this flow on its own pages.`,
+      details: { chosen_with: 'chooser', faults: answer.kind === 'fault' ? [answer.fault] : [], ...(answer.kind === 'error' ? { error: answer.error } : {}) },
+    }),
+  );
+  events.on('authorization.answered', ({ interaction, decision, chosenError, parameters, faults }) =>
+    traces.record(
+      interaction.request.state,
+      interaction.clientId,
+      decisionEvent(decision, chosenError),
+      redirectEvent(interaction, parameters, faults, chosenError !== undefined),
+    ),
+  );
   events.on('jwks.answered', ({ kids, faults }) => traces.recordJwksFetch(kids, faults));
 }
 
@@ -58,6 +91,57 @@ function parEvent(
       trust_framework: request.claims.trustFramework,
       ...(request.loginHint === undefined ? {} : { login_hint: request.loginHint }),
       ...signedWith,
+    },
+  };
+}
+
+/** The decision as the trace shows it; `replacedBy`: the error QA chose instead. */
+function decisionEvent(decision: InteractionDecision, replacedBy?: ErrorBody): Omit<FlowEvent, 'at'> {
+  const replaced: Record<string, string> = replacedBy ? { replaced_by_flow_answer: replacedBy.error } : {};
+  if (decision.outcome === 'approved') {
+    return {
+      step: 'decision',
+      outcome: 'ok',
+      summary: `The verification was approved as persona ${decision.personaId}.`,
+      details: { persona: decision.personaId, auth_time: decision.authTime, ...replaced },
+    };
+  }
+  return {
+    step: 'decision',
+    outcome: 'refused',
+    summary: `The verification was denied with ${decision.error.error}.`,
+    details: { error: decision.error.error, error_description: decision.error.description, ...replaced },
+  };
+}
+
+/** The redirect as the flow trace shows it: the parameters it carried, the code masked. */
+function redirectEvent(
+  interaction: Interaction,
+  response: URLSearchParams,
+  faults: ReadonlySet<AuthorizationResponseFault>,
+  chosen: boolean,
+): Omit<FlowEvent, 'at'> {
+  const state = response.get('state');
+  const stateFault = faults.has('wrong_state') ? 'wrong_state' : faults.has('missing_state') ? 'missing_state' : undefined;
+  const code = response.get('code');
+  const error = response.get('error');
+  const carried = [...new Set(response.keys())];
+  const applied = [...faults];
+  return {
+    step: 'redirect',
+    outcome: applied.length > 0 || chosen ? 'fault' : error === null ? 'ok' : 'refused',
+    summary:
+      `The browser was sent back to ${new URL(interaction.request.redirectUri).origin} with ${carried.join(', ')}` +
+      (chosen ? ', an error QA chose for this flow.' : applied.length > 0 ? `, changed by ${applied.join(', ')}.` : '.'),
+    details: {
+      redirect_uri: interaction.request.redirectUri,
+      parameters: carried,
+      ...(code === null ? {} : { code: masked(code, 4) }),
+      ...(error === null ? {} : { error, error_description: response.get('error_description') ?? '' }),
+      state: state ?? 'omitted',
+      ...(stateFault ? { state_changed_by: stateFault } : {}),
+      iss: response.get('iss') ?? 'omitted',
+      faults: applied,
     },
   };
 }
