@@ -15,15 +15,30 @@
  * makes. `<answer>.answered`: what was sent.
  * @see DECISIONS.md "Faults", "The QA API and the flow trace"
  */
-import type { AuthorizationResponseFault, JwksFault, ParFault } from './answer-faults';
+import type { JWTPayload } from 'jose';
+import type { AuthorizationResponseFault, IdTokenFault, JwksFault, ParFault, TokenResponseFault } from './answer-faults';
 import type { OAuthError } from './errors';
 import type { FlowAnswer } from './qa/flow-answers';
-import type { AuthorizationRequest, ErrorBody, Interaction, InteractionDecision } from './state';
+import type { AuthorizationCodeGrant, AuthorizationRequest, ErrorBody, Interaction, InteractionDecision } from './state';
 
 /** The header of the client assertion a request authenticated with (spec 2.1). */
 export interface AssertionHeader {
   alg: string;
   kid: string;
+}
+
+/** What an issued ID token is made of (tokens/id-token.ts), for the flow log: never the token itself. */
+export interface IssuedIdToken {
+  /** the compact serialisation: a JWE, or the bare JWS (`unencrypted`) */
+  idToken: string;
+  /** the JWS protected header */
+  signatureHeader: { alg: string; kid?: string; typ?: string };
+  /** the payload as signed */
+  payload: JWTPayload;
+  /** the JWE protected header, absent when the token is not encrypted */
+  encryptionHeader?: { alg: string; enc: string; kid?: string };
+  /** the faults it was made with, and the JWKS faults it started */
+  faults: (IdTokenFault | JwksFault)[];
 }
 
 /** Every event, by name, with its payload. */
@@ -69,6 +84,38 @@ export interface EmulatorEventMap {
     chosenError?: ErrorBody;
     parameters: URLSearchParams;
     faults: ReadonlySet<AuthorizationResponseFault>;
+  };
+  /**
+   * POST /token checked a code against its client and is about to answer with the ID token
+   * (endpoints/token.ts). Listeners may add faults to the token response.
+   */
+  'token.answering': { clientId: string; state?: string; faults: Set<TokenResponseFault> };
+  /**
+   * An ID token is about to be made (tokens/id-token.ts). Listeners may add ID token faults, and
+   * JWKS faults that start now (the JWKS request that follows names no client and no flow), and
+   * may set the given name that replaces the persona's. `pictureRequested`: whether the token
+   * carries a picture.
+   */
+  'id_token.answering': {
+    clientId: string;
+    state?: string;
+    pictureRequested: boolean;
+    faults: Set<IdTokenFault>;
+    jwksFaults: JwksFault[];
+    givenName?: string;
+  };
+  /**
+   * POST /token answered a code it found: the flow is complete. With the faults its response was
+   * made with, how long it was held, the ID token issued (if one was), and the error (if one).
+   */
+  'token.answered': {
+    grant: AuthorizationCodeGrant;
+    assertion: AssertionHeader;
+    faults: ReadonlySet<TokenResponseFault>;
+    heldMs?: number;
+    issued?: IssuedIdToken;
+    response: Response;
+    error?: OAuthError;
   };
   /** GET /jwks is about to list the keys (endpoints/jwks.ts). Listeners may add JWKS faults. */
   'jwks.answering': { faults: Set<JwksFault> };

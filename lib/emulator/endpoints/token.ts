@@ -6,14 +6,14 @@ import { authenticateClient, clientAssertionHeader } from '../checks/client-auth
 import { isCodeVerifier, verifyCodeVerifier } from '../checks/pkce';
 import { rulesAt, type Levelled } from '../checks/levels';
 import { onlyListedParameters, readFormBody, type RequestParameters } from '../checks/request-parameters';
+import { TOKEN_TIMEOUT_DELAY_MS, type TokenResponseFault } from '../answer-faults';
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidClient, InvalidGrant, InvalidRequest, OAuthError, ServerError, UnsupportedGrantType, describeValue } from '../errors';
+import type { IssuedIdToken } from '../events';
 import { findPersona } from '../personas/personas';
-import { TOKEN_TIMEOUT_DELAY_MS, type TokenResponseFault } from '../answer-faults';
-import { masked, type FlowEvent, type FlowEventDetail } from '../qa/flow-trace';
 import type { AuthorizationCodeGrant } from '../state';
-import { issueIdToken, type IssuedIdToken } from '../tokens/id-token';
+import { issueIdToken } from '../tokens/id-token';
 
 /** 4.3: every parameter is required. */
 const REQUIRED_PARAMETERS = ['client_id', 'client_assertion_type', 'client_assertion', 'grant_type', 'code', 'code_verifier', 'redirect_uri'] as const;
@@ -31,7 +31,9 @@ const FORM_RULES: readonly Levelled<(parameters: RequestParameters) => void>[] =
  * Handles POST /token. Success: 200 `{ id_token, expires_in }` (the two members of 2.5).
  * The code is consumed as soon as an authenticated client presents it, so a failed attempt
  * cannot be followed by a corrected one (RFC 6749 §4.1.2: a code is used at most once).
- * Armed token endpoint faults (qa/faults.ts) apply only once every check has passed.
+ * Token response faults (answer-faults.ts) apply only once every check has passed, when a listener
+ * of `token.answering` asks for them (events.ts); the answer to a code found is told
+ * (`token.answered`).
  * @see spec 2.5, 4.3
  */
 export async function tokenEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
@@ -60,19 +62,19 @@ export async function tokenEndpoint(request: Request, context: EmulatorContext):
       (await context.authorizationCodes.wasTaken(code)) ? 'the authorization code has already been used' : 'the authorization code is unknown or has expired',
     );
   }
-  // From here the flow is known (its code's `state`): the flow trace (qa/flow-trace.ts) records the outcome.
+  // From here the flow is known (its code's `state`): what is answered is told.
   const outcome: TokenOutcome = { faults: new Set() };
   try {
     const response = await redeem(request, context, grant, { clientId: client.clientId, redirectUri, codeVerifier, strict }, outcome);
-    await traceToken(context, grant, assertion, outcome, response);
+    await context.events.emit('token.answered', { grant, assertion, ...outcome, response });
     return response;
   } catch (error) {
-    if (error instanceof OAuthError) await traceToken(context, grant, assertion, outcome, error.toResponse(), error);
+    if (error instanceof OAuthError) await context.events.emit('token.answered', { grant, assertion, ...outcome, response: error.toResponse(), error });
     throw error;
   }
 }
 
-/** What the token endpoint did to one request, for the flow trace: the faults it applied, how long it held the answer, the token it issued. */
+/** What the token endpoint did to one request: the faults it made, how long it held the answer, the token it issued. */
 interface TokenOutcome {
   faults: ReadonlySet<TokenResponseFault>;
   heldMs?: number;
@@ -103,9 +105,10 @@ async function redeem(
   const persona = findPersona(grant.personaId);
   if (!persona) throw new Error(`persona '${grant.personaId}' of a stored code no longer exists`);
 
-  // qa/faults.ts: a token endpoint fault armed for QA spoils this response, which would succeed;
-  // a fault that answers without an ID token mints none, so ID token faults stay armed.
-  const faults = await context.faults.take('token_endpoint', clientId, [], grant.state);
+  // A token response fault spoils this response, which would succeed; a fault that answers without
+  // an ID token mints none, so ID token faults stay armed.
+  const faults = new Set<TokenResponseFault>();
+  await context.events.emit('token.answering', { clientId, state: grant.state, faults });
   outcome.faults = faults;
   if (faults.has('token_error')) {
     throw new ServerError("injected fault 'token_error' (emulator QA panel): the token endpoint failed on purpose");
@@ -137,99 +140,12 @@ async function redeem(
   }
   if (faults.has('token_missing_id_token')) return Response.json({ expires_in: LIFETIMES.idToken }, { status: 200, headers });
 
-  // The given name QA chose for this flow (the QA API), if any, replaces the persona's.
-  const givenName = grant.state === undefined ? undefined : await context.traces.givenName(grant.state, grant.clientId);
-  outcome.issued = await issueIdToken(context, context.clients.get(clientId)!, grant, persona, { strict, givenName });
+  outcome.issued = await issueIdToken(context, context.clients.get(clientId)!, grant, persona, { strict });
   // `no_expires_in`: RFC 6749 §5.1 makes expires_in optional; 2.5 shows it.
   return Response.json(
     { id_token: outcome.issued.idToken, ...(faults.has('no_expires_in') ? {} : { expires_in: LIFETIMES.idToken }) },
     { status: 200, headers },
   );
-}
-
-/** Records the token request, the ID token issued (if one was) and the response in the flow's trace. */
-async function traceToken(
-  context: EmulatorContext,
-  grant: AuthorizationCodeGrant,
-  assertion: { alg: string; kid: string },
-  { faults, heldMs, issued }: TokenOutcome,
-  response: Response,
-  error?: OAuthError,
-): Promise<void> {
-  if (grant.state === undefined) return;
-  const applied = [...faults];
-  const result: Record<string, FlowEventDetail> = error
-    ? { status: error.status, error: error.error, error_description: error.description }
-    : { status: response.status };
-  const token: Omit<FlowEvent, 'at'> = {
-    step: 'token',
-    outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
-    summary: error
-      ? `The token request was answered ${error.status} ${error.error}${applied.length > 0 ? ` by the fault ${applied.join(', ')}` : ''}.`
-      : `The token request was accepted${applied.length > 0 ? `, with ${applied.join(', ')}` : ''}.`,
-    details: {
-      assertion_alg: assertion.alg,
-      assertion_kid: assertion.kid,
-      ...result,
-      faults: applied,
-      ...(heldMs === undefined ? {} : { held_ms: heldMs }),
-    },
-  };
-  const members = await responseMembers(response);
-  const tokenResponse: Omit<FlowEvent, 'at'> = {
-    step: 'token_response',
-    outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
-    summary: `The token endpoint answered ${response.status} with ${members.length > 0 ? members.join(', ') : 'no JSON members'}.`,
-    details: { status: response.status, content_type: response.headers.get('content-type') ?? 'none', members },
-  };
-  await context.traces.record(grant.state, grant.clientId, token, ...(issued ? [idTokenEvent(issued)] : []), tokenResponse);
-}
-
-/** The members of a JSON response, or none for a response that is not JSON. */
-async function responseMembers(response: Response): Promise<string[]> {
-  try {
-    const body: unknown = await response.clone().json();
-    return typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The ID token as the flow trace shows it: its headers and claims, the nonce masked, never the token. */
-function idTokenEvent({ signatureHeader, payload, encryptionHeader, faults }: IssuedIdToken): Omit<FlowEvent, 'at'> {
-  const verified = payload.verified_claims as { claims?: Record<string, unknown> } | undefined;
-  const givenName = verified?.claims?.given_name;
-  const text = (value: unknown): FlowEventDetail =>
-    value === undefined
-      ? 'omitted'
-      : typeof value === 'string' || typeof value === 'number'
-        ? value
-        : Array.isArray(value)
-          ? value.map(String)
-          : JSON.stringify(value);
-  return {
-    step: 'id_token',
-    outcome: faults.length > 0 ? 'fault' : 'ok',
-    summary: `An ID token was issued, signed ${signatureHeader.alg} and ${encryptionHeader ? `encrypted ${encryptionHeader.alg} / ${encryptionHeader.enc}` : 'not encrypted'}${faults.length > 0 ? `, with ${faults.join(', ')}` : ''}.`,
-    details: {
-      alg: signatureHeader.alg,
-      kid: signatureHeader.kid ?? 'omitted',
-      typ: signatureHeader.typ ?? 'omitted',
-      claims: Object.keys(payload),
-      iss: text(payload.iss),
-      aud: text(payload.aud),
-      exp: text(payload.exp),
-      iat: text(payload.iat),
-      nonce: typeof payload.nonce === 'string' ? masked(payload.nonce, 4) : 'omitted',
-      sub: text(payload.sub),
-      verified_claims: Object.keys(verified?.claims ?? {}),
-      given_name: typeof givenName === 'string' ? givenName : 'not issued',
-      ...(encryptionHeader
-        ? { jwe_alg: encryptionHeader.alg, jwe_enc: encryptionHeader.enc, jwe_kid: encryptionHeader.kid ?? 'omitted' }
-        : { encryption: 'not encrypted' }),
-      faults,
-    },
-  };
 }
 
 /**

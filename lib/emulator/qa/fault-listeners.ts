@@ -6,7 +6,7 @@
  * @see DECISIONS.md "Faults", "Answering one flow"
  */
 import type { EmulatorEvents } from '../events';
-import type { FaultSwitchboard } from './faults';
+import { JWKS_VARIANT_WINDOW_SECONDS, type FaultSwitchboard } from './faults';
 
 /** Has `faults` choose the faults of every answer that `events` announces. */
 export function subscribeFaults(events: EmulatorEvents, faults: FaultSwitchboard): void {
@@ -22,6 +22,19 @@ export function subscribeFaults(events: EmulatorEvents, faults: FaultSwitchboard
   // The error QA chose for the flow, once the redirect carried it, joins what was done to the flow.
   events.on('authorization.answered', async ({ interaction, chosenError }) => {
     if (chosenError) await faults.recordFlowError(interaction.request.state, { error: chosenError.error, description: chosenError.description });
+  });
+  events.on('token.answering', async ({ clientId, state, faults: chosen }) => {
+    for (const id of await faults.take('token_endpoint', clientId, [], state)) chosen.add(id);
+  });
+  events.on('id_token.answering', async ({ clientId, state, pictureRequested, faults: chosen, jwksFaults }) => {
+    // `picture_not_image` waits for a token whose picture was requested: it has nothing to change in another.
+    for (const id of await faults.take('id_token', clientId, pictureRequested ? [] : ['picture_not_image'], state)) chosen.add(id);
+    // The JWKS variants taken for this token's client and flow start now: the JWKS responses of
+    // the next JWKS_VARIANT_WINDOW_SECONDS carry them, since the JWKS request that follows names
+    // no client and no flow.
+    const jwks = [...(await faults.take('jwks', clientId, [], state))];
+    for (const id of jwks) await faults.openWindow(id, JWKS_VARIANT_WINDOW_SECONDS);
+    jwksFaults.push(...jwks);
   });
   // A JWKS request names no client and no flow: the variants whose window an ID token opened apply.
   events.on('jwks.answering', async ({ faults: chosen }) => {

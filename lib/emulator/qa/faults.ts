@@ -4,9 +4,10 @@
  * (spec 4.5, 5.6, part 7); an acceptance variant makes it unusual but valid, so a tester can
  * watch the relying party accept it.
  *
- * A fault is injected where the real response is produced (tokens/id-token.ts,
- * endpoints/token.ts, endpoints/par.ts), into a response that would otherwise have succeeded: a
- * request the emulator refuses anyway leaves the fault armed. Faults live in the emulator's
+ * A fault is made where the real response is produced, into a response that would otherwise have
+ * succeeded: the handler announces the answer (events.ts), the listeners of qa/fault-listeners.ts
+ * take its armed faults with `take`, and the handler makes them. A request the emulator refuses
+ * anyway leaves the fault armed. Faults live in the emulator's
  * state store (shared by every instance on it) and apply to the client they were armed for, or
  * to whichever client comes next. A conformance run arms faults as its own (`armAs`), so it
  * disarms only those, and takes the deployment-wide run lock first (`takeRunLock`), so that two

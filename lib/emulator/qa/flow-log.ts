@@ -7,9 +7,9 @@
  */
 import type { AuthorizationResponseFault } from '../answer-faults';
 import { REQUEST_URI_PREFIX } from '../config';
-import type { AssertionHeader, EmulatorEventMap, EmulatorEvents } from '../events';
+import type { AssertionHeader, EmulatorEventMap, EmulatorEvents, IssuedIdToken } from '../events';
 import type { ErrorBody, Interaction, InteractionDecision } from '../state';
-import { masked, type FlowEvent, type FlowTraces } from './flow-trace';
+import { masked, type FlowEvent, type FlowEventDetail, type FlowTraces } from './flow-trace';
 
 /** Has `traces` keep what `events` tell of every flow. */
 export function subscribeFlowLog(events: EmulatorEvents, traces: FlowTraces): void {
@@ -50,6 +50,15 @@ export function subscribeFlowLog(events: EmulatorEvents, traces: FlowTraces): vo
       redirectEvent(interaction, parameters, faults, chosenError !== undefined),
     ),
   );
+  // The given name QA chose for this flow (the QA API), if any, replaces the persona's.
+  events.on('id_token.answering', async (answering) => {
+    const givenName = answering.state === undefined ? undefined : await traces.givenName(answering.state, answering.clientId);
+    if (givenName !== undefined) answering.givenName = givenName;
+  });
+  events.on('token.answered', async (answered) => {
+    const { state, clientId } = answered.grant;
+    if (state !== undefined) await traces.record(state, clientId, ...(await tokenEvents(answered)));
+  });
   events.on('jwks.answered', ({ kids, faults }) => traces.recordJwksFetch(kids, faults));
 }
 
@@ -142,6 +151,83 @@ function redirectEvent(
       ...(stateFault ? { state_changed_by: stateFault } : {}),
       iss: response.get('iss') ?? 'omitted',
       faults: applied,
+    },
+  };
+}
+
+/** The token request, the ID token issued (if one was) and the response, as the trace shows them. */
+async function tokenEvents({ assertion, faults, heldMs, issued, response, error }: EmulatorEventMap['token.answered']): Promise<Omit<FlowEvent, 'at'>[]> {
+  const applied = [...faults];
+  const result: Record<string, FlowEventDetail> = error
+    ? { status: error.status, error: error.error, error_description: error.description }
+    : { status: response.status };
+  const token: Omit<FlowEvent, 'at'> = {
+    step: 'token',
+    outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
+    summary: error
+      ? `The token request was answered ${error.status} ${error.error}${applied.length > 0 ? ` by the fault ${applied.join(', ')}` : ''}.`
+      : `The token request was accepted${applied.length > 0 ? `, with ${applied.join(', ')}` : ''}.`,
+    details: {
+      assertion_alg: assertion.alg,
+      assertion_kid: assertion.kid,
+      ...result,
+      faults: applied,
+      ...(heldMs === undefined ? {} : { held_ms: heldMs }),
+    },
+  };
+  const members = await responseMembers(response);
+  const tokenResponse: Omit<FlowEvent, 'at'> = {
+    step: 'token_response',
+    outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
+    summary: `The token endpoint answered ${response.status} with ${members.length > 0 ? members.join(', ') : 'no JSON members'}.`,
+    details: { status: response.status, content_type: response.headers.get('content-type') ?? 'none', members },
+  };
+  return [token, ...(issued ? [idTokenEvent(issued)] : []), tokenResponse];
+}
+
+/** The members of a JSON response, or none for a response that is not JSON. */
+async function responseMembers(response: Response): Promise<string[]> {
+  try {
+    const body: unknown = await response.clone().json();
+    return typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The ID token as the flow trace shows it: its headers and claims, the nonce masked, never the token. */
+function idTokenEvent({ signatureHeader, payload, encryptionHeader, faults }: IssuedIdToken): Omit<FlowEvent, 'at'> {
+  const verified = payload.verified_claims as { claims?: Record<string, unknown> } | undefined;
+  const givenName = verified?.claims?.given_name;
+  const text = (value: unknown): FlowEventDetail =>
+    value === undefined
+      ? 'omitted'
+      : typeof value === 'string' || typeof value === 'number'
+        ? value
+        : Array.isArray(value)
+          ? value.map(String)
+          : JSON.stringify(value);
+  return {
+    step: 'id_token',
+    outcome: faults.length > 0 ? 'fault' : 'ok',
+    summary: `An ID token was issued, signed ${signatureHeader.alg} and ${encryptionHeader ? `encrypted ${encryptionHeader.alg} / ${encryptionHeader.enc}` : 'not encrypted'}${faults.length > 0 ? `, with ${faults.join(', ')}` : ''}.`,
+    details: {
+      alg: signatureHeader.alg,
+      kid: signatureHeader.kid ?? 'omitted',
+      typ: signatureHeader.typ ?? 'omitted',
+      claims: Object.keys(payload),
+      iss: text(payload.iss),
+      aud: text(payload.aud),
+      exp: text(payload.exp),
+      iat: text(payload.iat),
+      nonce: typeof payload.nonce === 'string' ? masked(payload.nonce, 4) : 'omitted',
+      sub: text(payload.sub),
+      verified_claims: Object.keys(verified?.claims ?? {}),
+      given_name: typeof givenName === 'string' ? givenName : 'not issued',
+      ...(encryptionHeader
+        ? { jwe_alg: encryptionHeader.alg, jwe_enc: encryptionHeader.enc, jwe_kid: encryptionHeader.kid ?? 'omitted' }
+        : { encryption: 'not encrypted' }),
+      faults,
     },
   };
 }

@@ -8,7 +8,7 @@
  * Display only, and cheap: one read and one write per recorded step (a step's events are written
  * together), no locks. Two writers to one flow at once may lose an event; a flow is never lost,
  * since every flow has keys of its own. Only requests whose client authenticated record anything
- * (the endpoints call `record` after `authenticateClient`), so an anonymous request never makes a
+ * (the flow log, qa/flow-log.ts, hears only of those), so an anonymous request never makes a
  * record. A store that cannot record does not fail the flow: the step goes unrecorded.
  * @see DECISIONS.md "The QA API and the flow trace"
  */

@@ -10,6 +10,7 @@ import { type ClaimName, type ClaimsRequest, type DocumentDetail, type TrustFram
 import { encryptionKeyOf, type ClientEncryptionKey, type RegisteredClient } from '../clients';
 import { ACR, AMR, ID_TOKEN_SIGNING_ALGORITHM, LIFETIMES, type IdTokenEncryption, type IdTokenEncryptionAlgorithm } from '../config';
 import { nowSeconds, type EmulatorContext } from '../context';
+import type { EmulatorEventMap, IssuedIdToken } from '../events';
 import { loadPortrait, populationRegisterMatch, type DocumentData, type Persona } from '../personas/personas';
 import {
   EXPIRED_SECONDS_AGO,
@@ -21,9 +22,7 @@ import {
   SKEWED_SECONDS_AHEAD,
   type IdTokenEncryptionVariant,
   type IdTokenFault,
-  type JwksFault,
 } from '../answer-faults';
-import { JWKS_VARIANT_WINDOW_SECONDS } from '../qa/faults';
 import type { AuthorizationCodeGrant } from '../state';
 import { encryptWithRsa1_5 } from './rsa1_5-jwe';
 import { createUnpublishedSigningKey } from './signing-keys';
@@ -121,43 +120,34 @@ export async function pairwiseSubject(context: EmulatorContext, clientId: string
   return base64url.encode(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
-/** What an issued ID token is made of, for the QA flow trace (qa/flow-trace.ts): never the token itself. */
-export interface IssuedIdToken {
-  /** the compact serialisation: a JWE, or the bare JWS (`unencrypted`) */
-  idToken: string;
-  /** the JWS protected header */
-  signatureHeader: { alg: string; kid?: string; typ?: string };
-  /** the payload as signed */
-  payload: JWTPayload;
-  /** the JWE protected header, absent when the token is not encrypted */
-  encryptionHeader?: { alg: string; enc: string; kid?: string };
-  /** the ID token faults and variants applied to it (those of its JWKS included) */
-  faults: (IdTokenFault | JwksFault)[];
-}
-
 /**
  * Issues the ID token for a redeemed authorization code: the payload of 2.6, signed (JWS, ES256,
  * header {alg, kid, typ}) and encrypted with the client's variant (JWE, header {alg, enc, kid,
  * cty: "JWT"}).
  *
- * The ID token faults armed for QA (qa/faults.ts) are taken here, where the real token is made,
- * and each changes exactly one thing: a claim, the signing key, or the encryption.
+ * The listeners of `id_token.answering` (events.ts) may ask for ID token faults (answer-faults.ts),
+ * made here, in the real token: each changes exactly one thing, a claim, the signing key or the
+ * encryption. They may also set a given name (QA's, for this flow): it replaces the persona's,
+ * and appears only where the persona's would (when `given_name` was requested).
  * @param options.strict the level of the token request (checks/levels.ts)
- * @param options.givenName the given name QA chose for this flow (the QA API): it replaces the
- *   persona's, and appears only where the persona's would (when `given_name` was requested)
- * @see spec 2.5, 2.6, 5.6; qa/faults.ts
+ * @see spec 2.5, 2.6, 5.6
  */
 export async function issueIdToken(
   context: EmulatorContext,
   client: RegisteredClient,
   grant: AuthorizationCodeGrant,
   persona: Persona,
-  { strict = false, givenName }: { strict?: boolean; givenName?: string } = {},
+  { strict = false }: { strict?: boolean } = {},
 ): Promise<IssuedIdToken> {
-  // `picture_not_image` waits for a token whose picture was requested: it has nothing to change in another.
-  const pictureRequested = grant.claims.claims.some(({ name }) => name === 'picture');
-  const faults = await context.faults.take('id_token', client.clientId, pictureRequested ? [] : ['picture_not_image'], grant.state);
-  const jwksVariants = await openJwksVariants(context, client.clientId, grant.state);
+  const answering: EmulatorEventMap['id_token.answering'] = {
+    clientId: client.clientId,
+    state: grant.state,
+    pictureRequested: grant.claims.claims.some(({ name }) => name === 'picture'),
+    faults: new Set(),
+    jwksFaults: [],
+  };
+  await context.events.emit('id_token.answering', answering);
+  const { faults, jwksFaults, givenName } = answering;
   const now = nowSeconds(context);
   // `expired`: the whole lifetime lies in the past, so only the exp check (4.5) can catch it;
   // `issued_in_future`: the whole lifetime lies ahead, so only the iat check can;
@@ -192,7 +182,7 @@ export async function issueIdToken(
   if (faults.has('missing_subject')) delete payload.sub;
 
   const signed = await signIdToken(context, payload, faults);
-  const applied = [...faults, ...jwksVariants];
+  const applied = [...faults, ...jwksFaults];
   const issued = { payload, signatureHeader: decodeHeader(signed) as IssuedIdToken['signatureHeader'], faults: applied };
   if (faults.has('unencrypted')) return { idToken: signed, ...issued };
   // An encryption variant: exactly its alg and enc, whatever the client's variant.
@@ -263,17 +253,6 @@ function claimsSetFor(verifiedClaims: VerifiedClaims, faults: ReadonlySet<IdToke
     };
   }
   return { ...verifiedClaims };
-}
-
-/**
- * The JWKS variants (qa/faults.ts, target `jwks`) taken for this token's client and flow start
- * now: the JWKS responses of the next JWKS_VARIANT_WINDOW_SECONDS carry them (endpoints/jwks.ts),
- * since the JWKS request that follows names no client and no flow.
- */
-async function openJwksVariants(context: EmulatorContext, clientId: string, state: string | undefined): Promise<JwksFault[]> {
-  const taken = [...(await context.faults.take('jwks', clientId, [], state))];
-  for (const id of taken) await context.faults.openWindow(id, JWKS_VARIANT_WINDOW_SECONDS);
-  return taken;
 }
 
 /**

@@ -4,7 +4,7 @@
  * 2.0 refuse RSA1_5 (it invites padding-oracle attacks), so a relying party must not decrypt it.
  * jose no longer makes such tokens, so this one is built by hand with node:crypto, following
  * RFC 7516 §5.1 (compact serialization) and RFC 7518 §5.2.2.1 (AES_CBC_HMAC_SHA2).
- * @see qa/faults.ts `wrong_jwe_algorithm`
+ * @see answer-faults.ts `wrong_jwe_algorithm`
  */
 import { constants, createCipheriv, createHmac, createPublicKey, publicEncrypt, randomBytes, type JsonWebKey } from 'node:crypto';
 import type { ClientEncryptionKey } from '../clients';

@@ -61,7 +61,7 @@ export interface SigningKeyRing {
   /**
    * An unannounced rotation, as a provider makes in an emergency: a fresh key from the ring's CA,
    * never published ahead, becomes current (the key published ahead stays next). The previous
-   * key retires as in `rotate`. For the `key_rotated_unpublished` variant (qa/faults.ts).
+   * key retires as in `rotate`. For the `key_rotated_unpublished` variant (answer-faults.ts).
    * @returns the new current key
    */
   rotateUnannounced(): Promise<SigningKey>;
@@ -221,7 +221,7 @@ async function acquireRotationLock(store: Store): Promise<void> {
 }
 
 /**
- * A key pair that is never published, for the fault injection of qa/faults.ts: a token signed with
+ * A key pair that is never published, for the ID token faults (answer-faults.ts): a token signed with
  * it fails verification whichever `kid` it names. The `kid` is shaped like a real one (a random
  * serial number) but belongs to no certificate.
  */
