@@ -22,6 +22,16 @@ const emulatorLayers = [
   { target: emulator('personas'), from: ['checks', 'tokens', 'views', 'identity-app', 'qa', 'endpoints'].map(emulator) },
   { target: emulator('checks'), from: ['tokens', 'views', 'identity-app', 'qa', 'endpoints', 'personas'].map(emulator) },
   { target: emulator('tokens'), from: ['views', 'identity-app', 'endpoints'].map(emulator) },
+  // the protocol emits events (events.ts) and QA's listeners do the rest, so the protocol's handlers
+  // import nothing of qa/ but the model of a flow's chosen answer, which the flow's pages offer;
+  // the panel and the QA API are QA's own endpoints
+  { target: emulator('tokens'), from: emulator('qa'), message: 'tokens/ emits events (events.ts); QA listens.' },
+  {
+    target: [emulator('identity-app'), emulator('endpoints/!(panel*|qa-api*)')],
+    from: emulator('qa'),
+    except: ['./flow-answers.ts', './choose-flow-answer.ts'],
+    message: 'A handler of the protocol emits events (events.ts); QA listens. Of qa/ it may use only the chooser of a flow’s answer.',
+  },
   // pages render what they are given: never a handler (endpoints/), and of identity-app/ and qa/ only the model
   { target: emulator('views'), from: emulator('endpoints') },
   { target: emulator('views'), from: emulator('identity-app'), except: ['./steps.ts', './links.ts'] },
@@ -136,5 +146,20 @@ export default defineConfig([
     files: ['lib/oidc/**/*.ts', 'lib/emulator/**/*.ts', 'lib/store/**/*.ts', 'lib/i18n/**/*.ts', 'lib/verification/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [frameworks, testSupport] }] },
+  },
+  {
+    // The protocol's handlers reach QA's faults and trace store only through events (events.ts),
+    // never through the context they are handed.
+    files: ['lib/emulator/endpoints/**/*.ts', 'lib/emulator/tokens/**/*.ts', 'lib/emulator/identity-app/**/*.ts'],
+    ignores: ['**/*.test.ts', 'lib/emulator/endpoints/panel.ts', 'lib/emulator/endpoints/qa-api.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='context'][property.name=/^(faults|traces)$/]",
+          message: 'A handler emits an event (context.events) and QA listens (qa/fault-listeners.ts, qa/flow-log.ts); it never calls the faults or the traces.',
+        },
+      ],
+    },
   },
 ]);

@@ -7,6 +7,7 @@
 import { checkRegisteredClients, type RegisteredClient } from './clients';
 import { ENDPOINT_PATHS } from './config';
 import { createContext, type EmulatorContext } from './context';
+import type { EmulatorEventName, EmulatorListener } from './events';
 import { authorizationDecisionEndpoint, authorizationEndpoint } from './endpoints/authorization';
 import { discoveryEndpoint } from './endpoints/discovery';
 import { jwksEndpoint } from './endpoints/jwks';
@@ -54,6 +55,7 @@ export {
   type IdTokenEncryption,
   type IdTokenEncryptionAlgorithm,
 } from './config';
+export type { AssertionHeader, EmulatorEventMap, EmulatorEventName, EmulatorListener, IssuedIdToken } from './events';
 export { personas, type Persona } from './personas/personas';
 export type { ClientInfo, EmulatorControl, SigningKeyInfo } from './qa/control';
 export { MIN_PANEL_PASSWORD_LENGTH, type PanelAccess } from './qa/panel-access';
@@ -153,6 +155,12 @@ export interface Emulator {
    * the level, `iss` on the redirect and the discovery document: for QA and tests (qa/control.ts).
    */
   readonly control: EmulatorControl;
+  /**
+   * Listens to an event of the emulator (events.ts), as node-oidc-provider's `provider.on` does:
+   * for a log or a test. Heard after the emulator's own listeners (QA's faults, then the flow
+   * log), and awaited before the answer is sent: a listener that throws fails the request.
+   */
+  on<Name extends EmulatorEventName>(name: Name, listener: EmulatorListener<Name>): void;
 }
 
 /**
@@ -267,6 +275,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
   return {
     baseUrl: options.baseUrl,
     control: createControl(context),
+    on: (name, listener) => context.events.on(name, listener),
     async handle(request) {
       try {
         return await route(request, context, basePath, limit);
