@@ -18,7 +18,10 @@ import { MemoryStore } from '../../store/memory-store';
 import { namespaced } from '../../store/store';
 import type { Emulator } from '..';
 import { FAULTS } from '../qa/faults';
-import { MAX_FLOW_EVENTS, MAX_TRACE_STRING, type FlowEvent } from '../qa/flow-trace';
+import { MAX_FLOW_EVENTS, MAX_TRACE_STRING, type FlowEvent as StoredFlowEvent } from '../qa/flow-trace';
+
+/** An event as the QA API answers it: the stored facts, worded. */
+type FlowEvent = StoredFlowEvent & { summary: string };
 
 const ORIGIN = new URL(TEST_BASE_URL).origin;
 const PASSWORD = 'a panel password of some length';

@@ -21,6 +21,7 @@ import { mayChooseFlowAnswers } from '../qa/choose-flow-answer';
 import { createControl } from '../qa/control';
 import { FAULTS, RUN_LOCK_SECONDS, faultById, isFaultId, isRunOwner, type FaultArming, type FaultId, type RunLock } from '../qa/faults';
 import { FLOW_FAULTS } from '../qa/flow-answers';
+import { summaryOf } from '../qa/flow-event-summaries';
 import { panelCrossSite } from './panel';
 
 /** The error codes of the QA API. */
@@ -206,7 +207,6 @@ export const qaChooseFlowEndpoint = qaEndpoint(async (request, context) => {
   await context.traces.record(flow.state, flow.clientId, {
     step: 'flow_answer',
     outcome: 'ok',
-    summary: `QA chose ${faults.length > 0 ? faults.join(', ') : 'no fault'} and ${givenName === undefined ? "the persona's given name" : 'a given name'} for this flow through the QA API.`,
     details: { chosen_with: 'qa_api', faults, given_name: givenName ?? 'persona' },
   });
   return { status: 200, body: { state: flow.state, client_id: flow.clientId } };
@@ -245,7 +245,14 @@ export const qaFlowEndpoint = qaEndpoint(async (request, context) => {
       ...(trace.givenName === undefined ? {} : { given_name: trace.givenName }),
       faults: record.faults.filter((fault) => fault.clientId === trace.clientId),
       ...(record.error ? { error: { error: record.error.error, description: record.error.description } } : {}),
-      events: trace.events,
+      // Stored as facts, worded now.
+      events: trace.events.map((event) => ({
+        at: event.at,
+        step: event.step,
+        outcome: event.outcome,
+        summary: summaryOf(event, trace.clientId),
+        details: event.details,
+      })),
     },
   };
 });

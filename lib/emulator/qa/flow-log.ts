@@ -16,7 +16,7 @@ export function subscribeFlowLog(events: EmulatorEvents, traces: FlowTraces): vo
   // Only a client that authenticated is told of, so an anonymous request never makes a record. A
   // flow is listed among its client's once its PAR passed every check (accepted, or a PAR fault).
   events.on('pushed_authorization_request.answered', async ({ clientId, state, assertion, answer }) => {
-    const event = parEvent(clientId, assertion, answer);
+    const event = parEvent(assertion, answer);
     await Promise.all([traces.record(state, clientId, event), ...(answer.outcome === 'refused' ? [] : [traces.list(state, clientId)])]);
   });
   // The flow a request_uri opened (the QA API finds a flow by it), and the step itself.
@@ -26,7 +26,6 @@ export function subscribeFlowLog(events: EmulatorEvents, traces: FlowTraces): vo
       traces.record(state, clientId, {
         step: 'authorization_page',
         outcome: 'ok',
-        summary: `The authorization page was opened for client ${clientId}.`,
         details: { client_id: clientId, ui_locales: uiLocales ?? 'none' },
       }),
     ]);
@@ -35,10 +34,6 @@ export function subscribeFlowLog(events: EmulatorEvents, traces: FlowTraces): vo
     traces.record(state, clientId, {
       step: 'flow_answer',
       outcome: 'ok',
-      summary:
-        answer.kind === 'normal'
-          ? 'QA chose the normal answer for this flow on its own pages.'
-          : `QA chose ${answer.kind === 'fault' ? `the fault ${answer.fault}` : `the error ${answer.error}`} for this flow on its own pages.`,
       details: { chosen_with: 'chooser', faults: answer.kind === 'fault' ? [answer.fault] : [], ...(answer.kind === 'error' ? { error: answer.error } : {}) },
     }),
   );
@@ -63,18 +58,13 @@ export function subscribeFlowLog(events: EmulatorEvents, traces: FlowTraces): vo
 }
 
 /** POST /par's answer as the trace shows it: the request_uri masked, the claims requested by name. */
-function parEvent(
-  clientId: string,
-  assertion: AssertionHeader,
-  answer: EmulatorEventMap['pushed_authorization_request.answered']['answer'],
-): Omit<FlowEvent, 'at'> {
+function parEvent(assertion: AssertionHeader, answer: EmulatorEventMap['pushed_authorization_request.answered']['answer']): Omit<FlowEvent, 'at'> {
   const signedWith = { assertion_alg: assertion.alg, assertion_kid: assertion.kid };
   if (answer.outcome === 'refused') {
     const { error } = answer;
     return {
       step: 'par',
       outcome: 'refused',
-      summary: `The pushed authorization request was refused with ${error.status} ${error.error}.`,
       details: { status: error.status, error: error.error, error_description: error.description, ...signedWith },
     };
   }
@@ -83,7 +73,6 @@ function parEvent(
     return {
       step: 'par',
       outcome: 'fault',
-      summary: `The fault ${fault} answered the pushed authorization request with ${error.status} ${error.error}.`,
       details: { fault, status: error.status, error: error.error, ...signedWith },
     };
   }
@@ -91,7 +80,6 @@ function parEvent(
   return {
     step: 'par',
     outcome: 'ok',
-    summary: `The pushed authorization request of client ${clientId} was accepted.`,
     details: {
       // The prefix, and the start of the random part: enough to tell two flows apart.
       request_uri: masked(requestUri, REQUEST_URI_PREFIX.length + 8),
@@ -111,14 +99,12 @@ function decisionEvent(decision: InteractionDecision, replacedBy?: ErrorBody): O
     return {
       step: 'decision',
       outcome: 'ok',
-      summary: `The verification was approved as persona ${decision.personaId}.`,
       details: { persona: decision.personaId, auth_time: decision.authTime, ...replaced },
     };
   }
   return {
     step: 'decision',
     outcome: 'refused',
-    summary: `The verification was denied with ${decision.error.error}.`,
     details: { error: decision.error.error, error_description: decision.error.description, ...replaced },
   };
 }
@@ -139,9 +125,6 @@ function redirectEvent(
   return {
     step: 'redirect',
     outcome: applied.length > 0 || chosen ? 'fault' : error === null ? 'ok' : 'refused',
-    summary:
-      `The browser was sent back to ${new URL(interaction.request.redirectUri).origin} with ${carried.join(', ')}` +
-      (chosen ? ', an error QA chose for this flow.' : applied.length > 0 ? `, changed by ${applied.join(', ')}.` : '.'),
     details: {
       redirect_uri: interaction.request.redirectUri,
       parameters: carried,
@@ -164,9 +147,6 @@ async function tokenEvents({ assertion, faults, heldMs, issued, response, error 
   const token: Omit<FlowEvent, 'at'> = {
     step: 'token',
     outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
-    summary: error
-      ? `The token request was answered ${error.status} ${error.error}${applied.length > 0 ? ` by the fault ${applied.join(', ')}` : ''}.`
-      : `The token request was accepted${applied.length > 0 ? `, with ${applied.join(', ')}` : ''}.`,
     details: {
       assertion_alg: assertion.alg,
       assertion_kid: assertion.kid,
@@ -179,7 +159,6 @@ async function tokenEvents({ assertion, faults, heldMs, issued, response, error 
   const tokenResponse: Omit<FlowEvent, 'at'> = {
     step: 'token_response',
     outcome: applied.length > 0 ? 'fault' : error ? 'refused' : 'ok',
-    summary: `The token endpoint answered ${response.status} with ${members.length > 0 ? members.join(', ') : 'no JSON members'}.`,
     details: { status: response.status, content_type: response.headers.get('content-type') ?? 'none', members },
   };
   return [token, ...(issued ? [idTokenEvent(issued)] : []), tokenResponse];
@@ -210,7 +189,6 @@ function idTokenEvent({ signatureHeader, payload, encryptionHeader, faults }: Is
   return {
     step: 'id_token',
     outcome: faults.length > 0 ? 'fault' : 'ok',
-    summary: `An ID token was issued, signed ${signatureHeader.alg} and ${encryptionHeader ? `encrypted ${encryptionHeader.alg} / ${encryptionHeader.enc}` : 'not encrypted'}${faults.length > 0 ? `, with ${faults.join(', ')}` : ''}.`,
     details: {
       alg: signatureHeader.alg,
       kid: signatureHeader.kid ?? 'omitted',

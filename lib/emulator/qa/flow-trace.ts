@@ -26,14 +26,15 @@ export type FlowEventOutcome = 'ok' | 'refused' | 'fault';
 /** A value of an event's details: facts, never a credential in full (codes and nonces are masked). */
 export type FlowEventDetail = string | number | boolean | string[];
 
-/** One thing the emulator saw or answered in a flow. */
+/**
+ * One thing the emulator saw or answered in a flow: facts, which the QA API words when it is read
+ * (flow-event-summaries.ts).
+ */
 export interface FlowEvent {
   /** ms since the epoch */
   at: number;
   step: FlowStep;
   outcome: FlowEventOutcome;
-  /** one English sentence */
-  summary: string;
   details: Record<string, FlowEventDetail>;
 }
 
@@ -220,7 +221,7 @@ function bounded(event: FlowEvent): FlowEvent {
   const details = Object.entries(event.details)
     .slice(0, MAX_TRACE_DETAILS)
     .map(([name, value]) => [cut(name), Array.isArray(value) ? value.slice(0, MAX_TRACE_LIST).map(cut) : typeof value === 'string' ? cut(value) : value]);
-  return { at: event.at, step: event.step, outcome: event.outcome, summary: cut(event.summary), details: Object.fromEntries(details) };
+  return { at: event.at, step: event.step, outcome: event.outcome, details: Object.fromEntries(details) };
 }
 
 /** Keys hold the SHA-256 of what the client chose (a state, a client_id, a request_uri), as qa/faults.ts does. */
