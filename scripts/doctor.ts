@@ -10,7 +10,8 @@
  *   npm run doctor -- --lang nb     in Norwegian (bokmål)
  */
 import { isLocale, LOCALES, type Locale } from '../lib/i18n/locale';
-import type { DoctorReport, DoctorStatus } from '../lib/server/doctor';
+import type { DoctorReport } from '../lib/server/doctor';
+import type { DoctorStatus } from '../lib/verification/doctor-findings';
 import { doctorReport } from '../lib/server/doctor-cache';
 import { DOCTOR_MESSAGES } from '../lib/server/doctor-messages';
 

@@ -2,7 +2,8 @@ import 'server-only';
 /** The doctor's findings for this app as configured, kept a while (GET /doctor is public). */
 import type { Locale } from '@/lib/i18n/locale';
 import type { FetchLike } from '@/lib/oidc';
-import { detail, examine, fixing, line, title, type DoctorFindings, type DoctorReport } from './doctor';
+import type { DoctorFindings } from '@/lib/verification/doctor-findings';
+import { detail, examine, fixing, line, title, type DoctorReport } from './doctor';
 import { describeFindings } from './doctor-words';
 
 /** `make`'s last result while it is younger than `ms`, a new one after (`now`: ms clock). */

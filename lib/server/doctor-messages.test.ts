@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { discoveryUrl, generateClientKeys, type FetchLike } from '@/lib/oidc';
 import { createTestEmulator } from '@/test/support/emulator';
-import { checkDiscovery, checkJwks, examine, type DoctorLine } from './doctor';
+import { TRANSPORT_CAUSES, type DetailValues, type DoctorLine } from '@/lib/verification/doctor-findings';
+import { checkDiscovery, checkJwks, examine } from './doctor';
 import { describeFindings, describeLine, runDoctor } from './doctor-words';
-import { DOCTOR_MESSAGES, TRANSPORT_CAUSES, type DoctorMessages, type TextArguments } from './doctor-messages';
+import { DOCTOR_MESSAGES, type DoctorMessages } from './doctor-messages';
 import type { ServerConfig } from './env';
 
 const ISSUER = 'https://idv.test/emulator';
@@ -110,8 +111,8 @@ describe('a reused report (GET /doctor keeps one for 15 s)', () => {
 });
 
 type Details = DoctorMessages['details'];
-/** Arguments for every detail (tsc holds it complete). */
-const DETAIL_ARGUMENTS: { [Key in keyof Details]: TextArguments<Details[Key]> } = {
+/** Values for every detail (tsc holds it complete). */
+const DETAIL_VALUES: DetailValues = {
   asWritten: ['https://idv.test/.well-known/openid-configuration'],
   mode: ['provider', 'https://idv.test', 'rp'],
   redirectRegister: ['https://rp.test/auth/callback'],
@@ -170,7 +171,7 @@ describe('the doctor’s catalog', () => {
       expect(nb.details.fetchFailed(problem, 'https://idv.test'), cause).not.toBe(en.details.fetchFailed(problem, 'https://idv.test'));
     }
     for (const key of Object.keys(en.details) as (keyof Details)[]) {
-      const [english, norwegian] = [say(en.details[key], DETAIL_ARGUMENTS[key]), say(nb.details[key], DETAIL_ARGUMENTS[key])];
+      const [english, norwegian] = [say(en.details[key], DETAIL_VALUES[key]), say(nb.details[key], DETAIL_VALUES[key])];
       if (AS_WRITTEN.includes(key)) expect(norwegian, key).toBe(english);
       else expect(norwegian, key).not.toBe(english);
     }

@@ -2,14 +2,15 @@ import 'server-only';
 /** The doctor's findings (doctor.ts) in a reader's words (doctor-messages.ts). */
 import type { Locale } from '@/lib/i18n/locale';
 import type { FetchLike } from '@/lib/oidc';
-import { DOCTOR_MESSAGES, type DoctorText } from './doctor-messages';
-import { examine, type DoctorFindings, type DoctorLine, type DoctorLineText, type DoctorReport } from './doctor';
+import type { DoctorDetail, DoctorFindings, DoctorFix, DoctorLine, DoctorTitle } from '@/lib/verification/doctor-findings';
+import { DOCTOR_MESSAGES } from './doctor-messages';
+import { examine, type DoctorLineText, type DoctorReport } from './doctor';
 import type { ServerConfig } from './env';
 
-/** A text of the catalog in `locale`'s words. */
-function words<Group extends 'titles' | 'details' | 'fixes'>(group: Group, text: DoctorText<Group>, locale: Locale): string {
-  const entry = DOCTOR_MESSAGES[locale][group][text.key] as unknown as string | ((...args: unknown[]) => string);
-  return typeof entry === 'function' ? entry(...text.args) : entry;
+/** A title, detail or fix in `locale`'s words: the catalog's entry for its code, given its values. */
+function words(group: 'titles' | 'details' | 'fixes', { code, values }: DoctorTitle | DoctorDetail | DoctorFix, locale: Locale): string {
+  const entry = (DOCTOR_MESSAGES[locale][group] as Record<string, string | ((...values: unknown[]) => string)>)[code]!;
+  return typeof entry === 'function' ? entry(...values) : entry;
 }
 
 /** A line in `locale`'s words. */

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoveryUrl, fetchDiscovery, generateClientKeys, type FetchLike } from '@/lib/oidc';
 import { createTestEmulator } from '@/test/support/emulator';
 import { fetchTrusting, issueCertificate, startTlsServer } from '@/test/support/tls-server';
-import { checkConfiguration, checkDiscovery, checkJwks, stagingEnvironment, transportCause, type DoctorLine } from './doctor';
+import type { DoctorLine } from '@/lib/verification/doctor-findings';
+import { checkConfiguration, checkDiscovery, checkJwks, stagingEnvironment, transportCause } from './doctor';
 import { reusedFor } from './doctor-cache';
 import { environmentText, runDoctor } from './doctor-words';
 import type { ServerConfig } from './env';
@@ -66,7 +67,7 @@ describe('checkDiscovery', () => {
     const found = checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256' }).find((line) => line.id === 'id-token-encryption');
     expect(found).toMatchObject({
       status: 'pass',
-      detail: { key: 'encryptionAdvertised', args: [['RSA-OAEP'], ['A128CBC-HS256', 'A256GCM'], ['RSA-OAEP / A256GCM', 'RSA-OAEP / A128CBC-HS256'], []] },
+      detail: { code: 'encryptionAdvertised', values: [['RSA-OAEP'], ['A128CBC-HS256', 'A256GCM'], ['RSA-OAEP / A256GCM', 'RSA-OAEP / A128CBC-HS256'], []] },
     });
   });
 
@@ -81,7 +82,7 @@ describe('checkDiscovery', () => {
     expect(pinned([{ alg: 'RSA-OAEP-256', enc: 'A256GCM' }])?.status).toBe('pass');
     expect(pinned([{ alg: 'RSA-OAEP', enc: 'A256GCM' }])).toMatchObject({
       status: 'warn',
-      detail: { key: 'encryptionPinned', args: [['RSA-OAEP / A256GCM'], ['RSA-OAEP / A256GCM']] },
+      detail: { code: 'encryptionPinned', values: [['RSA-OAEP / A256GCM'], ['RSA-OAEP / A256GCM']] },
     });
   });
 
@@ -319,24 +320,24 @@ describe('provider mode on the wrong footing', () => {
     const provider = checkConfiguration(await providerConfig({ generated }));
     expect(lineOf(provider, 'signing-key')).toMatchObject({
       status: 'warn',
-      detail: { key: 'devKey', args: [expect.any(String), expect.any(String), 'IDV_SIGNING_KEY'] },
-      fix: { key: 'devKeyProvider' },
+      detail: { code: 'devKey', values: [expect.any(String), expect.any(String), 'IDV_SIGNING_KEY'] },
+      fix: { code: 'devKeyProvider' },
     });
     expect(lineOf(provider, 'encryption-key')).toMatchObject({
       status: 'warn',
-      detail: { key: 'devKey', args: ['RSA-OAEP-256', expect.any(String), 'IDV_ENCRYPTION_KEY'] },
+      detail: { code: 'devKey', values: ['RSA-OAEP-256', expect.any(String), 'IDV_ENCRYPTION_KEY'] },
     });
     const configured = checkConfiguration(await providerConfig({ generated: ['SESSION_SECRET'] }));
     expect([lineOf(configured, 'signing-key').status, lineOf(configured, 'encryption-key').status]).toEqual(['pass', 'pass']);
     const emulator = checkConfiguration(await providerConfig({ mode: 'emulator', generated }));
-    expect(lineOf(emulator, 'signing-key')).toMatchObject({ status: 'pass', detail: { key: 'devKey' } });
+    expect(lineOf(emulator, 'signing-key')).toMatchObject({ status: 'pass', detail: { code: 'devKey' } });
   });
 
   it('warns of an http redirect URI in provider mode against an https service', async () => {
     const local = { appUrl: 'http://localhost:3000', redirectUri: 'http://localhost:3000/auth/callback' };
     expect(lineOf(checkConfiguration(await providerConfig(local)), 'redirect-uri')).toMatchObject({
       status: 'warn',
-      detail: { key: 'redirectHttp', args: [local.redirectUri, 'https://idv.test'] },
+      detail: { code: 'redirectHttp', values: [local.redirectUri, 'https://idv.test'] },
     });
     expect(lineOf(checkConfiguration(await providerConfig({ ...local, issuer: 'http://localhost:8080' })), 'redirect-uri').status).toBe('pass');
     expect(lineOf(checkConfiguration(await providerConfig({ ...local, mode: 'emulator' })), 'redirect-uri').status).toBe('pass');

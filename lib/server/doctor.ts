@@ -7,9 +7,9 @@ import 'server-only';
  *
  * The checks of the fetched documents are pure (`checkDiscovery`, `checkJwks`); `examine`
  * fetches them through the core's HTTP rules (the same timeouts and https rule as a verification).
- * Lines are data (keys of doctor-messages.ts with their arguments), put into a reader's words by
- * doctor-words.ts; doctor-cache.ts keeps one set of findings for 15 seconds for GET /doctor,
- * whatever the language of who asks. `npm run doctor` prints English, or Norwegian with
+ * Lines are data (codes with values, lib/verification/doctor-findings.ts), put into a reader's
+ * words by doctor-words.ts; doctor-cache.ts keeps one set of findings for 15 seconds for GET
+ * /doctor, whatever the language of who asks. `npm run doctor` prints English, or Norwegian with
  * `--lang nb`.
  */
 import type { JWK } from 'jose';
@@ -29,25 +29,21 @@ import {
   type FetchLike,
   type IdTokenEncryption,
 } from '@/lib/oidc';
-import { type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments, type TransportCause } from './doctor-messages';
+import type {
+  DetailValues,
+  DoctorDetail,
+  DoctorEndpoint,
+  DoctorFindings,
+  DoctorFix,
+  DoctorLine,
+  DoctorStatus,
+  DoctorTitle,
+  FetchProblem,
+  FixValues,
+  TitleValues,
+  TransportCause,
+} from '@/lib/verification/doctor-findings';
 import { isLoopback, type ServerConfig } from './env';
-
-export type DoctorStatus = 'pass' | 'warn' | 'fail';
-
-/**
- * One check's outcome, as data: its title, detail and fix are keys of the catalog
- * (doctor-messages.ts) with their arguments, put into words for each reader by `describeLine`.
- */
-export interface DoctorLine {
-  /** stable, for tests and scripts */
-  id: string;
-  title: DoctorText<'titles'>;
-  status: DoctorStatus;
-  /** what was found */
-  detail: DoctorText<'details'>;
-  /** what to do, when it is not a pass */
-  fix?: DoctorText<'fixes'>;
-}
 
 /** A line in one language's words. */
 export interface DoctorLineText {
@@ -56,32 +52,6 @@ export interface DoctorLineText {
   status: DoctorStatus;
   detail: string;
   fix?: string;
-}
-
-type Placeholder = keyof DoctorMessages['environment']['placeholders'];
-
-/** A variable of the environment that points the app at staging: a value the app knows, or a placeholder to fill in. */
-export type EnvironmentVariable = { name: string; value: string } | { name: string; placeholder: Placeholder; commented?: true };
-
-/** The service as the header's badge shows it: its mode and issuer, and why it could not be fetched. */
-export interface ServiceFindings {
-  mode: 'emulator' | 'provider';
-  issuer: string;
-  /** why discovery or the JWKS could not be fetched; none when both were */
-  problem?: FetchProblem;
-}
-
-/** Every check's outcome, as data: what is reused across requests, and read in any language. */
-export interface DoctorFindings {
-  lines: DoctorLine[];
-  /** our public keys, to register with the service */
-  publicJwks: { keys: JWK[] };
-  /** fail when any line fails, warn when any warns */
-  status: DoctorStatus;
-  /** the service asked; none when the configuration does not load */
-  service?: ServiceFindings;
-  /** the variables that point the app at staging (none when the configuration does not load) */
-  environment?: { variables: EnvironmentVariable[]; redirectUri: string };
 }
 
 /** The findings in one language's words: what the page shows and `npm run doctor` prints. */
@@ -96,14 +66,11 @@ export interface DoctorReport {
   environment?: string;
 }
 
-type Titles = DoctorMessages['titles'];
-type Details = DoctorMessages['details'];
-type Fixes = DoctorMessages['fixes'];
-export const title = <Key extends keyof Titles>(key: Key, ...args: TextArguments<Titles[Key]>) => ({ key, args }) as DoctorText<'titles'>;
-export const detail = <Key extends keyof Details>(key: Key, ...args: TextArguments<Details[Key]>) => ({ key, args }) as DoctorText<'details'>;
-export const fixing = <Key extends keyof Fixes>(key: Key, ...args: TextArguments<Fixes[Key]>) => ({ key, args }) as DoctorText<'fixes'>;
+export const title = <Code extends keyof TitleValues>(code: Code, ...values: TitleValues[Code]) => ({ code, values }) as DoctorTitle;
+export const detail = <Code extends keyof DetailValues>(code: Code, ...values: DetailValues[Code]) => ({ code, values }) as DoctorDetail;
+export const fixing = <Code extends keyof FixValues>(code: Code, ...values: FixValues[Code]) => ({ code, values }) as DoctorFix;
 
-export const line = (id: string, heading: DoctorText<'titles'>, status: DoctorStatus, found: DoctorText<'details'>, fix?: DoctorText<'fixes'>): DoctorLine => ({
+export const line = (id: string, heading: DoctorTitle, status: DoctorStatus, found: DoctorDetail, fix?: DoctorFix): DoctorLine => ({
   id,
   title: heading,
   status,
@@ -182,14 +149,7 @@ function secureEnough(value: string): boolean {
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined);
 
 /** A member that lists supported values: pass when it has every one of `needed`, warn when absent, fail when it lacks one. */
-function supports(
-  metadata: Record<string, unknown>,
-  member: string,
-  needed: readonly string[],
-  id: string,
-  heading: DoctorText<'titles'>,
-  fix: DoctorText<'fixes'>,
-): DoctorLine {
+function supports(metadata: Record<string, unknown>, member: string, needed: readonly string[], id: string, heading: DoctorTitle, fix: DoctorFix): DoctorLine {
   const listed = strings(metadata[member]);
   if (!listed) return line(id, heading, 'warn', detail('notListed', member, needed), fix);
   const missing = needed.filter((value) => !listed.includes(value));
@@ -384,7 +344,7 @@ export function checkConfiguration(
   const provider = config.mode === 'provider';
   const redirect = new URL(config.redirectUri);
   // Provider mode on development keys: the service trusts only the keys registered with it.
-  const keyLine = (id: string, heading: DoctorText<'titles'>, variable: string, alg: string, kid: string) =>
+  const keyLine = (id: string, heading: DoctorTitle, variable: string, alg: string, kid: string) =>
     config.generated.includes(variable)
       ? line(id, heading, provider ? 'warn' : 'pass', detail('devKey', alg, kid, variable), fixing('devKeyProvider', variable))
       : line(id, heading, 'pass', detail('key', alg, kid));
