@@ -3,8 +3,8 @@ import 'server-only';
 import type { Locale } from '@/lib/i18n/locale';
 import type { FetchLike } from '@/lib/oidc';
 import type { DoctorFindings } from '@/lib/verification/doctor-findings';
-import { detail, examine, fixing, line, title, type DoctorReport } from './doctor';
-import { describeFindings } from './doctor-words';
+import { describeFindings, type DoctorReport } from '@/lib/view/doctor-words';
+import { detail, examine, fixing, line, title } from './doctor';
 
 /** `make`'s last result while it is younger than `ms`, a new one after (`now`: ms clock). */
 export function reusedFor<T>(ms: number, make: () => T, now: () => number = Date.now): () => T {

@@ -4,20 +4,44 @@ import { discoveryUrl, fetchDiscovery, generateClientKeys, type FetchLike } from
 import { createTestEmulator } from '@/test/support/emulator';
 import { fetchTrusting, issueCertificate, startTlsServer } from '@/test/support/tls-server';
 import type { DoctorLine } from '@/lib/verification/doctor-findings';
-import { checkConfiguration, checkDiscovery, checkJwks, stagingEnvironment, transportCause } from './doctor';
+import type { Locale } from '@/lib/i18n/locale';
+import { describeFindings, describeLine, environmentText } from '@/lib/view/doctor-words';
+import { checkConfiguration, checkDiscovery, checkJwks, examine, stagingEnvironment, transportCause } from './doctor';
 import { reusedFor } from './doctor-cache';
-import { environmentText, runDoctor } from './doctor-words';
 import type { ServerConfig } from './env';
 
 const ISSUER = 'https://idv.test/emulator';
 const emulator = createTestEmulator({ baseUrl: ISSUER, clients: [], rateLimits: false });
 const viaEmulator: FetchLike = (input, init) => emulator.handle(new Request(input, init));
+const unreachable: FetchLike = () => Promise.reject(new TypeError('fetch failed'));
 
 async function emulatorDocument(): Promise<Record<string, unknown>> {
   return (await (await viaEmulator(discoveryUrl(ISSUER))).json()) as Record<string, unknown>;
 }
 
 const statusOf = (lines: DoctorLine[], id: string) => lines.find((line) => line.id === id)?.status;
+const byId = (lines: DoctorLine[], id: string) => lines.find((line) => line.id === id)!;
+
+/** Every check, in `locale`'s words: what GET /doctor shows and `npm run doctor` prints. */
+async function runDoctor(config: ServerConfig, fetch?: FetchLike, locale: Locale = 'en') {
+  return describeFindings(await examine(config, fetch), locale);
+}
+
+/** The app in emulator mode, as the doctor reads its configuration. */
+async function config(): Promise<ServerConfig> {
+  const keys = await generateClientKeys('ES256');
+  return {
+    mode: 'emulator',
+    issuer: ISSUER,
+    appUrl: 'https://rp.test',
+    redirectUri: 'https://rp.test/auth/callback',
+    allowInsecureRequests: false,
+    client: { clientId: 'rp', redirectUri: 'https://rp.test/auth/callback', ...keys },
+    uiLocales: { send: true, source: 'default' },
+    emulatorStrict: false,
+    generated: [] as string[],
+  } as ServerConfig;
+}
 
 describe('checkDiscovery', () => {
   it('passes every line for the emulator’s document', async () => {
@@ -104,22 +128,7 @@ describe('checkJwks', () => {
   });
 });
 
-describe('runDoctor', () => {
-  async function config(): Promise<ServerConfig> {
-    const keys = await generateClientKeys('ES256');
-    return {
-      mode: 'emulator',
-      issuer: ISSUER,
-      appUrl: 'https://rp.test',
-      redirectUri: 'https://rp.test/auth/callback',
-      allowInsecureRequests: false,
-      client: { clientId: 'rp', redirectUri: 'https://rp.test/auth/callback', ...keys },
-      uiLocales: { send: true, source: 'default' },
-      emulatorStrict: false,
-      generated: [] as string[],
-    } as ServerConfig;
-  }
-
+describe('examine: every check, discovery and the JWKS fetched', () => {
   it('passes every line against the emulator and gives our public keys to register', async () => {
     const report = await runDoctor(await config(), viaEmulator);
     expect(report.lines.filter((line) => line.status !== 'pass')).toEqual([]);
@@ -148,10 +157,86 @@ describe('runDoctor', () => {
   });
 
   it('fails when the service cannot be reached, saying so', async () => {
-    const unreachable: FetchLike = () => Promise.reject(new TypeError('fetch failed'));
     const report = await runDoctor(await config(), unreachable);
     expect(report.status).toBe('fail');
     expect(report.lines.find((line) => line.id === 'discovery')).toMatchObject({ status: 'fail', fix: 'Check IDV_BASE_URL and the network.' });
+  });
+});
+
+describe('the doctor in Norwegian', () => {
+  it('words every line against the emulator in bokmål, member names and algorithms as written', async () => {
+    const report = await runDoctor(await config(), viaEmulator, 'nb');
+    expect(report.status).toBe('pass');
+    const english = await runDoctor(await config(), viaEmulator, 'en');
+    expect(report.lines.map((line) => line.id)).toEqual(english.lines.map((line) => line.id));
+    report.lines.forEach((line, index) => expect(line.title, line.id).not.toBe(english.lines[index]!.title));
+    expect(report.lines.find((line) => line.id === 'issuer')).toEqual({
+      id: 'issuer',
+      title: 'Utstederen er lik IDV_BASE_URL',
+      status: 'pass',
+      detail: `utsteder ${ISSUER}`,
+    });
+    expect(report.lines.find((line) => line.id === 'redirect-uri')?.detail).toBe('https://rp.test/auth/callback (registrer nøyaktig denne hos tjenesten)');
+    expect(report.lines.find((line) => line.id === 'client-assertion-alg')?.title).toBe('Klientpåstander signert med ES256 (vår nøkkels algoritme)');
+    expect(report.lines.find((line) => line.id === 'jwks-public')).toMatchObject({ title: 'Bare offentlige nøkler', detail: 'ingen private nøkkeldata' });
+  });
+
+  it('says what failed and what to do, the core’s own words as written', async () => {
+    const report = await runDoctor(await config(), unreachable, 'nb');
+    expect(report.lines.find((line) => line.id === 'discovery')).toEqual({
+      id: 'discovery',
+      title: 'Discovery-dokument',
+      status: 'fail',
+      detail: `Discovery-endepunktet feilet: The discovery endpoint could not be reached: fetch failed (${discoveryUrl(ISSUER)})`,
+      fix: 'Kontroller IDV_BASE_URL og nettverket.',
+    });
+  });
+
+  it('words warnings and failures of the documents', async () => {
+    const document = { ...(await emulatorDocument()), require_pushed_authorization_requests: false, trust_frameworks_supported: ['standard'] };
+    const lines = checkDiscovery(document, { issuer: ISSUER, signingAlg: 'ES256' });
+    expect(describeLine(byId(lines, 'par'), 'nb')).toMatchObject({
+      detail: 'require_pushed_authorization_requests: false, men del 4 krever PAR',
+      fix: 'Kontroller at IDV_BASE_URL peker på identitetstjenesten.',
+    });
+    expect(describeLine(byId(lines, 'trust-frameworks'), 'nb')).toMatchObject({
+      title: 'Tillitsrammeverkene standard og standard_etsi',
+      detail: 'trust_frameworks_supported mangler standard_etsi (oppført: standard)',
+    });
+    const absent = checkDiscovery({ ...document, authorization_response_iss_parameter_supported: undefined }, { issuer: ISSUER, signingAlg: 'ES256' });
+    expect(describeLine(byId(absent, 'response-issuer'), 'nb')).toMatchObject({
+      status: 'warn',
+      detail: 'ikke oppgitt: appen kontrollerer iss bare når den blir sendt',
+    });
+    const jwks = checkJwks({
+      keys: [
+        { kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x', y: 'y', d: 'secret' },
+        { kty: 'EC', crv: 'P-256', kid: 'k1', x: 'x', y: 'y' },
+      ],
+    });
+    expect(describeLine(byId(jwks, 'jwks-kids'), 'nb')).toMatchObject({
+      detail: 'gjentatt kid: k1',
+      fix: 'En kid skal vise til bare én nøkkel (spesifikasjonen 4.4); spør leverandøren.',
+    });
+    expect(describeLine(byId(jwks, 'jwks-public'), 'nb').detail).toBe('private felt i kid k1');
+  });
+});
+
+describe('a reused report (GET /doctor keeps one for 15 s)', () => {
+  it('is kept as data, with no words of either language, and reads in each', async () => {
+    const findings = await examine(await config(), unreachable);
+    const kept = JSON.stringify(findings);
+    expect(kept).not.toContain('Check IDV_BASE_URL');
+    expect(kept).not.toContain('Discovery document');
+    expect(describeFindings(findings, 'en').lines.find((line) => line.id === 'discovery')).toMatchObject({
+      title: 'Discovery document',
+      fix: 'Check IDV_BASE_URL and the network.',
+    });
+    expect(describeFindings(findings, 'nb').lines.find((line) => line.id === 'discovery')).toMatchObject({
+      title: 'Discovery-dokument',
+      fix: 'Kontroller IDV_BASE_URL og nettverket.',
+    });
+    expect(JSON.stringify(findings)).toBe(kept);
   });
 });
 

@@ -8,7 +8,7 @@ import 'server-only';
  * The checks of the fetched documents are pure (`checkDiscovery`, `checkJwks`); `examine`
  * fetches them through the core's HTTP rules (the same timeouts and https rule as a verification).
  * Lines are data (codes with values, lib/verification/doctor-findings.ts), put into a reader's
- * words by doctor-words.ts; doctor-cache.ts keeps one set of findings for 15 seconds for GET
+ * words by lib/view/doctor-words.ts; doctor-cache.ts keeps one set of findings for 15 seconds for GET
  * /doctor, whatever the language of who asks. `npm run doctor` prints English, or Norwegian with
  * `--lang nb`.
  */
@@ -44,27 +44,6 @@ import type {
   TransportCause,
 } from '@/lib/verification/doctor-findings';
 import { isLoopback, type ServerConfig } from './env';
-
-/** A line in one language's words. */
-export interface DoctorLineText {
-  id: string;
-  title: string;
-  status: DoctorStatus;
-  detail: string;
-  fix?: string;
-}
-
-/** The findings in one language's words: what the page shows and `npm run doctor` prints. */
-export interface DoctorReport {
-  lines: DoctorLineText[];
-  /** our public keys, to register with the service */
-  publicJwks: { keys: JWK[] };
-  /** fail when any line fails, warn when any warns */
-  status: DoctorStatus;
-  mode?: 'emulator' | 'provider';
-  /** the variables for staging as lines of an env file, with a comment above each: what the card shows and Copy copies */
-  environment?: string;
-}
 
 export const title = <Code extends keyof TitleValues>(code: Code, ...values: TitleValues[Code]) => ({ code, values }) as DoctorTitle;
 export const detail = <Code extends keyof DetailValues>(code: Code, ...values: DetailValues[Code]) => ({ code, values }) as DoctorDetail;

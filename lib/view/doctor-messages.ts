@@ -1,5 +1,5 @@
 /**
- * The words of the doctor (lib/server/doctor.ts, app/doctor/page.tsx, scripts/doctor.ts), in each
+ * The words of the doctor (doctor-words.ts, app/doctor/page.tsx, scripts/doctor.ts), in each
  * language (lib/i18n). Member names, algorithms, codes, variables, commands and URLs are never
  * translated; only the words around them are. What the core says of a failed request (its error
  * message, for logs) and what the configuration says of a bad variable are shown as written.
