@@ -10,9 +10,10 @@
  *   npm run doctor -- --lang nb     in Norwegian (bokmål)
  */
 import { isLocale, LOCALES, type Locale } from '../lib/i18n/locale';
-import type { DoctorReport, DoctorStatus } from '../lib/server/doctor';
 import { doctorReport } from '../lib/server/doctor-cache';
-import { DOCTOR_MESSAGES } from '../lib/server/doctor-messages';
+import type { DoctorStatus } from '../lib/verification/doctor-findings';
+import { DOCTOR_MESSAGES } from '../lib/view/doctor-messages';
+import type { DoctorReport } from '../lib/view/doctor-words';
 
 export interface DoctorOptions {
   locale: Locale;

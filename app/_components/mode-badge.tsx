@@ -1,6 +1,6 @@
 import type { Locale } from '@/lib/i18n/locale';
-import { DOCTOR_MESSAGES } from '@/lib/server/doctor-messages';
 import type { HealthReason, ServiceHealth } from '@/lib/server/service-health';
+import { DOCTOR_MESSAGES } from '@/lib/view/doctor-messages';
 import { PAGE_MESSAGES } from '@/lib/view/page-messages';
 
 const LOOKS = {

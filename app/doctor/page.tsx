@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
-import type { DoctorStatus } from '@/lib/server/doctor';
 import { doctorReport } from '@/lib/server/doctor-cache';
-import { DOCTOR_MESSAGES } from '@/lib/server/doctor-messages';
 import { preferences } from '@/lib/server/preferences';
+import type { DoctorStatus } from '@/lib/verification/doctor-findings';
+import { DOCTOR_MESSAGES } from '@/lib/view/doctor-messages';
 import { Card } from '../_components/card';
 import { CopyButton } from '../_components/copy-button';
 import { OutcomeList } from '../_components/outcome-list';

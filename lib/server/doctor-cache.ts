@@ -1,9 +1,9 @@
 import 'server-only';
 /** The doctor's findings for this app as configured, kept a while (GET /doctor is public). */
 import type { Locale } from '@/lib/i18n/locale';
-import type { FetchLike } from '@/lib/oidc';
-import { detail, examine, fixing, line, title, type DoctorFindings, type DoctorReport } from './doctor';
-import { describeFindings } from './doctor-words';
+import type { DoctorFindings } from '@/lib/verification/doctor-findings';
+import { describeFindings, type DoctorReport } from '@/lib/view/doctor-words';
+import { examineThisApp } from './doctor';
 
 /** `make`'s last result while it is younger than `ms`, a new one after (`now`: ms clock). */
 export function reusedFor<T>(ms: number, make: () => T, now: () => number = Date.now): () => T {
@@ -17,34 +17,12 @@ export function reusedFor<T>(ms: number, make: () => T, now: () => number = Date
 
 /**
  * The doctor's findings for this app as configured, at most one fresh set per 15 seconds (GET
- * /doctor is public: nobody may make us hammer the service through it): the embedded emulator is
- * reached through its handler (no network, no running server needed), the real service over the
- * network. Kept as data, so that a set reused for one reader reads in another's language.
+ * /doctor is public: nobody may make us hammer the service through it). Kept as data, so that a
+ * set reused for one reader reads in another's language.
  */
-export const doctorFindings: () => Promise<DoctorFindings> = reusedFor(15_000, () => freshFindings());
+export const doctorFindings: () => Promise<DoctorFindings> = reusedFor(15_000, examineThisApp);
 
 /** The doctor's report for this app as configured, in `locale`'s words (the findings: `doctorFindings`). */
 export async function doctorReport(locale: Locale): Promise<DoctorReport> {
   return describeFindings(await doctorFindings(), locale);
-}
-
-/** A configuration that does not load is a report of one failed line naming the variable. */
-async function freshFindings(): Promise<DoctorFindings> {
-  const { ConfigurationError } = await import('./env');
-  let loaded;
-  try {
-    const { services } = await import('./services');
-    loaded = await services();
-  } catch (error) {
-    if (!(error instanceof ConfigurationError)) throw error;
-    // The configuration's own words name the variable and the problem; they are shown as written.
-    return {
-      lines: [line('configuration', title('configuration'), 'fail', detail('asWritten', error.message), fixing('configuration', error.variable))],
-      publicJwks: { keys: [] },
-      status: 'fail',
-    };
-  }
-  const { config, emulator } = loaded;
-  const fetch: FetchLike | undefined = emulator ? (input, init) => emulator.handle(new Request(input, init)) : undefined;
-  return examine(config, fetch);
 }

@@ -1,415 +1,16 @@
 import 'server-only';
 /**
- * The doctor, for QA pointing the app at staging: the configuration, the service's discovery
- * document and its JWKS, checked against what the interface specification and this client need.
- * Each line passes, warns or fails, and says what to do. `npm run doctor` prints it; GET /doctor
- * shows it. Against the embedded emulator every line passes.
- *
- * The checks of the fetched documents are pure (`checkDiscovery`, `checkJwks`); `examine`
- * fetches them through the core's HTTP rules (the same timeouts and https rule as a verification).
- * Lines are data (keys of doctor-messages.ts with their arguments), put into a reader's words by
- * doctor-words.ts; doctor-cache.ts keeps one set of findings for 15 seconds for GET /doctor,
- * whatever the language of who asks. `npm run doctor` prints English, or Norwegian with
- * `--lang nb`.
+ * The doctor, for QA pointing the app at staging: it fetches the service's discovery document and
+ * JWKS through the core's HTTP rules (the same timeouts and https rule as a verification) and
+ * hands them, with the configuration, to the checks (doctor-checks.ts). `npm run doctor` prints
+ * the findings; GET /doctor shows them, one set reused for 15 seconds (doctor-cache.ts), whatever
+ * the language of who asks (lib/view/doctor-words.ts). Against the embedded emulator every line
+ * passes.
  */
-import type { JWK } from 'jose';
-import {
-  acceptedIdTokenEncryption,
-  advertisedIdTokenEncryption,
-  CLAIM_NAMES,
-  clientPublicJwks,
-  describeIdTokenEncryption,
-  discoveryUrl,
-  fetchDiscovery,
-  isIdvError,
-  fetchJwks,
-  ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS,
-  ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS,
-  TRUST_FRAMEWORKS,
-  type FetchLike,
-  type IdTokenEncryption,
-} from '@/lib/oidc';
-import { type DoctorEndpoint, type DoctorMessages, type DoctorText, type FetchProblem, type TextArguments, type TransportCause } from './doctor-messages';
-import { isLoopback, type ServerConfig } from './env';
-
-export type DoctorStatus = 'pass' | 'warn' | 'fail';
-
-/**
- * One check's outcome, as data: its title, detail and fix are keys of the catalog
- * (doctor-messages.ts) with their arguments, put into words for each reader by `describeLine`.
- */
-export interface DoctorLine {
-  /** stable, for tests and scripts */
-  id: string;
-  title: DoctorText<'titles'>;
-  status: DoctorStatus;
-  /** what was found */
-  detail: DoctorText<'details'>;
-  /** what to do, when it is not a pass */
-  fix?: DoctorText<'fixes'>;
-}
-
-/** A line in one language's words. */
-export interface DoctorLineText {
-  id: string;
-  title: string;
-  status: DoctorStatus;
-  detail: string;
-  fix?: string;
-}
-
-type Placeholder = keyof DoctorMessages['environment']['placeholders'];
-
-/** A variable of the environment that points the app at staging: a value the app knows, or a placeholder to fill in. */
-export type EnvironmentVariable = { name: string; value: string } | { name: string; placeholder: Placeholder; commented?: true };
-
-/** The service as the header's badge shows it: its mode and issuer, and why it could not be fetched. */
-export interface ServiceFindings {
-  mode: 'emulator' | 'provider';
-  issuer: string;
-  /** why discovery or the JWKS could not be fetched; none when both were */
-  problem?: FetchProblem;
-}
-
-/** Every check's outcome, as data: what is reused across requests, and read in any language. */
-export interface DoctorFindings {
-  lines: DoctorLine[];
-  /** our public keys, to register with the service */
-  publicJwks: { keys: JWK[] };
-  /** fail when any line fails, warn when any warns */
-  status: DoctorStatus;
-  /** the service asked; none when the configuration does not load */
-  service?: ServiceFindings;
-  /** the variables that point the app at staging (none when the configuration does not load) */
-  environment?: { variables: EnvironmentVariable[]; redirectUri: string };
-}
-
-/** The findings in one language's words: what the page shows and `npm run doctor` prints. */
-export interface DoctorReport {
-  lines: DoctorLineText[];
-  /** our public keys, to register with the service */
-  publicJwks: { keys: JWK[] };
-  /** fail when any line fails, warn when any warns */
-  status: DoctorStatus;
-  mode?: 'emulator' | 'provider';
-  /** the variables for staging as lines of an env file, with a comment above each: what the card shows and Copy copies */
-  environment?: string;
-}
-
-type Titles = DoctorMessages['titles'];
-type Details = DoctorMessages['details'];
-type Fixes = DoctorMessages['fixes'];
-export const title = <Key extends keyof Titles>(key: Key, ...args: TextArguments<Titles[Key]>) => ({ key, args }) as DoctorText<'titles'>;
-export const detail = <Key extends keyof Details>(key: Key, ...args: TextArguments<Details[Key]>) => ({ key, args }) as DoctorText<'details'>;
-export const fixing = <Key extends keyof Fixes>(key: Key, ...args: TextArguments<Fixes[Key]>) => ({ key, args }) as DoctorText<'fixes'>;
-
-export const line = (id: string, heading: DoctorText<'titles'>, status: DoctorStatus, found: DoctorText<'details'>, fix?: DoctorText<'fixes'>): DoctorLine => ({
-  id,
-  title: heading,
-  status,
-  detail: found,
-  ...(fix && status !== 'pass' ? { fix } : {}),
-});
-
-/**
- * What to set to run against staging: what the app knows (its address, and in provider mode the
- * service and client it uses) as values, the rest as placeholders.
- */
-export function stagingEnvironment(
-  config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client'>,
-): NonNullable<DoctorFindings['environment']> {
-  const provider = config.mode === 'provider';
-  return {
-    redirectUri: config.redirectUri,
-    variables: [
-      provider ? { name: 'IDV_BASE_URL', value: config.issuer } : { name: 'IDV_BASE_URL', placeholder: 'baseUrl' },
-      provider ? { name: 'IDV_CLIENT_ID', value: config.client.clientId } : { name: 'IDV_CLIENT_ID', placeholder: 'clientId' },
-      { name: 'IDV_SIGNING_KEY', placeholder: 'signingKey' },
-      { name: 'IDV_ENCRYPTION_KEY', placeholder: 'encryptionKey' },
-      { name: 'APP_URL', value: config.appUrl },
-      { name: 'SESSION_SECRET', placeholder: 'sessionSecret' },
-      { name: 'IDV_UI_LOCALES', value: 'off' },
-      { name: 'IDV_FLOW_URL', placeholder: 'flowUrl', commented: true },
-    ],
-  };
-}
-
-/**
- * The cause of a failed request, from the core's code and the platform's code it keeps
- * (`cause.transportCode`): Node's DNS, socket and OpenSSL codes.
- * @see https://nodejs.org/api/errors.html#common-system-errors
- * @see https://nodejs.org/api/tls.html#x509-certificate-error-codes
- */
-export function transportCause(error: unknown): TransportCause {
-  if (!isIdvError(error)) return 'other';
-  if (error.code === 'timeout') return 'timeout';
-  const code = typeof error.cause.transportCode === 'string' ? error.cause.transportCode : '';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME' || code === 'EAI_FAIL') return 'dns';
-  if (code === 'ECONNREFUSED') return 'refused';
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || code === 'UND_ERR_CLOSED') return 'closed';
-  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return 'timeout';
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') return 'tls_hostname';
-  if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') return 'tls_expired';
-  if (
-    [
-      'DEPTH_ZERO_SELF_SIGNED_CERT',
-      'SELF_SIGNED_CERT_IN_CHAIN',
-      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-      'UNABLE_TO_GET_ISSUER_CERT',
-      'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-      'CERT_UNTRUSTED',
-      'CERT_SIGNATURE_FAILURE',
-      'CERT_REVOKED',
-    ].includes(code)
-  ) {
-    return 'tls_untrusted';
-  }
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' || code === 'ERR_SSL_HTTP_REQUEST') return 'tls_not_tls';
-  if (/^(ERR_SSL_|ERR_TLS_|CERT_)/.test(code)) return 'tls';
-  return 'other';
-}
-
-/** https, or http on a loopback host (development against a local provider or the embedded emulator). */
-function secureEnough(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url));
-  } catch {
-    return false;
-  }
-}
-
-const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined);
-
-/** A member that lists supported values: pass when it has every one of `needed`, warn when absent, fail when it lacks one. */
-function supports(
-  metadata: Record<string, unknown>,
-  member: string,
-  needed: readonly string[],
-  id: string,
-  heading: DoctorText<'titles'>,
-  fix: DoctorText<'fixes'>,
-): DoctorLine {
-  const listed = strings(metadata[member]);
-  if (!listed) return line(id, heading, 'warn', detail('notListed', member, needed), fix);
-  const missing = needed.filter((value) => !listed.includes(value));
-  return missing.length === 0
-    ? line(id, heading, 'pass', detail('listed', member, listed))
-    : line(id, heading, 'fail', detail('lacks', member, missing, listed), fix);
-}
-
-export interface DiscoveryContext {
-  issuer: string;
-  /** the algorithm of our signing key (client assertions and request objects) */
-  signingAlg: string;
-  /** the ID token encryptions pinned by IDV_ID_TOKEN_ENCRYPTION, if any */
-  idTokenEncryption?: readonly IdTokenEncryption[];
-}
-
-/**
- * What the service advertises for ID token encryption and what we accept of it (spec 2.5 shows
- * RSA-OAEP-256 / A256GCM only as an example): pass when we accept something it advertises, warn
- * when it advertises nothing (we accept the example) or also values we never accept, fail when
- * nothing it advertises is acceptable. A pinned list passes unless the document advertises
- * lists that leave out a pinned combination.
- */
-function checkIdTokenEncryption(metadata: Record<string, unknown>, pinned: readonly IdTokenEncryption[] | undefined): DoctorLine {
-  const heading = title('idTokenEncryption');
-  const algs = strings(metadata.id_token_encryption_alg_values_supported);
-  const encs = strings(metadata.id_token_encryption_enc_values_supported);
-  const accepted = acceptedIdTokenEncryption(metadata, pinned).map(describeIdTokenEncryption);
-  if (pinned) {
-    const unadvertised = pinned.filter(({ alg, enc }) => (algs && !algs.includes(alg)) || (encs && !encs.includes(enc))).map(describeIdTokenEncryption);
-    return line(
-      'id-token-encryption',
-      heading,
-      unadvertised.length > 0 ? 'warn' : 'pass',
-      detail('encryptionPinned', accepted, unadvertised),
-      fixing('idTokenEncryptionPinned'),
-    );
-  }
-  if (!algs && !encs)
-    return line('id-token-encryption', heading, 'warn', detail('encryptionNotAdvertised', accepted), fixing('idTokenEncryptionNotAdvertised'));
-  if (advertisedIdTokenEncryption(metadata).length === 0) {
-    return line('id-token-encryption', heading, 'fail', detail('encryptionNoneAccepted', algs ?? [], encs ?? []), fixing('idTokenEncryptionNone'));
-  }
-  const ours: readonly string[] = [...ID_TOKEN_KEY_MANAGEMENT_ALGORITHMS, ...ID_TOKEN_CONTENT_ENCRYPTION_ALGORITHMS];
-  const ignored = [...(algs ?? []), ...(encs ?? [])].filter((value) => !ours.includes(value));
-  return line(
-    'id-token-encryption',
-    heading,
-    ignored.length > 0 ? 'warn' : 'pass',
-    detail('encryptionAdvertised', algs ?? [], encs ?? [], accepted, ignored),
-    fixing('idTokenEncryptionIgnored'),
-  );
-}
-
-/** The discovery document's lines. */
-export function checkDiscovery(metadata: Record<string, unknown>, { issuer, signingAlg, idTokenEncryption }: DiscoveryContext): DoctorLine[] {
-  const lines: DoctorLine[] = [];
-  lines.push(
-    metadata.issuer === issuer
-      ? line('issuer', title('issuer'), 'pass', detail('issuerMatches', issuer))
-      : line('issuer', title('issuer'), 'fail', detail('issuerDiffers', String(JSON.stringify(metadata.issuer)), issuer), fixing('issuer')),
-  );
-  const endpoints = ['pushed_authorization_request_endpoint', 'authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
-  const listed = endpoints.filter((name) => typeof metadata[name] === 'string');
-  const insecure = listed.filter((name) => !secureEnough(metadata[name] as string));
-  const absent = endpoints.filter((name) => metadata[name] === undefined);
-  const named = (names: readonly string[]) => names.map((name) => [name, String(metadata[name])] as const);
-  lines.push(
-    insecure.length > 0
-      ? line('https', title('https'), 'fail', detail('notHttps', named(insecure)), fixing('httpsInsecure'))
-      : line(
-          'https',
-          title('https'),
-          absent.length > 0 ? 'warn' : 'pass',
-          detail(
-            'endpoints',
-            named(listed),
-            listed.some((name) => (metadata[name] as string).startsWith('http:')),
-            absent,
-          ),
-          fixing('httpsAbsent'),
-        ),
-  );
-  const par = metadata.require_pushed_authorization_requests;
-  lines.push(
-    par === true
-      ? line('par', title('par'), 'pass', detail('parRequired'))
-      : par === undefined
-        ? line('par', title('par'), 'warn', detail('parAbsent'), fixing('parAbsent'))
-        : line('par', title('par'), 'fail', detail('parNotRequired', String(JSON.stringify(par))), fixing('parNotRequired')),
-  );
-  lines.push(supports(metadata, 'id_token_signing_alg_values_supported', ['ES256'], 'id-token-signing', title('idTokenSigning'), fixing('idTokenSigning')));
-  lines.push(checkIdTokenEncryption(metadata, idTokenEncryption));
-  lines.push(
-    supports(
-      metadata,
-      'token_endpoint_auth_methods_supported',
-      ['private_key_jwt'],
-      'client-authentication',
-      title('clientAuthentication'),
-      fixing('clientAuthentication'),
-    ),
-  );
-  lines.push(
-    supports(
-      metadata,
-      'token_endpoint_auth_signing_alg_values_supported',
-      [signingAlg],
-      'client-assertion-alg',
-      title('clientAssertionAlg', signingAlg),
-      fixing('signingAlg'),
-    ),
-  );
-  lines.push(
-    supports(
-      metadata,
-      'request_object_signing_alg_values_supported',
-      [signingAlg],
-      'request-object-alg',
-      title('requestObjectAlg', signingAlg),
-      fixing('signingAlg'),
-    ),
-  );
-  lines.push(supports(metadata, 'trust_frameworks_supported', TRUST_FRAMEWORKS, 'trust-frameworks', title('trustFrameworks'), fixing('trustFrameworks')));
-  lines.push(supports(metadata, 'claims_in_verified_claims_supported', CLAIM_NAMES, 'claims', title('claims'), fixing('claims')));
-  lines.push(supports(metadata, 'evidence_supported', ['document', 'electronic_record'], 'evidence', title('evidence'), fixing('evidence')));
-  lines.push(
-    metadata.authorization_response_iss_parameter_supported === true
-      ? line('response-issuer', title('responseIssuer'), 'pass', detail('issuerParameter'))
-      : line('response-issuer', title('responseIssuer'), 'warn', detail('issuerParameterAbsent'), fixing('responseIssuer')),
-  );
-  return lines;
-}
-
-/** The JWKS's lines. */
-export function checkJwks(jwks: Record<string, unknown>): DoctorLine[] {
-  const keys = Array.isArray(jwks.keys) ? (jwks.keys.filter((key) => key && typeof key === 'object') as JWK[]) : undefined;
-  if (!keys) return [line('jwks-keys', title('jwksPublished'), 'fail', detail('noKeysArray'), fixing('jwksUri'))];
-  const lines: DoctorLine[] = [];
-  const signing = keys.filter(
-    (key) =>
-      key.kty === 'EC' &&
-      key.crv === 'P-256' &&
-      (key.use === undefined || key.use === 'sig') &&
-      (key.alg === undefined || key.alg === 'ES256') &&
-      typeof key.kid === 'string',
-  );
-  lines.push(
-    signing.length > 0
-      ? line(
-          'jwks-keys',
-          title('jwksSigningKey'),
-          'pass',
-          detail(
-            'signingKeys',
-            keys.length,
-            signing.map((key) => key.kid!),
-          ),
-        )
-      : line('jwks-keys', title('jwksSigningKey'), 'fail', detail('noSigningKey', keys.length), fixing('jwksSigningKey')),
-  );
-  const kids = keys.map((key) => key.kid).filter((kid): kid is string => typeof kid === 'string');
-  const duplicates = [...new Set(kids.filter((kid, index) => kids.indexOf(kid) !== index))];
-  lines.push(
-    duplicates.length === 0
-      ? line('jwks-kids', title('jwksKids'), 'pass', detail('kidsUnique', kids.length))
-      : line('jwks-kids', title('jwksKids'), 'fail', detail('kidsRepeated', duplicates), fixing('jwksKids')),
-  );
-  const privateKeys = keys.filter((key) => ['d', 'p', 'q', 'dp', 'dq', 'qi', 'k'].some((member) => member in key));
-  lines.push(
-    privateKeys.length === 0
-      ? line('jwks-public', title('jwksPublic'), 'pass', detail('noPrivateKeys'))
-      : line(
-          'jwks-public',
-          title('jwksPublic'),
-          'fail',
-          detail(
-            'privateKeys',
-            privateKeys.map((key) => key.kid),
-          ),
-          fixing('jwksPublic'),
-        ),
-  );
-  return lines;
-}
-
-/** Our own configuration's lines. */
-export function checkConfiguration(
-  config: Pick<ServerConfig, 'mode' | 'issuer' | 'appUrl' | 'redirectUri' | 'client' | 'uiLocales' | 'emulatorStrict' | 'generated'>,
-): DoctorLine[] {
-  const { signingKey, encryptionKey } = config.client;
-  const provider = config.mode === 'provider';
-  const redirect = new URL(config.redirectUri);
-  // Provider mode on development keys: the service trusts only the keys registered with it.
-  const keyLine = (id: string, heading: DoctorText<'titles'>, variable: string, alg: string, kid: string) =>
-    config.generated.includes(variable)
-      ? line(id, heading, provider ? 'warn' : 'pass', detail('devKey', alg, kid, variable), fixing('devKeyProvider', variable))
-      : line(id, heading, 'pass', detail('key', alg, kid));
-  // http on a loopback host is allowed for APP_URL, but a service on https (FAPI 2.0) refuses such a redirect URI.
-  const redirectLine =
-    redirect.protocol !== 'https:' && !isLoopback(redirect)
-      ? line('redirect-uri', title('redirectUri'), 'fail', detail('redirectInsecure', config.redirectUri), fixing('redirectUri'))
-      : redirect.protocol !== 'https:' && provider && config.issuer.startsWith('https:')
-        ? line('redirect-uri', title('redirectUri'), 'warn', detail('redirectHttp', config.redirectUri, config.issuer), fixing('redirectHttp'))
-        : line('redirect-uri', title('redirectUri'), 'pass', detail('redirectRegister', config.redirectUri));
-  const byDefault = config.uiLocales.source === 'default';
-  // ui_locales is not among the claims of spec 2.2: a strict service (or the strict emulator) refuses it.
-  const uiLocales = !config.uiLocales.send
-    ? line('ui-locales', title('uiLocales'), 'pass', detail('uiLocalesNotSent', byDefault))
-    : config.mode === 'provider'
-      ? line('ui-locales', title('uiLocales'), 'warn', detail('uiLocalesSent', byDefault), fixing('uiLocalesProvider'))
-      : line('ui-locales', title('uiLocales'), config.emulatorStrict ? 'warn' : 'pass', detail('uiLocalesSent', byDefault), fixing('uiLocalesStrict'));
-  return [
-    line('mode', title('configuration'), 'pass', detail('mode', config.mode, config.issuer, config.client.clientId)),
-    redirectLine,
-    keyLine('signing-key', title('signingKey'), 'IDV_SIGNING_KEY', signingKey.alg, String(signingKey.kid)),
-    keyLine('encryption-key', title('encryptionKey'), 'IDV_ENCRYPTION_KEY', encryptionKey.alg ?? 'RSA-OAEP-256', String(encryptionKey.kid)),
-    uiLocales,
-  ];
-}
+import { discoveryUrl, fetchDiscovery, fetchJwks, type FetchLike } from '@/lib/oidc';
+import type { DoctorEndpoint, DoctorFindings } from '@/lib/verification/doctor-findings';
+import { configurationFailed, findingsOf, jwksUriOf, transportCause, type Fetched } from './doctor-checks';
+import type { ServerConfig } from './env';
 
 /** `host:port` of a URL, for what to do about a failed request. */
 function hostOf(url: string): string {
@@ -421,65 +22,50 @@ function hostOf(url: string): string {
 }
 
 /** A JSON object from `endpoint` at `url`, or why there is none. */
-async function fetchJson(
-  endpoint: DoctorEndpoint,
-  url: string,
-  send: () => Promise<Response>,
-): Promise<{ body: Record<string, unknown> } | { problem: FetchProblem }> {
+async function fetchJson(endpoint: DoctorEndpoint, url: string, send: () => Promise<Response>): Promise<Fetched> {
   try {
     const response = await send();
-    if (response.status !== 200) return { problem: { kind: 'status', endpoint, status: response.status } };
+    if (response.status !== 200) return { url, problem: { kind: 'status', endpoint, status: response.status } };
     const body: unknown = await response.json().catch(() => undefined);
-    return body && typeof body === 'object' && !Array.isArray(body) ? { body: body as Record<string, unknown> } : { problem: { kind: 'not_object', endpoint } };
+    return body && typeof body === 'object' && !Array.isArray(body)
+      ? { url, body: body as Record<string, unknown> }
+      : { url, problem: { kind: 'not_object', endpoint } };
   } catch (error) {
     // The core's errors name the endpoint already ("The discovery endpoint could not be reached: …").
-    return { problem: { kind: 'error', endpoint, message: (error as Error).message, cause: transportCause(error), host: hostOf(url) } };
+    return { url, problem: { kind: 'error', endpoint, message: (error as Error).message, cause: transportCause(error), host: hostOf(url) } };
   }
 }
 
-function summary(lines: readonly DoctorLine[]): DoctorStatus {
-  return lines.some((l) => l.status === 'fail') ? 'fail' : lines.some((l) => l.status === 'warn') ? 'warn' : 'pass';
-}
-
 /**
- * Every check, fetching discovery and the JWKS, as data (the doctor's report before it is put
- * into words). `fetch`: how to reach the service (the embedded emulator's handler in emulator
+ * Every check, fetching discovery and then the JWKS, as data (the doctor's report before it is
+ * put into words). `fetch`: how to reach the service (the embedded emulator's handler in emulator
  * mode, so the doctor needs no running server).
  */
 export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<DoctorFindings> {
   const http = { allowInsecureRequests: config.allowInsecureRequests, ...(fetch ? { fetch } : {}) };
-  const lines = checkConfiguration(config);
-  const fix = (problem: FetchProblem, variable: 'IDV_BASE_URL' | 'jwks_uri') =>
-    problem.kind === 'error' ? fixing('unreachable', problem.cause, variable, problem.host) : fixing(variable === 'IDV_BASE_URL' ? 'discovery' : 'jwksUri');
-  let problem: FetchProblem | undefined;
-  const fetched = await fetchJson('discovery', discoveryUrl(config.issuer), () => fetchDiscovery(config.issuer, http));
-  if ('problem' in fetched) {
-    problem = fetched.problem;
-    lines.push(
-      line('discovery', title('discovery'), 'fail', detail('fetchFailed', fetched.problem, discoveryUrl(config.issuer)), fix(fetched.problem, 'IDV_BASE_URL')),
-    );
-  } else {
-    const discovery = fetched.body;
-    lines.push(line('discovery', title('discovery'), 'pass', detail('asWritten', discoveryUrl(config.issuer))));
-    lines.push(
-      ...checkDiscovery(discovery, {
-        issuer: config.issuer,
-        signingAlg: config.client.signingKey.alg,
-        ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
-      }),
-    );
-    const jwksUri = typeof discovery.jwks_uri === 'string' ? discovery.jwks_uri : `${config.issuer.replace(/\/$/, '')}/jwks`;
-    const jwks = await fetchJson('jwks', jwksUri, () => fetchJwks(jwksUri, http));
-    if ('problem' in jwks) {
-      problem = jwks.problem;
-      lines.push(line('jwks', title('jwks'), 'fail', detail('fetchFailed', jwks.problem, jwksUri), fix(jwks.problem, 'jwks_uri')));
-    } else lines.push(line('jwks', title('jwks'), 'pass', detail('asWritten', jwksUri)), ...checkJwks(jwks.body));
+  const discovery = await fetchJson('discovery', discoveryUrl(config.issuer), () => fetchDiscovery(config.issuer, http));
+  if (!('body' in discovery)) return findingsOf(config, { discovery });
+  const jwksUri = jwksUriOf(config.issuer, discovery.body);
+  const jwks = await fetchJson('jwks', jwksUri, () => fetchJwks(jwksUri, http));
+  return findingsOf(config, { discovery, jwks });
+}
+
+/**
+ * The doctor's findings for this app as configured: the embedded emulator reached through its
+ * handler (no network, no running server needed), the real service over the network; a
+ * configuration that does not load is one failed line naming the variable.
+ */
+export async function examineThisApp(): Promise<DoctorFindings> {
+  const { ConfigurationError } = await import('./env');
+  let loaded;
+  try {
+    const { services } = await import('./services');
+    loaded = await services();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    return configurationFailed(error);
   }
-  return {
-    lines,
-    publicJwks: clientPublicJwks(config.client),
-    status: summary(lines),
-    service: { mode: config.mode, issuer: config.issuer, ...(problem ? { problem } : {}) },
-    environment: stagingEnvironment(config),
-  };
+  const { config, emulator } = loaded;
+  const viaEmulator: FetchLike | undefined = emulator ? (input, init) => emulator.handle(new Request(input, init)) : undefined;
+  return examine(config, viaEmulator);
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { DoctorFindings, DoctorLine } from './doctor';
+import type { DoctorFindings, DoctorLine } from '@/lib/verification/doctor-findings';
 import { healthOf, withinMs } from './service-health';
 
-const pass = (id: string): DoctorLine => ({ id, title: { key: 'par', args: [] }, status: 'pass', detail: { key: 'parRequired', args: [] } });
+const pass = (id: string): DoctorLine => ({ id, title: { code: 'par', values: [] }, status: 'pass', detail: { code: 'parRequired', values: [] } });
 const warn = (id: string): DoctorLine => ({ ...pass(id), status: 'warn' });
 const fail = (id: string): DoctorLine => ({ ...pass(id), status: 'fail' });
 const service = { mode: 'provider', issuer: 'https://idv.test' } as const;

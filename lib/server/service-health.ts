@@ -10,9 +10,8 @@ import 'server-only';
  * start-up wait for them, no longer than `HEALTH_WAIT_MS` (then "checking"). A slow or silent
  * provider never holds a page up.
  */
-import type { DoctorFindings, DoctorStatus } from './doctor';
+import type { DoctorEndpoint, DoctorFindings, DoctorStatus, TransportCause } from '@/lib/verification/doctor-findings';
 import { doctorFindings, reusedFor } from './doctor-cache';
-import type { DoctorEndpoint, TransportCause } from './doctor-messages';
 
 /** How long a page waits for findings being made: a healthy provider answers well within it. */
 export const HEALTH_WAIT_MS = 250;

@@ -1,36 +1,29 @@
 /**
- * The words of the doctor (lib/server/doctor.ts, app/doctor/page.tsx, scripts/doctor.ts), in each
+ * The words of the doctor (doctor-words.ts, app/doctor/page.tsx, scripts/doctor.ts), in each
  * language (lib/i18n). Member names, algorithms, codes, variables, commands and URLs are never
  * translated; only the words around them are. What the core says of a failed request (its error
  * message, for logs) and what the configuration says of a bad variable are shown as written.
  *
- * A line's title, detail and fix are kept as data (`DoctorText`: a key of `titles`, `details` or
- * `fixes` with its arguments) and put into words for each reader, so that one report, reused for
- * 15 seconds, reads in either language.
+ * A line's title, detail and fix are kept as data, each a code with its values
+ * (lib/verification/doctor-findings.ts), and put into words for each reader, so that one report,
+ * reused for 15 seconds, reads in either language. Every code has words in each language: tsc
+ * proves it.
  */
 import type { Locale } from '@/lib/i18n/locale';
+import type {
+  DetailValues,
+  DoctorEndpoint,
+  EnvironmentPlaceholder,
+  FetchProblem,
+  FixValues,
+  TitleValues,
+  TransportCause,
+} from '@/lib/verification/doctor-findings';
 
-/** Which endpoint a fetch problem is about. */
-export type DoctorEndpoint = 'discovery' | 'jwks';
-
-/**
- * Why a request got no answer, from the core's error code and the platform's code of the failure
- * (`cause.transportCode`): the name did not resolve, nothing listens, the connection was closed,
- * no answer in time, the TLS certificate is not trusted here, has expired, names another host,
- * or the address does not speak TLS at all; or something else.
- */
-export const TRANSPORT_CAUSES = ['dns', 'refused', 'closed', 'timeout', 'tls_untrusted', 'tls_expired', 'tls_hostname', 'tls_not_tls', 'tls', 'other'] as const;
-export type TransportCause = (typeof TRANSPORT_CAUSES)[number];
-
-/** Why a document could not be fetched. */
-export type FetchProblem =
-  | { kind: 'status'; endpoint: DoctorEndpoint; status: number }
-  | { kind: 'not_object'; endpoint: DoctorEndpoint }
-  /**
-   * the core's error message, which names the endpoint already ("The discovery endpoint could not
-   * be reached: …"), its cause, and the host asked (`host:port`)
-   */
-  | { kind: 'error'; endpoint: DoctorEndpoint; message: string; cause: TransportCause; host: string };
+/** Words for every code of `Values`: a string where the code has no values, else a function of them. */
+export type Wording<Values extends { [Code in keyof Values]: unknown[] }> = {
+  [Code in keyof Values]: Values[Code] extends [] ? string : (...values: Values[Code]) => string;
+};
 
 /** The cause of a failed request in a few words: the badge's short reason and the start of the doctor's detail. */
 const CAUSES_EN: Record<TransportCause, string> = {
@@ -130,7 +123,7 @@ const en = {
       encryptionKey: 'private encryption JWK from npm run keys',
       sessionSecret: '32+ random characters',
       flowUrl: 'https://flow URL of the service',
-    },
+    } satisfies Record<EnvironmentPlaceholder, string>,
   },
 
   /** each line's title */
@@ -158,7 +151,7 @@ const en = {
     jwksSigningKey: 'An ES256 signing key with a kid',
     jwksKids: 'Key ids unique',
     jwksPublic: 'Public keys only',
-  },
+  } satisfies Wording<TitleValues>,
 
   /** what each line found */
   details: {
@@ -214,7 +207,7 @@ const en = {
     kidsRepeated: (kids: readonly string[]) => `repeated kid: ${kids.join(', ')}`,
     noPrivateKeys: 'no private key material',
     privateKeys: (kids: readonly (string | undefined)[]) => `private members in kid ${kids.map((kid) => kid ?? '(none)').join(', ')}`,
-  },
+  } satisfies Wording<DetailValues>,
 
   /** what to do when a line warns or fails */
   fixes: {
@@ -265,7 +258,7 @@ const en = {
     jwksSigningKey: 'ID tokens cannot be verified: ask the provider.',
     jwksKids: 'A kid must name one key (spec 4.4); ask the provider.',
     jwksPublic: 'The service publishes private keys: stop and tell the provider. The app refuses such a JWKS.',
-  },
+  } satisfies Wording<FixValues>,
 };
 
 export type DoctorMessages = typeof en;
@@ -466,11 +459,3 @@ const nb: DoctorMessages = {
 };
 
 export const DOCTOR_MESSAGES: Record<Locale, DoctorMessages> = { en, nb };
-
-/** The arguments an entry of the catalog takes: none for a plain string. */
-export type TextArguments<T> = T extends (...args: infer A) => string ? A : [];
-
-/** A title, detail or fix of a doctor's line as data: its key in the catalog and its arguments. */
-export type DoctorText<Group extends 'titles' | 'details' | 'fixes'> = {
-  [Key in keyof DoctorMessages[Group]]: { key: Key; args: TextArguments<DoctorMessages[Group][Key]> };
-}[keyof DoctorMessages[Group]];

@@ -1,15 +1,36 @@
-import 'server-only';
-/** The doctor's findings (doctor.ts) in a reader's words (doctor-messages.ts). */
+/**
+ * The doctor's findings (lib/verification/doctor-findings.ts) in a reader's words
+ * (doctor-messages.ts): what GET /doctor shows and `npm run doctor` prints.
+ */
 import type { Locale } from '@/lib/i18n/locale';
-import type { FetchLike } from '@/lib/oidc';
-import { DOCTOR_MESSAGES, type DoctorText } from './doctor-messages';
-import { examine, type DoctorFindings, type DoctorLine, type DoctorLineText, type DoctorReport } from './doctor';
-import type { ServerConfig } from './env';
+import type { DoctorDetail, DoctorFindings, DoctorFix, DoctorLine, DoctorStatus, DoctorTitle } from '@/lib/verification/doctor-findings';
+import { DOCTOR_MESSAGES } from './doctor-messages';
 
-/** A text of the catalog in `locale`'s words. */
-function words<Group extends 'titles' | 'details' | 'fixes'>(group: Group, text: DoctorText<Group>, locale: Locale): string {
-  const entry = DOCTOR_MESSAGES[locale][group][text.key] as unknown as string | ((...args: unknown[]) => string);
-  return typeof entry === 'function' ? entry(...text.args) : entry;
+/** A line in one language's words. */
+export interface DoctorLineText {
+  id: string;
+  title: string;
+  status: DoctorStatus;
+  detail: string;
+  fix?: string;
+}
+
+/** The findings in one language's words: what the page shows and `npm run doctor` prints. */
+export interface DoctorReport {
+  lines: DoctorLineText[];
+  /** our public keys, to register with the service */
+  publicJwks: DoctorFindings['publicJwks'];
+  /** fail when any line fails, warn when any warns */
+  status: DoctorStatus;
+  mode?: 'emulator' | 'provider';
+  /** the variables for staging as lines of an env file, with a comment above each: what the card shows and Copy copies */
+  environment?: string;
+}
+
+/** A title, detail or fix in `locale`'s words: the catalog's entry for its code, given its values. */
+function words(group: 'titles' | 'details' | 'fixes', { code, values }: DoctorTitle | DoctorDetail | DoctorFix, locale: Locale): string {
+  const entry = (DOCTOR_MESSAGES[locale][group] as Record<string, string | ((...values: unknown[]) => string)>)[code]!;
+  return typeof entry === 'function' ? entry(...values) : entry;
 }
 
 /** A line in `locale`'s words. */
@@ -47,9 +68,4 @@ export function environmentText({ variables, redirectUri }: NonNullable<DoctorFi
     );
   }
   return printed.join('\n');
-}
-
-/** Every check, in `locale`'s words (English unless asked: what `npm run doctor` prints by default). */
-export async function runDoctor(config: ServerConfig, fetch?: FetchLike, locale: Locale = 'en'): Promise<DoctorReport> {
-  return describeFindings(await examine(config, fetch), locale);
 }
