@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFacts, withSection } from './bench-figures';
+import { loadNote, runFacts, withSection } from './bench-figures';
 
 describe('the generated figures file', () => {
   it('adds a bench’s section the first time, under the file’s header', () => {
@@ -22,7 +22,13 @@ describe('the generated figures file', () => {
     expect(withSection('', 'bench', 'f', '\x1b[32mok\x1b[39m')).toContain('```text\nok\n```');
   });
 
-  it('says when, at which commit and on what machine', () => {
-    expect(runFacts(new Date('2026-11-28T12:34:56Z'))).toMatch(/^2026-11-28 12:34 UTC, commit \S+.*, \d+ × .+, \d+ GiB, Node \d+/);
+  it('says when, at which commit, on what machine and how busy it was', () => {
+    expect(runFacts(new Date('2026-11-28T12:34:56Z'), 0.1)).toMatch(/^2026-11-28 12:34 UTC, commit \S+.*, \d+ × .+, \d+ GiB, Node \d+[^;]*; load average 0\.10 on \d+ cores when it started/);
+  });
+
+  it('says the machine was busy when other work held a quarter of its cores or more as the bench started', () => {
+    expect(loadNote(0.4, 2)).toMatch(/otherwise quiet$/);
+    expect(loadNote(0.5, 2)).toMatch(/^load average 0\.50 on 2 cores when it started: the machine was busy with other work/);
+    expect(loadNote(2.1, 2)).toMatch(/ratios to references measured in the same run are the fairer figures$/);
   });
 });

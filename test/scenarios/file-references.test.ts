@@ -136,41 +136,145 @@ describe('file references', () => {
 });
 
 /**
- * ARCHITECTURE.md names functions, types and files by hand: each must still be there. A name in
- * backticks that looks like code (`camelCase`, `PascalCase`, `UPPER_CASE`) is declared in the
- * product's source (a function, class, interface, type, constant, method or property), and a
- * path in backticks under one of the repository's top folders exists.
+ * ARCHITECTURE.md names modules, a few entry points and files by hand: each must still be where
+ * it says. So that names drift less, it cites modules rather than the functions inside them; a
+ * name it does cite is checked where it is cited:
+ * - a path in backticks (`lib/server/failures.ts`, `app/page.tsx`, `qa/`, `steps.ts`) exists, and
+ *   so does every entry of the tree's drawing;
+ * - a name cited with a module, `name` (`path`) or (`name`, `path`) or (`path`: `name`), is
+ *   declared in that module (or, for a folder, in one of its files); `Type.member` is a member
+ *   declared in the module that declares `Type`;
+ * - any other name that looks like code (`camelCase`, `PascalCase`, `UPPER_CASE`) is declared
+ *   somewhere in the product's source. Environment variables are configuration, not code.
  */
 describe('ARCHITECTURE.md', () => {
   const text = readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8');
-  const source = tracked
-    .filter((file) => /\.(ts|tsx|mjs)$/.test(file) && !/\.(test|spec)\.tsx?$/.test(file))
-    .map((file) => readFileSync(join(ROOT, file), 'utf8'))
-    .join('\n');
-  /** Words in backticks that are not code of ours: a cookie attribute, a standard global. */
-  const NOT_CODE = new Set(['HttpOnly', 'Intl', 'Secure', 'Origin']);
+  const SOURCE = /\.(ts|tsx|mjs)$/;
+  const sources = tracked.filter((file) => SOURCE.test(file) && !/\.(test|spec)\.tsx?$/.test(file));
+  const sourceOf = new Map(sources.map((file) => [file, readFileSync(join(ROOT, file), 'utf8')]));
+  const allSource = [...sourceOf.values()].join('\n');
+  /** The variables docs/operations.md's tables list, and what the source reads from process.env. */
+  const variables = new Set([
+    ...[...readFileSync(join(ROOT, 'docs/operations.md'), 'utf8').matchAll(/^\| `([A-Z][A-Z0-9_]+)`/gm)].map((match) => match[1]!),
+    ...[...allSource.matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)].map((match) => match[1]!),
+    ...[...allSource.matchAll(/process\.env\[['"]([A-Z][A-Z0-9_]+)['"]\]/g)].map((match) => match[1]!),
+  ]);
+  /** Words in backticks that are not code of ours: cookie attributes, a header, a standard global. */
+  const NOT_CODE = new Set(['HttpOnly', 'Intl', 'Secure', 'Origin', 'SameSite']);
+  const isCode = (name: string) =>
+    !NOT_CODE.has(name) && !variables.has(name) && /^(?:[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)$/.test(name);
+  const topLevel = new Set(tracked.map((file) => file.split('/')[0]!));
 
-  it('cites only names the source declares', () => {
-    const cited = new Set([...text.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((match) => match[1]!));
-    const codeLike = [...cited].filter((name) => !NOT_CODE.has(name) && /^(?:[a-z]+[A-Z]\w*|[A-Z][a-z]+[A-Z]\w*|[A-Z][A-Z0-9]*_[A-Z0-9_]+)$/.test(name));
-    expect(codeLike.length).toBeGreaterThan(50);
-    const declared = (name: string) =>
-      new RegExp(
-        String.raw`(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|^\s*(?:async\s+|readonly\s+|static\s+|get\s+)*${name}\s*[(:?<=]|\b${name}\s*:\s*(?:async\s*)?\(|\bexport\s*\{[^}]*\b${name}\b|process\.env\.${name}\b|'${name}'`,
-        'm',
-      ).test(source);
-    expect(codeLike.filter((name) => !declared(name))).toEqual([]);
-  });
+  /** `name` declared at the top of `code`: a function, class, interface, type, constant or enum, or a re-export. */
+  const declaresAtTop = (code: string, name: string) =>
+    new RegExp(String.raw`^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|\bexport\s*(?:type\s*)?\{[^}]*\b${name}\b[^}]*\}`, 'm').test(code);
+  /** `name` declared anywhere in `code`: as above, or a member (property or method) of something. */
+  const declaresAnywhere = (code: string, name: string) =>
+    declaresAtTop(code, name) ||
+    new RegExp(String.raw`(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|^\s*(?:async\s+|readonly\s+|static\s+|get\s+)*${name}\??\s*[(:<=]|\b${name}\s*:\s*(?:async\s*)?\(`, 'm').test(code);
+  /** The source files a cited module stands for: the file, or every file under the folder. */
+  const filesOf = (path: string) => (SOURCE.test(path) ? [path] : sources.filter((file) => file.startsWith(`${path.replace(/\/$/, '')}/`)));
+  /** A module of ours: a source file, or a folder under lib/ (`lib/oidc`). */
+  const isModule = (path: string) => SOURCE.test(path) || /^lib\/[\w-]+\/?$/.test(path);
+
+  /** Every `name` and `path` in backticks. */
+  const backticked = [...text.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!);
+  const looksLikePath = (value: string) =>
+    /^[\w@[\]-][\w.@[\]-]*(?:\/[\w.@[\]-]*)*$/.test(value) && ((value.includes('/') && topLevel.has(value.split('/')[0]!)) || /^[\w-]+\/$/.test(value) || /\.(?:ts|tsx|mjs|md|json|yaml|css)$/.test(value));
+
+  /**
+   * The names tied to a module. Within one parenthesis (or one of its `;`-parts), a name is tied to
+   * the first module cited after it, else to the last one before it: (`name`, `path`),
+   * (`path`: `name`), (`a`, `path`; `b`, `path2`). The name written just before a parenthesis is
+   * tied to the first module in it: `name` (`path`).
+   */
+  function tiedNames(): { name: string; module: string }[] {
+    const tied: { name: string; module: string }[] = [];
+    for (const group of text.matchAll(/(`[^`\n]+`\**\s*)?\(([^()]*)\)/g)) {
+      const before = group[1] ? /`([^`]+)`/.exec(group[1])![1]! : undefined;
+      group[2]!.split(';').forEach((part, index) => {
+        const inside = [...part.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!);
+        const modules = inside.flatMap((value, at) => (looksLikePath(value) && isModule(value) ? [at] : []));
+        if (modules.length === 0) return;
+        if (index === 0 && before !== undefined && isCode(before)) tied.push({ name: before, module: inside[modules[0]!]! });
+        inside.forEach((value, at) => {
+          if (!isCode(value)) return;
+          const nearest = modules.find((position) => position > at) ?? modules.findLast((position) => position < at)!;
+          tied.push({ name: value, module: inside[nearest]! });
+        });
+      });
+    }
+    return tied;
+  }
 
   it('cites only paths that exist', () => {
-    const cited = [...text.matchAll(/`((?:app|lib|e2e|test|scripts|docs|conformance|examples|deploy|public)\/[^`\s*]*)`/g)].map((match) => match[1]!);
-    expect(cited.length).toBeGreaterThan(50);
-    expect(cited.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+    const cited = backticked.filter(looksLikePath);
+    expect(cited.length).toBeGreaterThan(40);
+    const found = (path: string) =>
+      existsSync(join(ROOT, path)) || (!path.includes('/') ? names.has(path) : tracked.some((file) => file.includes(`/${path.replace(/\/$/, '')}/`) || file.endsWith(`/${path}`)));
+    expect(cited.filter((path) => !found(path))).toEqual([]);
+  });
+
+  it('draws a tree whose every entry exists', () => {
+    const drawing = /## The tree[\s\S]*?```\n([\s\S]*?)```/.exec(text)![1]!;
+    const entries: string[] = [];
+    let folder = '';
+    for (const line of drawing.split('\n')) {
+      const first = /^( *)(\S.*?)(?: {2,}|$)/.exec(line);
+      if (first === null || first[1]!.length > 2) continue; // a description running on
+      // An entry may name several files side by side (`presets.ts policy.ts`).
+      for (const name of first[2]!.split(' ')) {
+        const path = first[1]!.length === 0 ? name : `${folder}${name}`;
+        if (first[1]!.length === 0 && name.endsWith('/')) folder = name;
+        entries.push(path);
+      }
+    }
+    expect(entries.length).toBeGreaterThan(30);
+    expect(entries.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
+  });
+
+  it('cites a name with its module only where that module declares it', () => {
+    const tied = tiedNames();
+    expect(tied.length).toBeGreaterThan(5);
+    const wrong = tied.filter(({ name, module }) => !filesOf(module).some((file) => sourceOf.has(file) && declaresAtTop(sourceOf.get(file)!, name)));
+    expect(wrong.map(({ name, module }) => `${name} is not declared in ${module}`)).toEqual([]);
+  });
+
+  it('cites a member only of a type that declares it', () => {
+    const members = backticked.map((value) => /^([A-Z]\w+)\.([a-z]\w*)$/.exec(value)).filter((match) => match !== null);
+    const wrong = members.filter(([, type, member]) =>
+      ![...sourceOf.values()].some((code) => declaresAtTop(code, type!) && new RegExp(String.raw`^\s*(?:async\s+|readonly\s+|static\s+|get\s+)*${member}\??\s*[(:<=]`, 'm').test(code)),
+    );
+    expect(wrong.map(([value]) => value)).toEqual([]);
+  });
+
+  it('cites only names the product’s source declares', () => {
+    const cited = new Set(backticked.filter(isCode));
+    expect(cited.size).toBeGreaterThan(5);
+    expect([...cited].filter((name) => !declaresAnywhere(allSource, name))).toEqual([]);
   });
 });
 
 describe('README.md', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
   it('stays at most 200 lines: detail goes to docs/, figures to docs/benchmarks.md', () => {
-    expect(readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
+  });
+
+  it('keeps what a newcomer needs: one command to run the app, one to test it, staging, several instances', () => {
+    expect(readme).toContain('npm install && npm run dev');
+    expect(readme).toContain('npm install && npm test');
+    for (const variable of ['IDV_BASE_URL', 'IDV_CLIENT_ID', 'IDV_SIGNING_KEY', 'IDV_ENCRYPTION_KEY', 'REDIS_URL', 'SESSION_SECRET']) expect(readme).toContain(`\`${variable}\``);
+    expect(readme).toContain('](docs/operations.md#against-staging-provider-mode)');
+    expect(readme).toContain('](docs/operations.md#run-several-instances)');
+  });
+
+  it('says why each dependency is there', () => {
+    const { dependencies, devDependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const table = readme.slice(readme.indexOf('## Dependencies'), readme.indexOf('\n## ', readme.indexOf('## Dependencies') + 1));
+    // `@types/*` stands for every package of types.
+    const unexplained = Object.keys({ ...dependencies, ...devDependencies }).filter((name) => !name.startsWith('@types/') && !table.includes(`\`${name}\``));
+    expect(unexplained).toEqual([]);
   });
 });
