@@ -23,7 +23,9 @@ describe('the generated figures file', () => {
   });
 
   it('says when, at which commit, on what machine and how busy it was', () => {
-    expect(runFacts(new Date('2026-11-28T12:34:56Z'), 0.1)).toMatch(/^2026-11-28 12:34 UTC, commit \S+.*, \d+ × .+, \d+ GiB, Node \d+[^;]*; load average 0\.10 on \d+ cores when it started/);
+    expect(runFacts(new Date('2026-11-28T12:34:56Z'), 0.1)).toMatch(
+      /^2026-11-28 12:34 UTC, commit \S+.*, \d+ × .+, \d+ GiB, Node \d+[^;]*; load average 0\.10 on \d+ cores when it started/,
+    );
   });
 
   it('says the machine was busy when other work held a quarter of its cores or more as the bench started', () => {

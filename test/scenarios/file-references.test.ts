@@ -167,11 +167,17 @@ describe('ARCHITECTURE.md', () => {
 
   /** `name` declared at the top of `code`: a function, class, interface, type, constant or enum, or a re-export. */
   const declaresAtTop = (code: string, name: string) =>
-    new RegExp(String.raw`^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|\bexport\s*(?:type\s*)?\{[^}]*\b${name}\b[^}]*\}`, 'm').test(code);
+    new RegExp(
+      String.raw`^(?:export\s+)?(?:default\s+)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|\bexport\s*(?:type\s*)?\{[^}]*\b${name}\b[^}]*\}`,
+      'm',
+    ).test(code);
   /** `name` declared anywhere in `code`: as above, or a member (property or method) of something. */
   const declaresAnywhere = (code: string, name: string) =>
     declaresAtTop(code, name) ||
-    new RegExp(String.raw`(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|^\s*(?:async\s+|readonly\s+|static\s+|get\s+)*${name}\??\s*[(:<=]|\b${name}\s*:\s*(?:async\s*)?\(`, 'm').test(code);
+    new RegExp(
+      String.raw`(?:function\*?|class|interface|type|const|let|enum)\s+${name}\b|^\s*(?:async\s+|readonly\s+|static\s+|get\s+)*${name}\??\s*[(:<=]|\b${name}\s*:\s*(?:async\s*)?\(`,
+      'm',
+    ).test(code);
   /** The source files a cited module stands for: the file, or every file under the folder. */
   const filesOf = (path: string) => (SOURCE.test(path) ? [path] : sources.filter((file) => file.startsWith(`${path.replace(/\/$/, '')}/`)));
   /** A module of ours: a source file, or a folder under lib/ (`lib/oidc`). */
@@ -180,7 +186,8 @@ describe('ARCHITECTURE.md', () => {
   /** Every `name` and `path` in backticks. */
   const backticked = [...text.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]!);
   const looksLikePath = (value: string) =>
-    /^[\w@[\]-][\w.@[\]-]*(?:\/[\w.@[\]-]*)*$/.test(value) && ((value.includes('/') && topLevel.has(value.split('/')[0]!)) || /^[\w-]+\/$/.test(value) || /\.(?:ts|tsx|mjs|md|json|yaml|css)$/.test(value));
+    /^[\w@[\]-][\w.@[\]-]*(?:\/[\w.@[\]-]*)*$/.test(value) &&
+    ((value.includes('/') && topLevel.has(value.split('/')[0]!)) || /^[\w-]+\/$/.test(value) || /\.(?:ts|tsx|mjs|md|json|yaml|css)$/.test(value));
 
   /**
    * The names tied to a module. Within one parenthesis (or one of its `;`-parts), a name is tied to
@@ -211,7 +218,8 @@ describe('ARCHITECTURE.md', () => {
     const cited = backticked.filter(looksLikePath);
     expect(cited.length).toBeGreaterThan(40);
     const found = (path: string) =>
-      existsSync(join(ROOT, path)) || (!path.includes('/') ? names.has(path) : tracked.some((file) => file.includes(`/${path.replace(/\/$/, '')}/`) || file.endsWith(`/${path}`)));
+      existsSync(join(ROOT, path)) ||
+      (!path.includes('/') ? names.has(path) : tracked.some((file) => file.includes(`/${path.replace(/\/$/, '')}/`) || file.endsWith(`/${path}`)));
     expect(cited.filter((path) => !found(path))).toEqual([]);
   });
 
@@ -242,8 +250,11 @@ describe('ARCHITECTURE.md', () => {
 
   it('cites a member only of a type that declares it', () => {
     const members = backticked.map((value) => /^([A-Z]\w+)\.([a-z]\w*)$/.exec(value)).filter((match) => match !== null);
-    const wrong = members.filter(([, type, member]) =>
-      ![...sourceOf.values()].some((code) => declaresAtTop(code, type!) && new RegExp(String.raw`^\s*(?:async\s+|readonly\s+|static\s+|get\s+)*${member}\??\s*[(:<=]`, 'm').test(code)),
+    const wrong = members.filter(
+      ([, type, member]) =>
+        ![...sourceOf.values()].some(
+          (code) => declaresAtTop(code, type!) && new RegExp(String.raw`^\s*(?:async\s+|readonly\s+|static\s+|get\s+)*${member}\??\s*[(:<=]`, 'm').test(code),
+        ),
     );
     expect(wrong.map(([value]) => value)).toEqual([]);
   });
@@ -265,7 +276,8 @@ describe('README.md', () => {
   it('keeps what a newcomer needs: one command to run the app, one to test it, staging, several instances', () => {
     expect(readme).toContain('npm install && npm run dev');
     expect(readme).toContain('npm install && npm test');
-    for (const variable of ['IDV_BASE_URL', 'IDV_CLIENT_ID', 'IDV_SIGNING_KEY', 'IDV_ENCRYPTION_KEY', 'REDIS_URL', 'SESSION_SECRET']) expect(readme).toContain(`\`${variable}\``);
+    for (const variable of ['IDV_BASE_URL', 'IDV_CLIENT_ID', 'IDV_SIGNING_KEY', 'IDV_ENCRYPTION_KEY', 'REDIS_URL', 'SESSION_SECRET'])
+      expect(readme).toContain(`\`${variable}\``);
     expect(readme).toContain('](docs/operations.md#against-staging-provider-mode)');
     expect(readme).toContain('](docs/operations.md#run-several-instances)');
   });
