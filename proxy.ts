@@ -5,13 +5,14 @@
  *   response and on the request, where Next.js reads it to put the nonce on its own scripts;
  * - on the failure page of a refusal, the refusal's status and `Retry-After`;
  * - a page opened under another name of this server (127.0.0.1 for localhost) is sent to APP_URL,
- *   path and query kept, where sign-in works (lib/server/app-address.ts);
+ *   path and query kept, where sign-in works: this decides where (lib/server/app-address.ts), and
+ *   app/layout.tsx, which every page has, redirects there;
  * - on the home page, the browser's session binding, handed out before any form is posted (see
  *   lib/server/session.ts): two tabs that then start verifications at the same moment both carry
  *   the same binding, so both complete.
  */
 import { NextResponse, type NextRequest } from 'next/server';
-import { addressFacts, appAddressRedirect, APP_ADDRESS_ROUTE } from '@/lib/server/app-address';
+import { addressFacts, APP_ADDRESS_HEADER, appAddressRedirect } from '@/lib/server/app-address';
 import { contentSecurityPolicy, newNonce } from '@/lib/server/content-security-policy';
 import { serverConfig } from '@/lib/server/configuration';
 import { holdsBinding, newBindingCookie, sessionCookie } from '@/lib/server/session';
@@ -19,41 +20,24 @@ import { FAILURE_PAGE, readFailureLink, refusalStatus } from '@/lib/verification
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const config = await serverConfig();
-  const elsewhere = sentToAppUrl(request, config);
-  if (elsewhere) return elsewhere;
-  const { pathname } = request.nextUrl;
+  const { pathname, search } = new URL(request.url);
   const policy = contentSecurityPolicy({ nonce: newNonce(), development: !config.production, https: config.secureCookies });
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set('Content-Security-Policy', policy);
+  // Where the page sends the browser is said here only, never by the request itself.
+  requestHeaders.delete(APP_ADDRESS_HEADER);
+  const elsewhere =
+    request.method === 'GET' || request.method === 'HEAD' ? appAddressRedirect(`${pathname}${search}`, addressFacts(request.headers, config)) : undefined;
+  if (elsewhere) requestHeaders.set(APP_ADDRESS_HEADER, elsewhere);
   const response = refusalPage(request, requestHeaders) ?? NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('Content-Security-Policy', policy);
 
-  if (pathname !== '/') return response;
+  if (pathname !== '/' || elsewhere) return response;
   // A valid binding stays; none, or one expired or unreadable, is replaced by a new one.
   if (await holdsBinding(request.cookies.get(sessionCookie(config.secureCookies).name)?.value)) return response;
   const cookie = await newBindingCookie();
   response.cookies.set(cookie.name, cookie.value, cookie.options);
   return response;
-}
-
-/**
- * A page opened under another name of this server goes to APP_URL, through the route that
- * answers the 307 (app/app-address/route.ts): Next.js makes a Location that a proxy returns
- * relative when its host is the one Next.js believes it serves (its own listening name), which
- * for APP_URL http://localhost:3000 would send the browser back where it came from, in a loop.
- * Only a page a browser opens (a GET that accepts HTML): a health check or a script asking a
- * route by the machine's address gets its answer where it asked.
- */
-function sentToAppUrl(request: NextRequest, config: { appUrl: string; trustedProxies: number }): NextResponse | undefined {
-  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-  if (!request.headers.get('accept')?.includes('text/html')) return undefined;
-  const { pathname, search } = new URL(request.url);
-  const path = `${pathname}${search}`;
-  if (!appAddressRedirect(path, addressFacts(request.headers, config))) return undefined;
-  const route = new URL(APP_ADDRESS_ROUTE, request.url);
-  // base64url: the path and query reach the route byte for byte (a rewrite's query is decoded again).
-  route.searchParams.set('to', Buffer.from(path).toString('base64url'));
-  return NextResponse.rewrite(route);
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { Metadata, Viewport } from 'next';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { LOCALE_NAMES, LOCALES } from '@/lib/i18n/locale';
+import { appAddressLocation } from '@/lib/server/app-address';
 import { DEMO_LOGO_PATH } from '@/lib/server/env';
 import { serverConfig } from '@/lib/server/configuration';
 import { preferences, THEMES } from '@/lib/server/preferences';
@@ -34,15 +37,18 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page is rendered per request, the not-found page included: its scripts must carry the
   // nonce of that response's Content-Security-Policy (proxy.ts), which a prerendered page cannot.
   await connection();
+  // The customer's name and logo (IDV_DEMO_NAME, IDV_DEMO_LOGO), and whether QA's links are left
+  // out (IDV_CUSTOMER_MODE). A configuration that does not load shows the app's own frame: the
+  // page below says what is wrong.
+  const config = await serverConfig().catch(() => undefined);
+  // A page opened under another name of this server goes to APP_URL, path and query kept (proxy.ts says where).
+  const elsewhere = config && appAddressLocation(await headers(), config.appUrl);
+  if (elsewhere) redirect(elsewhere);
   const { presenter, theme, locale } = await preferences();
   // The doctor's findings, reused for 15 s, waited for at most a quarter of a second: the badge
   // never holds a page up, however slow the provider (lib/server/service-health.ts).
   const health = await serviceHealth();
   const t = PAGE_MESSAGES[locale];
-  // The customer's name and logo (IDV_DEMO_NAME, IDV_DEMO_LOGO), and whether QA's links are left
-  // out (IDV_CUSTOMER_MODE). A configuration that does not load shows the app's own frame: the
-  // page below says what is wrong.
-  const config = await serverConfig().catch(() => undefined);
   const demoName = config?.demo.name;
   const name = demoName ?? t.appName;
   const [presenterShort, presenterRest] = t.presenterMode(presenter);

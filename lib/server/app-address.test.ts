@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appAddressRedirect, appPath, ownInterfaceAddresses, type AddressFacts } from './app-address';
+import { APP_ADDRESS_HEADER, appAddressLocation, appAddressRedirect, appPath, ownInterfaceAddresses, type AddressFacts } from './app-address';
 
 const LOCAL: AddressFacts = {
   host: '127.0.0.1:3000',
@@ -67,6 +67,35 @@ describe('appAddressRedirect', () => {
     const facts = { ...LOCAL, appUrl: 'https://localhost', host: '127.0.0.1', clientAddress: '127.0.0.1' };
     expect(appAddressRedirect('/', facts)).toBe('https://localhost/');
     expect(appAddressRedirect('/', { ...facts, host: '127.0.0.1:443' })).toBeUndefined();
+  });
+});
+
+describe('appAddressRedirect: a Location a header can carry', () => {
+  it('keeps a percent-encoded path and query byte for byte', () => {
+    for (const path of ['/?preset=%00', '/?preset=%FF', '/?claim=%E2%82%AC', '/%E2%82%AC?x=%2526']) {
+      expect(appAddressRedirect(path, LOCAL), path).toBe(`http://localhost:3000${path}`);
+    }
+  });
+
+  it('percent-encodes what a header cannot carry, should the path and query come decoded', () => {
+    expect(appAddressRedirect('/?preset=\0x', LOCAL)).toBe('http://localhost:3000/?preset=%00x');
+    expect(appAddressRedirect('/€?claim=€', LOCAL)).toBe('http://localhost:3000/%E2%82%AC?claim=%E2%82%AC');
+    expect(appAddressRedirect('/?x=\uFFFD', LOCAL)).toBe('http://localhost:3000/?x=%EF%BF%BD');
+  });
+});
+
+describe('appAddressLocation', () => {
+  const headers = (location?: string) => new Headers(location === undefined ? {} : { [APP_ADDRESS_HEADER]: location });
+
+  it('is the Location proxy.ts gave, at APP_URL', () => {
+    expect(appAddressLocation(headers('http://localhost:3000/result?x=%E2%82%AC'), 'http://localhost:3000')).toBe('http://localhost:3000/result?x=%E2%82%AC');
+  });
+
+  it('is none without one, or for one anywhere but at APP_URL', () => {
+    expect(appAddressLocation(headers(), 'http://localhost:3000')).toBeUndefined();
+    for (const location of ['https://evil.example/', 'http://localhost:30000/', 'http://localhost:3000@evil.example/', 'http://localhost:3000', '/result']) {
+      expect(appAddressLocation(headers(location), 'http://localhost:3000'), location).toBeUndefined();
+    }
   });
 });
 

@@ -19,8 +19,15 @@ import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { CLIENT_ADDRESS_HEADER } from './client-address';
 
-/** The route that answers the redirect (app/app-address/route.ts), its `to` the path and query to keep. */
-export const APP_ADDRESS_ROUTE = '/app-address';
+/**
+ * The request header by which proxy.ts tells the page where the browser goes (the Location at
+ * APP_URL), and app/layout.tsx redirects there. Not a redirect or a rewrite of the proxy's own:
+ * Next.js turns a Location the proxy returns into a relative one when its origin is the one
+ * Next.js listens under (HOST), which for APP_URL http://127.0.0.1:3000 and HOST=127.0.0.1 would
+ * send the browser back where it came from, in a loop; and a rewrite to another host, the one the
+ * browser named, makes the server request itself.
+ */
+export const APP_ADDRESS_HEADER = 'x-idv-app-address';
 
 /** What the redirect decision reads from a request and the configuration. */
 export interface AddressFacts {
@@ -57,7 +64,17 @@ export function appAddressRedirect(pathAndQuery: string, facts: AddressFacts): s
   if (portOf(requested) !== portOf(app)) return undefined;
   if (!namesThisMachine(requested.hostname, facts.ownAddresses)) return undefined;
   if (namesLoopback(app.hostname) && !isOwnAddress(facts.clientAddress, facts.ownAddresses)) return undefined;
-  return `${app.origin}${appPath(pathAndQuery)}`;
+  // Serialized by URL: a character a header cannot carry goes percent-encoded.
+  return new URL(appPath(pathAndQuery), app.origin).href;
+}
+
+/**
+ * The Location proxy.ts gave a page to send the browser to (`APP_ADDRESS_HEADER`), when it is one
+ * at APP_URL: the header can only send the browser to this app.
+ */
+export function appAddressLocation(headers: Pick<Headers, 'get'>, appUrl: string): string | undefined {
+  const location = headers.get(APP_ADDRESS_HEADER);
+  return location?.startsWith(`${new URL(appUrl).origin}/`) ? location : undefined;
 }
 
 /**
