@@ -22,12 +22,13 @@ const nextConfig = {
   serverExternalPackages: ['@peculiar/x509', 'reflect-metadata'],
   async headers() {
     // The embedded emulator sends its own headers (a strict CSP per page); Next.js would replace them.
-    // A policy for what proxy.ts gives none of its own (static files).
+    // A policy for what proxy.ts gives none of its own: static files, and the not-found page of a
+    // path that looks like one (/x.php), which runs no script without the nonce proxy.ts would give.
     return [
       { source: '/:path((?!emulator(?:/|$)).*)', headers: securityHeaders },
       {
         source: '/:path((?!emulator(?:/|$)).*)',
-        headers: [{ key: 'Content-Security-Policy', value: "frame-ancestors 'none'; base-uri 'self'; object-src 'none'" }],
+        headers: [{ key: 'Content-Security-Policy', value: "script-src 'none'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'" }],
       },
     ];
   },

@@ -65,6 +65,22 @@ test('pages carry the security headers', async ({ request }) => {
   expect(headers['strict-transport-security']).toBe('max-age=63072000');
 });
 
+test('the not-found page of a path that looks like a file, which proxy.ts does not see, runs no script at all', async ({ page, request }) => {
+  const answer = await request.get(`${APP}/no-such-page.php`);
+  expect(answer.status()).toBe(404);
+  expect(answer.headers()['content-security-policy']).toContain("script-src 'none'");
+  expect(await answer.text()).toContain('<script');
+  const blocked: string[] = [];
+  await page.exposeFunction('reportViolation', (directive: string) => blocked.push(directive));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { reportViolation(d: string): void }).reportViolation(event.effectiveDirective),
+    );
+  });
+  await page.goto(`${APP}/no-such-page.php`);
+  await expect.poll(() => blocked).toContain('script-src-elem');
+});
+
 test('every page rendered per request runs only the scripts with the nonce of its response’s Content-Security-Policy, and an injected script does not run', async ({
   page,
   request,
@@ -75,6 +91,8 @@ test('every page rendered per request runs only the scripts with the nonce of it
     const policy = first.headers()['content-security-policy'] ?? '';
     const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'/.exec(policy)?.[1];
     expect(nonce, `${path}: ${policy}`).toBeDefined();
+    // Its policy alone: the static files' (next.config.mjs), which allows no script, is not added to it.
+    expect(policy, path).not.toContain("script-src 'none'");
     expect(second.headers()['content-security-policy']).not.toContain(nonce);
     // Every script element of the page carries this response's nonce.
     const scripts = [...(await first.text()).matchAll(/<script\b[^>]*>/g)].map((match) => match[0]);
