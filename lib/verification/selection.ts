@@ -117,7 +117,7 @@ export function tickClaim(
 }
 
 /** The fields of a link to a request: the start form's, less what links never carry (the personal number, "send anyway", a policy). */
-export const LINK_FIELDS = [FIELD.preset, FIELD.trustFramework, FIELD.claim, FIELD.essential, FIELD.evidence, FIELD.documentDetail] as const;
+const LINK_FIELDS = [FIELD.preset, FIELD.trustFramework, FIELD.claim, FIELD.essential, FIELD.evidence, FIELD.documentDetail] as const;
 /** A field of a link to a request. */
 export type LinkField = (typeof LINK_FIELDS)[number];
 
