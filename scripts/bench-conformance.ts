@@ -109,9 +109,18 @@ for (const timing of [measured, reference]) {
     `--workers ${String(timing.workers).padEnd(2)} ${timing.totalS.toFixed(1).padStart(6)} s in all; per-flow cases ${timing.perFlowS.toFixed(1)} s; client-wide cases and the last normal one ${timing.clientWideS.toFixed(1)} s. ${timing.summary}\n`,
   );
 }
-const same = JSON.stringify(measured.verdicts) === JSON.stringify(reference.verdicts);
+// Case by case, whatever order each report lists them in.
+const differing = [...new Set([...Object.keys(measured.verdicts), ...Object.keys(reference.verdicts)])]
+  .sort()
+  .filter((name) => measured.verdicts[name] !== reference.verdicts[name]);
+const same = differing.length === 0;
 process.stdout.write(
   `ratio: ${(measured.totalS / reference.totalS).toFixed(2)}x the time in all, ${(measured.perFlowS / reference.perFlowS).toFixed(2)}x for the per-flow cases; verdicts ${same ? 'the same' : 'DIFFER'}\n`,
 );
+for (const name of differing) {
+  process.stdout.write(
+    `  ${name}: ${measured.verdicts[name] ?? 'not run'} with --workers ${workers}, ${reference.verdicts[name] ?? 'not run'} with --workers ${referenceWorkers}\n`,
+  );
+}
 process.exitCode = same ? 0 : 1;
 figures.save(`bench:conformance${values['no-client-wide'] ? ' -- --no-client-wide' : ''}`);
