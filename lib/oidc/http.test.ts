@@ -89,7 +89,9 @@ describe('send: a failed connection keeps its cause', () => {
     for (const server of servers) server.close();
   });
 
-  async function failure(url: string, timeoutMs = 5000): Promise<IdvError> {
+  // A connection that fails does so in milliseconds; the generous timeout is for a machine so busy
+  // that the test's own servers answer late (a timeout would hide the error under test).
+  async function failure(url: string, timeoutMs = 15_000): Promise<IdvError> {
     const error: unknown = await send(url, {}, { allowInsecureRequests: true, timeoutMs }, 'The discovery endpoint').catch((caught: unknown) => caught);
     if (!isIdvError(error)) throw new Error(`expected an IdvError, got ${String(error)}`);
     return error;
