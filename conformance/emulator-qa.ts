@@ -49,6 +49,9 @@ export interface ClientInfo {
 }
 
 /** An answer of the QA API that was not what the kit asked for. */
+/** How often a run waiting for another's run lock asks again, in seconds. */
+const LOCK_POLL_SECONDS = 5;
+
 export class EmulatorQaError extends Error {
   constructor(
     message: string,
@@ -129,14 +132,19 @@ export class EmulatorQa {
   /**
    * Takes the emulator's run lock for `seconds`, or renews it when `owner` holds it: one
    * conformance run at a time per emulator deployment (every instance on its store).
-   * @returns undefined when taken; when another run holds it, how long to wait and why
+   * @returns undefined when taken; when another run holds it, how long to wait and why: at most
+   *   LOCK_POLL_SECONDS, as the lock's Retry-After is when it would expire unrenewed, and its holder
+   *   may release it at any moment before
    */
   async lock(owner: string, seconds: number): Promise<{ retryAfterSeconds: number; why: string } | undefined> {
     const response = await this.send(() => this.request.put(`${this.base}/qa/lock`, { data: { owner, seconds } }));
     if (response.ok()) return undefined;
     if (response.status() === 409) {
       const retryAfter = Number(response.headers()['retry-after']);
-      return { retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 1 ? Math.min(retryAfter, 60) : 5, why: await this.describe(response) };
+      return {
+        retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter >= 1 ? Math.min(retryAfter, LOCK_POLL_SECONDS) : LOCK_POLL_SECONDS,
+        why: await this.describe(response),
+      };
     }
     throw await this.unexpected(response, 'taking the run lock');
   }

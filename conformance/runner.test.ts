@@ -122,4 +122,25 @@ describe('runConformance', () => {
     await runConformance(options({ cases: ['wrong_nonce'] }));
     expect(await (await fetch(`${emulator.baseUrl}/qa/lock`)).json()).toEqual({ locked: false });
   }, 60_000);
+
+  it('a waiting run asks again every few seconds, so it starts soon after the other run releases a lock taken for a minute', async () => {
+    const held = await fetch(`${emulator.baseUrl}/qa/lock`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ owner: 'someone-else', seconds: 60 }),
+    });
+    expect(held.status).toBe(200);
+    const released = new Promise<number>((resolve) =>
+      setTimeout(() => void fetch(`${emulator.baseUrl}/qa/lock?owner=someone-else`, { method: 'DELETE' }).then(() => resolve(Date.now())), 1000),
+    );
+    const waits: number[] = [];
+    let startedAt = 0;
+    await runConformance(options({ cases: ['wrong_nonce'] }), {
+      waiting: (seconds) => waits.push(seconds),
+      caseStarted: () => (startedAt ||= Date.now()),
+    });
+    expect(waits.length).toBeGreaterThan(0);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(5);
+    expect(startedAt - (await released)).toBeLessThan(8000);
+  }, 60_000);
 });
