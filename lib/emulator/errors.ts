@@ -19,6 +19,7 @@ export type PageReason =
   | 'verification_completed'
   | 'wrong_browser'
   | 'open_on_another_device'
+  | 'too_many_phones'
   | 'device_link_invalid'
   | 'open_app_from_link'
   | 'unknown_step'

@@ -84,6 +84,8 @@ export interface WaitingPhone {
   deviceSecret: string;
   /** the code's letters, without the dash it is shown with */
   code: string;
+  /** when its wait for the code to be typed ends (ms since the epoch; phone-confirmation.ts WAITING_PHONE_SECONDS) */
+  expiresAt: number;
 }
 
 /** The phones waiting to be confirmed on the computer, and the wrong codes typed there. */

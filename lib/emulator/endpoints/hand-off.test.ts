@@ -676,15 +676,35 @@ describe('a phone uses the app only once the starting browser confirms it by the
     expect((await get(emulator, continueUrl(interaction, browser))).status).toBe(303);
   });
 
-  it('lets at most 10 phones wait at once: the next is told to start again (409), the waiting ones keep their codes', async () => {
-    const emulator = newEmulator();
-    const { interaction, browser } = await openAuthorizationPage(emulator, client);
-    const phones = [];
-    for (let phone = 0; phone < 10; phone += 1) phones.push(await phoneOpensLink(emulator, interaction));
-    expect(new Set(phones.map((phone) => phone.code)).size).toBe(10);
-    await expectErrorPage(await get(emulator, qrUrl(interaction)), 409, /too many devices opened the link/);
-    expect((await computerTypes(emulator, interaction, browser, phones[3]!.code)).status).toBe(303);
-    expect((await phonePress(emulator, interaction, phones[3]!.device, { action: 'choose-document', persona: 'ingrid-haugen' })).status).toBe(303);
+  it('lets at most 10 phones wait at once, each for 90 s: onlookers who fill them hold them no longer, and the person’s phone then gets in', async () => {
+    let clock = Date.now();
+    const emulator = newEmulator(() => clock);
+    const { interaction, browser } = await openAuthorizationPage(emulator, client, { now: clock });
+    const onlookers = [];
+    for (let phone = 0; phone < 10; phone += 1) onlookers.push(await phoneOpensLink(emulator, interaction));
+    expect(new Set(onlookers.map((phone) => phone.code)).size).toBe(10);
+    // The person's phone, 30 s later: told to try again when a place frees, not to start over.
+    clock += 30_000;
+    const refused = await get(emulator, qrUrl(interaction));
+    expect(refused.headers.get('retry-after')).toBe('60');
+    await expectErrorPage(refused, 409, /too many devices are waiting for a code for this verification; try again in 60 s/);
+    // The onlookers' 90 s end: the person's phone gets a place and a code of its own.
+    clock += 60_000;
+    expect(await status(emulator, interaction, browser)).toMatchObject({ status: 'waiting' });
+    const mine = await phoneOpensLink(emulator, interaction);
+    expect(await status(emulator, interaction, browser)).toMatchObject({ status: 'confirming' });
+    // An onlooker's code, typed late, is expired: said so, and not counted as a wrong code.
+    const late = await computerTypes(emulator, interaction, browser, onlookers[5]!.code);
+    expect(late.status).toBe(400);
+    expect(await late.text()).toContain('That code has expired: the phone waited too long.');
+    const wrong = await computerTypes(emulator, interaction, browser, 'BCDBCD');
+    expect(await wrong.text()).toContain('4 tries left');
+    // The onlooker's phone, continuing after its wait ended, is a new phone: a new code.
+    const again = await get(emulator, phoneUrl(interaction, onlookers[5]!.device));
+    expect(again.status).toBe(303);
+    expect(again.headers.get('location')).not.toContain(onlookers[5]!.device);
+    expect((await computerTypes(emulator, interaction, browser, mine.code)).status).toBe(303);
+    expect((await phonePress(emulator, interaction, mine.device, { action: 'choose-document', persona: 'ingrid-haugen' })).status).toBe(303);
   });
 
   it('refuses a phone’s approval naming another persona than the one in progress (409), keeps waiting, and takes the right one', async () => {

@@ -49,7 +49,7 @@ export async function authorizationStatusEndpoint(request: Request, context: Emu
     );
   }
   requireStartingBrowser(interaction, browser);
-  return Response.json(deviceStatus(interaction), { headers });
+  return Response.json(deviceStatus(interaction, context.now()), { headers });
 }
 
 /**
@@ -79,7 +79,7 @@ export function authorizationContinueEndpoint(request: Request, context: Emulato
             ? t.phoneNotFinished
             : handOffLocked(interaction)
               ? t.handOffLocked
-              : waitingPhones(interaction).length > 0
+              : waitingPhones(interaction, context.now()).length > 0
                 ? t.phoneNotConfirmed
                 : t.phoneNotOpened,
       });

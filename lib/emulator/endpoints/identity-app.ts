@@ -49,6 +49,7 @@ import {
   sameSecret,
   waitingPhone,
   waitingPhones,
+  waitEnded,
 } from '../identity-app/phone-confirmation';
 import { furthestStep, isAppStep, stepNumber, type AppStepId } from '../identity-app/steps';
 
@@ -82,12 +83,14 @@ function isConfirmedPhone(interaction: Interaction, device: string | undefined):
  * Who may use the app: this device (a valid `browser`), or the phone the computer confirmed (its
  * `device`). Any other phone gets a page instead of the app: once a phone is confirmed, "being
  * completed on another device" (409); while the hand-off is locked, "locked" (403). A phone
- * still waiting for confirmation is `waiting`, anything else `unknown` (the bare QR link, or a
- * device secret this verification does not know); the caller decides what those get.
+ * still waiting for confirmation at `now` is `waiting`, anything else `unknown` (the bare QR
+ * link, a phone whose wait ended, or a device secret this verification does not know); the
+ * caller decides what those get.
  */
 function appAccess(
   interaction: Interaction,
   parameters: RequestParameters,
+  now: number,
 ): AppMode | { refused: 'elsewhere' | 'locked' } | { waiting: WaitingPhone } | 'unknown' {
   const browser = parameters.get('browser');
   if (browser !== undefined) {
@@ -98,7 +101,7 @@ function appAccess(
   if (isConfirmedPhone(interaction, device)) return { sameDevice: false, deviceSecret: device };
   if (phoneConfirmed(interaction)) return { refused: 'elsewhere' };
   if (handOffLocked(interaction)) return { refused: 'locked' };
-  const waiting = device === undefined ? undefined : waitingPhone(interaction, device);
+  const waiting = device === undefined ? undefined : waitingPhone(interaction, device, now);
   return waiting ? { waiting } : 'unknown';
 }
 
@@ -148,7 +151,7 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
     }
     // HEAD (a link preview, a prefetch) must not change anything: no new waiting phone.
     const safe = request.method.toUpperCase() === 'HEAD';
-    const access = appAccess(interaction, parameters);
+    const access = appAccess(interaction, parameters, context.now());
     if (access === 'unknown') {
       if (safe) return new Response(null, { status: 200, headers: { 'cache-control': 'no-store' } });
       return phoneOpensLink(context, interactionId, interaction);
@@ -175,9 +178,11 @@ export function appScreenEndpoint(request: Request, context: EmulatorContext, in
  * shows the code. Nothing is claimed: only the computer's confirmation gives a phone the app.
  */
 async function phoneOpensLink(context: EmulatorContext, interactionId: string, interaction: Interaction): Promise<Response> {
-  const phone = addWaitingPhone(interaction);
-  if (phone === 'full') {
-    throw new InvalidRequest('too many devices opened the link of this verification; start again on the computer', 409).because('open_on_another_device');
+  const phone = addWaitingPhone(interaction, context.now());
+  if ('retryAfterSeconds' in phone) {
+    throw new InvalidRequest(`too many devices are waiting for a code for this verification; try again in ${phone.retryAfterSeconds} s`, 409, {
+      'Retry-After': String(phone.retryAfterSeconds),
+    }).because('too_many_phones');
   }
   if (!(await context.interactions.update(interactionId, interaction))) {
     throw new InvalidRequest('this verification has already been completed').because('verification_completed');
@@ -234,7 +239,7 @@ export function appActionEndpoint(request: Request, context: EmulatorContext, in
     hints.uiLocales = interaction.request.uiLocales;
     if (parameters.get('action') === CONFIRM_PHONE) return computerConfirmsPhone(request, context, interactionId, interaction, parameters, hints);
     if (parameters.get('action') === CHOOSE_ANSWER) return chooseAnswer(request, context, interactionId, interaction, parameters);
-    const access = appAccess(interaction, parameters);
+    const access = appAccess(interaction, parameters, context.now());
     if (access === 'unknown') throw new InvalidRequest('open the app from its link first', 403).because('open_app_from_link');
     if (isPhonePage(access)) return phonePage(request, context, interactionId, interaction, hints, access, (t) => t.notConfirmedYet, 403);
     const mode = access;
@@ -359,8 +364,10 @@ async function computerConfirmsPhone(
 
   const code = normalizeConfirmationCode(parameters.get('code') ?? '');
   if (code === '') return page((t) => t.typeTheCode, 400);
-  if (waitingPhones(interaction).length === 0) return page((t) => t.noPhoneWaiting, 400);
   const phone = phoneShowing(interaction, code);
+  // The code of a phone whose wait ended: the person was slow, not wrong (WAITING_PHONE_SECONDS).
+  if (phone && waitEnded(phone, context.now())) return page((t) => t.codeExpired, 400);
+  if (!phone && waitingPhones(interaction, context.now()).length === 0) return page((t) => t.noPhoneWaiting, 400);
   if (!phone) {
     const left = recordWrongCode(interaction);
     if (!(await context.interactions.update(interactionId, interaction))) {
@@ -399,7 +406,7 @@ async function chooseAnswer(
   if (crossSiteReason(request, context)) {
     throw new InvalidRequest('a form of another site cannot choose how this verification is answered', 403).because('cross_site_post');
   }
-  const access = appAccess(interaction, parameters);
+  const access = appAccess(interaction, parameters, context.now());
   if (access === 'unknown' || isPhonePage(access)) {
     throw new InvalidRequest('only the browser that started this verification, or the phone it confirmed, can choose its answer', 403).because('wrong_browser');
   }

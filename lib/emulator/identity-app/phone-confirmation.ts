@@ -31,9 +31,17 @@ export const CODE_LENGTH = 6;
 export const MAX_WRONG_CODES = 5;
 /**
  * Phones that may wait for confirmation at once. Anyone who sees the QR code can open it, so the
- * list is bounded; beyond it, a phone is told to start again rather than pushing others out.
+ * list is bounded; when every place is taken by a phone still within its WAITING_PHONE_SECONDS, a
+ * new phone is told how soon to try again rather than pushing a waiting one out.
  */
 export const MAX_WAITING_PHONES = 10;
+/**
+ * How long a phone's code may wait to be typed on the computer: time enough to scan the QR code
+ * and type six letters, and short, so that onlookers who opened the link do not hold the places
+ * for long. A phone whose wait has ended gets a new code when it continues or opens the link
+ * again; its old code, typed on the computer, is "expired", never counted as a wrong code.
+ */
+export const WAITING_PHONE_SECONDS = 90;
 
 /** A new random code, uniformly from CODE_ALPHABET (`randomInt` draws without modulo bias). */
 export function newConfirmationCode(): string {
@@ -70,9 +78,14 @@ function confirmationOf(interaction: Interaction): PhoneConfirmation {
   return interaction.phoneConfirmation;
 }
 
-/** The phones waiting for the computer's confirmation. */
-export function waitingPhones(interaction: Interaction): readonly WaitingPhone[] {
-  return interaction.phoneConfirmation?.waiting ?? [];
+/** Whether a phone's wait for its code to be typed has ended (WAITING_PHONE_SECONDS). */
+export function waitEnded(phone: WaitingPhone, now: number): boolean {
+  return phone.expiresAt <= now;
+}
+
+/** The phones still waiting for the computer's confirmation at `now` (ms since the epoch). */
+export function waitingPhones(interaction: Interaction, now: number): readonly WaitingPhone[] {
+  return (interaction.phoneConfirmation?.waiting ?? []).filter((phone) => !waitEnded(phone, now));
 }
 
 /** Whether the computer has confirmed a phone: it then holds the interaction (`app.deviceSecret`). */
@@ -103,27 +116,39 @@ function findInConstantTime(phones: readonly WaitingPhone[], matches: (phone: Wa
   return found;
 }
 
-/** The waiting phone whose device secret this is, compared in constant time. */
-export function waitingPhone(interaction: Interaction, deviceSecret: string): WaitingPhone | undefined {
-  return findInConstantTime(waitingPhones(interaction), (phone) => sameSecret(phone.deviceSecret, deviceSecret));
-}
-
-/** The waiting phone showing this (normalized) code, compared in constant time. */
-export function phoneShowing(interaction: Interaction, code: string): WaitingPhone | undefined {
-  return findInConstantTime(waitingPhones(interaction), (phone) => sameSecret(phone.code, code));
+/** The phone still waiting at `now` whose device secret this is, compared in constant time. */
+export function waitingPhone(interaction: Interaction, deviceSecret: string, now: number): WaitingPhone | undefined {
+  return findInConstantTime(waitingPhones(interaction, now), (phone) => sameSecret(phone.deviceSecret, deviceSecret));
 }
 
 /**
- * Adds a phone that opened the QR link, with a new device secret and a code no other waiting
- * phone shows. The caller writes the interaction back.
- * @returns the phone, or 'full' when MAX_WAITING_PHONES are waiting already
+ * The phone showing this (normalized) code, compared in constant time: one still waiting, or one
+ * whose wait has ended (`waitEnded`) and whose place no other phone has taken yet.
  */
-export function addWaitingPhone(interaction: Interaction): WaitingPhone | 'full' {
+export function phoneShowing(interaction: Interaction, code: string): WaitingPhone | undefined {
+  return findInConstantTime(interaction.phoneConfirmation?.waiting ?? [], (phone) => sameSecret(phone.code, code));
+}
+
+/**
+ * Adds a phone that opened the QR link at `now`, with a new device secret and a code no other
+ * phone in the list shows, waiting WAITING_PHONE_SECONDS. With MAX_WAITING_PHONES in the list, it
+ * takes the place of the phone whose wait ended first; when all are still waiting, it is refused.
+ * The caller writes the interaction back.
+ * @returns the phone, or how many seconds until a place is free
+ */
+export function addWaitingPhone(interaction: Interaction, now: number): WaitingPhone | { retryAfterSeconds: number } {
   const confirmation = confirmationOf(interaction);
-  if (confirmation.waiting.length >= MAX_WAITING_PHONES) return 'full';
+  if (confirmation.waiting.length >= MAX_WAITING_PHONES) {
+    const ended = confirmation.waiting.findIndex((phone) => waitEnded(phone, now));
+    if (ended === -1) {
+      const firstFree = Math.min(...confirmation.waiting.map((phone) => phone.expiresAt));
+      return { retryAfterSeconds: Math.max(1, Math.ceil((firstFree - now) / 1000)) };
+    }
+    confirmation.waiting.splice(ended, 1);
+  }
   let code = newConfirmationCode();
   while (confirmation.waiting.some((phone) => phone.code === code)) code = newConfirmationCode();
-  const phone = { deviceSecret: randomToken(), code };
+  const phone = { deviceSecret: randomToken(), code, expiresAt: now + WAITING_PHONE_SECONDS * 1000 };
   confirmation.waiting.push(phone);
   return phone;
 }

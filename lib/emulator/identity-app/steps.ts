@@ -64,7 +64,8 @@ export interface DeviceStatus {
   message: string;
 }
 
-export function deviceStatus(interaction: Interaction): DeviceStatus {
+/** Where the hand-off stands at `now` (ms since the epoch). */
+export function deviceStatus(interaction: Interaction, now: number): DeviceStatus {
   const steps = APP_STEPS.length;
   if (interaction.decision) {
     return { status: 'decided', steps, message: 'Finished on your phone. Continuing…' };
@@ -73,7 +74,7 @@ export function deviceStatus(interaction: Interaction): DeviceStatus {
     if (handOffLocked(interaction)) {
       return { status: 'locked', steps, message: 'The hand-off to a phone is locked: too many wrong codes were typed.' };
     }
-    if (waitingPhones(interaction).length > 0) {
+    if (waitingPhones(interaction, now).length > 0) {
       return { status: 'confirming', steps, message: 'A phone opened the link: type the code it shows to confirm it.' };
     }
     return { status: 'waiting', steps, message: 'Waiting for your phone…' };

@@ -41,6 +41,7 @@ const en = {
   phoneConfirmed: 'Your phone is confirmed: only it can continue this verification.',
   typeTheCode: 'Type the code your phone shows.',
   noPhoneWaiting: 'No phone is waiting for a code yet. Scan the QR code with your phone first.',
+  codeExpired: 'That code has expired: the phone waited too long. Tap Continue on the phone for a new code, and type that one.',
   wrongCode: (left: number) => `That is not a code a phone shows for this verification. ${left === 1 ? '1 try left' : `${left} tries left`}.`,
   handOffLocked: 'The hand-off to a phone is locked after too many wrong codes. Use the app on this device, or start again.',
   handOffLockedFor: (client: string) =>
@@ -157,6 +158,7 @@ const nb: AuthorizationMessages = {
   phoneConfirmed: 'Telefonen din er bekreftet: bare den kan fortsette denne verifiseringen.',
   typeTheCode: 'Skriv inn koden telefonen viser.',
   noPhoneWaiting: 'Ingen telefon venter på en kode ennå. Skann QR-koden med telefonen først.',
+  codeExpired: 'Den koden er utløpt: telefonen ventet for lenge. Trykk Fortsett på telefonen for en ny kode, og skriv inn den.',
   wrongCode: (left) => `Det er ikke en kode som en telefon viser for denne verifiseringen. ${left} forsøk igjen.`,
   handOffLocked: 'Overføringen til telefon er låst etter for mange feil koder. Bruk appen på denne enheten, eller start på nytt.',
   handOffLockedFor: (client) =>

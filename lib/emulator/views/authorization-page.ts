@@ -246,7 +246,7 @@ export async function interactionPage(
   const selected = personas.some((persona) => persona.id === options.selectedPersonaId) ? options.selectedPersonaId : (suggested ?? personas[0]?.id);
   const returnTo = new URL(interaction.request.redirectUri).host;
   const phoneUrl = qrCodeLink(context, interactionId);
-  const status = deviceStatus(interaction);
+  const status = deviceStatus(interaction, context.now());
   const showLink = options.showLink === true;
   // The switch comes back to this page by GET /auth/page: GET /auth's request_uri is used up.
   const switchTo: PageLanguage = { ...language, returnTo: pathOf(authorizationPageLink(context, interactionId, secret, { showLink })) };
@@ -406,7 +406,10 @@ export async function withErrorPage(request: Request, context: EmulatorContext, 
     return await handler(hints);
   } catch (error) {
     if (error instanceof OAuthError && !error.redirectable && error.status < 500) {
-      return errorPage(context, pageLanguage(request, context, hints), error);
+      const page = errorPage(context, pageLanguage(request, context, hints), error);
+      // What the error says beside its status (Retry-After, Allow) holds for its page too.
+      for (const [name, value] of Object.entries(error.headers)) page.headers.set(name, value);
+      return page;
     }
     throw error;
   }

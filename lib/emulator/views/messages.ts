@@ -149,6 +149,7 @@ const NB_REASONS: Record<PageReason, string> = {
   verification_completed: 'Denne verifiseringen er allerede fullført.',
   wrong_browser: 'Bare nettleseren som startet verifiseringen, kan fortsette den.',
   open_on_another_device: 'Verifiseringen er allerede åpen på en annen enhet. Start på nytt på datamaskinen for å bruke denne enheten.',
+  too_many_phones: 'For mange enheter venter på en kode for denne verifiseringen. Vent litt, og åpne lenken igjen.',
   device_link_invalid: 'Denne enhetslenken gjelder ikke for denne verifiseringen.',
   open_app_from_link: 'Åpne appen fra lenken først.',
   unknown_step: 'Appen har ikke et slikt steg.',
