@@ -5,11 +5,15 @@
  * own marker, the one variable read outside lib/server/env.ts.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // Every request carries its connection's address in a header no client can set
-  // (lib/server/client-address.ts): the rate limits' key without a trusted proxy.
-  const [{ Server }, { stampSocketAddresses }] = await Promise.all([import('node:http'), import('./lib/server/client-address')]);
-  stampSocketAddresses(Server);
-  const { validateConfigurationAtStartup } = await import('./lib/server/startup');
-  await validateConfigurationAtStartup();
+  // Written as Next.js's instrumentation guide writes it, a condition around the imports rather
+  // than an early return: the bundler then drops the block from the Edge Runtime's build of this
+  // file, which would otherwise warn that node:http is not supported there.
+  if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // Every request carries its connection's address in a header no client can set
+    // (lib/server/client-address.ts): the rate limits' key without a trusted proxy.
+    const [{ Server }, { stampSocketAddresses }] = await Promise.all([import('node:http'), import('./lib/server/client-address')]);
+    stampSocketAddresses(Server);
+    const { validateConfigurationAtStartup } = await import('./lib/server/startup');
+    await validateConfigurationAtStartup();
+  }
 }
