@@ -58,6 +58,8 @@ test('presenter mode hides the person on the result, in the trace and in its dow
   ] as const) {
     const body = await (await page.request.get(`${APP}${path}`, { headers })).text();
     for (const value of HIDDEN) expect(body, `${path}: ${value}`).not.toContain(value);
+    // Nor the age, which with the day of the verification tells the year of birth.
+    expect(body, path).not.toMatch(/\d+ years old/);
   }
   await page.locator('[data-step=id_token] summary').click();
   await expect(page.getByRole('region', { name: 'ID token decrypted and verified: Signed ID token: payload' })).toContainText('"name": "I. S. H."');

@@ -72,6 +72,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
     },
     result.policy ?? OWN_SELECTION_POLICY,
     locale,
+    { presenter },
   );
   const revealQuery = `?${REVEAL_PARAMETER}=${REVEAL_VALUE}`;
   const traceUrl = revealed ? `/result/trace${revealQuery}` : '/result/trace';

@@ -99,6 +99,9 @@ const en = {
       withoutYear: 'the date of birth came without its year',
       old: (age: number, day: string) => `${age} years old on ${day}`,
       under: (age: number, day: string, years: number) => `${age} years old on ${day}, under ${years}`,
+      /** presenter mode: met or not, without the age */
+      oldEnough: (years: number, day: string) => `${years} or older on ${day}`,
+      tooYoung: (years: number, day: string) => `under ${years} on ${day}`,
     },
     signing_certificate: {
       title: 'Signing certificate consistent',
@@ -201,6 +204,8 @@ const nb: AssuranceMessages = {
       withoutYear: 'fødselsdatoen kom uten årstall',
       old: (age, day) => `${age} år per ${day}`,
       under: (age, day, years) => `${age} år per ${day}, under minstealderen på ${years} år`,
+      oldEnough: (years, day) => `${years} år eller eldre per ${day}`,
+      tooYoung: (years, day) => `under ${years} år per ${day}`,
     },
     signing_certificate: {
       title: 'Signeringssertifikatet stemmer',

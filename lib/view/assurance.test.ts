@@ -191,6 +191,14 @@ describe('assess', () => {
     });
   });
 
+  it('in presenter mode says whether a minimum age is met, never the age', () => {
+    const ageCheck = basePolicy({ en: 'Age check', nb: 'Alderskontroll' }, [{ rule: 'minimum_age', years: 18 }]);
+    const under = ruleOf(assess(input(), ageCheck, 'en', { presenter: true }).results, 'minimum_age');
+    expect(under).toMatchObject({ outcome: 'failed', reason: 'under 18 on 23 November 2026' });
+    const met = assess(input({ today: '2027-01-01' }, { verificationTime: '2026-11-24T00:00:00Z' }), ageCheck, 'nb', { presenter: true });
+    expect(ruleOf(met.results, 'minimum_age')).toMatchObject({ outcome: 'met', reason: '18 år eller eldre per 24. november 2026' });
+  });
+
   it('warns when the signing certificate holds another key or its chain is not valid', () => {
     expect(assess(input({ signingCertificateCheck: { key: 'differs', chain: { state: 'not_validated' } } }), OWN_SELECTION_POLICY, 'en').verdict).toBe(
       'verified_with_warnings',

@@ -34,8 +34,13 @@ export type AssessmentInput = EvaluationInput;
 
 const list = (names: readonly string[]) => names.join(', ');
 
+/** How much of the person the words may say: in presenter mode, no age. */
+export interface AssessmentWording {
+  presenter?: boolean;
+}
+
 /** A finding in the words of `locale`: its rule's title and its reason. */
-function word({ rule, outcome, reason, requested }: Finding, locale: Locale): RuleResult {
+function word({ rule, outcome, reason, requested }: Finding, locale: Locale, { presenter = false }: AssessmentWording): RuleResult {
   const t = ASSURANCE_MESSAGES[locale].rules;
   const date = (iso: string) => formatDate(iso, locale);
   const result = (title: string, text: string): RuleResult => ({ rule: rule.rule, title, outcome, reason: text });
@@ -118,9 +123,9 @@ function word({ rule, outcome, reason, requested }: Finding, locale: Locale): Ru
       const title = m.title(rule.years);
       switch (reason.reason) {
         case 'old_enough':
-          return result(title, m.old(reason.age, date(reason.day)));
+          return result(title, presenter ? m.oldEnough(rule.years, date(reason.day)) : m.old(reason.age, date(reason.day)));
         case 'under_age':
-          return result(title, m.under(reason.age, date(reason.day), reason.years));
+          return result(title, presenter ? m.tooYoung(reason.years, date(reason.day)) : m.under(reason.age, date(reason.day), reason.years));
         case 'birthdate_without_year':
           return result(title, m.withoutYear);
         case 'birthdate_not_requested':
@@ -150,7 +155,12 @@ function word({ rule, outcome, reason, requested }: Finding, locale: Locale): Ru
 }
 
 /** Judges the evidence of a verification against `policy` (verdict.ts), its titles and reasons in the words of `locale`. */
-export function assess(input: AssessmentInput, policy: AssurancePolicy, locale: Locale): Assessment {
+export function assess(input: AssessmentInput, policy: AssurancePolicy, locale: Locale, wording: AssessmentWording = {}): Assessment {
   const { verdict, verifiedOn, findings } = evaluate(input, policy.rules);
-  return { verdict, policy: { name: policyName(policy, locale), rules: policy.rules }, verifiedOn, results: findings.map((finding) => word(finding, locale)) };
+  return {
+    verdict,
+    policy: { name: policyName(policy, locale), rules: policy.rules },
+    verifiedOn,
+    results: findings.map((finding) => word(finding, locale, wording)),
+  };
 }

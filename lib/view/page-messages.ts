@@ -40,7 +40,7 @@ const en = {
    */
   presenterMode: (on: boolean) => ['Presenter', ` mode${on ? ': on' : ''}`] as [string, string],
   presenterBanner:
-    'Presenter mode: names are shown as initials, dates of birth hidden, the portrait blurred and every number masked, on every page and in what is copied or downloaded.',
+    'Presenter mode: names are shown as initials, dates of birth and ages hidden, the portrait blurred and every number masked, on every page and in what is copied or downloaded.',
   /** the banner on a phone: one short line */
   presenterBannerShort: 'Presenter mode: personal data is hidden.',
   mode: { emulator: 'Embedded emulator', provider: 'Provider' },
@@ -101,7 +101,7 @@ const nb: PageMessages = {
   themes: { system: 'Auto', light: 'Lys', dark: 'Mørk' },
   presenterMode: (on) => ['Presentasjon', `smodus${on ? ': på' : ''}`],
   presenterBanner:
-    'Presentasjonsmodus: navn vises som initialer, fødselsdatoer skjules, portrettet gjøres uskarpt og alle numre maskeres, på alle sider og i det som kopieres eller lastes ned.',
+    'Presentasjonsmodus: navn vises som initialer, fødselsdatoer og alder skjules, portrettet gjøres uskarpt og alle numre maskeres, på alle sider og i det som kopieres eller lastes ned.',
   presenterBannerShort: 'Presentasjonsmodus: personopplysninger skjules.',
   mode: { emulator: 'Innebygd emulator', provider: 'Leverandør' },
   modeShort: { emulator: 'Emulator', provider: 'Leverandør' },

@@ -18,11 +18,11 @@ describe('presenter mode', () => {
     expect(initials(' anne-marie  Østby ')).toBe('A.-M. Ø.');
   });
 
-  it('shows initials, hides the date of birth (the age stays) and masks every number of the result view', () => {
+  it('shows initials, hides the date of birth and the age, and masks every number of the result view', () => {
     const view = presentResultView(buildResultView([verified], DEFAULT_SELECTION, '2026-11-23', 'en'));
     expect(view.identity.name).toEqual({ state: 'value', text: 'I. S. H.' });
     expect(view.identity.familyName).toEqual({ state: 'value', text: 'S. H.' });
-    expect(view.identity.birthdate).toEqual({ state: 'value', text: HIDDEN_DATE, hint: '39 years old' });
+    expect(view.identity.birthdate).toEqual({ state: 'value', text: HIDDEN_DATE });
     expect(view.document.number).toEqual({ state: 'value', text: '•••••4567' });
     expect(view.document.personalNumber).toMatchObject({ text: '•••••••2345' });
   });

@@ -1,6 +1,7 @@
 /**
  * Presenter mode: for screen sharing and recordings, personal data is hidden everywhere the app
- * shows it: names reduced to initials, the date of birth hidden (the age stays), the subject
+ * shows it: names reduced to initials, the date of birth and the age hidden (a minimum age's
+ * verdict says only whether it is met), the subject
  * identifier and every national identity and document number masked (the reveal switch is off),
  * the portrait blurred. The same replacements apply to the
  * protocol trace, so the trace's detail, Copy and Download hide them too.
@@ -45,7 +46,8 @@ export function presentResultView(view: ResultView): ResultView {
       name: field(identity.name, initials),
       givenName: field(identity.givenName, initials),
       familyName: field(identity.familyName, initials),
-      birthdate: field(identity.birthdate, () => HIDDEN_DATE),
+      // The age goes too: with the day of the verification it tells the year of birth.
+      birthdate: identity.birthdate.state === 'value' ? { state: 'value', text: HIDDEN_DATE } : identity.birthdate,
     },
   };
 }
