@@ -424,6 +424,23 @@ describe('the ID token’s checks in the trace', () => {
     expect(present(checks.slice(0, 1))[0]).not.toHaveProperty('checksPassed');
   });
 
+  it('stand where the last of them was made, after the JWKS fetch choosing the key needed, with its time: the trace stays in time order', () => {
+    const jwks: TraceEvent = {
+      type: 'http',
+      step: 'jwks',
+      method: 'GET',
+      url: 'https://idv.example/jwks',
+      status: 200,
+      responseBody: '{}',
+      startedAt: 2,
+      durationMs: 30,
+    };
+    const timed = checks.map((event, position) => (event.type === 'check' ? { ...event, at: position < 2 ? 1 : 40 } : event));
+    const entries = present([...timed.slice(0, 2), jwks, ...timed.slice(2)]);
+    expect(entries.map((entry) => entry.step)).toEqual(['token', 'jwks', 'id_token']);
+    expect(entries.map((entry) => entry.at)).toEqual([0, 2, 40].map((ms) => new Date(ms).toISOString()));
+  });
+
   it('words them in Norwegian, values as they are', () => {
     const [, entry] = present(checks, { locale: 'nb' });
     expect(entry!.title).toBe('Kontroller av ID-tokenet: Utløp (exp) feilet');

@@ -211,7 +211,11 @@ export interface TraceReading {
   certificate?: CertificateSummary | undefined;
 }
 
-/** The checks of the ID token, made one after the other, as one entry: a checklist. */
+/**
+ * The checks of the ID token, made one after the other, as one entry: a checklist, timed by the
+ * last of them, where it is listed (after a JWKS fetch that choosing the key needed, which came
+ * between the first check and the last), so the trace reads in time order.
+ */
 function checksEntry(checks: readonly RecordedCheck[], index: number, locale: Locale): TraceEntryView {
   const views = checks.map((check) => presentCheck(check, locale));
   const failed = views.find((check) => !check.passed);
@@ -220,7 +224,7 @@ function checksEntry(checks: readonly RecordedCheck[], index: number, locale: Lo
     index,
     step: 'id_token',
     title: failed ? t.titleFailed(failed.label) : t.title,
-    at: new Date(checks[0]!.at).toISOString(),
+    at: new Date(checks.at(-1)!.at).toISOString(),
     sections: [],
     expandable: true,
     checks: views,
