@@ -21,6 +21,8 @@ test('a wrong nonce: the failure page names the nonce check with what was sent a
     'wrong_nonce Wrong nonce: The ID token carries a random nonce instead of the one in the request object.',
   );
   await expect(cause).toContainText('Armed on its QA panel.');
+  // and what to do about it: the fault's advice, not the code's (which would look for a real cause)
+  await expect(page.getByTestId('what-to-try')).toHaveText(/^Nothing, if this is the refusal you were testing: .* disarm the fault on the emulator’s QA panel/);
 
   // near the top: the check, what we sent (masked: a secret), what the token carried
   const top = page.getByTestId('failure-check');
@@ -112,6 +114,7 @@ test('a failed face check: the service’s own error and words at the top, under
   await expect(page.getByRole('heading', { level: 1 })).not.toContainText(/cancel/i);
   // no fault of the emulator was involved, and the page does not pretend one was
   await expect(page.getByTestId('fault-cause')).toHaveCount(0);
+  await expect(page.getByTestId('what-to-try')).not.toContainText('fault');
   // the answer comes before the explanation of the code
   const [answerTop, headingTop] = await Promise.all([answer.boundingBox(), page.getByTestId('error-code').boundingBox()]);
   expect(answerTop!.y).toBeLessThan(headingTop!.y);
@@ -137,6 +140,7 @@ test('a fault chosen for one verification on the emulator’s page is named as c
   await expect(page.getByTestId('error-code')).toHaveText('id_token_audience_mismatch');
   await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_audience]')).toContainText('wrong_audience');
   await expect(page.getByTestId('fault-cause')).toContainText('Chosen for this verification on the emulator’s page.');
+  await expect(page.getByTestId('what-to-try')).toContainText('it was chosen for this verification only, and the next one is answered normally');
   await expect(page.getByTestId('failure-check').getByTestId('check-received')).toHaveText('"another-client"');
 
   await page.getByRole('button', { name: 'Norsk' }).click();

@@ -49,6 +49,10 @@ export function FailurePanel({
   const answered = emulatorAnswer && (emulatorAnswer.faults.length > 0 || emulatorAnswer.error !== undefined);
   const causes = emulatorAnswer?.faults.filter((fault) => !fault.acceptance) ?? [];
   const variants = emulatorAnswer?.faults.filter((fault) => fault.acceptance) ?? [];
+  // A fault of the emulator caused it: the code's own advice (check the clock, tell the provider)
+  // would send the reader after a cause that is not there.
+  const causedByFault = causes.length > 0 || emulatorAnswer?.error !== undefined;
+  const next = causedByFault ? (emulatorAnswer?.chosen === 'panel' ? t.faultNext.panel : t.faultNext.flow) : explanation.next;
   return (
     <section aria-labelledby="failure-heading" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8">
       <p className="text-sm font-semibold uppercase tracking-wide text-red-700">{eyebrow ?? t.failed}</p>
@@ -149,7 +153,7 @@ export function FailurePanel({
       )}
       <p className="mt-6 text-slate-700">
         <span className="font-semibold">{t.whatToTry} </span>
-        {explanation.next}
+        <span data-testid="what-to-try">{next}</span>
       </p>
       <div className="mt-6 flex flex-wrap items-center gap-3">
         {retryForm && (

@@ -224,6 +224,12 @@ const en = {
   armedOnPanel: 'Armed on its QA panel.',
   chosenForFlow: 'Chosen for this verification on the emulator’s page.',
   chosenError: (error: string) => `The emulator answered this verification with ${error}, as chosen on its page.`,
+  /** what to try when a fault of the emulator caused the failure, instead of the code's own advice */
+  faultNext: {
+    panel:
+      'Nothing, if this is the refusal you were testing: the relying party refused the spoiled answer, as it should. To verify normally again, disarm the fault on the emulator’s QA panel (a one-shot fault is disarmed already).',
+    flow: 'Nothing, if this is the refusal you were testing: it was chosen for this verification only, and the next one is answered normally.',
+  },
   noFault: 'No fault of the emulator was applied to this verification.',
   /** acceptance variants: valid answers a correct relying party accepts */
   variantsApplied: 'Also applied: answers a correct relying party accepts (if nothing above caused the failure, the relying party refused a valid answer)',
@@ -457,6 +463,11 @@ const nb: FailureMessages = {
   armedOnPanel: 'Aktivert i QA-panelet.',
   chosenForFlow: 'Valgt for denne verifiseringen på emulatorens side.',
   chosenError: (error) => `Emulatoren svarte denne verifiseringen med ${error}, slik det ble valgt på siden.`,
+  faultNext: {
+    panel:
+      'Ingenting, hvis det er denne avvisningen du testet: tjenesteyteren avviste det ødelagte svaret, slik den skal. For å verifisere normalt igjen, deaktiver feilen i emulatorens QA-panel (en engangsfeil er allerede deaktivert).',
+    flow: 'Ingenting, hvis det er denne avvisningen du testet: den ble valgt bare for denne verifiseringen, og den neste besvares normalt.',
+  },
   noFault: 'Ingen feil fra emulatoren ble brukt på denne verifiseringen.',
   variantsApplied: 'Også brukt: svar en korrekt tjenesteyter godtar (hvis ingenting ovenfor forårsaket feilen, avviste tjenesteyteren et gyldig svar)',
   notFound: {
