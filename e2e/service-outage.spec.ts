@@ -85,6 +85,9 @@ test('with the service down the failure page says when the app asks again, and a
     await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
     await expect(page).toHaveURL(`${app}/result`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ingrid Solberg Haugen');
+    // The header's badge, as this page was served, shows the service back: while it could not be
+    // reached it is asked again every 2 s, not 15, and a page waits a moment for the answer.
+    await expect(page.getByTestId('mode-badge')).toHaveAttribute('data-state', 'ok');
   } finally {
     for (const server of servers) server.kill('SIGKILL');
   }

@@ -11,7 +11,7 @@ import 'server-only';
  * provider never holds a page up.
  */
 import type { DoctorEndpoint, DoctorFindings, DoctorStatus, TransportCause } from '@/lib/verification/doctor-findings';
-import { doctorFindings, reusedFor } from './doctor-cache';
+import { doctorFindings, reusedFor, UNREACHABLE_RETRY_MS } from './doctor-cache';
 
 /** How long a page waits for findings being made: a healthy provider answers well within it. */
 export const HEALTH_WAIT_MS = 250;
@@ -69,12 +69,19 @@ async function coreServesDiscovery(): Promise<boolean> {
   return (await withinMs(answered, HEALTH_WAIT_MS)) ?? false;
 }
 
-/** One state per set of the doctor's findings: the findings are made at most once per 15 s. */
-const currentHealth: () => Promise<ServiceHealth> = reusedFor(15_000, async () => {
-  const findings = await doctorFindings();
-  const staleDiscovery = findings.service?.problem?.endpoint === 'discovery' ? await coreServesDiscovery().catch(() => false) : false;
-  return healthOf(findings, staleDiscovery);
-});
+/** Whether the service could not be reached: then it is asked again sooner, and pages wait for the answer. */
+const unreachable = (health: ServiceHealth) => health.reason?.kind === 'unreachable';
+
+/** One state per set of the doctor's findings: at most once per 15 s, or per 2 s while unreachable. */
+const currentHealth: () => Promise<ServiceHealth> = reusedFor(
+  15_000,
+  async () => {
+    const findings = await doctorFindings();
+    const staleDiscovery = findings.service?.problem?.endpoint === 'discovery' ? await coreServesDiscovery().catch(() => false) : false;
+    return healthOf(findings, staleDiscovery);
+  },
+  { failed: unreachable, retryAfterMs: UNREACHABLE_RETRY_MS },
+);
 
 /** `promise`'s value if it settles within `ms`, else undefined (the promise keeps going). */
 export async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -100,8 +107,9 @@ const settledHealth = (globalForHealth.__idvHealthOf ??= new WeakMap());
  * The service's state for the header. Once a state has settled, it is answered at once while a
  * newer one is made in the background (stale-while-revalidate): a page never waits for a
  * refresh, which against a silent provider lasts up to the core's 10 s timeout. Before the
- * first, the findings are waited for up to `waitMs`, then `checking`. Never throws: a failure
- * to find out is `down`.
+ * first, and while the last said the service could not be reached, the newer findings are waited
+ * for up to `waitMs` (so the first page after the service is back shows it back), then the last
+ * state, or `checking`. Never throws: a failure to find out is `down`.
  */
 export async function serviceHealth(waitMs = HEALTH_WAIT_MS): Promise<ServiceHealth> {
   const current = currentHealth();
@@ -115,5 +123,7 @@ export async function serviceHealth(waitMs = HEALTH_WAIT_MS): Promise<ServiceHea
     settledHealth.set(current, health);
     globalForHealth.__idvSettledHealth = health;
   });
-  return globalForHealth.__idvSettledHealth ?? (await withinMs(settling, waitMs)) ?? { state: 'checking' };
+  const last = globalForHealth.__idvSettledHealth;
+  if (last && !unreachable(last)) return last;
+  return (await withinMs(settling, waitMs)) ?? last ?? { state: 'checking' };
 }
