@@ -15,8 +15,9 @@ import './globals.css';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = PAGE_MESSAGES[(await preferences()).locale];
+  const customerMode = (await serverConfig().catch(() => undefined))?.customerMode === true;
   return {
-    title: { default: t.title, template: t.titleTemplate },
+    title: { default: customerMode ? t.customerTitle : t.title, template: t.titleTemplate },
     description: t.description,
     referrer: 'same-origin',
     // public/: the header's "ID" mark, drawn by scripts/generate-icons.mjs
@@ -93,9 +94,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
                 <span className="truncate text-sm sm:text-base" title={demoName}>
                   {name}
                 </span>
-                <span className="hidden shrink-0 text-sm font-normal text-slate-500 sm:inline">{t.appRole}</span>
+                {!config?.customerMode && <span className="hidden shrink-0 text-sm font-normal text-slate-500 sm:inline">{t.appRole}</span>}
               </a>
-              <ModeBadge health={health} locale={locale} linked={!config?.customerMode} />
+              {/* IDV_CUSTOMER_MODE: nothing of QA's in front of a customer, the service's health included (the doctor has it). */}
+              {!config?.customerMode && <ModeBadge health={health} locale={locale} />}
             </div>
             {/* Forms, so the switches work without JavaScript; POST /preferences remembers them. */}
             <div className="flex flex-wrap items-center gap-1.5 sm:gap-2 [&_button]:px-1.5 [&_button]:py-1 [&_button]:text-xs min-[380px]:[&_button]:px-2 sm:[&_button]:px-3 sm:[&_button]:text-sm">

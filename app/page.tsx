@@ -30,7 +30,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const emulator = config.mode === 'emulator';
   // Presets name the person they suggest (the embedded emulator's personas: emulator mode only).
   const personaNames = emulator ? Object.fromEntries(personas.map((persona) => [persona.id, persona.label])) : {};
-  // IDV_CUSTOMER_MODE: no links to QA's tools on a customer's screen (they stay reachable by URL).
+  // IDV_CUSTOMER_MODE: no links to QA's tools, nor QA's controls, on a customer's screen (the tools stay reachable by URL).
   const qaLinks = !config.customerMode;
 
   return (
@@ -89,6 +89,7 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
         personaNames={personaNames}
         populationRegisterName={config.populationRegisterName}
         presenter={presenter}
+        qaTools={qaLinks}
         locale={locale}
       />
     </div>

@@ -1,8 +1,8 @@
 /**
  * A demo in the customer's name: IDV_DEMO_NAME and IDV_DEMO_LOGO in the header and on the
  * embedded emulator's pages (its client's name and logo), the logo served at GET /demo-logo, and
- * IDV_CUSTOMER_MODE, which leaves the links to the QA panel and the doctor off the pages (they
- * stay reachable by URL). A server of this spec's own, in emulator mode with those settings.
+ * IDV_CUSTOMER_MODE, which leaves everything of QA's off the pages: the links to the QA panel and
+ * the doctor (they stay reachable by URL), the health badge, the protocol's role, QA's controls. A server of this spec's own, in emulator mode with those settings.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { decideInEmulatedApp } from './flows';
 import { EMULATOR_APP } from './servers';
 
 const LOGO = 'e2e/fixtures/acme-logo.png';
+const PANEL_PASSWORD = randomBytes(18).toString('base64url');
 let server: AppServer;
 let app: string;
 
@@ -22,7 +23,7 @@ test.beforeAll(async ({ request }) => {
     APP_URL: app,
     IDV_DATA_DIR: '.data/e2e-customer-demo',
     SESSION_SECRET: randomBytes(32).toString('base64url'),
-    EMULATOR_PANEL_PASSWORD: randomBytes(18).toString('base64url'),
+    EMULATOR_PANEL_PASSWORD: PANEL_PASSWORD,
     IDV_DEMO_NAME: 'Acme Bank',
     // relative: the project folder's (scripts/start.mjs)
     IDV_DEMO_LOGO: LOGO,
@@ -74,24 +75,40 @@ test('GET /demo-logo serves the file’s bytes as the PNG it is, never sniffed, 
   expect((await request.get(`${EMULATOR_APP}/demo-logo`)).status()).toBe(404);
 });
 
-test('customer mode shows no link to the QA panel or the doctor, on the picker or the result; both stay reachable by URL', async ({ page }) => {
+test('customer mode shows nothing of QA’s: no link to the QA panel or the doctor, no health badge, no role, no QA control, on the app’s pages or the emulator’s; both tools stay reachable by URL', async ({
+  page,
+}) => {
+  // Even a browser signed in to the QA panel, as the person giving the demo may be.
+  await page.goto(`${app}/emulator`);
+  await page.getByLabel('Panel password').fill(PANEL_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('panel-access')).toHaveAttribute('data-access', 'signed-in');
+
   const qaLinks = page.locator('a[href="/doctor"], a[href^="/emulator"]');
   await page.goto(`${app}/`);
   await expect(page.getByTestId('start')).toBeVisible();
+  await expect(page).toHaveTitle('Identity verification');
   await expect(qaLinks).toHaveCount(0);
-  // the badge still says which service and its state, as words rather than a link
-  await expect(page.getByTestId('mode-badge')).toContainText('Embedded emulator');
-  await expect(page.getByTestId('mode-badge').getByRole('link')).toHaveCount(0);
+  await expect(page.getByTestId('mode-badge')).toHaveCount(0);
+  await expect(page.getByTestId('site-header')).not.toContainText('relying party');
+  // A selection the service would refuse: its problem is said, but QA's "send it anyway" is not offered.
+  await page.getByRole('radio', { name: 'standard_etsi' }).check();
+  await page.getByRole('checkbox', { name: /^Given name/ }).uncheck();
+  await expect(page.getByTestId('selection-problems')).toContainText('requires given_name and family_name');
+  await expect(page.getByTestId('selection-problems').getByRole('checkbox')).toHaveCount(0);
+  await page.goto(`${app}/`);
 
   await page.getByTestId('start').click();
-  // the emulator's page names the client by the demo's name
+  // the emulator's page names the client by the demo's name, and offers no QA answer
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Acme Bank wants to verify your identity');
+  await expect(page.getByText('QA: answer this verification with…')).toHaveCount(0);
   const emulatorLogo = page.getByTestId('client-logo');
   await expect(emulatorLogo).toHaveAttribute('src', `${app}/demo-logo`);
   expect(await emulatorLogo.evaluate(async (image: HTMLImageElement) => (await image.decode(), image.naturalWidth))).toBe(64);
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page).toHaveURL(`${app}/result`);
   await expect(qaLinks).toHaveCount(0);
+  await expect(page.getByTestId('mode-badge')).toHaveCount(0);
 
   for (const path of ['/doctor', '/emulator']) expect((await page.request.get(`${app}${path}`)).status()).toBe(200);
 });

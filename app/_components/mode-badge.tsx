@@ -26,15 +26,14 @@ function reasonText(reason: HealthReason, locale: Locale): string {
  * Unreachable"); when not OK, the reason is written beside it in a few words (and read as its
  * description), so keyboard and touch users see it too, not only a mouse's hover. Given only what
  * it shows, never the configuration. On a phone it says the mode in one word, in a smaller pill.
- * `linked: false` (IDV_CUSTOMER_MODE): the same words, not a link to the doctor.
+ * Not shown in customer mode (IDV_CUSTOMER_MODE).
  */
-export function ModeBadge({ health, locale, linked = true }: { health: ServiceHealth; locale: Locale; linked?: boolean }) {
+export function ModeBadge({ health, locale }: { health: ServiceHealth; locale: Locale }) {
   const t = DOCTOR_MESSAGES[locale].badge;
   const look = LOOKS[health.state];
   const stateWord = health.reason?.kind === 'configuration' ? t.states.configuration : t.states[health.state];
   const reason = health.reason && health.state !== 'ok' ? reasonText(health.reason, locale) : undefined;
-  const hover = [health.issuer ? `${t.service} ${health.issuer}` : undefined, reason, linked ? t.seeDoctor : undefined].filter(Boolean).join('\n');
-  const Pill = linked ? 'a' : 'span';
+  const hover = [health.issuer ? `${t.service} ${health.issuer}` : undefined, reason, t.seeDoctor].filter(Boolean).join('\n');
   return (
     <div
       data-testid="mode-badge"
@@ -42,11 +41,11 @@ export function ModeBadge({ health, locale, linked = true }: { health: ServiceHe
       data-mode={health.mode}
       className="flex min-w-0 max-w-[60%] shrink-0 flex-col items-end gap-0.5 sm:max-w-none sm:items-start"
     >
-      <Pill
-        {...(linked ? { href: '/doctor' } : {})}
+      <a
+        href="/doctor"
         title={hover}
         aria-describedby={reason ? 'mode-badge-reason' : undefined}
-        className={`inline-flex max-w-full items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap no-underline sm:px-2.5 sm:text-sm ${linked ? 'hover:underline' : ''} ${look.pill}`}
+        className={`inline-flex max-w-full items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap no-underline sm:px-2.5 sm:text-sm hover:underline ${look.pill}`}
       >
         <span aria-hidden="true" className={`size-2 shrink-0 rounded-full ${look.dot}`} />
         {health.mode && (
@@ -56,7 +55,7 @@ export function ModeBadge({ health, locale, linked = true }: { health: ServiceHe
           </>
         )}
         <span data-testid="mode-badge-state">{stateWord}</span>
-      </Pill>
+      </a>
       {reason && (
         <span id="mode-badge-reason" className="text-right text-xs text-slate-700 sm:text-left" data-testid="mode-badge-reason">
           {reason}

@@ -29,6 +29,11 @@ interface PickerProps {
   populationRegisterName: string;
   /** presenter mode: the personal number typed is masked on screen and in the previews */
   presenter?: boolean;
+  /**
+   * QA's own controls (sending a selection the service will refuse, to see its error); off in
+   * customer mode (IDV_CUSTOMER_MODE), where the problems are still explained
+   */
+  qaTools?: boolean;
   locale: Locale;
 }
 
@@ -54,6 +59,7 @@ export function Picker({
   personaNames = {},
   populationRegisterName,
   presenter = false,
+  qaTools = true,
   locale,
 }: PickerProps) {
   const t = PICKER_MESSAGES[locale];
@@ -341,17 +347,19 @@ export function Picker({
                   <li key={problem}>{t.problems[problem]}</li>
                 ))}
               </ul>
-              <label className="mt-3 flex items-center gap-2 font-medium">
-                <input
-                  type="checkbox"
-                  name={FIELD.sendAnyway}
-                  value={SEND_ANYWAY_VALUE}
-                  checked={sendAnyway}
-                  onChange={(e) => setSendAnyway(e.target.checked)}
-                  className={box}
-                />
-                {t.sendAnyway}
-              </label>
+              {qaTools && (
+                <label className="mt-3 flex items-center gap-2 font-medium">
+                  <input
+                    type="checkbox"
+                    name={FIELD.sendAnyway}
+                    value={SEND_ANYWAY_VALUE}
+                    checked={sendAnyway}
+                    onChange={(e) => setSendAnyway(e.target.checked)}
+                    className={box}
+                  />
+                  {t.sendAnyway}
+                </label>
+              )}
             </div>
           )}
           <div className="flex flex-wrap gap-3">

@@ -60,6 +60,8 @@ export interface EmulatorContext {
   readonly usedClientAssertions: Records<true>;
   /** who may use the QA panel's actions (qa/panel-access.ts) */
   readonly panel: PanelGate;
+  /** whether the pages offer the choice of how one flow is answered (EmulatorOptions.flowAnswerChooser) */
+  readonly flowAnswerChooser: boolean;
   /** the name population-register evidence must carry in `record.source.name` (spec 2.3) */
   readonly populationRegisterName: string;
   /** `{flow_url}` (part 4): the base URL the authorization endpoint is advertised under; same path as the issuer */
@@ -107,6 +109,8 @@ export function createContext(options: {
   store: Store;
   /** who may use the QA panel's actions; default open */
   panel?: PanelAccess;
+  /** default true */
+  flowAnswerChooser?: boolean;
   /** default: one address for all requests */
   clientAddress?: (request: Request) => string;
   /** default POPULATION_REGISTER_NAME */
@@ -168,6 +172,7 @@ export function createContext(options: {
     usedFlows: new Records(store, 'used-flow', now),
     usedClientAssertions: new Records(store, 'assertion', now),
     panel: createPanelGate(options.panel ?? { mode: 'open' }, store, issuer, now),
+    flowAnswerChooser: options.flowAnswerChooser ?? true,
     populationRegisterName: options.populationRegisterName ?? POPULATION_REGISTER_NAME,
     flowBaseUrl: options.flowBaseUrl ?? issuer,
     // Kept in the store, as entitlements are: a switch on one instance's panel holds on all.

@@ -121,6 +121,12 @@ export interface EmulatorOptions {
    */
   panel?: PanelAccess;
   /**
+   * Whether the authorization page and the app offer whoever may use the panel's actions the
+   * choice of how one flow is answered (views/flow-answer-chooser.ts). Default true; false for a
+   * demo in front of a customer, where nothing of QA's should show (faults stay on the panel).
+   */
+  flowAnswerChooser?: boolean;
+  /**
    * The population register's name, which register evidence must request in
    * `record.source.name` and which the ID token names (spec 2.3 gives only
    * `<population_register_name>`). Default POPULATION_REGISTER_NAME, 'Folkeregisteret'.
@@ -259,6 +265,7 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     now,
     store,
     panel: options.panel,
+    flowAnswerChooser: checkSwitch(options.flowAnswerChooser, 'flowAnswerChooser') ?? true,
     clientAddress: options.clientAddress,
     populationRegisterName: checkPopulationRegisterName(options.populationRegisterName),
     flowBaseUrl,

@@ -117,7 +117,7 @@ export interface ServerConfig {
    * shows them, and the embedded emulator's pages name the client by them.
    */
   demo: { name?: string; logo?: DemoLogo };
-  /** IDV_CUSTOMER_MODE: the pages leave out the links to the QA panel and the doctor (which stay reachable by URL) */
+  /** IDV_CUSTOMER_MODE: the pages show nothing of QA's (links to the QA panel and the doctor, which stay reachable by URL; the health badge; QA's controls) */
   customerMode: boolean;
 }
 

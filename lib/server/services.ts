@@ -98,6 +98,8 @@ export async function createServices(config: ServerConfig, options: { fetch?: Fe
           clientAddress: (request) => clientAddress(request.headers, config.trustedProxies),
           rateLimits: config.emulatorRateLimits,
           panel: config.emulatorPanel,
+          // IDV_CUSTOMER_MODE: nothing of QA's on the pages a customer sees, the emulator's included.
+          flowAnswerChooser: !config.customerMode,
           populationRegisterName: config.emulatorPopulationRegisterName,
           strict: config.emulatorStrict,
           redirectIss: config.emulatorRedirectIss,

@@ -25,6 +25,8 @@ const LINK_FIELD_NB: Record<LinkField, string> = {
 
 const en = {
   title: 'Identity verification — relying party',
+  /** the title in customer mode (IDV_CUSTOMER_MODE): no word of the protocol's roles */
+  customerTitle: 'Identity verification',
   titleTemplate: '%s · Identity verification',
   description: 'Reference relying party for an OpenID Connect for Identity Assurance verification service.',
   skipToContent: 'Skip to content',
@@ -91,6 +93,7 @@ export type PageMessages = typeof en;
 
 const nb: PageMessages = {
   title: 'Identitetsverifisering — tjenesteyter',
+  customerTitle: 'Identitetsverifisering',
   titleTemplate: '%s · Identitetsverifisering',
   description: 'Referanseimplementasjon av en tjenesteyter for en identitetsverifiseringstjeneste med OpenID Connect for Identity Assurance.',
   skipToContent: 'Hopp til innholdet',

@@ -968,6 +968,26 @@ describe('GET {base}/qa/flow: one flow’s protocol trace', () => {
     expect(events[4]!.details).toMatchObject({ error: 'server_error', state, parameters: ['error', 'error_description', 'state', 'iss'] });
   });
 
+  it('with flowAnswerChooser off (a demo in front of a customer), no page offers the choice and a choice posted anyway is refused, the panel open or not', async () => {
+    const withChooser = newEmulator();
+    const shown = await openPage(withChooser, (await par(withChooser)).requestUri);
+    const page = async (emulator: Emulator, { interaction, browser }: { interaction: string; browser: string }) =>
+      (await emulator.handle(new Request(`${TEST_BASE_URL}/auth/page?${new URLSearchParams({ interaction, browser })}`))).text();
+    expect(await page(withChooser, shown)).toContain('data-testid="qa-answer"');
+
+    const emulator = newEmulator({ flowAnswerChooser: false });
+    const flow = await openPage(emulator, (await par(emulator)).requestUri);
+    expect(await page(emulator, flow)).not.toContain('data-testid="qa-answer"');
+    const chosen = await emulator.handle(
+      new Request(`${TEST_BASE_URL}/app/${flow.interaction}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ browser: flow.browser, from: 'page', action: 'choose-answer', answer: 'error:server_error' }).toString(),
+      }),
+    );
+    expect(chosen.status).toBe(403);
+  });
+
   it('a trace is one client’s: another client’s flow with the same state neither writes into it nor reads its given name', async () => {
     const emulator = newEmulator();
     const { requestUri, state } = await par(emulator, 'state-shared');
