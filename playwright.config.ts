@@ -51,7 +51,7 @@ export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results',
   // Spec files run side by side, each worker with its own app in emulator mode (e2e/servers.ts;
-  // E2E_WORKERS, default 2: this machine has two cores); the tests of one file run in order.
+  // E2E_WORKERS, default one per core and one more); the tests of one file run in order.
   fullyParallel: false,
   workers: WORKERS,
   retries: 0,
