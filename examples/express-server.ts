@@ -52,8 +52,9 @@ const rp: RelyingParty = {
     signingKey: JSON.parse(required('IDV_SIGNING_KEY')),
     encryptionKey: JSON.parse(required('IDV_ENCRYPTION_KEY')),
   },
-  discovery: new DiscoveryCache(http),
-  jwks: new JwksCache(http),
+  // `http` reaches the caches' requests too: allowInsecureRequests is set in one place.
+  discovery: new DiscoveryCache(),
+  jwks: new JwksCache(),
   http,
 };
 

@@ -217,6 +217,18 @@ describe('DiscoveryCache', () => {
     await expect(cache.get('http://localhost:3000/emulator')).rejects.toMatchObject({ code: 'insecure_url' });
   });
 
+  it('takes a call’s own HTTP options over its own: the relying party’s allowInsecureRequests is enough', async () => {
+    const issuer = 'http://localhost:3000/emulator';
+    const local = metadata({ issuer, pushed_authorization_request_endpoint: `${issuer}/par`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` });
+    await expect(new DiscoveryCache().get(issuer, { fetch: async () => Response.json(local) })).rejects.toMatchObject({ code: 'insecure_url' });
+    await expect(new DiscoveryCache().get(issuer, { fetch: async () => Response.json(local), allowInsecureRequests: true })).resolves.toMatchObject({
+      issuer,
+    });
+    // A call that does not say keeps the cache's own setting.
+    const allowing = new DiscoveryCache({ allowInsecureRequests: true, fetch: async () => Response.json(local) });
+    await expect(allowing.get(issuer, { allowInsecureRequests: undefined })).resolves.toMatchObject({ issuer });
+  });
+
   it('maps a hanging endpoint to timeout', async () => {
     const cache = new DiscoveryCache({
       timeoutMs: 50,

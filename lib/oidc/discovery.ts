@@ -7,7 +7,16 @@
  * Copy with: errors.ts, http.ts, types.ts.
  */
 import { IdvError } from './errors.ts';
-import { assertSecureUrl, BackedOffLoader, cacheLifetimeSeconds, DEFAULT_STALE_IF_ERROR_SECONDS, readJsonObject, send, staleIfErrorMs } from './http.ts';
+import {
+  assertSecureUrl,
+  BackedOffLoader,
+  cacheLifetimeSeconds,
+  DEFAULT_STALE_IF_ERROR_SECONDS,
+  readJsonObject,
+  send,
+  staleIfErrorMs,
+  withCallOptions,
+} from './http.ts';
 import type { HttpOptions, ProviderMetadata } from './types.ts';
 
 /** Cached for an hour unless the response says otherwise. */
@@ -177,15 +186,16 @@ export class DiscoveryCache {
   /**
    * The validated metadata of `issuer`: from the cache while fresh, else from the network, else
    * (the refresh failed) the last good document while within the stale window.
-   * @param options.fetch used if this call has to go to the network (e.g. a tracing fetch)
+   * @param options the relying party's HTTP options for this call (`fetch`, e.g. a tracing one;
+   *   `timeoutMs`; `allowInsecureRequests`), each over the cache's own where given
    * @throws IdvError as `fetchDiscovery` and `processDiscoveryResponse` do; while backed off,
    *   with the code of the failure that started the back-off, without a request
    */
-  async get(issuer: string, options: { fetch?: HttpOptions['fetch'] } = {}): Promise<ProviderMetadata> {
+  async get(issuer: string, options: HttpOptions = {}): Promise<ProviderMetadata> {
     const entry = this.#entries.get(issuer);
     if (entry && entry.expiresAt > this.#now()) return entry.metadata;
     try {
-      return await this.#refresh(issuer, options.fetch);
+      return await this.#refresh(issuer, withCallOptions(this.#options, options));
     } catch (error) {
       if (!entry || this.#now() >= entry.expiresAt + this.#staleIfErrorMs) throw error;
       return entry.metadata;
@@ -193,11 +203,11 @@ export class DiscoveryCache {
   }
 
   /** One request at a time per issuer, none while backed off; a success ends the back-off. */
-  #refresh(issuer: string, fetch: HttpOptions['fetch']): Promise<ProviderMetadata> {
+  #refresh(issuer: string, options: DiscoveryOptions): Promise<ProviderMetadata> {
     return this.#loader.load(issuer, async () => {
-      const response = await fetchDiscovery(issuer, { ...this.#options, ...(fetch ? { fetch } : {}) });
+      const response = await fetchDiscovery(issuer, options);
       const lifetime = cacheLifetimeSeconds(response, DEFAULT_LIFETIME_SECONDS);
-      const metadata = await processDiscoveryResponse(issuer, response, this.#options);
+      const metadata = await processDiscoveryResponse(issuer, response, options);
       this.#entries.set(issuer, { metadata, expiresAt: this.#now() + lifetime * 1000 });
       return metadata;
     });

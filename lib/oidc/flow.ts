@@ -73,7 +73,8 @@ function fetchFor(rp: RelyingParty, step: TraceStep, trace: ProtocolTrace | unde
  */
 async function metadataFor(rp: RelyingParty, trace: ProtocolTrace | undefined): Promise<ProviderMetadata> {
   const since = trace?.events.length ?? 0;
-  const metadata = await rp.discovery.get(rp.issuer, { fetch: fetchFor(rp, 'discovery', trace) });
+  // The relying party's http options reach the caches too: its allowInsecureRequests is the one switch.
+  const metadata = await rp.discovery.get(rp.issuer, { ...rp.http, fetch: fetchFor(rp, 'discovery', trace) });
   if (trace && !trace.recordedSince(since, 'discovery')) {
     trace.note('discovery', { fromCache: true, url: discoveryUrl(rp.issuer) });
   }
@@ -220,7 +221,7 @@ export async function completeAuthorization(
     encryption: acceptedIdTokenEncryption(metadata, rp.idTokenEncryption),
     jwks: rp.jwks,
     jwksUri: metadata.jwks_uri,
-    fetch: fetchFor(rp, 'jwks', trace),
+    http: { ...rp.http, fetch: fetchFor(rp, 'jwks', trace) },
     ...(trace ? { onCheck: (check) => trace.check(check) } : {}),
   });
   if (trace && !trace.recordedSince(since, 'jwks')) trace.note('jwks', { fromCache: true, url: metadata.jwks_uri });

@@ -16,6 +16,16 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 const MAX_CACHE_SECONDS = 86_400;
 
 /**
+ * A cache's HTTP options for one call made on a relying party's behalf: each of the call's own
+ * (`fetch`, `timeoutMs`, `allowInsecureRequests`) over the cache's, where given. So the relying
+ * party's `http` is the one switch: `allowInsecureRequests` there reaches discovery and the JWKS.
+ */
+export function withCallOptions<T extends HttpOptions>(own: T, call: HttpOptions): T {
+  const given = Object.fromEntries(Object.entries(call).filter(([, value]) => value !== undefined));
+  return { ...own, ...given };
+}
+
+/**
  * Refuses a URL that is not https, unless `allowInsecureRequests` was named.
  * @param what the endpoint in words, for the error message ("The PAR endpoint")
  * @returns the parsed URL
@@ -31,9 +41,13 @@ export function assertSecureUrl(url: string, options: HttpOptions, what: string)
   }
   if (parsed.protocol === 'https:') return parsed;
   if (parsed.protocol === 'http:' && options.allowInsecureRequests) return parsed;
-  throw new IdvError('insecure_url', `${what} must use https (set allowInsecureRequests for a local emulator)`, {
-    actual: url,
-  });
+  throw new IdvError(
+    'insecure_url',
+    `${what} must use https (for an emulator on this machine, set allowInsecureRequests in the relying party's http options)`,
+    {
+      actual: url,
+    },
+  );
 }
 
 /**

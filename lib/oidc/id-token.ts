@@ -209,7 +209,7 @@ function keyFacts(jwk: JWK): Record<string, unknown> {
 /**
  * Verifies the inner JWS with the service key named by its `kid` (4.4). `alg` must be ES256, so
  * `none`, HS256 (key confusion) and RS256 never reach a verifier.
- * @param lookup a fetch to use if the JWKS has to be fetched
+ * @param lookup the HTTP options to use if the JWKS has to be fetched (a tracing fetch, `allowInsecureRequests`)
  * @param onCheck receives the `jws_header`, `signing_key`, `signature` and `payload` checks
  * @returns the JWS header, the payload (not yet validated) and the key that verified it
  * @throws IdvError with code `id_token_malformed`, `id_token_unsupported_algorithm`,
@@ -452,8 +452,10 @@ export interface IdTokenExpectations extends ClaimExpectations {
   encryption?: readonly IdTokenEncryption[];
   jwks: JwksCache;
   jwksUri: string;
-  /** used if the JWKS has to be fetched (e.g. a tracing fetch) */
+  /** used if the JWKS has to be fetched (e.g. a tracing fetch); over `http.fetch` */
   fetch?: LookupOptions['fetch'];
+  /** the relying party's HTTP options, used if the JWKS has to be fetched (`allowInsecureRequests`, `timeoutMs`) */
+  http?: LookupOptions;
   /** receives every check as it is made, the failing one included (checks.ts) */
   onCheck?: CheckListener;
 }
@@ -469,7 +471,13 @@ export interface IdTokenExpectations extends ClaimExpectations {
 export async function processIdToken(idToken: string, expected: IdTokenExpectations): Promise<ValidatedIdToken> {
   const { onCheck } = expected;
   const { jws, jweHeader } = await decryptIdToken(idToken, expected.encryptionKey, expected.encryption, onCheck);
-  const { jwsHeader, payload, signingKey } = await verifyIdTokenSignature(jws, expected.jwks, expected.jwksUri, { fetch: expected.fetch }, onCheck);
+  const { jwsHeader, payload, signingKey } = await verifyIdTokenSignature(
+    jws,
+    expected.jwks,
+    expected.jwksUri,
+    { ...expected.http, ...(expected.fetch ? { fetch: expected.fetch } : {}) },
+    onCheck,
+  );
   const claims = validateIdTokenClaims(payload, expected, onCheck);
   return { jweHeader, jwsHeader, claims, signingKey };
 }

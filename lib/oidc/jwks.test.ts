@@ -48,6 +48,16 @@ describe('JwksCache', () => {
     expect(state.fetches).toBe(2);
   });
 
+  it('takes a lookup’s own HTTP options over its own: the relying party’s allowInsecureRequests is enough', async () => {
+    const { fetch } = server([keyA]);
+    const local = 'http://localhost:3000/emulator/jwks';
+    await expect(new JwksCache({ fetch }).getKey(local, { alg: 'ES256', kid: 'a' })).rejects.toMatchObject({ code: 'insecure_url' });
+    await expect(new JwksCache({ fetch }).getKey(local, { alg: 'ES256', kid: 'a' }, { allowInsecureRequests: true })).resolves.toMatchObject({
+      jwk: { kid: 'a' },
+    });
+    await expect(new JwksCache().getKey(local, { alg: 'ES256', kid: 'a' }, { fetch, allowInsecureRequests: true })).resolves.toBeDefined();
+  });
+
   it('refetches once for an unknown kid (rotation) and finds the new key', async () => {
     let now = 0;
     const { state, fetch } = server([keyA]);

@@ -11,7 +11,7 @@
 import { importJWK, type CryptoKey, type JWK } from 'jose';
 import type { KeySource } from './checks.ts';
 import { IdvError } from './errors.ts';
-import { BackedOffLoader, cacheLifetimeSeconds, DEFAULT_STALE_IF_ERROR_SECONDS, readJsonObject, send, staleIfErrorMs } from './http.ts';
+import { BackedOffLoader, cacheLifetimeSeconds, DEFAULT_STALE_IF_ERROR_SECONDS, readJsonObject, send, staleIfErrorMs, withCallOptions } from './http.ts';
 import type { HttpOptions } from './types.ts';
 
 /** 8: the service sends max-age=86400; without a header we keep keys for ten minutes. */
@@ -65,9 +65,8 @@ export interface VerificationKey {
 }
 
 /** Per-call options: a fetch to use if this call has to go to the network (e.g. a tracing one). */
-export interface LookupOptions {
-  fetch?: HttpOptions['fetch'];
-}
+/** The relying party's HTTP options for one lookup, each over the cache's own where given (`withCallOptions`). */
+export type LookupOptions = HttpOptions;
 
 /**
  * Sends the JWKS request. Returns the response unchecked: pass it to `processJwksResponse`.
@@ -205,7 +204,7 @@ export class JwksCache {
   /** One request at a time per URI, none while backed off; a success ends the back-off. */
   #refresh(jwksUri: string, options: LookupOptions): Promise<Entry> {
     return this.#loader.load(jwksUri, async () => {
-      const response = await fetchJwks(jwksUri, { ...this.#options, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      const response = await fetchJwks(jwksUri, withCallOptions(this.#options, options));
       const lifetime = cacheLifetimeSeconds(response, DEFAULT_LIFETIME_SECONDS);
       const keys = await processJwksResponse(response);
       const fetchedAt = this.#now();
