@@ -51,6 +51,9 @@ export interface ClientInfo {
 /** An answer of the QA API that was not what the kit asked for. */
 /** How often a run waiting for another's run lock asks again, in seconds. */
 const LOCK_POLL_SECONDS = 5;
+/** How many times a request the emulator turned away for a while (429, 503) is asked again, and the longest wait. */
+const RETRIES = 3;
+const RETRY_WAIT_SECONDS = 10;
 
 export class EmulatorQaError extends Error {
   constructor(
@@ -187,8 +190,22 @@ export class EmulatorQa {
     return ((await response.json()) as { fetches: JwksFetch[] }).fetches;
   }
 
-  /** Sends a request, turning a connection failure into an error that names the emulator. */
+  /**
+   * Sends a request, turning a connection failure into an error that names the emulator. An
+   * answer of 429 or 503 with Retry-After (the emulator's rate limits, a store that is out for a
+   * moment) is waited out and asked again, up to RETRIES times, for at most RETRY_WAIT_SECONDS each.
+   */
   private async send(request: () => Promise<APIResponse>): Promise<APIResponse> {
+    for (let attempt = 0; ; attempt += 1) {
+      const response = await this.sendOnce(request);
+      const retryAfter = Number(response.headers()['retry-after']);
+      if (attempt >= RETRIES || (response.status() !== 429 && response.status() !== 503) || !(retryAfter >= 0)) return response;
+      await response.dispose();
+      await new Promise((resolve) => setTimeout(resolve, Math.min(retryAfter, RETRY_WAIT_SECONDS) * 1000));
+    }
+  }
+
+  private async sendOnce(request: () => Promise<APIResponse>): Promise<APIResponse> {
     try {
       return await request();
     } catch (error) {

@@ -46,6 +46,14 @@ describe('judge', () => {
     expect(verdict).toEqual({ status: 'fail', reason: expect.stringContaining('crashed: it answered 500 at http://127.0.0.1:8000/callback (and 1 more 5xx)') });
   });
 
+  it('says a flow the QA API could not read is unknown, not that the fault was left out', () => {
+    const unread = 'the emulator answered reading the flow with 429 temporarily_unavailable';
+    const verdict = judge(wrongNonce, seen(wrongNonce, { applied: [], flowSeen: false, flowUnread: unread }));
+    expect(verdict.status).toBe('error');
+    expect(verdict.reason).toContain(`could not say what it did to this flow (${unread}), so whether its fault was applied is unknown`);
+    expect(verdict.reason).not.toContain('did not apply');
+  });
+
   it('fails a case when the relying party never answered', () => {
     expect(judge(byId('token_timeout'), seen(byId('token_timeout'), { hung: 'The relying party did not answer within 60 s' }))).toEqual({
       status: 'fail',

@@ -31,6 +31,8 @@ export interface Observation {
   pictureUses: readonly string[];
   /** the emulator saw the case's flow (its pushed authorization request) */
   flowSeen: boolean;
+  /** the emulator's QA API could not say what it did to the flow: why (then `applied` is unknown) */
+  flowUnread?: string;
   /** the faults the emulator says it applied to the case's flow */
   applied: readonly string[];
   /** the verified claims the relying party requested at PAR, when the emulator saw the request */
@@ -50,6 +52,12 @@ export interface Verdict {
 /** The verdict of `testCase` on what was seen. */
 export function judge(testCase: ConformanceCase, seen: Observation): Verdict {
   if (seen.driverError !== undefined) return { status: 'error', reason: seen.driverError };
+  if (seen.flowUnread !== undefined) {
+    return {
+      status: 'error',
+      reason: `The emulator's QA API could not say what it did to this flow (${seen.flowUnread}), so whether its fault was applied is unknown; the page it ended on: ${seen.finalUrl}.`,
+    };
+  }
   const missing = testCase.faults.filter((fault) => !seen.applied.includes(fault));
   if (missing.length > 0) return notApplied(testCase, seen, missing);
   if (seen.hung !== undefined) return { status: 'fail', reason: seen.hung };

@@ -320,7 +320,15 @@ export async function runCase(
   // The flow as the emulator saw it: by the state it gave back, or (a PAR fault) the new flow of this client.
   state ??= (await qa.flowsSince(settings.clientId, startedAt - 60_000).catch(() => [])).find((candidate) => !seenStates.has(candidate));
   if (state !== undefined) seenStates.add(state);
-  const flow = state === undefined ? undefined : await qa.flow(state).catch(() => undefined);
+  // A flow the QA API could not read is not one it says was left alone: the verdict says which.
+  let flowUnread: string | undefined;
+  const flow =
+    state === undefined
+      ? undefined
+      : await qa.flow(state).catch((error: unknown) => {
+          flowUnread = error instanceof Error ? error.message : String(error);
+          return undefined;
+        });
   // A client fault the relying party never reached must not spoil whatever comes next.
   const applied = flow?.faults.map((fault) => fault.id) ?? [];
   for (const fault of clientFaults) if (!applied.includes(fault)) await qa.disarmFault(fault, settings.owner).catch(() => undefined);
@@ -361,6 +369,7 @@ export async function runCase(
     serverErrors,
     pictureUses,
     flowSeen: flow !== undefined,
+    ...(flowUnread === undefined ? {} : { flowUnread }),
     applied,
     ...requestedClaimsOf(flow),
     jwksFetches: relyingPartyFetches.length,
