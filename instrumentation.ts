@@ -11,8 +11,15 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     // Every request carries its connection's address in a header no client can set
     // (lib/server/client-address.ts): the rate limits' key without a trusted proxy.
-    const [{ Server }, { stampSocketAddresses }] = await Promise.all([import('node:http'), import('./lib/server/client-address')]);
+    const [{ Server }, { stampSocketAddresses }, { guardRequests }] = await Promise.all([
+      import('node:http'),
+      import('./lib/server/client-address'),
+      import('./lib/server/request-guard'),
+    ]);
     stampSocketAddresses(Server);
+    // What Next.js would answer with a 500 of its own (TRACE, an undecodable emulator path, a
+    // Range or a router state tree it cannot read) is answered or cleaned first.
+    guardRequests(Server);
     const { validateConfigurationAtStartup } = await import('./lib/server/startup');
     await validateConfigurationAtStartup();
   }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TEST_BASE_URL, createTestClient, openAuthorizationPage, type TestClient } from '@/test/support/emulator';
-import { ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, createEmulator } from '.';
+import { ID_TOKEN_CONTENT_ENCRYPTIONS, ID_TOKEN_ENCRYPTION_ALGORITHMS, NO_CONTENT_POLICY, ROUTES, createEmulator } from '.';
 
 let client: TestClient;
 
@@ -27,6 +27,38 @@ describe('createEmulator', () => {
     const emulator = createEmulator({ baseUrl: 'https://idv.example', clients: [client.registered] });
     const response = await emulator.handle(new Request('https://idv.example/.well-known/openid-configuration'));
     expect((await response.json()).token_endpoint).toBe('https://idv.example/token');
+  });
+});
+
+describe('every answer', () => {
+  /** A path of each route of the table: a regular expression's groups filled in with a sample. */
+  const paths = ROUTES.map((route) =>
+    typeof route.path === 'string'
+      ? route.path
+      : route.path.source
+          .replace(/^\^/, '')
+          .replace(/\$$/, '')
+          .replace(/\\/g, '')
+          .replace(/\([^)]*\)/g, 'x-1'),
+  );
+
+  it('carries nosniff and a Content-Security-Policy, on every route, with every method, its errors included; JSON one that allows nothing', async () => {
+    const emulator = createEmulator({ baseUrl: TEST_BASE_URL, clients: [client.registered] });
+    const answers: [string, Response][] = [];
+    for (const path of [...paths, '/nothing-here', '/qa/flow?state=%FF']) {
+      for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+        const body = method === 'GET' || method === 'HEAD' ? undefined : 'x=%';
+        answers.push([`${method} ${path}`, await emulator.handle(new Request(`${TEST_BASE_URL}${path}`, { method, body }))]);
+      }
+    }
+    for (const [request, response] of answers) {
+      expect(response.status, request).toBeLessThan(500);
+      expect(response.headers.get('x-content-type-options'), request).toBe('nosniff');
+      expect(response.headers.get('content-security-policy'), request).toBeTruthy();
+      if (response.headers.get('content-type')?.includes('json')) expect(response.headers.get('content-security-policy'), request).toBe(NO_CONTENT_POLICY);
+    }
+    // The table's every route was asked: discovery and the JWKS among them, the QA API's JSON errors too.
+    expect(answers.map(([request]) => request)).toEqual(expect.arrayContaining(['GET /.well-known/openid-configuration', 'GET /jwks', 'GET /qa/flow']));
   });
 });
 

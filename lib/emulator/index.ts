@@ -207,7 +207,7 @@ const QA_API: RouteLimit = { group: 'qa', refusal: 'json' };
  * Part 4's endpoints, then the pages and documents of the person's side of a flow and of QA: the
  * one table that routing, the 405 answer's Allow header, HEAD and the rate limits read.
  */
-const ROUTES: readonly Route[] = [
+export const ROUTES: readonly Route[] = [
   { path: ENDPOINT_PATHS.discovery, methods: { GET: discoveryEndpoint } },
   { path: ENDPOINT_PATHS.jwks, methods: { GET: jwksEndpoint } },
   { path: ENDPOINT_PATHS.par, methods: { POST: pushedAuthorizationRequestEndpoint }, rateLimit: { group: 'par', refusal: 'json' } },
@@ -284,21 +284,42 @@ export function createEmulator(options: EmulatorOptions): Emulator {
     control: createControl(context),
     on: (name, listener) => context.events.on(name, listener),
     async handle(request) {
-      try {
-        return await route(request, context, basePath, limit);
-      } catch (error) {
-        if (error instanceof OAuthError) return error.toResponse();
-        // The state store is full or unreachable: nothing was changed; the client may retry.
-        if (isStoreError(error)) {
-          const why = error.code === 'store_full' ? 'the emulator holds as many flows as it can' : 'the emulator’s state store did not answer';
-          return new TemporarilyUnavailable(`${why}; try again later`, error.retryAfterSeconds).toResponse();
-        }
-        // Unreachable by input: every check raises an OAuthError. Logged, and hidden from the caller.
-        console.error('IDV emulator: unexpected error', error);
-        return new ServerError().toResponse();
-      }
+      return withSecurityHeaders(await answer(request, context, basePath, limit));
     },
   };
+}
+
+async function answer(request: Request, context: EmulatorContext, basePath: string, limit: Limit): Promise<Response> {
+  try {
+    return await route(request, context, basePath, limit);
+  } catch (error) {
+    if (error instanceof OAuthError) return error.toResponse();
+    // The state store is full or unreachable: nothing was changed; the client may retry.
+    if (isStoreError(error)) {
+      const why = error.code === 'store_full' ? 'the emulator holds as many flows as it can' : 'the emulator’s state store did not answer';
+      return new TemporarilyUnavailable(`${why}; try again later`, error.retryAfterSeconds).toResponse();
+    }
+    // Unreachable by input: every check raises an OAuthError. Logged, and hidden from the caller.
+    console.error('IDV emulator: unexpected error', error);
+    return new ServerError().toResponse();
+  }
+}
+
+/** The policy of an answer that is no page of ours (JSON, a portrait, a script, an error): nothing may load or frame it. */
+export const NO_CONTENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * Every answer, whatever its route, its method or its error: `X-Content-Type-Options: nosniff`,
+ * and a Content-Security-Policy, the page's own (views/page-shell.ts) or, for anything else,
+ * one that allows nothing. One place, so that no new route or error can leave them out.
+ */
+export function withSecurityHeaders(response: Response): Response {
+  if (response.headers.get('x-content-type-options') === 'nosniff' && response.headers.has('content-security-policy')) return response;
+  // A copy: a Response's headers may be immutable (Response.redirect).
+  const headers = new Headers(response.headers);
+  headers.set('X-Content-Type-Options', 'nosniff');
+  if (!headers.has('content-security-policy')) headers.set('Content-Security-Policy', NO_CONTENT_POLICY);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 async function route(request: Request, context: EmulatorContext, basePath: string, limit: Limit): Promise<Response> {

@@ -6,7 +6,12 @@ import { services } from '@/lib/server/services';
  */
 async function handle(request: Request): Promise<Response> {
   const { emulator } = await services();
-  if (!emulator) return Response.json({ error: 'not_found' }, { status: 404 });
+  if (!emulator) {
+    return Response.json(
+      { error: 'not_found', error_description: 'no embedded emulator in provider mode' },
+      { status: 404, headers: { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" } },
+    );
+  }
   return emulator.handle(request);
 }
 

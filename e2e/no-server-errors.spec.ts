@@ -1,0 +1,71 @@
+/**
+ * Input that Next.js itself answers with a 500 of its own, answered with a 4xx (proxy.ts), and the
+ * embedded emulator's answers, each with its security headers (lib/emulator/index.ts
+ * `withSecurityHeaders`). Against the built app in emulator mode.
+ */
+import { expect, test, type APIResponse } from '@playwright/test';
+import { EMULATOR_APP as APP } from './servers';
+
+const NOTHING_ALLOWED = "default-src 'none'; frame-ancestors 'none'";
+
+function expectNoContentHeaders(response: APIResponse, what: string): void {
+  expect(response.headers()['x-content-type-options'], what).toBe('nosniff');
+  expect(response.headers()['content-security-policy'], what).toBe(NOTHING_ALLOWED);
+}
+
+test('TRACE on a page, a route handler, a static file or the emulator is 405, never 500', async ({ request }) => {
+  for (const path of ['/', '/healthz', '/icon.svg', '/_next/static/x.js', '/emulator/jwks']) {
+    const response = await request.fetch(`${APP}${path}`, { method: 'TRACE' });
+    expect(response.status(), path).toBe(405);
+    expect(response.headers().allow, path).toContain('GET');
+    expectNoContentHeaders(response, path);
+  }
+});
+
+test('a Range no range can satisfy the form of is ignored (RFC 9110 §14.2): the static file comes whole, never a 500', async ({ request }) => {
+  const whole = await request.get(`${APP}/icon.svg`);
+  for (const range of ['bytes=5-1', 'bytes=-', 'bytes=x-y', 'lines=1-2']) {
+    const response = await request.get(`${APP}/icon.svg`, { headers: { Range: range } });
+    expect(response.status(), range).toBe(200);
+    expect(await response.body(), range).toEqual(await whole.body());
+  }
+  // A valid range still gets its part.
+  expect((await request.get(`${APP}/icon.svg`, { headers: { Range: 'bytes=0-9' } })).status()).toBe(206);
+});
+
+test('an RSC request with a router state tree Next.js cannot read gets the page, never a 500', async ({ request }) => {
+  for (const tree of ['%7Bbad', '%5B%5D', encodeURIComponent('["",{"children":[1,{}]}]'), encodeURIComponent('["",{},null,"nonsense"]'), 'x'.repeat(50_000)]) {
+    for (const path of ['/', '/nothing-here']) {
+      const response = await request.get(`${APP}${path}`, { headers: { RSC: '1', 'Next-Router-State-Tree': tree } });
+      expect(response.status(), `${path} ${tree.slice(0, 30)}`).toBeLessThan(500);
+    }
+  }
+  // A tree of the shape Next.js's router sends is kept: the answer is the RSC payload.
+  const tree = encodeURIComponent(JSON.stringify(['', { children: ['__PAGE__', {}, null, null] }, null, null, 1]));
+  const rsc = await request.get(`${APP}/doctor`, { headers: { RSC: '1', 'Next-Router-State-Tree': tree } });
+  expect(rsc.status()).toBe(200);
+  expect(rsc.headers()['content-type']).toContain('text/x-component');
+});
+
+test('a path under /emulator that is not percent-encoded UTF-8 is the emulator’s JSON 400, with its headers', async ({ request }) => {
+  for (const path of ['/emulator/%E0', '/emulator/app/%E0', '/emulator/qa/clients/%E0', '/emulator/qa/faults/%C3%28', '/emulator/%2']) {
+    const response = await request.get(`${APP}${path}`);
+    expect(response.status(), path).toBe(400);
+    expect(await response.json(), path).toEqual({ error: 'invalid_request', error_description: 'the path is not percent-encoded UTF-8' });
+    expectNoContentHeaders(response, path);
+  }
+});
+
+test('the emulator’s JSON answers carry nosniff and a policy that allows nothing: discovery, the JWKS, the QA API, its 404 and 405', async ({ request }) => {
+  const answers: [string, APIResponse][] = [
+    ['discovery', await request.get(`${APP}/emulator/.well-known/openid-configuration`)],
+    ['jwks', await request.get(`${APP}/emulator/jwks`)],
+    ['qa', await request.get(`${APP}/emulator/qa/lock`)],
+    ['404', await request.get(`${APP}/emulator/nothing-here`)],
+    ['405', await request.delete(`${APP}/emulator/jwks`)],
+  ];
+  for (const [what, response] of answers) {
+    expect(response.status(), what).toBeLessThan(500);
+    expectNoContentHeaders(response, what);
+  }
+});
