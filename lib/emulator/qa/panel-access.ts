@@ -7,10 +7,12 @@
  *   production without a password);
  * - `password`: a browser's that signed in with the panel password. Sign-in attempts are limited
  *   per client address (10 per 15 minutes, every attempt counted before the password is
- *   compared, so a burst cannot slip through) and for all addresses together (30 per 15
- *   minutes: addresses are cheap to come by), and after three wrong passwords in a row, from
- *   anywhere, each next attempt waits twice as long as the one before (2 s, 4 s, … up to a
- *   minute) until the right one. The comparison takes the same time whatever the guess, and
+ *   compared, so a burst cannot slip through), and after three wrong passwords in a row from
+ *   one address, each next attempt from it waits twice as long as the one before (2 s, 4 s, …
+ *   up to a minute) until the right one. Both are kept per address, so that nobody's guesses
+ *   hold back anyone else's sign-in. Only a high ceiling holds for all addresses together (100
+ *   per 15 minutes, ten addresses' worth): addresses are cheap to come by, and many of them
+ *   must still not guess fast. The comparison takes the same time whatever the guess, and
  *   a signed-in browser holds a random token in an HttpOnly, SameSite=Strict cookie
  *   scoped to the emulator's path, remembered in the store for 12 hours (so every instance
  *   sharing the store knows it, and signing out ends it everywhere).
@@ -31,20 +33,25 @@ export const MIN_PANEL_PASSWORD_LENGTH = 12;
 
 /** Sign-in attempts per client address in SIGN_IN_WINDOW_SECONDS, right or wrong. */
 export const SIGN_IN_ATTEMPTS = 10;
-/** Sign-in attempts from all addresses together in SIGN_IN_WINDOW_SECONDS, right or wrong. */
-export const SIGN_IN_ATTEMPTS_OVERALL = 30;
+/**
+ * Sign-in attempts from all addresses together in SIGN_IN_WINDOW_SECONDS, right or wrong: a
+ * ceiling ten addresses' worth high, so that one address (held to SIGN_IN_ATTEMPTS) cannot
+ * reach it and lock the others out, while a thousand addresses still get no more guesses.
+ */
+export const SIGN_IN_ATTEMPTS_OVERALL = 100;
 const SIGN_IN_WINDOW_SECONDS = 15 * 60;
-/** Wrong passwords in a row (from anywhere) before each next attempt must wait. */
+/** Wrong passwords in a row from one address before each next attempt from it must wait. */
 export const FREE_WRONG_PASSWORDS = 3;
 /** The longest wait between attempts, in seconds. */
 const MAX_BACK_OFF_SECONDS = 60;
 
-/** Wrong passwords in a row, and when the next attempt may come (ms since the epoch). */
+/** One address's wrong passwords in a row, and when its next attempt may come (ms since the epoch). */
 interface BackOff {
   wrong: number;
   notBefore: number;
 }
-const BACK_OFF_KEY = 'panel-sign-in-back-off';
+/** Where one address's back-off is kept: in the store, so that every instance sharing it holds it. */
+const backOffKey = (address: string) => `panel-sign-in-back-off:${address}`;
 
 /** How long a sign-in lasts. */
 const SESSION_SECONDS = 12 * 3600;
@@ -97,8 +104,8 @@ export function createPanelGate(access: PanelAccess, store: Store, issuer: strin
     },
     async signIn(password, address) {
       if (!expected) throw new Error('the panel has no password to sign in with');
-      // Waiting after wrong passwords: the attempt is not counted, nor compared.
-      const backOff = await store.get<BackOff>(BACK_OFF_KEY);
+      // This address waiting after its wrong passwords: the attempt is not counted, nor compared.
+      const backOff = await store.get<BackOff>(backOffKey(address));
       const now = clock();
       if (backOff && backOff.notBefore > now) return { reason: 'too_many_attempts', retryAfterSeconds: Math.ceil((backOff.notBefore - now) / 1000) };
       try {
@@ -112,10 +119,10 @@ export function createPanelGate(access: PanelAccess, store: Store, issuer: strin
       if (!timingSafeEqual(digest(password), expected)) {
         const wrong = (backOff?.wrong ?? 0) + 1;
         const wait = wrong > FREE_WRONG_PASSWORDS ? Math.min(2 ** (wrong - FREE_WRONG_PASSWORDS), MAX_BACK_OFF_SECONDS) : 0;
-        await store.set(BACK_OFF_KEY, { wrong, notBefore: now + wait * 1000 } satisfies BackOff, SIGN_IN_WINDOW_SECONDS);
+        await store.set(backOffKey(address), { wrong, notBefore: now + wait * 1000 } satisfies BackOff, SIGN_IN_WINDOW_SECONDS);
         return { reason: 'wrong_password' };
       }
-      await store.delete(BACK_OFF_KEY);
+      await store.delete(backOffKey(address));
       const token = randomBytes(32).toString('base64url');
       await store.set(sessionKey(token), true, SESSION_SECONDS);
       return { setCookie: serializeCookie(COOKIE_NAME, token, { ...cookie, maxAge: SESSION_SECONDS }) };
