@@ -3,7 +3,7 @@ import { startRedisServer, type RedisServer } from '@/test/support/redis-server'
 import { MemoryStore } from '../../store/memory-store';
 import { RedisStore } from '../../store/redis-store';
 import type { Store } from '../../store/store';
-import { createPanelGate, FREE_WRONG_PASSWORDS, SIGN_IN_ATTEMPTS, type PanelGate } from './panel-access';
+import { createPanelGate, FREE_WRONG_PASSWORDS, SIGN_IN_ATTEMPTS, SIGN_IN_IDLE_SECONDS, SIGN_IN_MAX_SECONDS, type PanelGate } from './panel-access';
 
 const PASSWORD = 'correct horse battery';
 const ISSUER = 'http://127.0.0.1:3000/emulator';
@@ -100,5 +100,54 @@ describe.each(Object.keys(STORES))('the panel’s sign-in back-off, per client a
     }
     expect(await one.signIn(PASSWORD, GUESSER)).toMatchObject({ reason: 'too_many_attempts' });
     expect(await two.signIn(PASSWORD, QA)).toHaveProperty('setCookie');
+  });
+});
+
+describe.each(Object.keys(STORES))('a panel sign-in, in the %s store', (kind) => {
+  /** The panel's cookie from a sign-in, as a browser sends it back; and a request that carries it. */
+  async function signedIn(gate: PanelGate): Promise<Request> {
+    const outcome = await gate.signIn(PASSWORD, QA);
+    if (!('setCookie' in outcome)) throw new Error(`not signed in: ${JSON.stringify(outcome)}`);
+    return new Request(ISSUER, { headers: { cookie: outcome.setCookie.split(';')[0]! } });
+  }
+
+  it('ends after an hour without use, on every instance; each use on either instance renews it', async () => {
+    const { one, two, clock } = await twoInstances(kind);
+    const browser = await signedIn(one);
+    // Used at 59 minutes on the other instance, then 59 minutes after that on the first: still on.
+    clock.now += 59 * 60_000;
+    expect(await two.state(browser)).toBe('signed-in');
+    clock.now += 59 * 60_000;
+    expect(await one.state(browser)).toBe('signed-in');
+    // An hour without use: ended, on both.
+    clock.now += SIGN_IN_IDLE_SECONDS * 1000;
+    expect(await two.state(browser)).toBe('signed-out');
+    expect(await one.state(browser)).toBe('signed-out');
+  });
+
+  it('ends 12 hours after it began however often it is used, and its cookie lasts no longer', async () => {
+    const { one, two, clock } = await twoInstances(kind);
+    const outcome = await one.signIn(PASSWORD, QA);
+    expect('setCookie' in outcome && outcome.setCookie).toMatch(new RegExp(`; Max-Age=${SIGN_IN_MAX_SECONDS};`));
+    const browser = await signedIn(one);
+    const began = clock.now;
+    // Used every half hour, on one instance and then the other, up to the last moment.
+    for (let use = 1; use < (2 * SIGN_IN_MAX_SECONDS) / 3600; use++) {
+      clock.now = began + use * 30 * 60_000;
+      expect(await (use % 2 ? one : two).state(browser), `${use / 2} h`).toBe('signed-in');
+    }
+    clock.now = began + SIGN_IN_MAX_SECONDS * 1000 - 1;
+    expect(await one.state(browser)).toBe('signed-in');
+    clock.now = began + SIGN_IN_MAX_SECONDS * 1000;
+    expect(await two.state(browser)).toBe('signed-out');
+  });
+
+  it('signing out on one instance ends it on the other, and a use there does not bring it back', async () => {
+    const { one, two } = await twoInstances(kind);
+    const browser = await signedIn(one);
+    expect(await two.state(browser)).toBe('signed-in');
+    await one.signOut(browser);
+    expect(await two.state(browser)).toBe('signed-out');
+    expect(await one.state(browser)).toBe('signed-out');
   });
 });

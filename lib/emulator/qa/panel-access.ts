@@ -14,8 +14,11 @@
  *   per 15 minutes, ten addresses' worth): addresses are cheap to come by, and many of them
  *   must still not guess fast. The comparison takes the same time whatever the guess, and
  *   a signed-in browser holds a random token in an HttpOnly, SameSite=Strict cookie
- *   scoped to the emulator's path, remembered in the store for 12 hours (so every instance
- *   sharing the store knows it, and signing out ends it everywhere).
+ *   scoped to the emulator's path. The sign-in is kept in the store (so every instance sharing
+ *   the store knows it, and signing out ends it everywhere) and ends after an hour without use:
+ *   each use, on any instance, renews it in the store, up to 12 hours after it began. Browsers
+ *   send a host's cookies to every port of it, so a server on another port of the same host
+ *   name can receive the cookie: the hour bounds what it could do with one.
  * @see endpoints/panel.ts; DECISIONS.md "QA panel"
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -53,8 +56,26 @@ interface BackOff {
 /** Where one address's back-off is kept: in the store, so that every instance sharing it holds it. */
 const backOffKey = (address: string) => `panel-sign-in-back-off:${address}`;
 
-/** How long a sign-in lasts. */
-const SESSION_SECONDS = 12 * 3600;
+/** A sign-in ends after this long without use; each use renews it. */
+export const SIGN_IN_IDLE_SECONDS = 3600;
+/** A sign-in ends at the latest this long after it began, however much it is used (the cookie's Max-Age too). */
+export const SIGN_IN_MAX_SECONDS = 12 * 3600;
+
+/** A sign-in, as the store keeps it under its token's digest: when it began and was last used (ms since the epoch). */
+interface PanelSession {
+  signedInAt: number;
+  usedAt: number;
+}
+
+/** The seconds `session` has left at `now`: until it has been idle an hour, or is 12 hours old. At most 0 when it has ended. */
+function secondsLeft(session: PanelSession, now: number): number {
+  return Math.min(session.usedAt + SIGN_IN_IDLE_SECONDS * 1000, session.signedInAt + SIGN_IN_MAX_SECONDS * 1000) / 1000 - now / 1000;
+}
+
+function isPanelSession(value: unknown): value is PanelSession {
+  const session = value as Partial<PanelSession> | null | undefined;
+  return typeof session === 'object' && session !== null && Number.isFinite(session.signedInAt) && Number.isFinite(session.usedAt);
+}
 
 const COOKIE_NAME = 'idv_emulator_panel';
 
@@ -63,7 +84,10 @@ export type SignInRefusal = { reason: 'wrong_password' } | { reason: 'too_many_a
 
 export interface PanelGate {
   readonly access: PanelAccess;
-  /** The access state of the browser that sent `request`. @throws StoreError when the store cannot answer */
+  /**
+   * The access state of the browser that sent `request`; a signed-in browser's asking is a use,
+   * which renews its sign-in. @throws StoreError when the store cannot answer
+   */
   state(request: Request): Promise<PanelAccessState>;
   /**
    * Checks `password` for the browser at `address`: the Set-Cookie header value that signs it
@@ -100,7 +124,15 @@ export function createPanelGate(access: PanelAccess, store: Store, issuer: strin
     async state(request) {
       if (access.mode !== 'password') return access.mode;
       const token = tokenOf(request);
-      return token && (await store.get<true>(sessionKey(token))) ? 'signed-in' : 'signed-out';
+      if (!token) return 'signed-out';
+      const key = sessionKey(token);
+      const session = await store.get<PanelSession>(key);
+      const now = clock();
+      // The store's expiry ends an idle sign-in too; the emulator's clock is what decides when.
+      if (!isPanelSession(session) || secondsLeft(session, now) <= 0) return 'signed-out';
+      const renewed = { ...session, usedAt: now };
+      // `replace`, not `set`: a sign-out on another instance meanwhile stays a sign-out.
+      return (await store.replace(key, renewed, secondsLeft(renewed, now))) ? 'signed-in' : 'signed-out';
     },
     async signIn(password, address) {
       if (!expected) throw new Error('the panel has no password to sign in with');
@@ -124,8 +156,8 @@ export function createPanelGate(access: PanelAccess, store: Store, issuer: strin
       }
       await store.delete(backOffKey(address));
       const token = randomBytes(32).toString('base64url');
-      await store.set(sessionKey(token), true, SESSION_SECONDS);
-      return { setCookie: serializeCookie(COOKIE_NAME, token, { ...cookie, maxAge: SESSION_SECONDS }) };
+      await store.set(sessionKey(token), { signedInAt: now, usedAt: now } satisfies PanelSession, SIGN_IN_IDLE_SECONDS);
+      return { setCookie: serializeCookie(COOKIE_NAME, token, { ...cookie, maxAge: SIGN_IN_MAX_SECONDS }) };
     },
     async signOut(request) {
       const token = tokenOf(request);
