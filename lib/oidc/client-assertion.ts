@@ -39,24 +39,6 @@ export interface ClientAssertionInput {
 }
 
 /**
- * Ed25519 signatures are deterministic and 2.1 allows no `jti`, so two EdDSA assertions with the
- * same `exp` are byte-identical and the service refuses the second as a replay; and `exp` must be
- * a whole number of seconds (2.1: "Unix timestamp"). So each EdDSA key signs at most one assertion
- * per `exp` second, and every `exp` stays within the lifetime: an assertion takes the latest whole
- * second at or below now + 60 s that its key has not used, going down to now + 31 s at the
- * earliest, so that it has always more than `EDDSA_ASSERTION_MIN_REMAINING_SECONDS` (30 s) left.
- * When all 30 are taken, `client_assertion_rate_exceeded` is thrown. So a key serves a burst of
- * `EDDSA_ASSERTION_BURST` (30) assertions at once and one per second sustained: each second, one
- * more second comes into reach. A verification takes two (PAR and token).
- *
- * The seconds used are claimed from an `ExpAllocator`. The default one keeps them in this
- * process, on `globalThis` under a registered symbol, so every copy of this module in the process
- * (two bundles, two copies of the core) shares them. Instances that share one EdDSA key must share
- * an allocator too (`RelyingParty.expAllocator`): otherwise two of them signing in the same second
- * make the same assertion, and the service refuses the second.
- */
-
-/**
  * At least this much of an EdDSA assertion's lifetime is left when it is made (more, by the
  * fraction of the current second): time for the outbound call (10 s by default,
  * `HttpOptions.timeoutMs`) and for a service clock up to 20 s ahead of ours.
@@ -109,6 +91,23 @@ export const inProcessExpAllocator: ExpAllocator = {
   },
 };
 
+/**
+ * Ed25519 signatures are deterministic and 2.1 allows no `jti`, so two EdDSA assertions with the
+ * same `exp` are byte-identical and the service refuses the second as a replay; and `exp` must be
+ * a whole number of seconds (2.1: "Unix timestamp"). So each EdDSA key signs at most one assertion
+ * per `exp` second, and every `exp` stays within the lifetime: an assertion takes the latest whole
+ * second at or below now + 60 s that its key has not used, going down to now + 31 s at the
+ * earliest, so that it has always more than `EDDSA_ASSERTION_MIN_REMAINING_SECONDS` (30 s) left.
+ * When all 30 are taken, `client_assertion_rate_exceeded` is thrown. So a key serves a burst of
+ * `EDDSA_ASSERTION_BURST` (30) assertions at once and one per second sustained: each second, one
+ * more second comes into reach. A verification takes two (PAR and token).
+ *
+ * The seconds used are claimed from an `ExpAllocator`. The default one keeps them in this
+ * process, on `globalThis` under a registered symbol, so every copy of this module in the process
+ * (two bundles, two copies of the core) shares them. Instances that share one EdDSA key must share
+ * an allocator too (`RelyingParty.expAllocator`): otherwise two of them signing in the same second
+ * make the same assertion, and the service refuses the second.
+ */
 async function expiry(signingKey: ClientConfig['signingKey'], now: number, allocator: ExpAllocator): Promise<number> {
   const latest = Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
   if (signingKey.alg !== 'EdDSA') return latest;
