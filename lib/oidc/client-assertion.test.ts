@@ -6,6 +6,8 @@ import {
   clientAuthenticationParameters,
   createClientAssertion,
   EDDSA_ASSERTION_BURST,
+  EDDSA_ASSERTION_MIN_REMAINING_SECONDS,
+  type ExpAllocator,
 } from './client-assertion.ts';
 import { generateClientKeys, toPublicJwk, type GeneratedClientKeys } from './client-keys.ts';
 import type { ClientSigningAlgorithm } from './types.ts';
@@ -48,38 +50,85 @@ describe('createClientAssertion (2.1)', () => {
     expect(new Set(made).size).toBe(3);
   });
 
-  it.each(['ES256', 'PS256', 'EdDSA'] as const)('gives a %s assertion an exp in whole seconds (2.1: a Unix timestamp)', async (alg) => {
+  it.each(['ES256', 'PS256', 'EdDSA'] as const)('gives a %s assertion an exp in whole seconds (2.1: a Unix timestamp), within its lifetime', async (alg) => {
     for (const offset of [0, 123, 999, 1_000, 59_500]) {
       const now = NOW + 500_000 + offset;
       const { exp } = decodeJwt(await createClientAssertion({ client: client(alg), audience: AUDIENCE, now }));
       expect(Number.isInteger(exp)).toBe(true);
-      expect(exp).toBeGreaterThanOrEqual(Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS);
+      expect(exp! - now / 1000).toBeLessThanOrEqual(CLIENT_ASSERTION_LIFETIME_SECONDS);
+      expect(exp! - now / 1000).toBeGreaterThan(EDDSA_ASSERTION_MIN_REMAINING_SECONDS);
     }
   });
 
-  it('gives each EdDSA assertion of a burst the next free second, from the nominal expiry on', async () => {
-    const now = NOW + 1_000_000;
-    const nominal = Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
-    const exps: number[] = [];
-    for (let i = 0; i < EDDSA_ASSERTION_BURST; i++) {
-      exps.push(decodeJwt(await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: now + i })).exp!);
+  it('gives a burst of 60 EdDSA assertions distinct exps within the lifetime, and refuses the rest with client_assertion_rate_exceeded', async () => {
+    // Not on a whole second: the lifetime is counted from now, not from the second now is in.
+    const now = NOW + 1_000_250;
+    const made: { exp: number; assertion: string }[] = [];
+    const refused: unknown[] = [];
+    for (let i = 0; i < 60; i++) {
+      await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now }).then(
+        (assertion) => made.push({ exp: decodeJwt(assertion).exp!, assertion }),
+        (error: unknown) => refused.push(error),
+      );
     }
-    expect(exps).toEqual(Array.from({ length: EDDSA_ASSERTION_BURST }, (_, i) => nominal + i));
+    const exps = made.map(({ exp }) => exp);
+    expect(new Set(exps).size).toBe(exps.length);
+    expect(new Set(made.map(({ assertion }) => assertion)).size).toBe(made.length);
+    for (const exp of exps) {
+      expect(exp).toBeLessThanOrEqual(now / 1000 + CLIENT_ASSERTION_LIFETIME_SECONDS);
+      expect(exp - now / 1000).toBeGreaterThan(30);
+    }
+    expect(made).toHaveLength(30);
+    expect(EDDSA_ASSERTION_BURST).toBe(30);
+    // The latest free second first: each assertion keeps as much of its lifetime as it can.
+    const latest = Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
+    expect(exps).toEqual(Array.from({ length: EDDSA_ASSERTION_BURST }, (_, i) => latest - i));
+    // The first refusal is the one after the burst, and every refusal has the stable code.
+    expect(refused).toHaveLength(60 - EDDSA_ASSERTION_BURST);
+    for (const error of refused) expect(error).toMatchObject({ code: 'client_assertion_rate_exceeded', cause: { kid: keys.EdDSA!.signingKey.kid } });
   });
 
-  it('refuses an EdDSA assertion beyond the burst rather than push exp further ahead, and serves again once the clock catches up', async () => {
+  it('serves an EdDSA key again once the clock brings the next second into reach, and holds up no other key meanwhile', async () => {
     const now = NOW + 2_000_000;
     for (let i = 0; i < EDDSA_ASSERTION_BURST; i++) await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now });
     await expect(createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now })).rejects.toMatchObject({
       code: 'client_assertion_rate_exceeded',
-      cause: { kid: keys.EdDSA!.signingKey.kid },
     });
     // Another key is not held up by this one.
     const other = { ...client('EdDSA'), signingKey: { ...keys.EdDSA!.signingKey, kid: 'another-ed25519-key' } };
     await expect(createClientAssertion({ client: other, audience: AUDIENCE, now })).resolves.toBeTypeOf('string');
     // One second later one more second is free: the sustained rate is one per second.
     const { exp } = decodeJwt(await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: now + 1_000 }));
-    expect(exp).toBe(Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS + EDDSA_ASSERTION_BURST);
+    expect(exp).toBe(Math.floor(now / 1000) + 1 + CLIENT_ASSERTION_LIFETIME_SECONDS);
+    await expect(createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now: now + 1_000 })).rejects.toMatchObject({
+      code: 'client_assertion_rate_exceeded',
+    });
+  });
+
+  it('claims each EdDSA exp second from the allocator it is given, the latest first, and takes the first it is granted', async () => {
+    const now = NOW + 7_000_000;
+    const latest = Math.floor(now / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
+    const asked: [string, number][] = [];
+    // Another instance holds the five latest seconds.
+    const shared: ExpAllocator = { claimExp: async (kid, second) => (asked.push([kid, second]), second <= latest - 5) };
+    const { exp } = decodeJwt(await createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now, expAllocator: shared }));
+    expect(exp).toBe(latest - 5);
+    const kid = keys.EdDSA!.signingKey.kid;
+    expect(asked).toEqual([0, 1, 2, 3, 4, 5].map((below) => [kid, latest - below]));
+    // An allocator that grants nothing: refused after asking for every second within reach, none above it.
+    asked.length = 0;
+    const none: ExpAllocator = { claimExp: async (claimedKid, second) => (asked.push([claimedKid, second]), false) };
+    await expect(createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now, expAllocator: none })).rejects.toMatchObject({
+      code: 'client_assertion_rate_exceeded',
+    });
+    expect(asked.map(([, second]) => second)).toEqual(Array.from({ length: EDDSA_ASSERTION_BURST }, (_, i) => latest - i));
+    // An allocator that cannot answer: its error, as it is.
+    const down: ExpAllocator = { claimExp: async () => Promise.reject(new Error('store unavailable')) };
+    await expect(createClientAssertion({ client: client('EdDSA'), audience: AUDIENCE, now, expAllocator: down })).rejects.toThrow('store unavailable');
+    // ES256 and PS256 signatures are randomised: they claim nothing.
+    asked.length = 0;
+    await createClientAssertion({ client: client('ES256'), audience: AUDIENCE, now, expAllocator: none });
+    expect(asked).toEqual([]);
   });
 
   it('serves one EdDSA assertion per second for as long as it is asked, never drifting ahead', async () => {

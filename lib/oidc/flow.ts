@@ -11,6 +11,7 @@ import { IdvError } from './errors.ts';
 import { buildClaimsRequest } from './claims-request.ts';
 import { clockTolerance, processIdToken, type ValidatedIdToken } from './id-token.ts';
 import { acceptedIdTokenEncryption, checkIdTokenEncryption, type IdTokenEncryption } from './id-token-encryption.ts';
+import type { ExpAllocator } from './client-assertion.ts';
 import type { JwksCache } from './jwks.ts';
 import { pushAuthorizationRequest, processParResponse, type ParResult } from './par.ts';
 import { codeChallengeS256, generateCodeVerifier, generateNonce, generateState } from './pkce.ts';
@@ -44,6 +45,12 @@ export interface RelyingParty {
   idTokenEncryption?: readonly IdTokenEncryption[];
   /** the population register's name in register evidence requests (2.3); default 'Folkeregisteret' */
   populationRegisterName?: string;
+  /**
+   * Where an EdDSA signing key's client assertions claim their `exp` seconds, each once
+   * (client-assertion.ts): by default in this process. Instances that share an EdDSA key share
+   * one, over a store they share.
+   */
+  expAllocator?: ExpAllocator;
   /** ms clock, for tests */
   now?: () => number;
 }
@@ -138,7 +145,7 @@ export async function startAuthorization(
     now,
   });
   const par = await processParResponse(
-    await pushAuthorizationRequest(metadata, rp.client, requestObject, { ...rp.http, fetch: fetchFor(rp, 'par', trace), now }),
+    await pushAuthorizationRequest(metadata, rp.client, requestObject, { ...rp.http, fetch: fetchFor(rp, 'par', trace), now, expAllocator: rp.expAllocator }),
   );
   const authorizationUrl = buildAuthorizationUrl(metadata, rp.client.clientId, par.requestUri);
   trace?.note('authorization_redirect', { url: authorizationUrl });
@@ -208,7 +215,12 @@ export async function completeAuthorization(
   // validateAuthorizationResponse throws when there is no pending authorization for this state.
   const { nonce, codeVerifier } = pending!;
   const token = await processTokenResponse(
-    await requestToken(metadata, rp.client, { code, codeVerifier }, { ...rp.http, fetch: fetchFor(rp, 'token', trace), now: (rp.now ?? Date.now)() }),
+    await requestToken(
+      metadata,
+      rp.client,
+      { code, codeVerifier },
+      { ...rp.http, fetch: fetchFor(rp, 'token', trace), now: (rp.now ?? Date.now)(), expAllocator: rp.expAllocator },
+    ),
   );
   const since = trace?.events.length ?? 0;
   const idToken = await processIdToken(token.idToken, {

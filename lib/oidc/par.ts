@@ -4,7 +4,7 @@
  *
  * Copy with: client-assertion.ts, client-keys.ts, errors.ts, http.ts, types.ts.
  */
-import { clientAuthenticationParameters } from './client-assertion.ts';
+import { clientAuthenticationParameters, type ExpAllocator } from './client-assertion.ts';
 import { IdvError } from './errors.ts';
 import { errorFromResponse, readJsonObject, send } from './http.ts';
 import type { ClientConfig, HttpOptions, ProviderMetadata } from './types.ts';
@@ -25,7 +25,8 @@ export interface ParResult {
  * POSTs the signed request object with a fresh client assertion (4.1: client_id,
  * client_assertion_type, client_assertion, request). Returns the response unchecked: pass it to
  * `processParResponse`.
- * @param options transport options; `now` (ms since the epoch) dates the client assertion
+ * @param options transport options; `now` (ms since the epoch) dates the client assertion, and
+ *   `expAllocator` claims an EdDSA key's `exp` second (client-assertion.ts)
  * @throws IdvError with code `invalid_client_key`, `insecure_url`, `invalid_response`, `timeout`
  *   or `network_error`
  * @see Interface specification 4.1 "POST /par"
@@ -35,10 +36,10 @@ export async function pushAuthorizationRequest(
   metadata: ProviderMetadata,
   client: Pick<ClientConfig, 'clientId' | 'signingKey'>,
   requestObject: string,
-  options: HttpOptions & { now?: number } = {},
+  options: HttpOptions & { now?: number; expAllocator?: ExpAllocator } = {},
 ): Promise<Response> {
   const body = new URLSearchParams({
-    ...(await clientAuthenticationParameters({ client, audience: metadata.issuer, now: options.now })),
+    ...(await clientAuthenticationParameters({ client, audience: metadata.issuer, now: options.now, expAllocator: options.expAllocator })),
     request: requestObject,
   });
   return send(

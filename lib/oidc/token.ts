@@ -4,7 +4,7 @@
  *
  * Copy with: client-assertion.ts, client-keys.ts, errors.ts, http.ts, types.ts.
  */
-import { clientAuthenticationParameters } from './client-assertion.ts';
+import { clientAuthenticationParameters, type ExpAllocator } from './client-assertion.ts';
 import { IdvError } from './errors.ts';
 import { errorFromResponse, readJsonObject, send } from './http.ts';
 import type { ClientConfig, HttpOptions, ProviderMetadata } from './types.ts';
@@ -25,7 +25,8 @@ export interface TokenResult {
  * POSTs the code and the PKCE verifier with a fresh client assertion (4.3). Returns the response
  * unchecked: pass it to `processTokenResponse`.
  * @param grant the code from the callback and the verifier kept since the start of the flow
- * @param options transport options; `now` (ms since the epoch) dates the client assertion
+ * @param options transport options; `now` (ms since the epoch) dates the client assertion, and
+ *   `expAllocator` claims an EdDSA key's `exp` second (client-assertion.ts)
  * @throws IdvError with code `invalid_client_key`, `insecure_url`, `invalid_response`, `timeout`
  *   or `network_error`
  * @see Interface specification 4.3 "POST /token"
@@ -36,10 +37,10 @@ export async function requestToken(
   metadata: ProviderMetadata,
   client: Pick<ClientConfig, 'clientId' | 'signingKey' | 'redirectUri'>,
   grant: { code: string; codeVerifier: string },
-  options: HttpOptions & { now?: number } = {},
+  options: HttpOptions & { now?: number; expAllocator?: ExpAllocator } = {},
 ): Promise<Response> {
   const body = new URLSearchParams({
-    ...(await clientAuthenticationParameters({ client, audience: metadata.issuer, now: options.now })),
+    ...(await clientAuthenticationParameters({ client, audience: metadata.issuer, now: options.now, expAllocator: options.expAllocator })),
     grant_type: 'authorization_code',
     code: grant.code,
     code_verifier: grant.codeVerifier,

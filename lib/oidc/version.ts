@@ -5,4 +5,4 @@
  *
  * Copy with: nothing (no imports).
  */
-export const CORE_VERSION = '1.11.0';
+export const CORE_VERSION = '1.12.0';

@@ -13,6 +13,7 @@ import { ConfigurationError, DEMO_LOGO_PATH, emulatorProductionNotice, type Serv
 import { serverConfig } from './configuration';
 import { startFlowListener } from './flow-listener';
 import { clientAddress } from './client-address';
+import { storeExpAllocator } from './client-assertion-exps';
 import { emulatorDiagnostics } from './emulator-diagnostics';
 import { createFailureRecorder, type FailureRecorder } from './failure-records';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
@@ -75,6 +76,7 @@ const globalForServices = globalThis as typeof globalThis & { __idvServices?: Pr
  */
 export async function createServices(config: ServerConfig, options: { fetch?: FetchLike; store?: Store } = {}): Promise<Services> {
   const http = { allowInsecureRequests: config.allowInsecureRequests, ...(options.fetch ? { fetch: options.fetch } : {}) };
+  const store = options.store ?? (await openStore(config.state));
   const relyingParty: RelyingParty = {
     issuer: config.issuer,
     client: config.client,
@@ -84,8 +86,10 @@ export async function createServices(config: ServerConfig, options: { fetch?: Fe
     http,
     populationRegisterName: config.populationRegisterName,
     ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
+    // An EdDSA key's assertions claim their exp seconds in the store: with Redis, every instance
+    // signing with the key never makes one another instance made.
+    expAllocator: storeExpAllocator(store),
   };
-  const store = options.store ?? (await openStore(config.state));
   const emulator =
     config.mode === 'emulator'
       ? createEmulator({

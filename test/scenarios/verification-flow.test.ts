@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAULTS, type RefusalDefinition } from '@/lib/emulator/qa/faults';
-import { DEFAULT_SELECTION, randomToken, type FetchLike, type Selection } from '@/lib/oidc';
+import {
+  CLIENT_ASSERTION_LIFETIME_SECONDS,
+  DEFAULT_SELECTION,
+  EDDSA_ASSERTION_BURST,
+  generateClientKeys,
+  randomToken,
+  type FetchLike,
+  type Selection,
+} from '@/lib/oidc';
 import { loadServerConfig } from '@/lib/server/configuration';
 import { failureCodeOf, getFailure, recordFailure } from '@/lib/server/failures';
 import { createServices, type Services } from '@/lib/server/services';
@@ -146,6 +154,21 @@ describe('a verification, start to result', () => {
     await expect(getFailure(app, link.id!, browser)).resolves.toBeUndefined();
     expect(failureCodeOf(await pending.finish().catch((error: unknown) => error))).toBe('state_mismatch');
     await expect(currentResult(app, other)).resolves.toEqual(otherResult);
+  });
+
+  it('with an EdDSA signing key, completes, and claims its client assertions’ exp seconds in the app’s store, which every instance shares', async () => {
+    const keys = await generateClientKeys('EdDSA');
+    app = await servicesOf({ IDV_SIGNING_KEY: JSON.stringify(keys.signingKey), IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionKey) });
+    const result = await (await verify(newBrowser())).finish();
+    expect(result.verifiedClaims[0]?.claims.given_name).toBeDefined();
+    // Another instance claimed every exp second within reach (and the next ten), in the store:
+    // this one makes none of them again, though its own memory never saw them.
+    const latest = Math.floor(Date.now() / 1000) + CLIENT_ASSERTION_LIFETIME_SECONDS;
+    for (let second = latest - EDDSA_ASSERTION_BURST; second <= latest + 10; second++) {
+      await app.store.setIfAbsent(`client-assertion-exp:${keys.signingKey.kid}:${second}`, true, CLIENT_ASSERTION_LIFETIME_SECONDS);
+    }
+    const refused = await verify(newBrowser()).catch((error: unknown) => error);
+    expect(failureCodeOf(refused)).toBe('client_assertion_rate_exceeded');
   });
 
   it('counts starts per client address, and refuses one over the limit with its wait', async () => {

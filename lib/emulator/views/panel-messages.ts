@@ -177,7 +177,7 @@ const en = {
   /** a form body that could not be read: the protocol's description */
   unreadableForm: (description: string) => description,
   readOnlyPanel: (reason: string) => `The panel is read-only: ${reason}`,
-  signInFirst: 'The panel’s actions ask for the panel password: sign in on the panel first (a sign-in lasts 12 hours).',
+  signInFirst: 'The panel’s actions ask for the panel password: sign in on the panel first (a sign-in ends after an hour without use).',
   noPassword: (open: boolean) => `This panel has no password to sign in with: its actions are ${open ? 'open to anyone who reaches it' : 'switched off'}.`,
   wrongPassword: 'That is not the panel password.',
   tooManySignIns: (seconds: number) => `Too many sign-in attempts from this address; try again in ${seconds} s.`,
@@ -208,7 +208,7 @@ const en = {
   noRedirectIssNow:
     'The redirect back carries no iss, and discovery no longer advertises it. A relying party that cached the document sees the change within its cache lifetime (an hour).',
   encryptionSet: (clientId: string, alg: string, enc: string) => `ID tokens to ${clientId} are now encrypted with ${alg} / ${enc}.`,
-  signedInNotice: 'Signed in: the panel’s actions are yours for 12 hours, or until you sign out.',
+  signedInNotice: 'Signed in: the panel’s actions are yours until you sign out, or leave the panel unused for an hour (12 hours at most).',
   signedOutNotice: 'Signed out.',
 };
 
@@ -459,7 +459,7 @@ const nb: PanelMessages = {
   crossSiteFetch: (site) => `Skjemaet ble sendt fra et annet nettsted (Sec-Fetch-Site: ${site}). Bare panelet selv kan sende skjemaer hit.`,
   unreadableForm: (description) => `Skjemaet kunne ikke leses (teknisk beskrivelse: ${description}).`,
   readOnlyPanel: (reason) => `Panelet er skrivebeskyttet: ${reason}`,
-  signInFirst: 'Panelets handlinger krever panelpassordet: logg inn på panelet først (en innlogging varer i 12 timer).',
+  signInFirst: 'Panelets handlinger krever panelpassordet: logg inn på panelet først (en innlogging avsluttes etter en time uten bruk).',
   noPassword: (open) => `Dette panelet har ikke noe passord å logge inn med: handlingene er ${open ? 'åpne for alle som når panelet' : 'slått av'}.`,
   wrongPassword: 'Det er ikke panelpassordet.',
   tooManySignIns: (seconds) => `For mange innloggingsforsøk fra denne adressen. Prøv igjen om ${seconds} s.`,
@@ -488,7 +488,7 @@ const nb: PanelMessages = {
   noRedirectIssNow:
     'Videresendingen tilbake har ingen iss, og discovery annonserer det ikke lenger. En tjenesteyter som har mellomlagret dokumentet, ser endringen innen mellomlagringstiden (en time).',
   encryptionSet: (clientId, alg, enc) => `ID-tokener til ${clientId} krypteres nå med ${alg} / ${enc}.`,
-  signedInNotice: 'Logget inn: panelets handlinger er dine i 12 timer, eller til du logger ut.',
+  signedInNotice: 'Logget inn: panelets handlinger er dine til du logger ut, eller lar panelet være ubrukt i en time (høyst 12 timer).',
   signedOutNotice: 'Logget ut.',
 };
 
