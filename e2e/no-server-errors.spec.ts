@@ -34,7 +34,14 @@ test('a Range no range can satisfy the form of is ignored (RFC 9110 §14.2): the
 });
 
 test('an RSC request with a router state tree Next.js cannot read gets the page, never a 500', async ({ request }) => {
-  for (const tree of ['%7Bbad', '%5B%5D', encodeURIComponent('["",{"children":[1,{}]}]'), encodeURIComponent('["",{},null,"nonsense"]'), 'x'.repeat(50_000)]) {
+  for (const tree of [
+    '%7Bbad',
+    '%5B%5D',
+    encodeURIComponent('["",{"children":[1,{}]}]'),
+    encodeURIComponent('["",{},null,"nonsense"]'),
+    'x'.repeat(50_000),
+    `${'["",{"c":'.repeat(3000)}["",{}]${'}]'.repeat(3000)}`,
+  ]) {
     for (const path of ['/', '/nothing-here']) {
       const response = await request.get(`${APP}${path}`, { headers: { RSC: '1', 'Next-Router-State-Tree': tree } });
       expect(response.status(), `${path} ${tree.slice(0, 30)}`).toBeLessThan(500);

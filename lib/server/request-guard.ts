@@ -65,21 +65,24 @@ export function guardRequests(server: { prototype: Server }): void {
   prototype[guarded] = true;
   const emit = prototype.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
   prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === 'request') {
-      const [request, response] = args as [IncomingMessage, ServerResponse];
-      const refusal = refusalOf(request.method ?? '', request.url ?? '/');
-      if (refusal) {
-        response.writeHead(refusal.status, { ...NO_CONTENT_HEADERS, ...refusal.headers });
-        response.end(JSON.stringify(refusal.body));
-        return true;
-      }
-      for (const name of headersToDrop(request.headers)) dropHeader(request, name);
-    }
+    if (event === 'request' && guard(args[0] as IncomingMessage, args[1] as ServerResponse)) return true;
     return emit.call(this, event, ...args);
   } as Server['emit'];
 }
 
 const guarded = Symbol.for('idv.request-guard');
+
+/** Answers `request` if it is refused (true), else drops the headers Next.js would fail on. */
+function guard(request: IncomingMessage, response: ServerResponse): boolean {
+  const refusal = refusalOf(request.method ?? '', request.url ?? '/');
+  if (refusal) {
+    response.writeHead(refusal.status, { ...NO_CONTENT_HEADERS, ...refusal.headers });
+    response.end(JSON.stringify(refusal.body));
+    return true;
+  }
+  for (const name of headersToDrop(request.headers)) dropHeader(request, name);
+  return false;
+}
 
 function dropHeader(request: IncomingMessage, name: string): void {
   delete request.headers[name];
@@ -108,10 +111,14 @@ export function validByteRanges(range: string): boolean {
   });
 }
 
+/** Deeper than any route tree of this app by far, and shallow enough that checking it cannot exhaust the stack. */
+const MAX_TREE_DEPTH = 100;
+
 /**
  * Whether a Next-Router-State-Tree header has the shape Next.js 16 reads (its
  * flightRouterStateSchema, app-render/types.js, and its 40,000-character bound): else Next.js
- * throws and answers 500. The shape only, not the names a dynamic segment's type may take.
+ * throws and answers 500. The shape only, not the names a dynamic segment's type may take; and
+ * no deeper than MAX_TREE_DEPTH.
  */
 export function isRouterStateTree(header: string): boolean {
   if (header.length > 40_000) return false;
@@ -128,7 +135,7 @@ export function isRouterStateTree(header: string): boolean {
       segment.slice(0, 3).every((part) => typeof part === 'string') &&
       (segment[3] === null || (Array.isArray(segment[3]) && segment[3].every((sibling) => typeof sibling === 'string'))));
   const isTree = (node: unknown, depth: number): boolean => {
-    if (!Array.isArray(node) || node.length < 2 || node.length > 6 || depth > 2000 || !isSegment(node[0])) return false;
+    if (!Array.isArray(node) || node.length < 2 || node.length > 6 || depth > MAX_TREE_DEPTH || !isSegment(node[0])) return false;
     const [, children, url, refresh, rootLayout, prefetch] = node as unknown[];
     if (!children || typeof children !== 'object' || Array.isArray(children)) return false;
     if (url != null && !(Array.isArray(url) && url.length === 2 && url.every((part) => typeof part === 'string'))) return false;
