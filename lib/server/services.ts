@@ -13,6 +13,7 @@ import { ConfigurationError, DEMO_LOGO_PATH, emulatorProductionNotice, type Serv
 import { serverConfig } from './configuration';
 import { startFlowListener } from './flow-listener';
 import { clientAddress } from './client-address';
+import { embeddedEmulatorFetch } from './embedded-emulator-fetch';
 import { emulatorDiagnostics } from './emulator-diagnostics';
 import { createFailureRecorder, type FailureRecorder } from './failure-records';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
@@ -70,21 +71,9 @@ const globalForServices = globalThis as typeof globalThis & { __idvServices?: Pr
 
 /**
  * The services of `config`. `services()` builds the process's once; a test builds its own, with
- * a `fetch` of its own for the relying party's back-channel calls (to hand them to an emulator
- * without a server) and a store of its own.
+ * a store of its own, and may give the relying party's back-channel calls a `fetch` of its own.
  */
 export async function createServices(config: ServerConfig, options: { fetch?: FetchLike; store?: Store } = {}): Promise<Services> {
-  const http = { allowInsecureRequests: config.allowInsecureRequests, ...(options.fetch ? { fetch: options.fetch } : {}) };
-  const relyingParty: RelyingParty = {
-    issuer: config.issuer,
-    client: config.client,
-    // An authorization endpoint the discovery document leaves out comes from the flow URL.
-    discovery: new DiscoveryCache({ ...http, ...(config.flowUrl ? { flowUrl: config.flowUrl } : {}) }),
-    jwks: new JwksCache(http),
-    http,
-    populationRegisterName: config.populationRegisterName,
-    ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
-  };
   const store = options.store ?? (await openStore(config.state));
   const emulator =
     config.mode === 'emulator'
@@ -116,6 +105,20 @@ export async function createServices(config: ServerConfig, options: { fetch?: Fe
           ],
         })
       : null;
+  // The embedded emulator's endpoints are reached in this process: a server that stops accepting
+  // connections still answers its requests in flight (embedded-emulator-fetch.ts).
+  const toService = options.fetch ?? (emulator ? embeddedEmulatorFetch(emulator) : undefined);
+  const http = { allowInsecureRequests: config.allowInsecureRequests, ...(toService ? { fetch: toService } : {}) };
+  const relyingParty: RelyingParty = {
+    issuer: config.issuer,
+    client: config.client,
+    // An authorization endpoint the discovery document leaves out comes from the flow URL.
+    discovery: new DiscoveryCache({ ...http, ...(config.flowUrl ? { flowUrl: config.flowUrl } : {}) }),
+    jwks: new JwksCache(http),
+    http,
+    populationRegisterName: config.populationRegisterName,
+    ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
+  };
   if (config.generated.length > 0) {
     console.warn(`[idv] using generated development values from ${config.dataDir} for: ${config.generated.join(', ')}`);
   }
