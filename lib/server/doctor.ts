@@ -10,6 +10,7 @@ import 'server-only';
 import { discoveryUrl, fetchDiscovery, fetchJwks, type FetchLike } from '@/lib/oidc';
 import type { DoctorEndpoint, DoctorFindings } from '@/lib/verification/doctor-findings';
 import { configurationFailed, findingsOf, jwksUriOf, transportCause, type Fetched } from './doctor-checks';
+import { embeddedEmulatorFetch } from './embedded-emulator-fetch';
 import type { ServerConfig } from './env';
 
 /** `host:port` of a URL, for what to do about a failed request. */
@@ -66,6 +67,5 @@ export async function examineThisApp(): Promise<DoctorFindings> {
     return configurationFailed(error);
   }
   const { config, emulator } = loaded;
-  const viaEmulator: FetchLike | undefined = emulator ? (input, init) => emulator.handle(new Request(input, init)) : undefined;
-  return examine(config, viaEmulator);
+  return examine(config, emulator ? embeddedEmulatorFetch(emulator) : undefined);
 }
