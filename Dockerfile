@@ -7,8 +7,8 @@
 #   podman build --format docker -t idv-relying-party .   # Docker's format keeps the HEALTHCHECK
 #   docker run -p 127.0.0.1:3000:3000 -e SESSION_SECRET="$(openssl rand -base64 32)" idv-relying-party
 #
-# On another port, the same one inside and out (-e PORT=8081 -p 127.0.0.1:8081:8081): the browser
-# is sent to APP_URL, which is http://localhost:PORT unless set.
+# On another port, the same one inside and out (-e PORT=8081 -p 127.0.0.1:8081:8081): in emulator
+# mode the app calls its own emulator at APP_URL, which is http://localhost:PORT unless set.
 #
 # Behind a proxy that inspects TLS, npm needs that proxy's CA: pass the machine's bundle as a
 # build secret (mounted for the one `npm ci`, never written into a layer):

@@ -10,7 +10,6 @@ import 'server-only';
 import { discoveryUrl, fetchDiscovery, fetchJwks, type FetchLike } from '@/lib/oidc';
 import type { DoctorEndpoint, DoctorFindings } from '@/lib/verification/doctor-findings';
 import { configurationFailed, findingsOf, jwksUriOf, transportCause, type Fetched } from './doctor-checks';
-import { embeddedEmulatorFetch } from './embedded-emulator-fetch';
 import type { ServerConfig } from './env';
 
 /** `host:port` of a URL, for what to do about a failed request. */
@@ -67,5 +66,6 @@ export async function examineThisApp(): Promise<DoctorFindings> {
     return configurationFailed(error);
   }
   const { config, emulator } = loaded;
-  return examine(config, emulator ? embeddedEmulatorFetch(emulator) : undefined);
+  const viaEmulator: FetchLike | undefined = emulator ? (input, init) => emulator.handle(new Request(input, init)) : undefined;
+  return examine(config, viaEmulator);
 }

@@ -14,7 +14,6 @@ import { serverConfig } from './configuration';
 import { startFlowListener } from './flow-listener';
 import { clientAddress } from './client-address';
 import { storeExpAllocator } from './client-assertion-exps';
-import { embeddedEmulatorFetch } from './embedded-emulator-fetch';
 import { emulatorDiagnostics } from './emulator-diagnostics';
 import { createFailureRecorder, type FailureRecorder } from './failure-records';
 import { createStartLimiter, type StartLimiter } from './rate-limits';
@@ -72,10 +71,25 @@ const globalForServices = globalThis as typeof globalThis & { __idvServices?: Pr
 
 /**
  * The services of `config`. `services()` builds the process's once; a test builds its own, with
- * a store of its own, and may give the relying party's back-channel calls a `fetch` of its own.
+ * a `fetch` of its own for the relying party's back-channel calls (to hand them to an emulator
+ * without a server) and a store of its own.
  */
 export async function createServices(config: ServerConfig, options: { fetch?: FetchLike; store?: Store } = {}): Promise<Services> {
+  const http = { allowInsecureRequests: config.allowInsecureRequests, ...(options.fetch ? { fetch: options.fetch } : {}) };
   const store = options.store ?? (await openStore(config.state));
+  const relyingParty: RelyingParty = {
+    issuer: config.issuer,
+    client: config.client,
+    // An authorization endpoint the discovery document leaves out comes from the flow URL.
+    discovery: new DiscoveryCache({ ...http, ...(config.flowUrl ? { flowUrl: config.flowUrl } : {}) }),
+    jwks: new JwksCache(http),
+    http,
+    populationRegisterName: config.populationRegisterName,
+    ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
+    // An EdDSA key's assertions claim their exp seconds in the store: with Redis, every instance
+    // signing with the key never makes one another instance made.
+    expAllocator: storeExpAllocator(store),
+  };
   const emulator =
     config.mode === 'emulator'
       ? createEmulator({
@@ -108,23 +122,6 @@ export async function createServices(config: ServerConfig, options: { fetch?: Fe
           ],
         })
       : null;
-  // The embedded emulator's endpoints are reached in this process: a server that stops accepting
-  // connections still answers its requests in flight (embedded-emulator-fetch.ts).
-  const toService = options.fetch ?? (emulator ? embeddedEmulatorFetch(emulator) : undefined);
-  const http = { allowInsecureRequests: config.allowInsecureRequests, ...(toService ? { fetch: toService } : {}) };
-  const relyingParty: RelyingParty = {
-    issuer: config.issuer,
-    client: config.client,
-    // An authorization endpoint the discovery document leaves out comes from the flow URL.
-    discovery: new DiscoveryCache({ ...http, ...(config.flowUrl ? { flowUrl: config.flowUrl } : {}) }),
-    jwks: new JwksCache(http),
-    http,
-    populationRegisterName: config.populationRegisterName,
-    ...(config.idTokenEncryption ? { idTokenEncryption: config.idTokenEncryption } : {}),
-    // An EdDSA key's assertions claim their exp seconds in the store: with Redis, every instance
-    // signing with the key never makes one another instance made.
-    expAllocator: storeExpAllocator(store),
-  };
   if (config.generated.length > 0) {
     console.warn(`[idv] using generated development values from ${config.dataDir} for: ${config.generated.join(', ')}`);
   }
@@ -134,9 +131,8 @@ export async function createServices(config: ServerConfig, options: { fetch?: Fe
     console.warn(
       `[idv] using shared development keys from the store for: ${kids.join(', ')}; stored under ${storeKey} by ${createdHere ? 'this instance' : 'the instance that started first'}. Every instance on this Redis signs with them and its embedded emulator registers them (development only: set IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY for real use)`,
     );
-    // Renewed while this instance runs, and as soon as Redis is back from an outage, so that one
-    // starting later finds the same pair.
-    keepSharedDevKeys(store, keys, storeKey, store instanceof RedisStore ? (renew) => store.onReconnect(renew) : undefined);
+    // Renewed while this instance runs, so that one starting later finds the same pair.
+    keepSharedDevKeys(store, keys, storeKey);
   }
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
   console.info(`[idv] state: ${store.description}`);

@@ -18,9 +18,8 @@ import 'server-only';
  *
  * A running instance cannot change its keys (its emulator registered them at start-up), so the
  * stored pair must outlive every instance that uses it. The store requires a TTL: 30 days, which
- * each running instance renews every ten minutes and whenever it reconnects to Redis (and with it
- * puts the pair back if Redis lost it), in one atomic step that never overwrites another pair.
- * The pair therefore expires 30 days after the last instance using it stopped.
+ * each running instance renews every ten minutes (and with it puts the pair back if Redis lost
+ * it). The pair therefore expires 30 days after the last instance using it stopped.
  */
 import { CLIENT_SIGNING_ALGORITHMS, generateClientKeys, type GeneratedClientKeys } from '@/lib/oidc';
 import type { Store } from '@/lib/store/store';
@@ -59,6 +58,11 @@ function isKeyPair(value: unknown): value is GeneratedClientKeys {
   );
 }
 
+/** Whether a stored value is this pair: keys are named by the thumbprints of their public halves (client-keys.ts). */
+function isSamePair(value: unknown, keys: GeneratedClientKeys): boolean {
+  return isKeyPair(value) && value.signingKey.kid === keys.signingKey.kid && value.encryptionKey.kid === keys.encryptionKey.kid;
+}
+
 /**
  * The development key pair every instance on this store uses: the stored one, renewed for
  * another 30 days; or, when none is stored, a new one offered with `setIfAbsent`, where of
@@ -71,8 +75,7 @@ export async function loadOrShareDevKeys(
   store: Store,
   generate: () => Promise<GeneratedClientKeys> = () => generateClientKeys('ES256'),
 ): Promise<SharedDevKeys> {
-  // The pair can change between two steps (it vanished, and another instance stored one): each
-  // round starts again from a read.
+  // A pair can vanish between two steps (expired, deleted): each round starts again from a read.
   for (let round = 0; round < 3; round += 1) {
     const stored = await store.get<unknown>(SHARED_DEV_KEYS_STORE_KEY);
     if (stored !== undefined) {
@@ -81,16 +84,16 @@ export async function loadOrShareDevKeys(
           'what is stored there is not a development key pair: delete that key (a new pair is then generated) or set IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY',
         );
       }
-      // The very pair read, for another full TTL (or back, had it just vanished), unless another
-      // pair was stored since the read: one atomic step, so it never overwrites that one.
-      if ((await store.renew(SHARED_DEV_KEYS_STORE_KEY, stored, SHARED_DEV_KEYS_TTL_SECONDS)) !== 'different') return { keys: stored, createdHere: false };
+      const keys = stored;
+      // The very pair read, for another full TTL; `replace` never brings back a pair that vanished.
+      if (await store.replace(SHARED_DEV_KEYS_STORE_KEY, keys, SHARED_DEV_KEYS_TTL_SECONDS)) return { keys, createdHere: false };
       continue;
     }
     const candidate = await generate();
     if (await store.setIfAbsent(SHARED_DEV_KEYS_STORE_KEY, candidate, SHARED_DEV_KEYS_TTL_SECONDS)) return { keys: candidate, createdHere: true };
     // Another instance stored its pair first: the next round reads and uses it.
   }
-  throw new Error('the pair kept changing in the store while it was being read');
+  throw new Error('the pair kept vanishing from the store while it was being read');
 }
 
 /**
@@ -98,26 +101,27 @@ export async function loadOrShareDevKeys(
  * lost it (expired, evicted, or a Redis restarted empty), so that an instance starting later finds
  * the pair the running ones registered. Another pair stored meanwhile (after such a loss another
  * instance started first and stored a new one) is left alone: `different`, and this instance no
- * longer matches the ones that use it until it restarts. One atomic compare-and-renew
- * (`Store.renew`): of instances renewing while another stores a pair, none overwrites it.
+ * longer matches the ones that use it until it restarts.
  */
 export async function renewSharedDevKeys(store: Store, keys: GeneratedClientKeys): Promise<SharedDevKeysRenewal> {
-  const outcome = await store.renew(SHARED_DEV_KEYS_STORE_KEY, keys, SHARED_DEV_KEYS_TTL_SECONDS);
-  return outcome === 'stored' ? 'restored' : outcome;
+  const stored = await store.get<unknown>(SHARED_DEV_KEYS_STORE_KEY);
+  if (stored !== undefined) {
+    if (!isSamePair(stored, keys)) return 'different';
+    if (await store.replace(SHARED_DEV_KEYS_STORE_KEY, keys, SHARED_DEV_KEYS_TTL_SECONDS)) return 'renewed';
+  }
+  if (await store.setIfAbsent(SHARED_DEV_KEYS_STORE_KEY, keys, SHARED_DEV_KEYS_TTL_SECONDS)) return 'restored';
+  // Stored by another instance within the instant: the same pair when it runs alongside this one.
+  const now = await store.get<unknown>(SHARED_DEV_KEYS_STORE_KEY);
+  return isSamePair(now, keys) ? 'renewed' : 'different';
 }
 
 /**
  * Renews the pair every ten minutes while this process runs (the timer never keeps it alive),
- * and at once each time the store is reached again after an outage, since a Redis that restarted
- * without its data has lost the pair: put back then, it is there for the next instance to start,
- * rather than a new pair of that instance's. Says in the log when the pair had to be put back
- * and, loudly, when another pair has replaced it.
+ * saying in the log when it had to be put back and, loudly, when another pair has replaced it.
  * @param where the pair's full key, for the log (e.g. `idv:dev-client-keys`)
- * @param reconnected subscribes a listener to the store's reconnections (`RedisStore.onReconnect`)
- *   and returns what unsubscribes it
  * @returns stops the renewals
  */
-export function keepSharedDevKeys(store: Store, keys: GeneratedClientKeys, where: string, reconnected?: (listener: () => void) => () => void): () => void {
+export function keepSharedDevKeys(store: Store, keys: GeneratedClientKeys, where: string): () => void {
   const renew = async () => {
     try {
       const outcome = await renewSharedDevKeys(store, keys);
@@ -136,9 +140,5 @@ export function keepSharedDevKeys(store: Store, keys: GeneratedClientKeys, where
   };
   const timer = setInterval(() => void renew(), SHARED_DEV_KEYS_RENEWAL_MS);
   timer.unref();
-  const unsubscribe = reconnected?.(() => void renew());
-  return () => {
-    clearInterval(timer);
-    unsubscribe?.();
-  };
+  return () => clearInterval(timer);
 }

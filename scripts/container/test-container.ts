@@ -240,7 +240,8 @@ async function single(engine: Engine, nodeImage: string, created: Created): Prom
   const name = `${ID}-app`;
   created.containers.push(name);
   watched = [name];
-  // One port, inside and out: the browser is sent to APP_URL (http://localhost:PORT by default).
+  // One port, inside and out: in emulator mode the app calls its own emulator at APP_URL
+  // (http://localhost:PORT by default), and the browser uses the same URL.
   await must(['run', '-d', '--name', name, '-p', `127.0.0.1:${port}:${port}`, '-e', `PORT=${port}`, '-e', `SESSION_SECRET=${secret}`, IMAGE]);
 
   await check('GET /healthz and /readyz answer', async () => {
@@ -622,11 +623,9 @@ async function compose(engine: Engine, base: { redis: string; nginx: string }, c
   });
 
   await check('app-1 stopped in the middle of a verification: app-2 completes it, and the next one', async () => {
-    const during = await verify(balancer, {
-      midway: async () => {
-        const stopped = await composeRun(['stop', 'app-1'], 60_000);
-        if (stopped.code !== 0) throw new Error(`compose stop app-1: ${firstLine(stopped)}`);
-      },
+    const during = await verify(balancer, async () => {
+      const stopped = await composeRun(['stop', 'app-1'], 60_000);
+      if (stopped.code !== 0) throw new Error(`compose stop app-1: ${firstLine(stopped)}`);
     });
     const state = await must(['inspect', name('app-1'), '--format', '{{.State.Status}} {{.State.ExitCode}}']);
     if (!/^(exited|stopped) 143$/.test(state)) throw new Error(`app-1 is "${state}" after compose stop, not exited with 143`);

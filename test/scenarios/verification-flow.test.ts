@@ -2,8 +2,8 @@
  * The app's verification flow, without a build: the functions POST /auth/start and GET
  * /auth/callback call (lib/server/verification.ts), and the failure path they end in
  * (lib/server/failures.ts), run against the app's own services in emulator mode, as
- * `services()` builds them from an environment, the relying party's back-channel calls handed to
- * the embedded emulator's handler as in the app (no server, no port), and the browser's part played
+ * `services()` builds them from an environment, with the relying party's back-channel calls
+ * handed to the embedded emulator's handler (no server, no port) and the browser's part played
  * by following the identity app's page.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FAULTS, type RefusalDefinition } from '@/lib/emulator/qa/faults';
-import { CLIENT_ASSERTION_LIFETIME_SECONDS, DEFAULT_SELECTION, EDDSA_ASSERTION_BURST, generateClientKeys, randomToken, type Selection } from '@/lib/oidc';
+import {
+  CLIENT_ASSERTION_LIFETIME_SECONDS,
+  DEFAULT_SELECTION,
+  EDDSA_ASSERTION_BURST,
+  generateClientKeys,
+  randomToken,
+  type FetchLike,
+  type Selection,
+} from '@/lib/oidc';
 import { loadServerConfig } from '@/lib/server/configuration';
 import { failureCodeOf, getFailure, recordFailure } from '@/lib/server/failures';
 import { createServices, type Services } from '@/lib/server/services';
@@ -26,9 +34,19 @@ const HEADERS = new Headers({ 'user-agent': 'scenario' });
 let dataDir: string;
 let app: Services;
 
-/** The services of an environment, as the app builds its own: the emulator reached in this process. */
+/** fetch over the embedded emulator's handler, rejecting when its signal aborts, as fetch does. */
+const fetchThroughEmulator: FetchLike = (input, init) =>
+  new Promise<Response>((resolve, reject) => {
+    const request = new Request(input, init);
+    const signal = init?.signal ?? request.signal;
+    if (signal.aborted) return reject(signal.reason as Error);
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    app.emulator!.handle(request).then(resolve, reject);
+  });
+
+/** The services of an environment, as the app builds its own, with the emulator reached in-process. */
 async function servicesOf(env: Record<string, string> = {}): Promise<Services> {
-  return createServices(await loadServerConfig({ APP_URL, ...env }, dataDir));
+  return createServices(await loadServerConfig({ APP_URL, ...env }, dataDir), { fetch: fetchThroughEmulator });
 }
 
 beforeAll(async () => {
