@@ -54,6 +54,23 @@ describe('judge', () => {
     expect(verdict.reason).not.toContain('did not apply');
   });
 
+  it('fails a case whose page the relying party dropped (the browser shows its own error page), though its fault was never applied', () => {
+    const dropped = { url: 'http://127.0.0.1:8000/callback?code=x', errorText: 'net::ERR_EMPTY_RESPONSE', relyingParty: true };
+    expect(judge(wrongNonce, seen(wrongNonce, { applied: [], finalUrl: 'chrome-error://chromewebdata/', browserFailure: dropped }))).toEqual({
+      status: 'fail',
+      reason:
+        'The relying party did not answer the browser: loading http://127.0.0.1:8000/callback?code=x failed with net::ERR_EMPTY_RESPONSE. A failure must be answered with a page that explains it.',
+    });
+  });
+
+  it('cannot decide a case whose page elsewhere the browser could not load, and says so rather than that the fault was not applied', () => {
+    const refused = { url: 'http://127.0.0.1:9/auth?x', errorText: 'net::ERR_CONNECTION_REFUSED', relyingParty: false };
+    expect(judge(wrongNonce, seen(wrongNonce, { applied: [], finalUrl: 'chrome-error://chromewebdata/', browserFailure: refused }))).toEqual({
+      status: 'error',
+      reason: 'The browser could not load http://127.0.0.1:9/auth?x (net::ERR_CONNECTION_REFUSED), so the case could not be driven to its end.',
+    });
+  });
+
   it('fails a case when the relying party never answered', () => {
     expect(judge(byId('token_timeout'), seen(byId('token_timeout'), { hung: 'The relying party did not answer within 60 s' }))).toEqual({
       status: 'fail',

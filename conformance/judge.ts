@@ -19,6 +19,11 @@ export interface Observation {
   startPageUrl?: string;
   /** the page the case ended on */
   finalUrl: string;
+  /**
+   * The browser could not load a page: the case ended on its error page. Where (a relying party's
+   * origin or not) and why, in the browser's words (`net::ERR_CONNECTION_RESET`).
+   */
+  browserFailure?: { url: string; errorText: string; relyingParty: boolean };
   /** that page's title */
   finalTitle?: string;
   /** the start of that page's visible text */
@@ -52,6 +57,17 @@ export interface Verdict {
 /** The verdict of `testCase` on what was seen. */
 export function judge(testCase: ConformanceCase, seen: Observation): Verdict {
   if (seen.driverError !== undefined) return { status: 'error', reason: seen.driverError };
+  if (seen.browserFailure !== undefined) {
+    const { url, errorText, relyingParty } = seen.browserFailure;
+    // A relying party that drops the browser's request has not answered it: as a 5xx, a failure.
+    if (relyingParty) {
+      return {
+        status: 'fail',
+        reason: `The relying party did not answer the browser: loading ${url} failed with ${errorText}. A failure must be answered with a page that explains it.`,
+      };
+    }
+    return { status: 'error', reason: `The browser could not load ${url} (${errorText}), so the case could not be driven to its end.` };
+  }
   if (seen.flowUnread !== undefined) {
     return {
       status: 'error',

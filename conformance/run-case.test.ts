@@ -39,6 +39,7 @@ const pages: Record<string, string> = {
     `<nav>Home · About</nav><main><h1>Verification failed</h1><p>The service could not confirm who you are.\u001b[31m Code: id_token_invalid.</p><p>${'More text. '.repeat(40)}</p></main>`,
     'Verification failed',
   ),
+  '/drops': html(`<form action="/dropped"><button type="submit">Start verification</button></form>`),
   '/started': html('<h1>Started</h1>'),
   '/preset': html('<h1>Preset chosen</h1>'),
 };
@@ -49,7 +50,10 @@ let origin: string;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    const page = pages[new URL(request.url ?? '/', 'http://localhost').pathname];
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    // A relying party that drops the connection without an answer.
+    if (path === '/dropped') return void request.socket.destroy();
+    const page = pages[path];
     if (page === undefined) return void response.writeHead(404).end();
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
   });
@@ -183,6 +187,16 @@ describe('runCase, against a relying party that never reaches the service', () =
     });
     expect(result.screenshot).toBe('normal.png');
     expect(pngSize(await readFile(join(outDir, 'normal.png')))).toEqual({ width: 1280, height: 900 });
+  });
+
+  it('fails the case when the relying party drops the browser\'s request, and says where and with what error; the runner may run it again', async () => {
+    const result = await runCase(browser, qa, settingsFor('/drops'), BASELINE_CASE, new Set());
+    expect(result.finalUrl).toMatch(/^chrome-error:/);
+    expect(result.browserFailed).toBe(true);
+    expect(result.verdict).toEqual({
+      status: 'fail',
+      reason: `The relying party did not answer the browser: loading ${origin}/dropped? failed with net::ERR_EMPTY_RESPONSE. A failure must be answered with a page that explains it.`,
+    });
   });
 
   it('lists what it looked for when the start page shows no start control', async () => {

@@ -62,6 +62,8 @@ export interface CaseResult {
   relyingPartyJwksFetchAt?: number;
   /** the main frame's navigations, in order */
   navigations: string[];
+  /** the browser could not load a page and the case ended on its error page (the runner runs it once more) */
+  browserFailed?: boolean;
   /**
    * The relying party asked the kit to slow down before the flow began (a page answered 429): the
    * seconds its Retry-After asked for (a default when it gave none). The runner waits and runs
@@ -227,6 +229,12 @@ export async function runCase(
   const serverErrors: { status: number; url: string }[] = [];
   const pictureUses: string[] = [];
   let slowDown: number | undefined;
+  let failedNavigation: { url: string; errorText: string } | undefined;
+  page.on('requestfailed', (request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
+      failedNavigation = { url: request.url(), errorText: request.failure()?.errorText ?? 'an unknown error' };
+    }
+  });
   page.on('framenavigated', (frame) => {
     if (frame === page.mainFrame()) navigations.push(frame.url());
   });
@@ -300,6 +308,11 @@ export async function runCase(
   }
 
   const finalUrl = page.url();
+  // Chromium shows its own error page for a navigation that failed (connection refused or reset).
+  const browserFailure =
+    finalUrl.startsWith('chrome-error:') && failedNavigation !== undefined
+      ? { ...failedNavigation, relyingParty: settings.relyingPartyOrigins.has(originOf(failedNavigation.url)) }
+      : undefined;
   const [canarySeen, pagePictureUses, finalPage] = await Promise.all([
     within(READ_PAGE_TIMEOUT_MS, pageShows(page, canary)).then((shows) => shows ?? false),
     // Only the picture case sends the picture URL: no other case's page can refer to it, and the
@@ -361,6 +374,7 @@ export async function runCase(
   const seen: Observation = {
     ...(driverError === undefined ? {} : { driverError }),
     ...(hung === undefined ? {} : { hung }),
+    ...(browserFailure === undefined ? {} : { browserFailure }),
     reachedService,
     ...pageFacts,
     ...(startPageUrl === undefined ? {} : { startPageUrl }),
@@ -388,6 +402,7 @@ export async function runCase(
     jwksFetches,
     ...(relyingPartyFetches[0] ? { relyingPartyJwksFetchAt: Math.max(...relyingPartyFetches.map((fetch) => fetch.at)) } : {}),
     navigations,
+    ...(browserFailure === undefined ? {} : { browserFailed: true }),
   };
 }
 

@@ -4,6 +4,8 @@
  * after them, and one run at a time per emulator. No build needed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -142,5 +144,30 @@ describe('runConformance', () => {
     expect(waits.length).toBeGreaterThan(0);
     expect(Math.max(...waits)).toBeLessThanOrEqual(5);
     expect(startedAt - (await released)).toBeLessThan(8000);
+  }, 60_000);
+
+  it('runs a case once more when the browser could not load a page, and its verdict tells the first time', async () => {
+    // A relying party that drops the first start, then answers with a failure page.
+    let starts = 0;
+    const flaky = createServer((request, response) => {
+      if (request.url?.startsWith('/go')) {
+        starts += 1;
+        if (starts === 1) return void request.socket.destroy();
+        return void response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Failed</title><main>Verification failed</main>');
+      }
+      // A fresh connection for the start: Chromium itself retries a request dropped on a reused one.
+      response.writeHead(200, { 'content-type': 'text/html', connection: 'close' }).end('<title>Start</title><form action="/go"><button>Start verification</button></form>');
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const flakyUrl = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}`;
+      const report = await runConformance(options({ startUrl: `${flakyUrl}/`, cases: ['wrong_nonce'] }));
+      expect(starts).toBe(2);
+      const [normal] = report.results;
+      expect(normal!.verdict.status).toBe('fail');
+      expect(normal!.verdict.reason).toMatch(/^Refused a verification it must accept: .*\(The kit ran the case twice; the first time: The relying party did not answer the browser: loading http:\/\/127\.0\.0\.1:\d+\/go\? failed with net::ERR_EMPTY_RESPONSE\./);
+    } finally {
+      await new Promise((resolve) => flaky.close(resolve));
+    }
   }, 60_000);
 });

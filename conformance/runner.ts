@@ -154,6 +154,13 @@ async function runCases(browser: Browser, qa: EmulatorQa, settings: CaseSettings
       await sleep(result.slowDown * 1000, signal);
       result = await runCase(browser, qa, settings, testCase, seenStates);
     }
+    if (result.browserFailed) {
+      // A page the browser could not load once (a connection reset on a busy machine) says little:
+      // the case runs once more, and its verdict says what happened the first time.
+      const first = result.verdict.reason;
+      result = await runCase(browser, qa, settings, testCase, seenStates);
+      result = { ...result, verdict: { ...result.verdict, reason: `${result.verdict.reason} (The kit ran the case twice; the first time: ${first})` } };
+    }
     noteFetch(result);
     return finish(result);
   };
