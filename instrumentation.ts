@@ -11,15 +11,17 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
     // Every request carries its connection's address in a header no client can set
     // (lib/server/client-address.ts): the rate limits' key without a trusted proxy.
-    const [{ Server }, { stampSocketAddresses }, { guardRequests }] = await Promise.all([
+    const [{ Server }, { stampSocketAddresses }, { guardRequests, staticFilesIn }] = await Promise.all([
       import('node:http'),
       import('./lib/server/client-address'),
       import('./lib/server/request-guard'),
     ]);
     stampSocketAddresses(Server);
     // What Next.js would answer with a 500 of its own (TRACE, an undecodable emulator path, a
-    // Range or a router state tree it cannot read) is answered or cleaned first.
-    guardRequests(Server);
+    // router state tree it cannot read, a range outside a static file) gets a 4xx first, and
+    // every answer carries nosniff (lib/server/request-guard.ts). The server runs in its own
+    // folder: the standalone build's, or the project's under `next dev`.
+    guardRequests(Server, staticFilesIn(process.cwd()));
     const { validateConfigurationAtStartup } = await import('./lib/server/startup');
     await validateConfigurationAtStartup();
   }

@@ -32,6 +32,11 @@ const nextConfig = {
       },
     ];
   },
+  async rewrites() {
+    // Next.js's route of its built-in error page, asked for by its name, renders it as a 500: it is
+    // no page of ours, so it is not found.
+    return { beforeFiles: [{ source: '/_global-error', destination: '/_not-found' }] };
+  },
   async redirects() {
     // The failure page was /error until it was named apart from Next's error.tsx; links to it still work.
     return [{ source: '/error', destination: '/failure', permanent: true }];

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NO_CONTENT_POLICY } from '../lib/emulator';
 import { clientKeys } from '../test/support/client-keys';
 import { readClientKeys, registeredClient, startEmulatorServer, type EmulatorServer } from './emulator-server';
 
@@ -100,6 +101,11 @@ describe('startEmulatorServer', () => {
       body: 'client_id=kit-rp',
     });
     expect(par.status).toBe(400);
+    // Both with the headers of every answer of the emulator, its own and the host's.
+    for (const answer of [large, par]) {
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(answer.headers.get('content-security-policy')).toBe(NO_CONTENT_POLICY);
+    }
   });
 
   it('names the option to change when its port is taken', async () => {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { createEmulator, parseRegisteredClients, type RegisteredClient } from '../lib/emulator';
+import { createEmulator, NO_CONTENT_POLICY, parseRegisteredClients, type RegisteredClient } from '../lib/emulator';
 
 /**
  * The relying party's keys as `--client-jwks` gives them: a public JWKS, or what
@@ -183,7 +183,13 @@ async function answer(handle: (request: Request) => Promise<Response>, baseUrl: 
       return;
     }
     const tooLarge = error instanceof BodyTooLarge;
-    outgoing.writeHead(tooLarge ? 413 : 400, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+    outgoing.writeHead(tooLarge ? 413 : 400, {
+      'Content-Type': 'application/json',
+      'Cache-Control': 'no-store',
+      // The headers of every answer of the emulator (withSecurityHeaders, lib/emulator/index.ts).
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': NO_CONTENT_POLICY,
+    });
     outgoing.end(
       JSON.stringify({
         error: 'invalid_request',

@@ -48,6 +48,7 @@ import { subscribeFlowLog } from './qa/flow-log';
 export { POPULATION_REGISTER_NAME } from './checks/claims-request';
 export { RATE_LIMITS, checkRateLimits, type RateLimitGroup, type RateLimits } from './checks/rate-limits';
 export { parseRegisteredClients, type RegisteredClient } from './clients';
+export { InvalidRequest, RequestTooLarge } from './errors';
 export {
   ID_TOKEN_CONTENT_ENCRYPTIONS,
   ID_TOKEN_ENCRYPTION_ALGORITHMS,

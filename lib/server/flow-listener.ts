@@ -8,7 +8,7 @@ import 'server-only';
  * its status poll and the simulated app all work on it.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { Emulator } from '@/lib/emulator';
+import { InvalidRequest, RequestTooLarge, withSecurityHeaders, type Emulator } from '@/lib/emulator';
 
 /** No form or poll of the emulator's pages is near this large. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -21,15 +21,15 @@ export function startFlowListener(emulator: Emulator, baseUrl: string, listen: {
   const origin = new URL(baseUrl).origin;
   const server = createServer((incoming, outgoing) => {
     void toRequest(incoming, origin)
-      .then((request) => (request ? emulator.handle(request) : new Response('Request body too large', { status: 413 })))
+      // A request Fetch cannot hold (TRACE, a target that is no URL) is bad input; the emulator never throws.
+      .catch(() => null)
+      .then((request) => (request ? emulator.handle(request) : withSecurityHeaders(refusal(request === null ? 400 : 413))))
       .then(async (response) => {
         outgoing.writeHead(response.status, [...response.headers.entries()].flat());
         outgoing.end(Buffer.from(await response.arrayBuffer()));
       })
-      .catch(() => {
-        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'text/plain' });
-        outgoing.end('The emulator could not answer');
-      });
+      // The client went away while its body was read or its answer written: nobody to answer.
+      .catch(() => outgoing.destroy());
   });
   return new Promise((resolve, reject) => {
     server.once('error', (error) => reject(new Error(`EMULATOR_FLOW_URL: cannot listen on ${listen.host}:${listen.port}: ${error.message}`)));
@@ -39,6 +39,11 @@ export function startFlowListener(emulator: Emulator, baseUrl: string, listen: {
       resolve(server);
     });
   });
+}
+
+/** The emulator's JSON error for a request it never saw: one it cannot read (400), or too large (413). */
+function refusal(status: 400 | 413): Response {
+  return (status === 400 ? new InvalidRequest('the request could not be read') : new RequestTooLarge(MAX_BODY_BYTES)).toResponse();
 }
 
 /** The Web Request for a Node request, its body read up to MAX_BODY_BYTES (undefined past it). */

@@ -1,156 +1,186 @@
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, Server, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardRequests, headersToDrop, isRouterStateTree, refusalOf, validByteRanges } from './request-guard';
+import { NO_CONTENT_POLICY } from '@/lib/emulator';
+import { guardRequests, satisfiable, staticFilesIn } from './request-guard';
 
-describe('refusalOf: what Next.js would answer with a 500 of its own', () => {
-  it('refuses a method no route has with 405 and Allow, whatever the path', () => {
-    for (const method of ['TRACE', 'TRACK', 'CONNECT', 'PROPFIND']) {
-      expect(refusalOf(method, '/')).toMatchObject({ status: 405, body: { error: 'method_not_allowed' }, headers: { Allow: expect.stringContaining('GET') } });
+/** A folder laid out as the standalone server's: a public file and a built script. */
+const folder = mkdtempSync(join(tmpdir(), 'request-guard-'));
+mkdirSync(join(folder, 'public', 'icons'), { recursive: true });
+mkdirSync(join(folder, '.next', 'static', 'chunks'), { recursive: true });
+writeFileSync(join(folder, 'public', 'icons', 'icon.png'), 'an icon of 20 bytes!');
+writeFileSync(join(folder, '.next', 'static', 'chunks', 'app.js'), 'console.log(1);');
+
+/** What the handler behind the guard saw. */
+const handled: string[] = [];
+let port: number;
+const server = createServer();
+
+beforeAll(async () => {
+  class GuardedServer extends Server {}
+  guardRequests(GuardedServer, staticFilesIn(folder));
+  guardRequests(GuardedServer, staticFilesIn(folder));
+  Object.setPrototypeOf(server, GuardedServer.prototype);
+  // The handler behind the guard: JSON for /json, text otherwise.
+  server.on('request', (request, response) => {
+    handled.push(`${request.method} ${request.url}`);
+    if (request.url === '/json') {
+      response.setHeader('Content-Type', 'application/json');
+      response.setHeader('Content-Security-Policy', "default-src 'self'");
+      response.end('{}');
+    } else if (request.url === '/json-in-write-head') {
+      response.writeHead(200, ['Content-Type', 'application/problem+json']).end('{}');
+    } else {
+      response.writeHead(200, { 'Content-Type': 'text/html' }).end('<p>handled');
     }
-    for (const method of ['GET', 'head', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) expect(refusalOf(method, '/')).toBeUndefined();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(folder, { recursive: true, force: true });
+});
+
+function ask(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** Sends `raw` bytes on a connection of their own; resolves with what came back. */
+function askRaw(raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+function expectOwnHeaders(headers: IncomingHttpHeaders): void {
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['content-security-policy']).toBe(NO_CONTENT_POLICY);
+}
+
+describe('guardRequests: what Next.js would answer with a 500 is refused before it', () => {
+  it('TRACE (a method Fetch forbids): 405, with the methods the server answers', async () => {
+    const answer = await ask('TRACE', '/');
+    expect(answer.status).toBe(405);
+    expect(answer.headers.allow).toBe('GET, HEAD, POST, PUT, DELETE, PATCH, OPTIONS');
+    expectOwnHeaders(answer.headers);
+    expect(handled).not.toContain('TRACE /');
   });
 
-  it('refuses an emulator path that is not percent-encoded UTF-8 with the emulator’s 400, and only there', () => {
-    for (const url of ['/emulator/%E0', '/emulator/app/%E0?x=1', '/emulator/%2', '/emulator%E0'.replace('%E0', '/%C3%28')]) {
-      expect(refusalOf('GET', url), url).toEqual({
-        status: 400,
-        body: { error: 'invalid_request', error_description: 'the path is not percent-encoded UTF-8' },
-      });
+  it('a path under /emulator that is not percent-encoded UTF-8: the emulator’s JSON error, 400 invalid_request', async () => {
+    for (const path of ['/emulator/%E0', '/emulator/app/%E0', '/emulator/qa/clients/%ED%A0%80', '/emulator/%']) {
+      const answer = await ask('GET', path);
+      expect(answer.status, path).toBe(400);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'invalid_request', error_description: expect.stringContaining('not percent-encoded UTF-8') });
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expectOwnHeaders(answer.headers);
     }
-    for (const url of ['/emulator/app/%C3%A6', '/emulator/jwks?x=%E0', '/%E0', '/emulatorx/%E0']) expect(refusalOf('GET', url), url).toBeUndefined();
+    // What can be decoded, and paths elsewhere, go on.
+    await ask('GET', '/emulator/app/a%20b');
+    await ask('GET', '/x%E0');
+    expect(handled).toEqual(expect.arrayContaining(['GET /emulator/app/a%20b', 'GET /x%E0']));
+  });
+
+  it('an RSC request with a Next-Router-State-Tree that cannot be read: 400; one that can, or no RSC request, goes on', async () => {
+    for (const tree of ['garbage', '%E0', '[]', '1']) {
+      const answer = await ask('GET', '/page', { RSC: '1', 'Next-Router-State-Tree': tree });
+      expect(answer.status, tree.slice(0, 20)).toBe(400);
+      expectOwnHeaders(answer.headers);
+    }
+    const tree = encodeURIComponent(JSON.stringify(['', { children: ['__PAGE__', {}] }, null, null]));
+    await ask('GET', '/readable', { RSC: '1', 'Next-Router-State-Tree': tree });
+    await ask('GET', '/not-rsc', { RSC: '0', 'Next-Router-State-Tree': 'garbage' });
+    expect(handled).toEqual(expect.arrayContaining(['GET /readable', 'GET /not-rsc']));
+  });
+
+  it('a static file: another method than GET or HEAD is 405 with Allow: GET, HEAD; a range outside it 416; a failed precondition 412', async () => {
+    const icon = statSync(join(folder, 'public', 'icons', 'icon.png'));
+    const etag = `W/"${icon.size.toString(16)}-${icon.mtime.getTime().toString(16)}"`;
+    for (const [method, path, headers, status] of [
+      ['POST', '/icons/icon.png', {}, 405],
+      ['OPTIONS', '/_next/static/chunks/app.js', {}, 405],
+      ['PUT', '/_next/image?url=%2Ficon.svg&w=64&q=75', {}, 405],
+      ['GET', '/icons/icon.png', { Range: 'bytes=5-1' }, 416],
+      ['GET', '/icons/icon.png', { Range: 'bytes=20-' }, 416],
+      ['GET', '/_next/static/chunks/app.js', { Range: 'bytes=x' }, 416],
+      ['HEAD', '/icons/icon.png', { Range: 'bytes=-0' }, 416],
+      ['GET', '/icons/icon.png', { 'If-Match': '"other"' }, 412],
+      ['GET', '/icons/icon.png', { 'If-Unmodified-Since': 'Thu, 01 Jan 1970 00:00:00 GMT' }, 412],
+    ] as const) {
+      const answer = await ask(method, path, headers);
+      expect(answer.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(status);
+      expectOwnHeaders(answer.headers);
+      if (status === 405) expect(answer.headers.allow).toBe('GET, HEAD');
+      if (status === 416) expect(answer.headers['content-range']).toMatch(/^bytes \*\/(20|15)$/);
+    }
+    // What the file server answers itself: a range in the file, one with If-Range, a precondition met, a GET, a file that is not there.
+    handled.length = 0;
+    for (const [path, headers] of [
+      ['/icons/icon.png', { Range: 'bytes=0-1' }],
+      ['/icons/icon.png', { Range: 'bytes=5-1', 'If-Range': '"x"' }],
+      ['/icons/icon.png', { Range: 'items=5-1' }],
+      ['/icons/icon.png', { 'If-Match': '*' }],
+      ['/icons/icon.png', { 'If-Match': `"x", ${etag}` }],
+      ['/icons/icon.png', { 'If-Unmodified-Since': 'Thu, 01 Jan 2099 00:00:00 GMT' }],
+      ['/_next/static/chunks/missing.js', { Range: 'bytes=5-1' }],
+    ] as const) {
+      expect((await ask('GET', path, headers)).status, `${path} ${JSON.stringify(headers)}`).toBe(200);
+    }
+    expect(handled).toHaveLength(7);
+  });
+
+  it('every answer of the handler behind carries nosniff, and a JSON one the policy that loads nothing', async () => {
+    const page = await ask('GET', '/page');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['content-security-policy']).toBeUndefined();
+    for (const path of ['/json', '/json-in-write-head']) expectOwnHeaders((await ask('GET', path)).headers);
+  });
+
+  it('what Node answers itself (an Expect it does not meet, a request its parser refuses) carries the same headers', async () => {
+    const expectation = await ask('GET', '/', { Expect: 'something' });
+    expect(expectation.status).toBe(417);
+    expectOwnHeaders(expectation.headers);
+    const unknownMethod = await askRaw('FOO / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(unknownMethod).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(unknownMethod).toContain('X-Content-Type-Options: nosniff\r\n');
+    const tooLarge = await askRaw(`GET / HTTP/1.1\r\nHost: x\r\nCookie: ${'c'.repeat(20_000)}\r\n\r\n`);
+    expect(tooLarge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(tooLarge).toContain(`Content-Security-Policy: ${NO_CONTENT_POLICY}\r\n`);
   });
 });
 
-describe('headersToDrop', () => {
-  it('drops a Range with no satisfiable form and keeps a valid one (RFC 9110 §14.1.1)', () => {
-    for (const range of ['bytes=5-1', 'bytes=-', 'bytes=x-y', 'lines=1-2', 'bytes=0-1,5-1']) expect(validByteRanges(range), range).toBe(false);
-    for (const range of ['bytes=0-9', 'bytes=5-', 'bytes=-5', 'bytes=0-0, 4-9']) expect(validByteRanges(range), range).toBe(true);
-    expect(headersToDrop({ range: 'bytes=5-1' })).toEqual(['range']);
-    expect(headersToDrop({ range: 'bytes=0-9' })).toEqual([]);
-  });
-
-  it('drops the router’s headers with a state tree Next.js cannot read, and keeps a tree its router sends', () => {
-    const sent = encodeURIComponent(JSON.stringify(['', { children: ['__PAGE__', {}, null, null] }, null, null, 1]));
-    const dynamic = encodeURIComponent(JSON.stringify(['', { children: [['id', 'x', 'd', null], {}] }]));
-    expect(isRouterStateTree(sent)).toBe(true);
-    expect(isRouterStateTree(dynamic)).toBe(true);
-    for (const tree of [
-      '%7Bbad',
-      '%5B%5D',
-      encodeURIComponent('["",{"children":[1,{}]}]'),
-      encodeURIComponent('["",{},null,"nonsense"]'),
-      'x'.repeat(50_000),
-    ]) {
-      expect(isRouterStateTree(tree), tree.slice(0, 20)).toBe(false);
-    }
-    expect(headersToDrop({ rsc: '1', 'next-router-state-tree': '%7Bbad' })).toEqual([
-      'next-router-state-tree',
-      'rsc',
-      'next-router-prefetch',
-      'next-router-segment-prefetch',
-    ]);
-    expect(headersToDrop({ rsc: '1', 'next-router-state-tree': sent })).toEqual([]);
-  });
-});
-
-describe('isRouterStateTree: the shape Next.js reads, each part checked', () => {
-  const tree = (node: unknown) => encodeURIComponent(JSON.stringify(node));
+describe('satisfiable: a bytes range as Next.js’s file server (send, range-parser) reads it', () => {
   it.each([
-    ['a segment tuple of the wrong length', ['', { children: [['id', 'x', 'd'], {}] }]],
-    ['a segment tuple with a non-string part', ['', { children: [['id', 1, 'd', null], {}] }]],
-    ['a segment tuple whose siblings are not strings', ['', { children: [['id', 'x', 'd', [1]], {}] }]],
-    ['children as an array', ['', []]],
-    ['children missing', ['']],
-    ['a url that is not a pair of strings', ['', {}, ['a']]],
-    ['a refresh marker it does not know', ['', {}, null, 'nonsense']],
-    ['a root layout that is not a number', ['', {}, null, null, true]],
-    ['a prefetch that is not a string', ['', {}, null, null, 1, 2]],
-    ['seven members', ['', {}, null, null, 1, 'x', 'y']],
-    ['a child that is no tree', ['', { children: 'x' }]],
-  ])('refuses %s', (_what, node) => {
-    expect(isRouterStateTree(tree(node))).toBe(false);
-  });
-
-  it.each([
-    ['the least', ['', {}]],
-    ['every member', ['', {}, ['/a', 'b'], 'refetch', 1, 'p']],
-    ['nulls where allowed', ['', {}, null, null, null]],
-    ['each refresh marker', ['', { a: ['x', {}, null, 'inside-shared-layout'], b: ['y', {}, null, 'metadata-only'] }]],
-    ['a dynamic segment with siblings', ['', { children: [['id', 'x', 'd', ['a', 'b']], {}] }]],
-  ])('takes %s', (_what, node) => {
-    expect(isRouterStateTree(tree(node))).toBe(true);
-  });
-
-  it('refuses a tree nested deeper than 100 levels (checked without exhausting the stack), and a header over 40,000 characters', () => {
-    const nested = (levels: number) => `${'["",{"c":'.repeat(levels)}["",{}]${'}]'.repeat(levels)}`;
-    expect(isRouterStateTree(nested(100))).toBe(true);
-    expect(isRouterStateTree(nested(101))).toBe(false);
-    expect(isRouterStateTree(nested(3300))).toBe(false);
-    expect(isRouterStateTree(`${tree(['', {}])}${' '.repeat(40_000)}`)).toBe(false);
-  });
-});
-
-describe('guardRequests: on a real HTTP server', () => {
-  let seen: { method: string; url: string; headers: IncomingHttpHeaders; rawHeaders: string[] }[] = [];
-  let port = 0;
-  const server = createServer((request, response) => {
-    seen.push({ method: request.method!, url: request.url!, headers: request.headers, rawHeaders: request.rawHeaders });
-    response.end('handled');
-  });
-  beforeAll(async () => {
-    guardRequests(Server);
-    guardRequests(Server); // once per process, however often it is asked
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as { port: number }).port;
-  });
-  afterAll(() => server.close());
-
-  /** A request as a client sends it; the answer's status, headers and body. */
-  function send(method: string, path: string, headers: Record<string, string> = {}) {
-    return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
-      const request = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
-      });
-      request.on('error', reject);
-      request.end();
-    });
-  }
-
-  it('answers TRACE and an undecodable emulator path itself, as JSON that nothing may sniff, load or frame; the handler never sees them', async () => {
-    seen = [];
-    const trace = await send('TRACE', '/');
-    expect(trace.status).toBe(405);
-    expect(trace.headers.allow).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
-    expect(JSON.parse(trace.body)).toEqual({ error: 'method_not_allowed', error_description: 'method TRACE is not allowed' });
-    const path = await send('GET', '/emulator/%E0');
-    expect(path.status).toBe(400);
-    expect(JSON.parse(path.body)).toMatchObject({ error: 'invalid_request' });
-    for (const answer of [trace, path]) {
-      expect(answer.headers).toMatchObject({
-        'content-type': 'application/json',
-        'x-content-type-options': 'nosniff',
-        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-        'cache-control': 'no-store',
-      });
-    }
-    expect(seen).toEqual([]);
-  });
-
-  it('hands on the rest, without the headers Next.js would fail on, in the parsed and the raw headers', async () => {
-    seen = [];
-    expect((await send('GET', '/emulator/jwks', { Range: 'bytes=5-1', RSC: '1', 'Next-Router-State-Tree': '%7Bbad', 'X-Kept': 'yes' })).body).toBe('handled');
-    expect((await send('GET', '/x', { Range: 'bytes=0-9' })).body).toBe('handled');
-    const [cleaned, kept] = seen;
-    for (const name of ['range', 'rsc', 'next-router-state-tree']) {
-      expect(cleaned!.headers[name], name).toBeUndefined();
-      expect(
-        cleaned!.rawHeaders.map((header) => header.toLowerCase()),
-        name,
-      ).not.toContain(name);
-    }
-    expect(cleaned!.headers['x-kept']).toBe('yes');
-    expect(kept!.headers.range).toBe('bytes=0-9');
+    ['bytes=0-0', true],
+    ['bytes=0-1,2-3', true],
+    ['bytes=19-', true],
+    ['bytes=-5', true],
+    ['bytes=5-100', true],
+    ['bytes=5-1', false],
+    ['bytes=20-', false],
+    ['bytes=999999999-', false],
+    ['bytes=-0', false],
+    ['bytes=x', false],
+    ['bytes=', false],
+    ['bytes=5-1,30-40', false],
+    ['bytes=5-1,0-0', true],
+  ])('%s of 20 bytes: %s', (range, expected) => {
+    expect(satisfiable(range, 20)).toBe(expected);
   });
 });
