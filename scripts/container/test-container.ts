@@ -623,9 +623,11 @@ async function compose(engine: Engine, base: { redis: string; nginx: string }, c
   });
 
   await check('app-1 stopped in the middle of a verification: app-2 completes it, and the next one', async () => {
-    const during = await verify(balancer, async () => {
-      const stopped = await composeRun(['stop', 'app-1'], 60_000);
-      if (stopped.code !== 0) throw new Error(`compose stop app-1: ${firstLine(stopped)}`);
+    const during = await verify(balancer, {
+      midway: async () => {
+        const stopped = await composeRun(['stop', 'app-1'], 60_000);
+        if (stopped.code !== 0) throw new Error(`compose stop app-1: ${firstLine(stopped)}`);
+      },
     });
     const state = await must(['inspect', name('app-1'), '--format', '{{.State.Status}} {{.State.ExitCode}}']);
     if (!/^(exited|stopped) 143$/.test(state)) throw new Error(`app-1 is "${state}" after compose stop, not exited with 143`);

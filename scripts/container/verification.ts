@@ -3,7 +3,8 @@
  * the start form, the emulator's authorization page, the quick-test decision (a persona and
  * "approve"), the callback, and the result page showing the person. Each response's
  * `X-Served-By` (the balancer's upstream, when there is one) is kept, to see which instances
- * served the flow.
+ * served the flow; a test may hear of every answer, and have a request that got none sent again
+ * (VerifyOptions).
  */
 
 /** The persona the decision picks, and the name its result page must show. */
@@ -18,15 +19,68 @@ export interface Verification {
   servedAfterMidway: string[];
 }
 
+/** One answer the browser got. */
+export interface Answer {
+  method: string;
+  url: string;
+  status: number;
+  /** where a redirect sends the browser */
+  location?: string;
+  /** when it came, and how long after the request was sent (the last time, if it was sent again) */
+  at: number;
+  ms: number;
+  /** how many times the request was sent (more than once: sent again after no answer, `retryUnansweredUntil`) */
+  sent: number;
+}
+
+export interface VerifyOptions {
+  /** runs after the start, before the identity app's decision: e.g. stopping an instance mid-flow */
+  midway?: () => Promise<void>;
+  /**
+   * Until when (epoch ms) a request that got no answer, because the connection was refused or
+   * closed before one came (a server stopping, or not started yet), is sent again, every 200 ms,
+   * as a patient person reloads. Without it, such a request fails the verification.
+   */
+  retryUnansweredUntil?: number;
+  /** told of every answer, whether the verification then goes on or fails */
+  onAnswer?: (answer: Answer) => void;
+}
+
+/** The codes of a request that got no answer: no connection, or one closed before any answer. */
+const UNANSWERED = new Set(['ECONNREFUSED', 'ECONNRESET', 'UND_ERR_SOCKET']);
+
+function unanswered(error: unknown): boolean {
+  const code = ((error as Error).cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && UNANSWERED.has(code);
+}
+
 /** A browser's cookie jar for one origin: enough for the session cookie. */
 class Browser {
   #cookies = new Map<string, string>();
   readonly servedBy: string[] = [];
 
+  constructor(private readonly options: VerifyOptions) {}
+
   async request(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.#cookies.size > 0) headers.set('cookie', [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; '));
-    const response = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+    let response: Response;
+    let sentAt: number;
+    let sent = 0;
+    for (;;) {
+      sentAt = Date.now();
+      sent += 1;
+      try {
+        response = await fetch(url, { ...init, headers, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
+        break;
+      } catch (error) {
+        if (!unanswered(error) || Date.now() >= (this.options.retryUnansweredUntil ?? 0)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const at = Date.now();
+    const location = response.headers.get('location');
+    this.options.onAnswer?.({ method: init.method ?? 'GET', url, status: response.status, ...(location ? { location } : {}), at, ms: at - sentAt, sent });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const index = pair!.indexOf('=');
@@ -45,12 +99,9 @@ function location(response: Response, step: string): string {
   return target;
 }
 
-/**
- * Completes one verification at `app` (the origin the browser uses, APP_URL). `midway` runs after
- * the start, before the identity app's decision: e.g. stopping an instance mid-flow.
- */
-export async function verify(app: string, midway?: () => Promise<void>): Promise<Verification> {
-  const browser = new Browser();
+/** Completes one verification at `app` (the origin the browser uses, APP_URL). */
+export async function verify(app: string, options: VerifyOptions = {}): Promise<Verification> {
+  const browser = new Browser(options);
   const home = await browser.request(`${app}/`);
   if (home.status !== 200) throw new Error(`GET /: HTTP ${home.status}`);
   await home.arrayBuffer();
@@ -63,7 +114,7 @@ export async function verify(app: string, midway?: () => Promise<void>): Promise
   if (!authorization.includes('/emulator/auth?'))
     throw new Error(`POST /auth/start sent the browser to ${authorization}, not to the emulator's authorization page`);
   const beforeMidway = browser.servedBy.length;
-  await midway?.();
+  await options.midway?.();
   const page = await (await browser.request(authorization)).text();
   const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page)?.[1] ?? '';
   if (!field('interaction')) throw new Error('the authorization page has no interaction field');
