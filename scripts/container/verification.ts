@@ -128,7 +128,10 @@ export async function verify(app: string, options: VerifyOptions = {}): Promise<
   const result = location(completed, 'GET /auth/callback');
   if (!result.endsWith('/result')) throw new Error(`the callback failed: it sent the browser to ${result}`);
   const html = await (await browser.request(new URL(result, app).href)).text();
-  if (!html.includes(PERSONA.name)) throw new Error(`the result page does not show ${PERSONA.name}`);
+  if (!html.includes(PERSONA.name)) {
+    const code = /data-testid="error-code"[^>]*>([^<]+)</.exec(html)?.[1];
+    throw new Error(`the result page does not show ${PERSONA.name}${code ? `: it shows the failure code ${code}` : ''}`);
+  }
   return { person: PERSONA.name, servedBy: browser.servedBy, servedAfterMidway: browser.servedBy.slice(beforeMidway) };
 }
 

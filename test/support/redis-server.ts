@@ -1,7 +1,7 @@
 /**
  * A real redis-server for tests (Debian's package): started on a free loopback port in a
- * temporary directory, without persistence, and stopped by the test (or when the test process
- * ends). Missing redis-server fails at once with the command that installs it.
+ * temporary directory, without persistence unless asked, and stopped by the test (or when the
+ * test process ends). Missing redis-server fails at once with the command that installs it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,21 +42,27 @@ export interface RedisServer {
   readonly port: number;
   /** Stops the server (SIGKILL: an outage, not a shutdown); resolves once the port is closed. */
   stop(): Promise<void>;
-  /** Starts it again on the same port (empty: no persistence). */
+  /** Starts it again on the same port: empty, or with every write it acknowledged when `persistent`. */
   start(): Promise<void>;
   /** Stops it for good and removes its directory. */
   close(): Promise<void>;
 }
 
-/** Starts a redis-server on a free port; call `stop()` in afterAll. */
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * Starts a redis-server on a free port; call `close()` in afterAll.
+ * @param options.persistent every write is in its append-only file before Redis acknowledges it
+ *   (`appendfsync always`), so that after `stop()` (an outage) `start()` brings back the same data,
+ *   as a production Redis with persistence restarts
+ */
+export async function startRedisServer(options: { persistent?: boolean } = {}): Promise<RedisServer> {
   const binary = redisServerBinary();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'idv-redis-'));
   let child: ChildProcess | undefined;
+  const persistence = options.persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no'];
 
   const start = async () => {
-    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--dir', dir], {
       stdio: 'ignore',
     });
     // The test process ending must not leave a server behind.
