@@ -19,7 +19,7 @@ import {
 } from '@/lib/oidc';
 import { MemoryStore } from '@/lib/store/memory-store';
 import { RedisStore } from '@/lib/store/redis-store';
-import { namespaced } from '@/lib/store/store';
+import { namespaced, type Store } from '@/lib/store/store';
 import { createTestEmulator } from '@/test/support/emulator';
 import { startRedisServer, type RedisServer } from '@/test/support/redis-server';
 import { type ServerConfig } from './env';
@@ -31,6 +31,7 @@ import {
   SHARED_DEV_KEYS_RENEWAL_MS,
   SHARED_DEV_KEYS_STORE_KEY,
   SHARED_DEV_KEYS_TTL_SECONDS,
+  type SharedDevKeys,
 } from './shared-dev-keys';
 
 let server: RedisServer;
@@ -257,6 +258,89 @@ describe('renewSharedDevKeys', () => {
     expect(started.createdHere).toBe(true);
     expect(await renewSharedDevKeys(running, keys)).toBe('different');
     expect((await loadOrShareDevKeys(await connect(prefix))).keys.signingKey.kid).toBe(started.keys.signingKey.kid);
+  });
+});
+
+/**
+ * The store of an instance whose first command is followed, before its answer reaches the caller,
+ * by `meanwhile`: what other instances do in that instant, between one step of this instance and
+ * its next. The commands still go to the real Redis.
+ */
+function withMeanwhile(store: RedisStore, meanwhile: () => Promise<void>): Store {
+  let happened = false;
+  return new Proxy(store, {
+    get(target, property) {
+      const member = Reflect.get(target, property, target) as unknown;
+      if (typeof member !== 'function') return member;
+      return async (...args: unknown[]) => {
+        const answer = await (member as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+        if (!happened) {
+          happened = true;
+          await meanwhile();
+        }
+        return answer;
+      };
+    },
+  });
+}
+
+describe('two instances racing on the stored pair (a real Redis)', () => {
+  it('a renewal never overwrites the pair an instance started meanwhile stored, after the old one was lost', async () => {
+    const prefix = freshPrefix();
+    const key = `${prefix}${SHARED_DEV_KEYS_STORE_KEY}`;
+    const running = await connect(prefix);
+    const { keys } = await loadOrShareDevKeys(running);
+    let started: SharedDevKeys | undefined;
+    const renewal = await renewSharedDevKeys(
+      withMeanwhile(running, async () => {
+        // The pair is lost (Redis restarted empty), and an instance starting stores a pair of its own.
+        await raw.del(key);
+        started = await loadOrShareDevKeys(await connect(prefix));
+      }),
+      keys,
+    );
+    expect(started?.createdHere).toBe(true);
+    // The new instance's pair stays: the one every instance started from now on finds.
+    expect(JSON.parse((await raw.get(key))!)).toEqual(started!.keys);
+    expect((await loadOrShareDevKeys(await connect(prefix))).keys).toEqual(started!.keys);
+    // Renewed before that instant, told of the other pair at the next renewal.
+    expect(renewal).toBe('renewed');
+    expect(await renewSharedDevKeys(running, keys)).toBe('different');
+  });
+
+  it('an instance starting never brings back the pair it read over one stored meanwhile, and uses that one', async () => {
+    const prefix = freshPrefix();
+    const key = `${prefix}${SHARED_DEV_KEYS_STORE_KEY}`;
+    const { keys: lost } = await loadOrShareDevKeys(await connect(prefix));
+    let stored: SharedDevKeys | undefined;
+    const starting = await loadOrShareDevKeys(
+      withMeanwhile(await connect(prefix), async () => {
+        await raw.del(key);
+        stored = await loadOrShareDevKeys(await connect(prefix));
+      }),
+    );
+    expect(stored?.createdHere).toBe(true);
+    expect(stored!.keys).not.toEqual(lost);
+    expect(starting).toEqual({ keys: stored!.keys, createdHere: false });
+    expect(JSON.parse((await raw.get(key))!)).toEqual(stored!.keys);
+  });
+
+  it('of two instances with different pairs renewing at once after the pair was lost, exactly one puts its pair back', async () => {
+    const prefix = freshPrefix();
+    const key = `${prefix}${SHARED_DEV_KEYS_STORE_KEY}`;
+    const [one, two] = [await connect(prefix), await connect(prefix)];
+    const [keysOne, keysTwo] = [await generateClientKeys('ES256'), await generateClientKeys('ES256')];
+    for (let round = 0; round < 10; round += 1) {
+      await raw.del(key);
+      const outcomes = await Promise.all([renewSharedDevKeys(one, keysOne), renewSharedDevKeys(two, keysTwo)]);
+      expect([...outcomes].sort()).toEqual(['different', 'restored']);
+      const winner = outcomes[0] === 'restored' ? keysOne : keysTwo;
+      expect(JSON.parse((await raw.get(key))!)).toEqual(winner);
+      // Both renew again: the winner renews, the other still finds another pair.
+      expect(await Promise.all([renewSharedDevKeys(one, keysOne), renewSharedDevKeys(two, keysTwo)])).toEqual(
+        outcomes.map((outcome) => (outcome === 'restored' ? 'renewed' : 'different')),
+      );
+    }
   });
 });
 

@@ -19,7 +19,8 @@ import 'server-only';
  * A running instance cannot change its keys (its emulator registered them at start-up), so the
  * stored pair must outlive every instance that uses it. The store requires a TTL: 30 days, which
  * each running instance renews every ten minutes (and with it puts the pair back if Redis lost
- * it). The pair therefore expires 30 days after the last instance using it stopped.
+ * it), in one atomic step that never overwrites another pair. The pair therefore expires 30 days
+ * after the last instance using it stopped.
  */
 import { CLIENT_SIGNING_ALGORITHMS, generateClientKeys, type GeneratedClientKeys } from '@/lib/oidc';
 import type { Store } from '@/lib/store/store';
@@ -58,11 +59,6 @@ function isKeyPair(value: unknown): value is GeneratedClientKeys {
   );
 }
 
-/** Whether a stored value is this pair: keys are named by the thumbprints of their public halves (client-keys.ts). */
-function isSamePair(value: unknown, keys: GeneratedClientKeys): boolean {
-  return isKeyPair(value) && value.signingKey.kid === keys.signingKey.kid && value.encryptionKey.kid === keys.encryptionKey.kid;
-}
-
 /**
  * The development key pair every instance on this store uses: the stored one, renewed for
  * another 30 days; or, when none is stored, a new one offered with `setIfAbsent`, where of
@@ -75,7 +71,8 @@ export async function loadOrShareDevKeys(
   store: Store,
   generate: () => Promise<GeneratedClientKeys> = () => generateClientKeys('ES256'),
 ): Promise<SharedDevKeys> {
-  // A pair can vanish between two steps (expired, deleted): each round starts again from a read.
+  // The pair can change between two steps (it vanished, and another instance stored one): each
+  // round starts again from a read.
   for (let round = 0; round < 3; round += 1) {
     const stored = await store.get<unknown>(SHARED_DEV_KEYS_STORE_KEY);
     if (stored !== undefined) {
@@ -84,16 +81,16 @@ export async function loadOrShareDevKeys(
           'what is stored there is not a development key pair: delete that key (a new pair is then generated) or set IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY',
         );
       }
-      const keys = stored;
-      // The very pair read, for another full TTL; `replace` never brings back a pair that vanished.
-      if (await store.replace(SHARED_DEV_KEYS_STORE_KEY, keys, SHARED_DEV_KEYS_TTL_SECONDS)) return { keys, createdHere: false };
+      // The very pair read, for another full TTL (or back, had it just vanished), unless another
+      // pair was stored since the read: one atomic step, so it never overwrites that one.
+      if ((await store.renew(SHARED_DEV_KEYS_STORE_KEY, stored, SHARED_DEV_KEYS_TTL_SECONDS)) !== 'different') return { keys: stored, createdHere: false };
       continue;
     }
     const candidate = await generate();
     if (await store.setIfAbsent(SHARED_DEV_KEYS_STORE_KEY, candidate, SHARED_DEV_KEYS_TTL_SECONDS)) return { keys: candidate, createdHere: true };
     // Another instance stored its pair first: the next round reads and uses it.
   }
-  throw new Error('the pair kept vanishing from the store while it was being read');
+  throw new Error('the pair kept changing in the store while it was being read');
 }
 
 /**
@@ -101,18 +98,12 @@ export async function loadOrShareDevKeys(
  * lost it (expired, evicted, or a Redis restarted empty), so that an instance starting later finds
  * the pair the running ones registered. Another pair stored meanwhile (after such a loss another
  * instance started first and stored a new one) is left alone: `different`, and this instance no
- * longer matches the ones that use it until it restarts.
+ * longer matches the ones that use it until it restarts. One atomic compare-and-renew
+ * (`Store.renew`): of instances renewing while another stores a pair, none overwrites it.
  */
 export async function renewSharedDevKeys(store: Store, keys: GeneratedClientKeys): Promise<SharedDevKeysRenewal> {
-  const stored = await store.get<unknown>(SHARED_DEV_KEYS_STORE_KEY);
-  if (stored !== undefined) {
-    if (!isSamePair(stored, keys)) return 'different';
-    if (await store.replace(SHARED_DEV_KEYS_STORE_KEY, keys, SHARED_DEV_KEYS_TTL_SECONDS)) return 'renewed';
-  }
-  if (await store.setIfAbsent(SHARED_DEV_KEYS_STORE_KEY, keys, SHARED_DEV_KEYS_TTL_SECONDS)) return 'restored';
-  // Stored by another instance within the instant: the same pair when it runs alongside this one.
-  const now = await store.get<unknown>(SHARED_DEV_KEYS_STORE_KEY);
-  return isSamePair(now, keys) ? 'renewed' : 'different';
+  const outcome = await store.renew(SHARED_DEV_KEYS_STORE_KEY, keys, SHARED_DEV_KEYS_TTL_SECONDS);
+  return outcome === 'stored' ? 'restored' : outcome;
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { asLimiter, checkLimit } from './limiter';
-import { StoreError, checkTtl, serialise, type Limiter, type Store } from './store';
+import { StoreError, checkTtl, serialise, type Limiter, type Renewal, type Store } from './store';
 
 interface Entry {
   text: string;
@@ -86,6 +86,16 @@ export class MemoryStore implements Store {
     if (!this.#live(key)) return false;
     this.#put(key, text, ttlSeconds);
     return true;
+  }
+
+  async renew(key: string, value: unknown, ttlSeconds: number): Promise<Renewal> {
+    const text = serialise(value);
+    checkTtl(ttlSeconds);
+    // No await between the check and the write, as in setIfAbsent.
+    const entry = this.#live(key);
+    if (entry && entry.text !== text) return 'different';
+    this.#put(key, text, ttlSeconds);
+    return entry ? 'renewed' : 'stored';
   }
 
   /**

@@ -12,7 +12,7 @@
 import { createClient } from '@redis/client';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { asLimiter, checkLimit } from './limiter';
-import { StoreError, checkTtl, serialise, type Limiter, type Store } from './store';
+import { StoreError, checkTtl, serialise, type Limiter, type Renewal, type Store } from './store';
 
 /**
  * setOwned: KEYS[1] the key, KEYS[2] its owner's set; ARGV[1] the value, ARGV[2] its TTL in ms.
@@ -33,6 +33,22 @@ local deleted = 0
 for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do deleted = deleted + redis.call('DEL', key) end
 redis.call('DEL', KEYS[1])
 return deleted`;
+
+/**
+ * renew: KEYS[1] the key; ARGV[1] the value, ARGV[2] its TTL in ms. The TTL starts again when the
+ * value stored is this one, byte for byte; the value is stored when none is; another is left alone.
+ */
+const RENEW = `
+local current = redis.call('GET', KEYS[1])
+if current == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 'stored'
+end
+if current == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 'renewed'
+end
+return 'different'`;
 
 /** How long a command may take before the request it serves gets `store_unavailable`. */
 const COMMAND_TIMEOUT_MS = 2000;
@@ -158,6 +174,14 @@ export class RedisStore implements Store {
     const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
     const reply = await this.#run(() => this.#commands.set(this.#prefix + key, text, { expiration: { type: 'PX', value: ms }, condition: 'XX' }));
     return reply === 'OK';
+  }
+
+  /** One Lua script, so atomic: compare with what is stored, then renew it or store it, or leave another value alone. */
+  async renew(key: string, value: unknown, ttlSeconds: number): Promise<Renewal> {
+    const text = serialise(value);
+    const ms = Math.ceil(checkTtl(ttlSeconds) * 1000);
+    const reply = await this.#run(() => this.#commands.eval(RENEW, { keys: [this.#prefix + key], arguments: [text, String(ms)] }));
+    return String(reply) as Renewal;
   }
 
   async delete(key: string): Promise<void> {

@@ -17,13 +17,17 @@ describe('namespaced', () => {
     expect(emulator.description).toContain("under 'emulator:'");
   });
 
-  it('replaces and counts rate limits under its prefix too', async () => {
+  it('replaces, renews and counts rate limits under its prefix too', async () => {
     const store = new MemoryStore();
     const emulator = namespaced(store, 'emulator:');
     await store.set('emulator:flow', 1, 60);
     expect(await emulator.replace('flow', 2, 60)).toBe(true);
     expect(await store.get('emulator:flow')).toBe(2);
     expect(await emulator.replace('other', 1, 60)).toBe(false);
+    expect(await emulator.renew('flow', 2, 60)).toBe('renewed');
+    expect(await emulator.renew('keys', 'pair', 60)).toBe('stored');
+    expect(await store.get('emulator:keys')).toBe('pair');
+    expect(await store.get('keys')).toBeUndefined();
     await emulator.limiter('par', 1, 60).consume('client');
     // The view's limit is its own: the store's limiter of the same name has not counted.
     await expect(store.limiter('par', 1, 60).consume('client')).resolves.toBeUndefined();

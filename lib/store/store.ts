@@ -33,6 +33,13 @@ export interface Store {
    * when it was replaced. Atomic: never brings back an entry another caller took meanwhile.
    */
   replace(key: string, value: unknown, ttlSeconds: number): Promise<boolean>;
+  /**
+   * Keeps `value` under `key` for another `ttlSeconds`, in one atomic step: when this very value
+   * (the same JSON) is stored there, its TTL starts again (`renewed`); when nothing is, it is
+   * stored (`stored`); any other value is left as it is (`different`). So a renewal never
+   * overwrites what another caller stored since this one last read it.
+   */
+  renew(key: string, value: unknown, ttlSeconds: number): Promise<Renewal>;
   delete(key: string): Promise<void>;
   /**
    * Stores `value` under `key` as `set` does and records, in the same atomic step, that `owner`
@@ -57,6 +64,9 @@ export interface Store {
   /** What the start-up line and the readiness check say about it, without secrets. */
   readonly description: string;
 }
+
+/** What `Store.renew` found: the same value (renewed), none (stored), or another (left alone). */
+export type Renewal = 'renewed' | 'stored' | 'different';
 
 /** Counts events per key against a limit (Store.limiter). */
 export interface Limiter {
@@ -138,6 +148,7 @@ export function namespaced(store: Store, prefix: string): Store {
     setIfAbsent: (key, value, ttlSeconds) => store.setIfAbsent(prefix + key, value, ttlSeconds),
     take: (key) => store.take(prefix + key),
     replace: (key, value, ttlSeconds) => store.replace(prefix + key, value, ttlSeconds),
+    renew: (key, value, ttlSeconds) => store.renew(prefix + key, value, ttlSeconds),
     delete: (key) => store.delete(prefix + key),
     setOwned: (owner, key, value, ttlSeconds) => store.setOwned(prefix + owner, prefix + key, value, ttlSeconds),
     deleteOwned: (owner) => store.deleteOwned(prefix + owner),

@@ -114,6 +114,38 @@ export function storeContract(name: string, subject: StoreUnderTest): void {
       expect(await taken).toBeTypeOf('number');
     });
 
+    it('renew starts the TTL of the same value again, stores it when none is there, and leaves another value alone', async () => {
+      const key = freshKey('renew');
+      const value = { kid: 'one', list: [1, 'two'] };
+      expect(await store.renew(key, value, 0.3)).toBe('stored');
+      expect(await other.get(key)).toEqual(value);
+      // The same value from the other client, as read back (a copy): its TTL starts again.
+      await sleep(200);
+      expect(await other.renew(key, await other.get(key), 60)).toBe('renewed');
+      await sleep(250);
+      expect(await store.get(key)).toEqual(value);
+      expect(await store.renew(key, { kid: 'two', list: [1, 'two'] }, 60)).toBe('different');
+      expect(await other.get(key)).toEqual(value);
+      const expiring = freshKey('renew-expired');
+      await store.set(expiring, 'short-lived', 0.2);
+      expect(await other.renew(expiring, 'another', 60)).toBe('different');
+      await sleep(350);
+      expect(await other.renew(expiring, 'another', 60)).toBe('stored');
+      expect(await store.get(expiring)).toBe('another');
+    });
+
+    it('of renewals of two values racing on an absent key, exactly one stores, and every other renews that value or leaves it', async () => {
+      const key = freshKey('race-renew');
+      const values = ['a', 'b'] as const;
+      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? store : other).renew(key, values[index % 2], 60)));
+      expect(outcomes.filter((outcome) => outcome === 'stored')).toHaveLength(1);
+      const winner = await store.get<string>(key);
+      outcomes.forEach((outcome, index) => {
+        if (outcome !== 'stored') expect(outcome).toBe(values[index % 2] === winner ? 'renewed' : 'different');
+      });
+      expect(values[outcomes.indexOf('stored') % 2]).toBe(winner);
+    });
+
     it('counts a rate limit per key across both clients, and says when to retry', async () => {
       const name = freshKey('limit');
       const limiter = store.limiter(name, 3, 60);
