@@ -131,8 +131,9 @@ export async function createServices(config: ServerConfig, options: { fetch?: Fe
     console.warn(
       `[idv] using shared development keys from the store for: ${kids.join(', ')}; stored under ${storeKey} by ${createdHere ? 'this instance' : 'the instance that started first'}. Every instance on this Redis signs with them and its embedded emulator registers them (development only: set IDV_SIGNING_KEY and IDV_ENCRYPTION_KEY for real use)`,
     );
-    // Renewed while this instance runs, so that one starting later finds the same pair.
-    keepSharedDevKeys(store, keys, storeKey);
+    // Renewed while this instance runs, and as soon as Redis is back from an outage, so that one
+    // starting later finds the same pair.
+    keepSharedDevKeys(store, keys, storeKey, store instanceof RedisStore ? (renew) => store.onReconnect(renew) : undefined);
   }
   console.info(`[idv] ${config.mode} mode; issuer ${config.issuer}; client ${config.client.clientId}`);
   console.info(`[idv] state: ${store.description}`);

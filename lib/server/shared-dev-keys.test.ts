@@ -345,6 +345,29 @@ describe('two instances racing on the stored pair (a real Redis)', () => {
 });
 
 describe('keepSharedDevKeys', () => {
+  it('puts the pair back as soon as a Redis restarted without its data is reached again, not at the next renewal', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    // A redis-server of this test's own, which it restarts empty.
+    const restarted = await startRedisServer();
+    const store = await RedisStore.connect({ url: restarted.url, prefix: 'restart:' });
+    const { keys } = await loadOrShareDevKeys(store);
+    const stop = keepSharedDevKeys(store, keys, 'restart:dev-client-keys', (renew) => store.onReconnect(renew));
+    const check = createClient({ url: restarted.url });
+    try {
+      await restarted.stop();
+      await restarted.start();
+      await check.connect();
+      // The store reconnects within two seconds; ten minutes are far off.
+      await expect.poll(async () => JSON.parse((await check.get('restart:dev-client-keys')) ?? 'null'), { timeout: 8_000 }).toEqual(keys);
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/had gone from the store .* put this instance's back under restart:dev-client-keys/));
+    } finally {
+      stop();
+      check.destroy();
+      store.destroy();
+      await restarted.close();
+    }
+  });
+
   it('renews every ten minutes while the instance runs, saying when it put the pair back or found another', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

@@ -18,9 +18,9 @@ import 'server-only';
  *
  * A running instance cannot change its keys (its emulator registered them at start-up), so the
  * stored pair must outlive every instance that uses it. The store requires a TTL: 30 days, which
- * each running instance renews every ten minutes (and with it puts the pair back if Redis lost
- * it), in one atomic step that never overwrites another pair. The pair therefore expires 30 days
- * after the last instance using it stopped.
+ * each running instance renews every ten minutes and whenever it reconnects to Redis (and with it
+ * puts the pair back if Redis lost it), in one atomic step that never overwrites another pair.
+ * The pair therefore expires 30 days after the last instance using it stopped.
  */
 import { CLIENT_SIGNING_ALGORITHMS, generateClientKeys, type GeneratedClientKeys } from '@/lib/oidc';
 import type { Store } from '@/lib/store/store';
@@ -108,11 +108,16 @@ export async function renewSharedDevKeys(store: Store, keys: GeneratedClientKeys
 
 /**
  * Renews the pair every ten minutes while this process runs (the timer never keeps it alive),
- * saying in the log when it had to be put back and, loudly, when another pair has replaced it.
+ * and at once each time the store is reached again after an outage, since a Redis that restarted
+ * without its data has lost the pair: put back then, it is there for the next instance to start,
+ * rather than a new pair of that instance's. Says in the log when the pair had to be put back
+ * and, loudly, when another pair has replaced it.
  * @param where the pair's full key, for the log (e.g. `idv:dev-client-keys`)
+ * @param reconnected subscribes a listener to the store's reconnections (`RedisStore.onReconnect`)
+ *   and returns what unsubscribes it
  * @returns stops the renewals
  */
-export function keepSharedDevKeys(store: Store, keys: GeneratedClientKeys, where: string): () => void {
+export function keepSharedDevKeys(store: Store, keys: GeneratedClientKeys, where: string, reconnected?: (listener: () => void) => () => void): () => void {
   const renew = async () => {
     try {
       const outcome = await renewSharedDevKeys(store, keys);
@@ -131,5 +136,9 @@ export function keepSharedDevKeys(store: Store, keys: GeneratedClientKeys, where
   };
   const timer = setInterval(() => void renew(), SHARED_DEV_KEYS_RENEWAL_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  const unsubscribe = reconnected?.(() => void renew());
+  return () => {
+    clearInterval(timer);
+    unsubscribe?.();
+  };
 }

@@ -223,6 +223,17 @@ export class RedisStore implements Store {
     );
   }
 
+  /**
+   * Calls `listener` each time the connection is made again after it was lost (Redis restarted,
+   * perhaps without its data, or the network came back): node-redis's `ready` event, which the
+   * first connection has already fired.
+   * @returns stops the calls
+   */
+  onReconnect(listener: () => void): () => void {
+    this.#client.on('ready', listener);
+    return () => void this.#client.off('ready', listener);
+  }
+
   async ping(): Promise<void> {
     await this.#run(() => this.#commands.ping());
   }
