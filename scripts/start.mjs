@@ -1,7 +1,7 @@
 /**
  * `npm start`: runs the production server `npm run build` made, Next.js's standalone server
  * (.next/standalone/server.js, the one the Dockerfile ships), in this process, so SIGTERM reaches
- * Next.js directly (graceful shutdown: lib/server/startup.ts).
+ * it directly (graceful shutdown: lib/server/graceful-stop.ts).
  *
  * - WEB_CONCURRENCY=N (N > 1, with REDIS_URL): N server processes on the one port instead,
  *   started and stopped by this one (scripts/server-processes.mjs).
@@ -24,6 +24,10 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startOptions, StartOptionError } from './start-options.mjs';
 import { runServerProcesses } from './server-processes.mjs';
+
+// SIGTERM and SIGINT are the app's to handle, not Next.js's: it stops accepting only once no
+// request is in flight (lib/server/graceful-stop.ts). Next.js's documented switch for that.
+process.env.NEXT_MANUAL_SIG_HANDLE = 'true';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const server = resolve(root, '.next/standalone/server.js');

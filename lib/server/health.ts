@@ -7,6 +7,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { isStoreError, type Store } from '@/lib/store/store';
 import { ConfigurationError, type ServerConfig } from './env';
+import { isStopping } from './graceful-stop';
 import { services } from './services';
 
 export interface Readiness {
@@ -16,6 +17,8 @@ export interface Readiness {
   /** where state lives, once known */
   store?: 'memory' | 'redis';
   mode?: 'emulator' | 'provider';
+  /** the process is stopping (graceful-stop.ts): it finishes what it has, and takes nothing new */
+  stopping?: true;
 }
 
 type ReadinessInputs = { config: Pick<ServerConfig, 'mode' | 'state'>; store: Pick<Store, 'ping' | 'set' | 'delete'> };
@@ -29,6 +32,7 @@ const probe = 'x'.repeat(PROBE_BYTES);
 
 /** Runs the readiness checks on the services (`load`, the process's own by default); never throws. */
 export async function readiness(load: () => Promise<ReadinessInputs> = services): Promise<Readiness> {
+  if (isStopping()) return { status: 'not_ready', checks: { configuration: 'ok', store: 'not_checked' }, stopping: true };
   let built;
   try {
     built = await load();

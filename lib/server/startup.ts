@@ -31,9 +31,10 @@ export async function validateConfigurationAtStartup(): Promise<void> {
 }
 
 /**
- * Graceful shutdown. On SIGTERM (or SIGINT) Next.js's own server stops accepting connections,
- * lets the requests in flight finish, and exits; nothing here may close the store before that,
- * since those requests still use it. So the store is released when the process exits.
+ * Graceful shutdown. On SIGTERM (or SIGINT) the server finishes the requests in flight and exits
+ * (graceful-stop.ts under `npm start`, else Next.js's own handler); nothing here may close the
+ * store before that, since those requests still use it. So the store is released when the
+ * process exits.
  */
 function prepareShutdown(store: unknown): void {
   const announce = (signal: string) => console.info(`[idv] ${signal}: finishing the requests in flight, then closing the store`);
