@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { formatDate } from '@/lib/i18n/format';
+import { formatDate, formatTime } from '@/lib/i18n/format';
 import { preferences } from '@/lib/server/preferences';
 import { services } from '@/lib/server/services';
 import { currentBrowser } from '@/lib/server/session';
@@ -15,6 +15,7 @@ import { buildChecks, buildResultView, buildVerificationView, keptUntilText } fr
 import { FailurePanel } from '../_components/failure-panel';
 import { NumbersSwitch } from '../_components/numbers-switch';
 import { ProtocolTrace } from '../_components/protocol-trace';
+import { ReplacedResultNotice } from '../_components/replaced-result-notice';
 import { ChecksCard, DocumentCard, PersonCard, PopulationRegisterCard, VerificationCard } from '../_components/result-cards';
 import { PolicyCard, VerdictPanel } from '../_components/verdict';
 
@@ -79,6 +80,7 @@ export default async function ResultPage({ searchParams }: { searchParams: Promi
 
   return (
     <div className="space-y-6">
+      <ReplacedResultNotice resultAt={result.createdAt} message={t.replaced(formatTime(result.createdAt, locale))} />
       {/* The person and the verdict first, each said once; the actions beside the verdict. */}
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <PersonCard identity={identity} blurPortrait={presenter} locale={locale} />

@@ -86,6 +86,9 @@ const en = {
     signOut: 'Sign out and delete',
     kept: (minutes: number, until: string) =>
       `This result is kept on the server for ${minutes} minutes (until ${until} UTC) and only this browser session can see it. Signing out deletes it at once.`,
+    /** a tab reloaded after another tab of the browser finished a newer verification */
+    replaced: (finishedAt: string) =>
+      `This tab showed an earlier result. A newer verification, finished at ${finishedAt} UTC in another tab or window, replaced it: this browser keeps only its newest result.`,
   },
 };
 
@@ -141,6 +144,8 @@ const nb: PageMessages = {
     signOut: 'Logg ut og slett',
     kept: (minutes, until) =>
       `Dette resultatet lagres på serveren i ${minutes} minutter (til kl. ${until} UTC), og bare denne nettleserøkten kan se det. Når du logger ut, slettes det med en gang.`,
+    replaced: (finishedAt) =>
+      `Denne fanen viste et tidligere resultat. En nyere verifisering, fullført kl. ${finishedAt} UTC i en annen fane eller et annet vindu, erstattet det: nettleseren beholder bare det nyeste resultatet.`,
   },
 };
 
