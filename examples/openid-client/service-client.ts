@@ -124,10 +124,10 @@ async function importEncryptionKeys(jwk: PrivateJwk): Promise<client.DecryptionK
 function signedJwtShape(alg: SigningAlgorithm) {
   // Interface spec 2.1 allows no `jti`, so a service that refuses a replayed assertion can only
   // compare assertions whole; and two built in the same second are byte for byte the same when
-  // signed with EdDSA (deterministic signatures, RFC 8032 §5.1.6). Each JWT of this key gets an
-  // `exp` at least one second after the last one's, so no two are alike.
-  let lastExp = 0;
-  const nextExp = (exp: unknown) => (lastExp = Math.max(Number(exp), lastExp + 1));
+  // signed with EdDSA (deterministic signatures, RFC 8032 §5.1.6). Each EdDSA client assertion of
+  // this key gets an `exp` second of its own, within its lifetime (`claimAssertionExp`). A request
+  // object carries a fresh state and nonce, so it is never the same as another.
+  const used = new Set<number>();
 
   /** Interface spec 2.1: header exactly {alg, kid, typ: "JWT"}; payload exactly {iss, sub, aud, exp}. */
   const clientAssertion: client.ModifyAssertionFunction = (header, payload) => {
@@ -141,7 +141,8 @@ function signedJwtShape(alg: SigningAlgorithm) {
     delete payload.jti;
     delete payload.iat;
     delete payload.nbf;
-    payload.exp = nextExp(payload.exp);
+    // ES256 and PS256 signatures are randomized: two assertions of the same second still differ.
+    if (alg === 'EdDSA') payload.exp = claimAssertionExp(used, Number(payload.exp), Math.floor(Date.now() / 1000));
   };
 
   /** Interface spec 2.2 and 5.5: the request object, thirteen claims, signed as the assertion. */
@@ -157,10 +158,30 @@ function signedJwtShape(alg: SigningAlgorithm) {
     delete payload.jti;
     delete payload.iat;
     delete payload.nbf;
-    payload.exp = nextExp(payload.exp);
   };
 
   return { clientAssertion, requestObject };
+}
+
+/** The least time an assertion has left when it is made: for the call and a service clock ahead. */
+const MIN_REMAINING_SECONDS = 30;
+
+/**
+ * A client assertion's `exp`: the latest whole second at or below `nominal` (openid-client's now +
+ * lifetime) that `used` does not hold, more than MIN_REMAINING_SECONDS after `now`, so an
+ * assertion never outlives its lifetime however many are made at once. Remembered in `used`,
+ * which forgets the seconds that have passed.
+ * @throws Error when every such second is used: more assertions at once than this key can sign
+ */
+export function claimAssertionExp(used: Set<number>, nominal: number, now: number): number {
+  for (const second of used) if (second <= now) used.delete(second);
+  for (let second = nominal; second > now + MIN_REMAINING_SECONDS; second -= 1) {
+    if (!used.has(second)) {
+      used.add(second);
+      return second;
+    }
+  }
+  throw new Error(`this EdDSA key has made a client assertion for every second it may use until ${nominal}: wait a moment, or use an ES256 or PS256 key`);
 }
 
 /**
