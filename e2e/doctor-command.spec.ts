@@ -48,10 +48,11 @@ test('asks the running app for its own findings: its configuration, its keys and
   const port = await freePort();
   const app = `http://localhost:${port}`;
   const keys = clientKeys('ES256', 'doctor-command');
+  const sessionSecret = randomBytes(32).toString('base64url');
   const server = startAppServer(port, {
     APP_URL: app,
     IDV_DATA_DIR: '.data/e2e-doctor-command',
-    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    SESSION_SECRET: sessionSecret,
     IDV_SIGNING_KEY: JSON.stringify(keys.signingJwk),
     IDV_ENCRYPTION_KEY: JSON.stringify(keys.encryptionJwk),
   });
@@ -71,6 +72,12 @@ test('asks the running app for its own findings: its configuration, its keys and
   for (const kid of emulatorKids) expect(jwksLine).toContain(kid);
   const printedJwks = JSON.parse(run.stdout.slice(run.stdout.indexOf('{\n  "keys"'), run.stdout.indexOf('\n}\n') + 2)) as { keys: Record<string, unknown>[] };
   expect(printedJwks).toEqual(keys.publicJwks);
+
+  // What the app gives anyone who asks: no private key, no secret, nothing kept by a cache.
+  const findings = await fetch(`${app}/doctor/findings`);
+  expect(findings.headers.get('cache-control')).toBe('no-store');
+  const published = await findings.text();
+  for (const secret of [keys.signingJwk.d!, keys.encryptionJwk.d!, keys.encryptionJwk.p!, sessionSecret]) expect(published).not.toContain(secret);
 
   // The issue's case: the app stopped, nothing listens at its address any more.
   server.kill('SIGTERM');
