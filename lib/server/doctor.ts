@@ -2,10 +2,10 @@ import 'server-only';
 /**
  * The doctor, for QA pointing the app at staging: it fetches the service's discovery document and
  * JWKS through the core's HTTP rules (the same timeouts and https rule as a verification) and
- * hands them, with the configuration, to the checks (doctor-checks.ts). `npm run doctor` prints
- * the findings; GET /doctor shows them, one set reused for 15 seconds (doctor-cache.ts), whatever
- * the language of who asks (lib/view/doctor-words.ts). Against the embedded emulator every line
- * passes.
+ * hands them, with the configuration, to the checks (doctor-checks.ts). GET /doctor shows the
+ * findings, and GET /doctor/findings gives them to `npm run doctor`, which asks the running app:
+ * one set reused for 15 seconds (doctor-cache.ts), whatever the language of who asks
+ * (lib/view/doctor-words.ts). Against the embedded emulator every line passes.
  */
 import { discoveryUrl, fetchDiscovery, fetchJwks, type FetchLike } from '@/lib/oidc';
 import type { DoctorEndpoint, DoctorFindings } from '@/lib/verification/doctor-findings';
@@ -38,8 +38,8 @@ async function fetchJson(endpoint: DoctorEndpoint, url: string, send: () => Prom
 
 /**
  * Every check, fetching discovery and then the JWKS, as data (the doctor's report before it is
- * put into words). `fetch`: how to reach the service (the embedded emulator's handler in emulator
- * mode, so the doctor needs no running server).
+ * put into words). `fetch`: how to reach the service (in emulator mode, the handler of this
+ * process's own embedded emulator).
  */
 export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<DoctorFindings> {
   const http = { allowInsecureRequests: config.allowInsecureRequests, ...(fetch ? { fetch } : {}) };
@@ -51,8 +51,8 @@ export async function examine(config: ServerConfig, fetch?: FetchLike): Promise<
 }
 
 /**
- * The doctor's findings for this app as configured: the embedded emulator reached through its
- * handler (no network, no running server needed), the real service over the network; a
+ * The doctor's findings for this app as it runs: its own embedded emulator reached through its
+ * handler (the very emulator its verifications use), the real service over the network; a
  * configuration that does not load is one failed line naming the variable.
  */
 export async function examineThisApp(): Promise<DoctorFindings> {

@@ -170,7 +170,11 @@ function parseUrl(name: string, raw: string): URL {
   return url;
 }
 
-function parseAppUrl(env: Env): string {
+/**
+ * The app's public origin: APP_URL, else http://localhost:$PORT (3000). Also where `npm run doctor`
+ * asks the running app for its findings.
+ */
+export function parseAppUrl(env: Env): string {
   const port = value(env, 'PORT') ?? '3000';
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) throw new ConfigurationError('PORT', `"${port}" is not a port number`);
   const raw = value(env, 'APP_URL') ?? `http://localhost:${port}`;

@@ -78,6 +78,14 @@ const en = {
   whatToDo: 'What to do:',
   publicJwks: 'Our public JWKS, to register with the service',
   publicJwksPrinted: 'Our public JWKS, to register with the service (public keys only):',
+  /** what `npm run doctor` says of the running app it asks (`findings`: the URL of its GET /doctor/findings) */
+  cli: {
+    asked: (app: string, findings: string) => `The app at ${app}, as it runs: its own findings (${findings}, at most 15 seconds old).`,
+    unreachable: (app: string, why: string) =>
+      `Nothing answers at ${app} (${why}). The doctor asks the running app for its own findings: start the app with the same variables (npm run dev, or npm start after npm run build), or say where it runs: APP_URL=<its address> npm run doctor, or npm run doctor -- --url <its address>.`,
+    notFindings: (findings: string, status: number) =>
+      `${findings} answered ${status} without the doctor's findings: is this the app's address (APP_URL, or --url)?`,
+  },
   /** why a request got no answer, in a few words (the header's badge says it too) */
   causes: CAUSES_EN,
   /** the header's badge: the mode, the service's state and, when not OK, why in a few words */
@@ -278,6 +286,12 @@ const nb: DoctorMessages = {
   whatToDo: 'Tiltak:',
   publicJwks: 'Vår offentlige JWKS, som skal registreres hos tjenesten',
   publicJwksPrinted: 'Vår offentlige JWKS, som skal registreres hos tjenesten (bare offentlige nøkler):',
+  cli: {
+    asked: (app, findings) => `Appen på ${app}, slik den kjører: dens egne funn (${findings}, høyst 15 sekunder gamle).`,
+    unreachable: (app, why) =>
+      `Ingenting svarer på ${app} (${why}). Diagnosen spør den kjørende appen om dens egne funn: start appen med de samme variablene (npm run dev, eller npm start etter npm run build), eller si hvor den kjører: APP_URL=<adressen> npm run doctor, eller npm run doctor -- --url <adressen>.`,
+    notFindings: (findings, status) => `${findings} svarte ${status} uten diagnosens funn: er dette appens adresse (APP_URL, eller --url)?`,
+  },
   causes: CAUSES_NB,
   badge: {
     states: { ok: 'OK', degraded: 'Redusert', down: 'Utilgjengelig', checking: 'Kontrollerer …', configuration: 'Ikke konfigurert' },

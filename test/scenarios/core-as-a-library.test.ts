@@ -14,17 +14,22 @@ const projects: BlankProject[] = [];
 afterAll(() => projects.forEach((project) => project.remove()));
 
 describe('lib/oidc copied into a blank project', () => {
-  it('compiles under NodeNext, ES2023 without the DOM lib, strict, with only jose installed, and loads in Node', async () => {
-    const project = createBlankProject();
-    projects.push(project);
-    const { status, output } = project.compile();
-    expect(output).toBe('');
-    expect(status).toBe(0);
-    const core = (await import(pathToFileURL(join(project.dir, 'dist/lib/oidc/index.js')).href)) as Record<string, unknown>;
-    for (const name of ['startAuthorization', 'completeAuthorization', 'DiscoveryCache', 'JwksCache', 'generateClientKeys', 'IdvError']) {
-      expect(typeof core[name], name).toBe('function');
-    }
-  }, 60_000);
+  // The oldest TypeScript the core's README names and the newest (7, what `npm install typescript` gives).
+  it.each(['typescript-5.7', 'typescript-7'] as const)(
+    'compiles with %s under the README’s tsconfig (NodeNext, ES2023 without the DOM lib, strict), with only jose installed, and loads in Node',
+    async (typescript) => {
+      const project = createBlankProject();
+      projects.push(project);
+      const { status, output } = project.compile(typescript);
+      expect(output).toBe('');
+      expect(status).toBe(0);
+      const core = (await import(pathToFileURL(join(project.dir, 'dist/lib/oidc/index.js')).href)) as Record<string, unknown>;
+      for (const name of ['startAuthorization', 'completeAuthorization', 'DiscoveryCache', 'JwksCache', 'generateClientKeys', 'IdvError']) {
+        expect(typeof core[name], name).toBe('function');
+      }
+    },
+    60_000,
+  );
 
   it('compiles with the examples', () => {
     const project = createBlankProject({ examples: true });

@@ -1,38 +1,33 @@
 /**
  * A blank TypeScript project of an integrator's, in a temporary directory, with the core copied
- * in (lib/oidc without its tests): `"type": "module"`, strict, NodeNext, `lib: ["ES2023"]` with
- * @types/node and no DOM lib, the one extra flag `rewriteRelativeImportExtensions`, and only jose
- * installed (linked from this project's node_modules). With `examples`, examples/ is copied too,
+ * in (lib/oidc without its tests): `"type": "module"`, the tsconfig of the core's README (strict,
+ * NodeNext, `lib: ["ES2023"]` with @types/node and no DOM lib, `rewriteRelativeImportExtensions`,
+ * `rootDir` and `outDir`), and only jose installed (linked from this project's node_modules).
+ * It compiles with the project's TypeScript, or with another installed under an npm alias
+ * (`typescript-5.7`, `typescript-7`: package.json). With `examples`, examples/ is copied too,
  * and what they need besides (express, express-session and their types; openid-client and its
  * oauth4webapi); with `brokenRelyingParty`, test/support/broken-relying-party.ts (an Express app
  * like examples/express-server.ts, so it needs `examples` too).
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '../..');
 
-/** The integrator's tsconfig.json: exactly what issue 9 names. */
-export const BLANK_TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2023',
-    lib: ['ES2023'],
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    types: ['node'],
-    strict: true,
-    rewriteRelativeImportExtensions: true,
-    outDir: 'dist',
-    rootDir: '.',
-  },
+/** The integrator's tsconfig.json: the one the core's README gives ("Copy it"), as written there. */
+export const BLANK_TSCONFIG = JSON.parse(/```json\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'lib/oidc/README.md'), 'utf8'))![1]!) as {
+  compilerOptions: Record<string, unknown>;
 };
+
+/** A TypeScript installed in this project: its own, or one under an npm alias of package.json. */
+export type TypeScriptPackage = 'typescript' | 'typescript-5.7' | 'typescript-7';
 
 export interface BlankProject {
   readonly dir: string;
-  /** Runs tsc on the project: its exit status and everything it printed. */
-  compile(): { status: number | null; output: string };
+  /** Runs tsc (of `typescript`, by default the project's own) on the project: its exit status and everything it printed. */
+  compile(typescript?: TypeScriptPackage): { status: number | null; output: string };
   remove(): void;
 }
 
@@ -63,8 +58,8 @@ export function createBlankProject(options: { examples?: boolean; brokenRelyingP
   }
   return {
     dir,
-    compile() {
-      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
+    compile(typescript = 'typescript') {
+      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules', typescript, 'bin/tsc'), '-p', dir], { encoding: 'utf8' });
       return { status: run.status, output: `${run.stdout}${run.stderr}` };
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
