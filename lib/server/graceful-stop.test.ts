@@ -38,15 +38,23 @@ describe('the graceful stop', () => {
   it('keeps accepting while a request is in flight, so its call back to the same server is answered; answers close their connections; then it stops accepting', async () => {
     trackRequests();
     await startServer();
+    // Before the stop, answers keep their connections.
+    expect((await fetch(`${base}/emulator`)).headers.get('connection')).toBe('keep-alive');
     const start = fetch(`${base}/start`);
     // The start is in flight (its handler waits) when the stop begins.
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const stopped = stopGracefully(10_000);
+    const stopped = stopGracefully(10_000).then(() => Date.now());
     expect(isStopping()).toBe(true);
+    // A request that comes during the stop is answered, and its connection closed.
+    const during = await fetch(`${base}/emulator`);
+    expect(await during.text()).toBe('pushed');
+    expect(during.headers.get('connection')).toBe('close');
     const answer = await start;
     expect(await answer.text()).toBe('start: pushed');
     expect(answer.headers.get('connection')).toBe('close');
-    await stopped;
+    const answeredAt = Date.now();
+    // It stops as soon as nothing is in flight, not at the ceiling.
+    expect((await stopped) - answeredAt).toBeLessThan(1000);
     expect(server.listening).toBe(false);
     await expect(fetch(`${base}/emulator`)).rejects.toThrow();
   });
