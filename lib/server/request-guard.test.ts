@@ -106,7 +106,8 @@ describe('guardRequests: what Next.js would answer with a 500 is refused before 
     const tree = encodeURIComponent(JSON.stringify(['', { children: ['__PAGE__', {}] }, null, null]));
     await ask('GET', '/readable', { RSC: '1', 'Next-Router-State-Tree': tree });
     await ask('GET', '/not-rsc', { RSC: '0', 'Next-Router-State-Tree': 'garbage' });
-    expect(handled).toEqual(expect.arrayContaining(['GET /readable', 'GET /not-rsc']));
+    await ask('GET', '/rsc-without-tree', { RSC: '1' });
+    expect(handled).toEqual(expect.arrayContaining(['GET /readable', 'GET /not-rsc', 'GET /rsc-without-tree']));
   });
 
   it('a static file: another method than GET or HEAD is 405 with Allow: GET, HEAD; a range outside it 416; a failed precondition 412', async () => {
@@ -138,11 +139,28 @@ describe('guardRequests: what Next.js would answer with a 500 is refused before 
       ['/icons/icon.png', { 'If-Match': '*' }],
       ['/icons/icon.png', { 'If-Match': `"x", ${etag}` }],
       ['/icons/icon.png', { 'If-Unmodified-Since': 'Thu, 01 Jan 2099 00:00:00 GMT' }],
+      // The file's own time (Last-Modified, in whole seconds) meets the condition.
+      ['/icons/icon.png', { 'If-Unmodified-Since': icon.mtime.toUTCString() }],
+      // The strong form of its tag: If-Match compares weakly here, as the file server does.
+      ['/icons/icon.png', { 'If-Match': etag.slice(2) }],
+      ['/icons/icon.png', { Range: 'xbytes=5-1' }],
       ['/_next/static/chunks/missing.js', { Range: 'bytes=5-1' }],
     ] as const) {
       expect((await ask('GET', path, headers)).status, `${path} ${JSON.stringify(headers)}`).toBe(200);
     }
-    expect(handled).toHaveLength(7);
+    expect(handled).toHaveLength(10);
+  });
+
+  it('a write method on a path that names no static file (a page, a route, a file not in public/) goes on to Next.js', async () => {
+    handled.length = 0;
+    for (const [method, path] of [
+      ['POST', '/auth/start'],
+      ['PUT', '/icons/missing.png'],
+      ['DELETE', '/_next/imagery'],
+    ] as const) {
+      expect((await ask(method, path)).status, `${method} ${path}`).toBe(200);
+    }
+    expect(handled).toEqual(['POST /auth/start', 'PUT /icons/missing.png', 'DELETE /_next/imagery']);
   });
 
   it('every answer of the handler behind carries nosniff, and a JSON one the policy that loads nothing', async () => {
@@ -176,6 +194,8 @@ describe('satisfiable: a bytes range as Next.js’s file server (send, range-par
     ['bytes=20-', false],
     ['bytes=999999999-', false],
     ['bytes=-0', false],
+    // A suffix longer than the file starts before it: range-parser refuses it, so send answers 416.
+    ['bytes=-25', false],
     ['bytes=x', false],
     ['bytes=', false],
     ['bytes=5-1,30-40', false],

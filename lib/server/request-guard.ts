@@ -56,7 +56,8 @@ export function refusalOf(request: Pick<IncomingMessage, 'method' | 'url' | 'hea
   if (method === 'TRACE') return plain(405, `${method} is not answered here.`, { Allow: METHODS_ANSWERED });
 
   const pathname = (request.url ?? '/').split('?')[0]!;
-  if ((pathname === '/emulator' || pathname.startsWith('/emulator/')) && decoded(pathname) === undefined) {
+  // (`/emulator` itself holds no percent-encoding to fail on.)
+  if (pathname.startsWith('/emulator/') && decoded(pathname) === undefined) {
     return emulatorRefusal(new InvalidRequest(`the path is not percent-encoded UTF-8 (RFC 3986 section 2.5): '${pathname.slice(0, 80)}'`).toResponse());
   }
 
