@@ -13,7 +13,7 @@ import 'server-only';
 import { isIdvError, randomToken, type ProtocolTrace, type Selection, type TraceCheck } from '@/lib/oidc';
 import { isStoreError } from '@/lib/store/store';
 import { failureLink, isAppError, type FailureCode, type FailureLink } from '@/lib/verification/failures';
-import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
+import { STORED_FORMAT, type FailureDetail, type FailureRecord } from '@/lib/verification/stored';
 import type { AssurancePolicy } from '@/lib/verification/policy';
 import { recordCheck, recordComparison, recordTrace } from '@/lib/verification/trace';
 import { clientAddress } from './client-address';
@@ -74,6 +74,12 @@ function serviceWords(error: unknown): Pick<FailureRecord, 'serviceError' | 'des
     ...(typeof sent === 'string' ? { serviceError: sent.slice(0, 100) } : {}),
     ...(typeof description === 'string' ? { description } : {}),
   };
+}
+
+/** What the page says of the failure's cause beyond its code: the app's refusal as data, the core's own sentence. */
+function detailOf(error: unknown): Pick<FailureRecord, 'detail'> {
+  const detail: FailureDetail | undefined = isAppError(error) ? error.detail : isIdvError(error) ? { kind: 'core_message', message: error.message } : undefined;
+  return detail ? { detail } : {};
 }
 
 /**
@@ -146,7 +152,7 @@ export async function recordFailure(
     id: randomToken(24),
     browser,
     code,
-    message: known ? error.message : 'Something went wrong on our side.',
+    ...detailOf(error),
     ...serviceWords(error),
     ...whatFailed(error, events),
     ...(thrown instanceof TracedFailure && thrown.request
