@@ -26,6 +26,7 @@ import { createServices, type Services } from '@/lib/server/services';
 import { beginVerification, countStart, currentResult, finishVerification, signOut } from '@/lib/server/verification';
 import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
 import { parseStartForm } from '@/lib/verification/selection';
+import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
 import { describeFailureDetail } from '@/lib/view/failure-detail';
 import { emulatorAnswerView } from '@/lib/view/failure-explanations';
 import { approveInBrowser } from '@/test/support/emulator';
@@ -245,6 +246,23 @@ describe('a failure goes one way: thrown with its trace, recorded for its browse
     expect(record.code).toBe('internal_error');
     expect(record.detail).toBeUndefined();
     expect(JSON.stringify(record)).not.toContain('secret internals');
+  });
+
+  it('a record kept before details were codes (an English message) still reads for its browser, without a detail', async () => {
+    const browser = newBrowser();
+    const old = {
+      format: STORED_FORMAT,
+      id: randomToken(24),
+      browser,
+      code: 'invalid_selection',
+      message: '"x" is not a known claim',
+      createdAt: Date.now(),
+      trace: [],
+    };
+    expect(await app.failureRecorder.keep(old as unknown as FailureRecord, '192.0.2.7')).toBe(true);
+    const failure = await getFailure(app, old.id, browser);
+    expect(failure).toMatchObject({ own: true, record: { code: 'invalid_selection' } });
+    expect(failure?.own && failure.record.detail).toBeUndefined();
   });
 
   // token_timeout holds the token response longer than the core waits (15 s): the core's side of it is
