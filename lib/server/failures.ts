@@ -13,7 +13,7 @@ import 'server-only';
 import { isIdvError, randomToken, type ProtocolTrace, type Selection, type TraceCheck } from '@/lib/oidc';
 import { isStoreError } from '@/lib/store/store';
 import { failureLink, isAppError, type FailureCode, type FailureLink } from '@/lib/verification/failures';
-import { STORED_FORMAT, type FailureDetail, type FailureRecord } from '@/lib/verification/stored';
+import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
 import type { AssurancePolicy } from '@/lib/verification/policy';
 import { recordCheck, recordComparison, recordTrace } from '@/lib/verification/trace';
 import { clientAddress } from './client-address';
@@ -76,10 +76,15 @@ function serviceWords(error: unknown): Pick<FailureRecord, 'serviceError' | 'des
   };
 }
 
-/** What the page says of the failure's cause beyond its code: the app's refusal as data, the core's own sentence. */
+/**
+ * What the page says of the failure's cause beyond its code: the app's refusal as data, the
+ * core's own sentence. Not for an error the service sent: the core's sentence only joins its
+ * `error` and `error_description`, which the page shows as the service wrote them.
+ */
 function detailOf(error: unknown): Pick<FailureRecord, 'detail'> {
-  const detail: FailureDetail | undefined = isAppError(error) ? error.detail : isIdvError(error) ? { kind: 'core_message', message: error.message } : undefined;
-  return detail ? { detail } : {};
+  if (isAppError(error)) return { detail: error.detail };
+  if (isIdvError(error) && typeof error.cause.error !== 'string') return { detail: { kind: 'core_message', message: error.message } };
+  return {};
 }
 
 /**

@@ -87,8 +87,9 @@ export interface FailureRecord {
   browser?: string;
   code: FailureCode;
   /**
-   * The cause beyond the code, when it is known (none for an unexpected failure). A record kept
-   * before it had one held an English `message` instead, which is no longer read.
+   * The cause beyond the code, when it is known: none for an unexpected failure, nor for an error
+   * the service sent (its own words are `serviceError` and `description`). A record kept before
+   * it had one held an English `message` instead, which is no longer read.
    */
   detail?: FailureDetail;
   /** the service's own `error`, verbatim, when the failure is an OAuth error the service sent */

@@ -197,6 +197,8 @@ describe('a failure goes one way: thrown with its trace, recorded for its browse
       request: { selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY },
     });
     expect(record.emulatorAnswer).toBeUndefined();
+    // the service's words are shown as it sent them: the core's sentence, which only joins them, is not kept
+    expect(record.detail).toBeUndefined();
     const steps = record.trace.map((event) => `${event.type}:${event.step}`);
     expect(steps).toContain('note:callback');
     expect(steps).not.toContain('http:token');
