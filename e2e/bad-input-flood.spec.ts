@@ -118,7 +118,7 @@ test('a recorded failure keeps no request input: the failure page of a 16,000-ch
     }, marker);
     await expect(page).toHaveURL(/\/failure\?code=invalid_selection&id=/);
     await expect(page.getByTestId('error-code')).toHaveText('invalid_selection');
-    await expect(page.locator('main')).toContainText('a value of 16000 characters is not a known claim');
+    await expect(page.getByTestId('error-detail')).toHaveText('A value of 16000 characters is not a known claim.');
     expect(await page.content()).not.toContain('leakq');
   } finally {
     server.kill('SIGKILL');

@@ -35,6 +35,42 @@ test.describe('a browser that prefers Norwegian (Accept-Language nb-NO)', () => 
     await other.reload();
     await expect(heading(other)).toHaveText('Ingen verifisert identitet');
   });
+
+  test('a start form refused for an unknown claim of 100 characters says so in Norwegian, without repeating the value', async ({ page }) => {
+    await page.goto(`${APP}/`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'nb');
+    // the picker's own form, with a claim no picker offers: as a hand-edited form or a script would send it
+    const claim = `${'c'.repeat(60)}<b>Ring 555 0100</b>${'c'.repeat(20)}`;
+    expect(claim).toHaveLength(100);
+    await page.getByTestId('picker').evaluate((form, value) => {
+      const input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = 'claim';
+      input.value = value;
+      form.append(input);
+    }, claim);
+    await page.getByRole('button', { name: 'Start verifisering' }).click();
+
+    await expect(page).toHaveURL(/\/failure\?code=invalid_selection&id=/);
+    await expect(page.getByTestId('error-code')).toHaveText('invalid_selection');
+    const detail = page.getByTestId('error-detail');
+    await expect(detail).toHaveText('En verdi på 100 tegn er ikke en kjent opplysning.');
+    await expect(detail).not.toHaveAttribute('lang');
+    await expect(page.getByRole('term').filter({ hasText: 'Detaljer' })).toBeVisible();
+    expect(await page.content()).not.toContain('Ring 555');
+  });
+
+  test('a failure the core found shows its own sentence as the technical detail, marked English', async ({ page }) => {
+    // the home page hands out the browser's binding, so the failure is recorded for it
+    await page.goto(`${APP}/`);
+    await page.goto(`${APP}/auth/callback?code=x&state=${'s'.repeat(43)}&iss=${encodeURIComponent(`${APP}/emulator`)}`);
+    await expect(page).toHaveURL(/\/failure\?code=state_mismatch&id=/);
+    await expect(heading(page)).toHaveText('Ukjent svar');
+    const detail = page.getByTestId('error-detail');
+    await expect(detail).toHaveText('The state does not match an authorization started in this browser');
+    await expect(detail).toHaveAttribute('lang', 'en');
+    await expect(page.getByRole('term').filter({ hasText: 'Teknisk detalj (på engelsk)' })).toBeVisible();
+  });
 });
 
 test.describe('a browser that prefers English (Accept-Language en-US)', () => {

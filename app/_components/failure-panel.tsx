@@ -1,5 +1,6 @@
 import type { Locale } from '@/lib/i18n/locale';
 import type { CheckView } from '@/lib/view/checks-view';
+import type { FailureDetailView } from '@/lib/view/failure-detail';
 import { explainFailure, FAILURE_MESSAGES, type EmulatorAnswerView, type FailureCode } from '@/lib/view/failure-explanations';
 import { IdTokenChecks } from './id-token-checks';
 
@@ -29,7 +30,8 @@ export function FailurePanel({
   serviceError?: string;
   /** the service's `error_description`, verbatim */
   description?: string;
-  detail?: string;
+  /** the recorded detail, worded (the core's own sentence is marked English) */
+  detail?: FailureDetailView;
   /** the check of the ID token that failed */
   failedCheck?: CheckView;
   /** for another failure: what was compared, worded */
@@ -132,11 +134,11 @@ export function FailurePanel({
             </code>
           </dd>
         </div>
-        {!description && detail && !failedCheck?.notes.includes(detail) && (
+        {!description && detail && !failedCheck?.notes.includes(detail.text) && (
           <div>
-            <dt className="text-slate-600">{t.detail}</dt>
-            <dd className="mt-1 break-words text-slate-900" data-testid="error-detail">
-              {detail}
+            <dt className="text-slate-600">{detail.label}</dt>
+            <dd lang={detail.lang} className="mt-1 break-words text-slate-900" data-testid="error-detail">
+              {detail.text}
             </dd>
           </div>
         )}

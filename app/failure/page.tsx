@@ -8,6 +8,7 @@ import { readFailureLink, refusalStatus, type FailureCode } from '@/lib/verifica
 import { startFormOf } from '@/lib/verification/selection';
 import { presentCheck, presentComparison } from '@/lib/view/checks-view';
 import { disclosureFor, discloseTrace } from '@/lib/view/disclosure';
+import { describeFailureDetail } from '@/lib/view/failure-detail';
 import { emulatorAnswerView, FAILURE_MESSAGES } from '@/lib/view/failure-explanations';
 import { presentTrace } from '@/lib/view/trace-view';
 import { FailurePanel } from '../_components/failure-panel';
@@ -42,12 +43,12 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      {/* The service's error_description and our recorded detail are shown as they were written. */}
+      {/* The service's error_description is shown as it was written; our recorded detail is worded in the reader's language. */}
       <FailurePanel
         code={code}
         serviceError={own?.serviceError}
         description={own?.description}
-        detail={own?.message}
+        detail={own?.detail && describeFailureDetail(own.detail, locale)}
         failedCheck={own?.failedCheck && presentCheck(own.failedCheck, locale)}
         comparison={own?.comparison && presentComparison(own.comparison, locale)}
         retryForm={own?.request && [...startFormOf(own.request.selection, own.request.policy)]}

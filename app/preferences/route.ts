@@ -16,10 +16,11 @@ const MAX_FORM_BYTES = 1024;
  */
 export async function POST(request: Request): Promise<Response> {
   try {
-    await requireSameOrigin(request, 'Settings can only be changed from this app’s own pages');
+    await requireSameOrigin(request, 'settings');
     const config = await serverConfig();
     const body = await readBoundedText(request, MAX_FORM_BYTES);
-    if (body === undefined) throw new AppError('invalid_preference', 'The settings form is too large');
+    if (body === undefined)
+      throw new AppError('invalid_preference', 'The settings form is too large', { kind: 'form_too_large', form: 'settings', maxBytes: MAX_FORM_BYTES });
     const change = parsePreferenceForm(new URLSearchParams(body));
     const response = await redirectToPage(returnPath(request.headers.get('referer'), config.appUrl));
     for (const { name, value, options } of preferenceCookies(change, config.secureCookies))

@@ -14,7 +14,7 @@ function failure(overrides: Partial<FailureRecord> = {}): FailureRecord {
     id: `f${next++}`,
     browser: 'b'.repeat(43),
     code: 'invalid_selection',
-    message: 'The selection is not valid',
+    detail: { kind: 'unknown_value', field: 'claim', value: { text: 'shoe_size' } },
     createdAt: Date.now(),
     trace: [],
     ...overrides,
@@ -22,22 +22,26 @@ function failure(overrides: Partial<FailureRecord> = {}): FailureRecord {
 }
 
 describe('a failure record as it is kept', () => {
-  it('clips our message and the service’s description, and keeps a short record whole', () => {
+  it('clips the core’s message and the service’s description, and keeps a short record whole', () => {
     const short = failure({ description: 'the client is unknown' });
     expect(boundedRecord(short)).toEqual(short);
-    const long = boundedRecord(failure({ message: `"${'x'.repeat(16_000)}" is not a known claim`, description: 'd'.repeat(5000) }));
-    expect(long.message).toHaveLength(MAX_MESSAGE_CHARACTERS);
-    expect(long.message.endsWith('…')).toBe(true);
+    const long = boundedRecord(
+      failure({ detail: { kind: 'core_message', message: `The JWKS has no ES256 key with kid "${'x'.repeat(16_000)}"` }, description: 'd'.repeat(5000) }),
+    );
+    const message = long.detail?.kind === 'core_message' ? long.detail.message : '';
+    expect(message).toHaveLength(MAX_MESSAGE_CHARACTERS);
+    expect(message.endsWith('…')).toBe(true);
     expect(long.description).toHaveLength(MAX_DESCRIPTION_CHARACTERS);
   });
 
-  it('drops a trace that would make it larger than its bound, keeping the code and the message', () => {
+  it('drops a trace that would make it larger than its bound, keeping the code and the detail', () => {
     const entry: RecordedEvent = { type: 'note', step: 'par', at: 0, detail: { text: 'z'.repeat(4000) } };
     const kept = boundedRecord(failure({ trace: [entry, entry] }));
     expect(kept.trace).toHaveLength(2);
     const dropped = boundedRecord(failure({ trace: Array.from({ length: 10 }, () => entry) }));
     expect(dropped.trace).toEqual([]);
     expect(dropped.code).toBe('invalid_selection');
+    expect(dropped.detail).toEqual(failure().detail);
     expect(JSON.stringify(dropped).length).toBeLessThanOrEqual(MAX_RECORD_BYTES);
   });
 });
@@ -72,9 +76,10 @@ describe('keeping failure records', () => {
     const store = new MemoryStore();
     const records = recordStore<FailureRecord>(store, 'failure');
     const recorder = createFailureRecorder(records, store);
-    const record = failure({ message: `"${'x'.repeat(16_000)}" is not a known claim` });
+    const record = failure({ detail: { kind: 'core_message', message: `The ID token cannot be verified: ${'x'.repeat(16_000)}` } });
     expect(await recorder.keep(record, '192.0.2.1')).toBe(true);
-    expect((await records.get(record.id))?.message).toHaveLength(MAX_MESSAGE_CHARACTERS);
+    expect((await records.get(record.id))?.detail).toEqual({ kind: 'core_message', message: expect.stringMatching(/^The ID token cannot be verified: x+…$/) });
+    expect(JSON.stringify((await records.get(record.id))?.detail).length).toBeLessThan(MAX_MESSAGE_CHARACTERS + 50);
   });
 
   it('keeps at most perAddress records per address and overall for everyone in a window', async () => {

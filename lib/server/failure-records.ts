@@ -6,7 +6,7 @@ import 'server-only';
  * - at most `perAddress` records per client address and `overall` for everyone in each window,
  *   counted in the shared store: beyond them the failure page still shows the code, without
  *   the recorded detail;
- * - each record bounded (its message, the service's description, its trace), never the raw input;
+ * - each record bounded (the core's message, the service's description, its trace), never the raw input;
  * - in their own space: a memory budget of their own in memory (services.ts), and on Redis at most
  *   `overall` records of at most `MAX_RECORD_BYTES`.
  */
@@ -27,9 +27,9 @@ export interface FailureLimits {
 
 export const FAILURE_LIMITS: FailureLimits = { perAddress: 30, overall: 1000, windowSeconds: FAILURE_TTL_SECONDS };
 
-/** The most a record's JSON may hold; a longer trace is dropped, the code and message kept. */
+/** The most a record's JSON may hold; a longer trace is dropped, the code and detail kept. */
 export const MAX_RECORD_BYTES = 16 * 1024;
-/** Characters kept of our own message and of the service's error_description. */
+/** Characters kept of the core's message and of the service's error_description. */
 export const MAX_MESSAGE_CHARACTERS = 300;
 export const MAX_DESCRIPTION_CHARACTERS = 500;
 
@@ -41,7 +41,7 @@ function clip(text: string, max: number): string {
 export function boundedRecord(record: FailureRecord): FailureRecord {
   const bounded: FailureRecord = {
     ...record,
-    message: clip(record.message, MAX_MESSAGE_CHARACTERS),
+    ...(record.detail?.kind === 'core_message' ? { detail: { ...record.detail, message: clip(record.detail.message, MAX_MESSAGE_CHARACTERS) } } : {}),
     ...(record.description === undefined ? {} : { description: clip(record.description, MAX_DESCRIPTION_CHARACTERS) }),
   };
   if (serialise(bounded).length <= MAX_RECORD_BYTES) return bounded;

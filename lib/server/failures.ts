@@ -77,6 +77,17 @@ function serviceWords(error: unknown): Pick<FailureRecord, 'serviceError' | 'des
 }
 
 /**
+ * What the page says of the failure's cause beyond its code: the app's refusal as data, the
+ * core's own sentence. Not for an error the service sent: the core's sentence only joins its
+ * `error` and `error_description`, which the page shows as the service wrote them.
+ */
+function detailOf(error: unknown): Pick<FailureRecord, 'detail'> {
+  if (isAppError(error)) return { detail: error.detail };
+  if (isIdvError(error) && typeof error.cause.error !== 'string') return { detail: { kind: 'core_message', message: error.message } };
+  return {};
+}
+
+/**
  * What the failure compared: the check of the ID token that failed with the failure's code (the
  * core reports every check: lib/oidc/checks.ts), else what the error's cause names.
  */
@@ -146,7 +157,7 @@ export async function recordFailure(
     id: randomToken(24),
     browser,
     code,
-    message: known ? error.message : 'Something went wrong on our side.',
+    ...detailOf(error),
     ...serviceWords(error),
     ...whatFailed(error, events),
     ...(thrown instanceof TracedFailure && thrown.request

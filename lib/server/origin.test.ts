@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSameOriginRequest, whereFrom } from './origin';
+import { crossSiteRefusal, isSameOriginRequest, whereFrom } from './origin';
 
 const APP = 'https://rp.example';
 const check = (headers: Record<string, string>) => isSameOriginRequest(new Headers(headers), APP);
@@ -38,5 +38,28 @@ describe('whereFrom', () => {
   it('names only the app’s address without an Origin, or with the opaque origin "null"', () => {
     expect(whereFrom(null, 'http://localhost:3000')).toBe('; this app’s address is http://localhost:3000');
     expect(whereFrom('null', 'http://localhost:3000')).toBe('; this app’s address is http://localhost:3000');
+  });
+});
+
+describe('crossSiteRefusal', () => {
+  it('lets a same-origin request through, and refuses another with forbidden_origin, its detail as a code with values', () => {
+    expect(crossSiteRefusal(new Headers({ origin: 'http://localhost:3000' }), 'http://localhost:3000/', 'start')).toBeUndefined();
+    expect(crossSiteRefusal(new Headers({ origin: 'http://127.0.0.1:3000' }), 'http://localhost:3000/', 'sign_out')).toMatchObject({
+      code: 'forbidden_origin',
+      message: expect.stringMatching(/^Sign-out can only be requested from this app’s own pages; it came from http:\/\/127\.0\.0\.1:3000/),
+      detail: { kind: 'cross_site', action: 'sign_out', from: { text: 'http://127.0.0.1:3000' }, app: 'http://localhost:3000' },
+    });
+  });
+
+  it('keeps an origin that is not a plain http(s) origin only by its length, and none for "null" or a fetch without Origin', () => {
+    const odd = `http://evil.example/${'<script>'.repeat(3)}`;
+    expect(crossSiteRefusal(new Headers({ origin: odd }), APP, 'settings')?.detail).toEqual({
+      kind: 'cross_site',
+      action: 'settings',
+      from: { length: 44 },
+      app: APP,
+    });
+    expect(crossSiteRefusal(new Headers({ origin: 'null' }), APP, 'start')?.detail).toEqual({ kind: 'cross_site', action: 'start', app: APP });
+    expect(crossSiteRefusal(new Headers({ 'sec-fetch-site': 'cross-site' }), APP, 'start')?.detail).toEqual({ kind: 'cross_site', action: 'start', app: APP });
   });
 });

@@ -12,6 +12,10 @@ describe('preferences', () => {
     expect(() => parsePreferenceForm(new URLSearchParams('theme=sepia'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
     expect(() => parsePreferenceForm(new URLSearchParams('presenter=maybe'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
     expect(() => parsePreferenceForm(new URLSearchParams('admin=on'))).toThrow(expect.objectContaining({ code: 'invalid_preference' }));
+    // the detail keeps what was sent as a code with values: a short plain token as it is, anything else by its length
+    expect(() => parsePreferenceForm(new URLSearchParams(`theme=${'<b>'.repeat(30)}`))).toThrow(
+      expect.objectContaining({ detail: { kind: 'unknown_preference', name: { text: 'theme' }, value: { length: 90 } } }),
+    );
   });
 
   it('remembers a change for a year in an HttpOnly cookie, Secure on https', () => {

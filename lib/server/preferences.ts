@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { cookies, headers } from 'next/headers';
 import { isLocale, negotiateLocale, type Locale } from '@/lib/i18n/locale';
-import { AppError, quoteInput } from '@/lib/verification/failures';
+import { AppError, quoteInput, sentValue } from '@/lib/verification/failures';
 
 export const PRESENTER_COOKIE = 'idv_presenter';
 export const THEME_COOKIE = 'idv_theme';
@@ -45,7 +45,12 @@ export function parsePreferenceForm(form: URLSearchParams): Partial<Preferences>
     if (name === 'presenter' && (value === 'on' || value === 'off')) change.presenter = value === 'on';
     else if (name === 'theme' && (THEMES as readonly (string | null)[]).includes(value)) change.theme = value as Theme;
     else if (name === 'lang' && isLocale(value)) change.locale = value;
-    else throw new AppError('invalid_preference', `${quoteInput(name)} = ${quoteInput(value ?? '')} is not a preference this app knows`);
+    else
+      throw new AppError('invalid_preference', `${quoteInput(name)} = ${quoteInput(value ?? '')} is not a preference this app knows`, {
+        kind: 'unknown_preference',
+        name: sentValue(name),
+        value: sentValue(value ?? ''),
+      });
   }
   return change;
 }

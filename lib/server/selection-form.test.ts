@@ -14,10 +14,14 @@ describe('readStartForm (POST /auth/start)', () => {
   });
 
   it('refuses a body of another type and a body over 16 KiB with invalid_selection', async () => {
-    await expect(readStartForm(post('{"claim":"name"}', 'application/json'))).rejects.toMatchObject({ code: 'invalid_selection' });
+    await expect(readStartForm(post('{"claim":"name"}', 'application/json'))).rejects.toMatchObject({
+      code: 'invalid_selection',
+      detail: { kind: 'form_not_urlencoded' },
+    });
     await expect(readStartForm(post(`claim=${'x'.repeat(17 * 1024)}`, 'application/x-www-form-urlencoded'))).rejects.toMatchObject({
       code: 'invalid_selection',
       message: 'The start form is too large',
+      detail: { kind: 'form_too_large', form: 'start', maxBytes: 16 * 1024 },
     });
   });
 });

@@ -14,9 +14,10 @@ const MAX_FORM_BYTES = 16 * 1024;
 export async function readStartForm(request: Request): Promise<StartForm> {
   const contentType = request.headers.get('content-type') ?? '';
   const body = await readBoundedText(request, MAX_FORM_BYTES);
-  if (body === undefined) throw new AppError('invalid_selection', 'The start form is too large');
+  if (body === undefined)
+    throw new AppError('invalid_selection', 'The start form is too large', { kind: 'form_too_large', form: 'start', maxBytes: MAX_FORM_BYTES });
   if (body.length > 0 && !contentType.startsWith('application/x-www-form-urlencoded')) {
-    throw new AppError('invalid_selection', 'The start form must be sent as application/x-www-form-urlencoded');
+    throw new AppError('invalid_selection', 'The start form must be sent as application/x-www-form-urlencoded', { kind: 'form_not_urlencoded' });
   }
   return parseStartForm(new URLSearchParams(body));
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { IdvError } from '@/lib/oidc';
-import { AppError, failureLink, FAILURE_CODES, isAppError, knownFailureCode, quoteInput, readFailureLink, refusalStatus } from './failures';
+import { AppError, failureLink, FAILURE_CODES, isAppError, knownFailureCode, quoteInput, readFailureLink, refusalStatus, sentValue } from './failures';
 
 describe('isAppError', () => {
   it('recognises an AppError, also one from another copy of this module (by its brand), and nothing else', () => {
-    expect(isAppError(new AppError('forbidden_origin', 'from another site'))).toBe(true);
+    expect(isAppError(new AppError('forbidden_origin', 'from another site', { kind: 'cross_site', action: 'start', app: 'http://localhost:3000' }))).toBe(true);
     expect(isAppError({ brand: 'AppError', code: 'invalid_selection' })).toBe(true);
     expect(isAppError(new IdvError('state_mismatch', 'no'))).toBe(false);
     expect(isAppError(new Error('other'))).toBe(false);
@@ -20,6 +20,18 @@ describe('quoteInput', () => {
     expect(quoteInput('Your session expired. Call 555 0100')).toBe('a value of 35 characters');
     expect(quoteInput('<script>')).toBe('a value of 8 characters');
     expect(quoteInput('')).toBe('a value of 0 characters');
+  });
+});
+
+describe('sentValue', () => {
+  it('keeps a short plain token as it is, and anything else only by its length, as quoteInput quotes them', () => {
+    expect(sentValue('shoe_size')).toEqual({ text: 'shoe_size' });
+    expect(sentValue('x'.repeat(40))).toEqual({ text: 'x'.repeat(40) });
+    expect(sentValue('x'.repeat(41))).toEqual({ length: 41 });
+    expect(sentValue('x'.repeat(16_000))).toEqual({ length: 16_000 });
+    expect(sentValue('Your session expired. Call 555 0100')).toEqual({ length: 35 });
+    expect(sentValue('<script>')).toEqual({ length: 8 });
+    expect(sentValue('')).toEqual({ length: 0 });
   });
 });
 

@@ -5,6 +5,7 @@
  * state-changing request from another site, and a start over the rate limits. Every code reaches
  * the failure page the same way, and each language explains each one (lib/view/failure-messages.ts).
  */
+import type { SelectionProblem } from '@/lib/oidc/claims-request';
 import { OAUTH_ERROR_CODES, RP_ERROR_CODES, type IdvErrorCode } from '@/lib/oidc/errors';
 import type { StoreErrorCode } from '@/lib/store/store';
 
@@ -71,13 +72,65 @@ export function readFailureLink(query: URLSearchParams | Record<string, string |
 
 export type AppErrorCode = Extract<FailureCode, 'invalid_selection' | 'invalid_preference' | 'forbidden_origin'>;
 
+/** A short plain token: what a message or a detail may repeat of a request's values. */
+const PLAIN_TOKEN = /^[A-Za-z0-9_.:-]{1,40}$/;
+
+/**
+ * A value a request sent, as a failure's detail keeps it: `text`, the value itself, only when it
+ * is short and plain enough to repeat (a short plain token: `sentValue`; an `Origin` that is a
+ * plain http(s) origin), else only its `length`. So a record never keeps what a request sent at
+ * length or in any shape, and the page quotes it in the reader's language.
+ */
+export type SentValue = { text: string } | { length: number };
+
+/** `value` as a detail keeps it: itself when it is a short plain token, else its length. */
+export function sentValue(value: string): SentValue {
+  return PLAIN_TOKEN.test(value) ? { text: value } : { length: value.length };
+}
+
+/**
+ * The start form's fields whose values come from a list, which "is not a known …" names (the
+ * field names of lib/verification/selection.ts, whose links name the same).
+ */
+export type ListedField = 'preset' | 'trust_framework' | 'claim' | 'essential' | 'evidence' | 'document_detail';
+
+/** What a state-changing request refused for coming from another site asked to do. */
+export type GuardedAction = 'start' | 'sign_out' | 'settings';
+
+/**
+ * Why the app refused a request, as a code with its values and no words of either language: the
+ * failure page words it when it is read (lib/view/failure-detail.ts).
+ */
+export type AppErrorDetail =
+  /** a value a listed field does not take (without `value`: one that could not be read at all) */
+  | { kind: 'unknown_value'; field: ListedField; value?: SentValue }
+  /** a field the start form does not have */
+  | { kind: 'unknown_field'; name: SentValue }
+  /** a selection the service's rules refuse (the picker says so before it is sent) */
+  | { kind: 'selection_problem'; problem: SelectionProblem }
+  /** the personal number to look up is longer than `max` characters */
+  | { kind: 'personal_number_too_long'; max: number }
+  /** a form's body is over `maxBytes` */
+  | { kind: 'form_too_large'; form: 'start' | 'settings'; maxBytes: number }
+  /** the start form sent as another type than application/x-www-form-urlencoded */
+  | { kind: 'form_not_urlencoded' }
+  /** a setting, or a value of it, the app does not know */
+  | { kind: 'unknown_preference'; name: SentValue; value: SentValue }
+  /** a state-changing request from another site (`from`: its `Origin`, when it sent one; `app`: APP_URL's origin) */
+  | { kind: 'cross_site'; action: GuardedAction; from?: SentValue; app: string };
+
 export class AppError extends Error {
   /** Recognised across copies of this module (Next.js may bundle one per route), like `isAppError`. */
   readonly brand = 'AppError';
 
+  /**
+   * @param message the refusal in English, for logs
+   * @param detail the same as a code with its values, which the failure page words in the reader's language
+   */
   constructor(
     readonly code: AppErrorCode,
     message: string,
+    readonly detail: AppErrorDetail,
   ) {
     super(message);
     this.name = 'AppError';
@@ -90,9 +143,10 @@ export function isAppError(error: unknown): error is AppError {
 
 /**
  * A value from a request as an error message quotes it: a short plain token as it is (`"x"`),
- * anything else only by its length, so a message (and the failure record that keeps it) never
- * repeats what a request sent at length or in any shape.
+ * anything else only by its length, so a message never repeats what a request sent at length or
+ * in any shape (a detail keeps it the same way: `sentValue`).
  */
 export function quoteInput(value: string): string {
-  return /^[A-Za-z0-9_.:-]{1,40}$/.test(value) ? `"${value}"` : `a value of ${value.length} characters`;
+  const sent = sentValue(value);
+  return 'text' in sent ? `"${sent.text}"` : `a value of ${sent.length} characters`;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION } from '@/lib/oidc';
+import type { AppError } from './failures';
 import { OWN_SELECTION_POLICY } from './policy';
 import { findPreset } from './presets';
 import { parseSelectionForm, parseStartForm } from './selection';
@@ -46,6 +47,71 @@ describe('parseSelectionForm', () => {
       'trust_framework=standard&claim=given_name&claim=family_name&claim=birthdate&essential=given_name&essential=family_name&essential=birthdate';
     expect(parseStartForm(new URLSearchParams(`${ageFields}&policy=age-and-name`)).policy).toBe(findPreset('age-and-name')!.policy);
     expect(parseStartForm(new URLSearchParams('trust_framework=standard&claim=given_name&policy=full-kyc')).policy).toBe(OWN_SELECTION_POLICY);
+  });
+
+  it.each([
+    ['an unknown claim', 'claim=shoe_size', { kind: 'unknown_value', field: 'claim', value: { text: 'shoe_size' } }, '"shoe_size" is not a known claim'],
+    [
+      'an unknown claim of 100 characters',
+      `claim=${'c'.repeat(100)}`,
+      { kind: 'unknown_value', field: 'claim', value: { length: 100 } },
+      'a value of 100 characters is not a known claim',
+    ],
+    [
+      'an unknown claim to mark essential',
+      'claim=name&essential=x',
+      { kind: 'unknown_value', field: 'essential', value: { text: 'x' } },
+      '"x" is not a known claim',
+    ],
+    [
+      'an unknown evidence type',
+      'claim=name&evidence=dna',
+      { kind: 'unknown_value', field: 'evidence', value: { text: 'dna' } },
+      '"dna" is not a known evidence type',
+    ],
+    [
+      'an unknown document detail',
+      'claim=name&evidence=document&document_detail=height',
+      { kind: 'unknown_value', field: 'document_detail', value: { text: 'height' } },
+      '"height" is not a known document detail',
+    ],
+    ['an unknown preset', 'preset=nope', { kind: 'unknown_value', field: 'preset', value: { text: 'nope' } }, '"nope" is not a known preset'],
+    [
+      'a trust framework with odd characters',
+      'trust_framework=%3Cscript%3E&claim=name',
+      { kind: 'unknown_value', field: 'trust_framework', value: { length: 8 } },
+      'The trust framework is not a valid value',
+    ],
+    ['an unknown field', 'claim=name&colour=blue', { kind: 'unknown_field', name: { text: 'colour' } }, 'Unknown form field "colour"'],
+    [
+      'a personal number over 32 characters',
+      `claim=name&evidence=population_register&personal_number=${'1'.repeat(33)}`,
+      { kind: 'personal_number_too_long', max: 32 },
+      'The personal number to look up is too long',
+    ],
+    [
+      'ETSI without names',
+      'trust_framework=standard_etsi&claim=birthdate',
+      { kind: 'selection_problem', problem: 'etsi_requires_names' },
+      'The standard_etsi trust framework requires given_name and family_name to be requested.',
+    ],
+    ['nothing requested', 'trust_framework=standard', { kind: 'selection_problem', problem: 'nothing_requested' }, expect.any(String)],
+  ])('refuses %s with its detail as a code with values, never the value at length, and an English message for the log', (_name, body, detail, message) => {
+    const refusal = (() => {
+      try {
+        parseSelectionForm(new URLSearchParams(body));
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toMatchObject({ code: 'invalid_selection', detail, message });
+    expect(JSON.stringify((refusal as AppError).detail)).not.toContain('c'.repeat(41));
+  });
+
+  it('refuses a policy that names no preset with the detail of an unknown preset', () => {
+    expect(() => parseStartForm(new URLSearchParams('claim=name&policy=lenient'))).toThrow(
+      expect.objectContaining({ detail: { kind: 'unknown_value', field: 'preset', value: { text: 'lenient' } } }),
+    );
   });
 
   it('sends a selection that breaks the service’s rules when QA asks for it', () => {

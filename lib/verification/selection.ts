@@ -23,9 +23,9 @@
  * Pure: the picker (in the browser) writes links, the home page (on the server) reads them, the
  * start route decodes the form.
  */
-import { DEFAULT_SELECTION, selectionProblems } from '@/lib/oidc/claims-request';
+import { DEFAULT_SELECTION, SELECTION_PROBLEM_TEXT, selectionProblemCodes, selectionProblems } from '@/lib/oidc/claims-request';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
-import { AppError, quoteInput } from './failures';
+import { AppError, quoteInput, sentValue, type AppErrorDetail, type ListedField } from './failures';
 import { OWN_SELECTION_POLICY, type AssurancePolicy } from './policy';
 import { findPreset, PRESETS, type Preset } from './presets';
 
@@ -117,7 +117,14 @@ export function tickClaim(
 }
 
 /** The fields of a link to a request: the start form's, less what links never carry (the personal number, "send anyway", a policy). */
-const LINK_FIELDS = [FIELD.preset, FIELD.trustFramework, FIELD.claim, FIELD.essential, FIELD.evidence, FIELD.documentDetail] as const;
+const LINK_FIELDS = [
+  FIELD.preset,
+  FIELD.trustFramework,
+  FIELD.claim,
+  FIELD.essential,
+  FIELD.evidence,
+  FIELD.documentDetail,
+] as const satisfies readonly ListedField[];
 /** A field of a link to a request. */
 export type LinkField = (typeof LINK_FIELDS)[number];
 
@@ -237,14 +244,31 @@ export function readSelectionQuery(
   return { selection, ...(preset !== undefined ? { preset } : {}), unread, moreUnread };
 }
 
-function invalid(message: string): AppError {
-  return new AppError('invalid_selection', message);
+function invalid(message: string, detail: AppErrorDetail): AppError {
+  return new AppError('invalid_selection', message, detail);
 }
 
-function oneOf<T extends string>(values: readonly T[], value: string, field: string): T {
-  if (!(values as readonly string[]).includes(value)) throw invalid(`${quoteInput(value)} is not a known ${field}`);
+/** What the log says a listed field holds, as "is not a known …" ends. */
+const FIELD_NOUN: Record<ListedField, string> = {
+  preset: 'preset',
+  trust_framework: 'trust framework',
+  claim: 'claim',
+  essential: 'claim',
+  evidence: 'evidence type',
+  document_detail: 'document detail',
+};
+
+function unknownValue(field: ListedField, value: string): AppError {
+  return invalid(`${quoteInput(value)} is not a known ${FIELD_NOUN[field]}`, { kind: 'unknown_value', field, value: sentValue(value) });
+}
+
+function oneOf<T extends string>(values: readonly T[], value: string, field: ListedField): T {
+  if (!(values as readonly string[]).includes(value)) throw unknownValue(field, value);
   return value as T;
 }
+
+/** The most the personal number to look up may hold: even a QA request that breaks the service's rules stays small (it travels in the request object). */
+const MAX_PERSONAL_NUMBER_CHARACTERS = 32;
 
 const FORM_FIELDS: ReadonlySet<string> = new Set(Object.values(FIELD));
 
@@ -257,29 +281,31 @@ const FORM_FIELDS: ReadonlySet<string> = new Set(Object.values(FIELD));
 export function parseSelectionForm(form: URLSearchParams, { enforceRules = true }: { enforceRules?: boolean } = {}): Selection {
   const names = [...new Set(form.keys())];
   if (names.length === 0) return DEFAULT_SELECTION;
-  for (const name of names) if (!FORM_FIELDS.has(name)) throw invalid(`Unknown form field ${quoteInput(name)}`);
+  for (const name of names)
+    if (!FORM_FIELDS.has(name)) throw invalid(`Unknown form field ${quoteInput(name)}`, { kind: 'unknown_field', name: sentValue(name) });
   const presetId = form.get(FIELD.preset);
   if (presetId !== null) {
     const preset = findPreset(presetId);
-    if (!preset) throw invalid(`${quoteInput(presetId)} is not a known preset`);
+    if (!preset) throw unknownValue('preset', presetId);
     return preset.selection;
   }
 
   const trustFramework = form.get(FIELD.trustFramework) ?? DEFAULT_SELECTION.trustFramework;
-  if (!TRUST_FRAMEWORK_NAME.test(trustFramework)) throw invalid('The trust framework is not a valid value');
+  if (!TRUST_FRAMEWORK_NAME.test(trustFramework))
+    throw invalid('The trust framework is not a valid value', { kind: 'unknown_value', field: 'trust_framework', value: sentValue(trustFramework) });
 
-  const essential = new Set(form.getAll(FIELD.essential).map((v) => oneOf(CLAIM_NAMES, v, 'claim')));
+  const essential = new Set(form.getAll(FIELD.essential).map((v) => oneOf(CLAIM_NAMES, v, 'essential')));
   const claims: Selection['claims'] = {};
   for (const value of form.getAll(FIELD.claim)) {
     const name: ClaimName = oneOf(CLAIM_NAMES, value, 'claim');
     claims[name] = { essential: essential.has(name) };
   }
 
-  const evidence = new Set(form.getAll(FIELD.evidence).map((v) => oneOf(EVIDENCE_VALUES, v, 'evidence type')));
-  const details: DocumentDetail[] = form.getAll(FIELD.documentDetail).map((v) => oneOf(DOCUMENT_DETAILS, v, 'document detail'));
+  const evidence = new Set(form.getAll(FIELD.evidence).map((v) => oneOf(EVIDENCE_VALUES, v, 'evidence')));
+  const details: DocumentDetail[] = form.getAll(FIELD.documentDetail).map((v) => oneOf(DOCUMENT_DETAILS, v, 'document_detail'));
   const personalNumber = form.get(FIELD.personalNumber)?.trim();
-  // Even a QA request that breaks the service's rules stays small (it travels in the request object).
-  if (personalNumber && personalNumber.length > 32) throw invalid('The personal number to look up is too long');
+  if (personalNumber && personalNumber.length > MAX_PERSONAL_NUMBER_CHARACTERS)
+    throw invalid('The personal number to look up is too long', { kind: 'personal_number_too_long', max: MAX_PERSONAL_NUMBER_CHARACTERS });
 
   const selection: Selection = {
     trustFramework,
@@ -288,8 +314,8 @@ export function parseSelectionForm(form: URLSearchParams, { enforceRules = true 
     ...(evidence.has(EVIDENCE.populationRegister) ? { populationRegister: personalNumber ? { personalNumber } : {} } : {}),
   };
   if (enforceRules && form.get(FIELD.sendAnyway) !== SEND_ANYWAY_VALUE) {
-    const [problem] = selectionProblems(selection);
-    if (problem) throw invalid(problem);
+    const [problem] = selectionProblemCodes(selection);
+    if (problem) throw invalid(SELECTION_PROBLEM_TEXT[problem], { kind: 'selection_problem', problem });
   }
   return selection;
 }
@@ -320,7 +346,7 @@ export function parseStartForm(form: URLSearchParams): StartForm {
   const presetId = pressed ?? form.get(FIELD.policy);
   if (presetId === null) return { selection, policy: OWN_SELECTION_POLICY };
   const preset = findPreset(presetId);
-  if (!preset) throw invalid(`${quoteInput(presetId)} is not a known preset`);
+  if (!preset) throw unknownValue('preset', presetId);
   const persona = pressed !== null ? preset.persona : field !== null && PERSONA_ID.test(field) ? field : undefined;
   // A preset's policy goes only with its own selection: a changed one is judged as one's own
   // (a form sent without JavaScript keeps the server-rendered `policy` field whatever was ticked).

@@ -6,7 +6,7 @@
  * stores, the flow glue and the pages import them without importing each other.
  */
 import type { Selection, TraceEvent, ValidatedIdToken, VerifiedClaims } from '@/lib/oidc';
-import type { FailureCode } from './failures';
+import type { AppErrorDetail, FailureCode } from './failures';
 import type { AssurancePolicy } from './policy';
 import type { CertificateSummary, SigningCertificateCheck } from './signing-certificate';
 import type { RecordedCheck, RecordedComparison, RecordedEvent } from './trace';
@@ -72,13 +72,26 @@ export interface PendingFlow {
   trace: TraceEvent[];
 }
 
+/**
+ * What a failure's record says of its cause, beyond its code: the app's refusal as a code with
+ * its values (worded when read), or the core's own sentence, which is English as the core writes
+ * it (its code is explained in each language; the sentence adds the specifics: an HTTP status,
+ * the transport's words, a missing member).
+ */
+export type FailureDetail = AppErrorDetail | { kind: 'core_message'; message: string };
+
 export interface FailureRecord {
   format: typeof STORED_FORMAT;
   id: string;
   /** the session binding of the browser whose failure it is; only that browser sees the detail */
   browser?: string;
   code: FailureCode;
-  message: string;
+  /**
+   * The cause beyond the code, when it is known: none for an unexpected failure, nor for an error
+   * the service sent (its own words are `serviceError` and `description`). A record kept before
+   * it had one held an English `message` instead, which is no longer read.
+   */
+  detail?: FailureDetail;
   /** the service's own `error`, verbatim, when the failure is an OAuth error the service sent */
   serviceError?: string;
   /** the service's own error_description, verbatim, when it sent one */

@@ -3,10 +3,14 @@
  * app/result/page.tsx, the mode badge), in each language (lib/i18n).
  */
 import type { Locale } from '@/lib/i18n/locale';
-import type { LinkField, UnreadPart } from '@/lib/verification/selection';
+import type { ListedField, SentValue } from '@/lib/verification/failures';
+import type { UnreadPart } from '@/lib/verification/selection';
 
-/** What a field of a link to a request holds, as "is not a known …" ends (lib/verification/selection.ts). */
-const LINK_FIELD_EN: Record<LinkField, string> = {
+/**
+ * What a field of a request holds, as "is not a known …" ends: a link's (lib/verification/selection.ts)
+ * and the start form's, whose refusal the failure page words the same way.
+ */
+const LINK_FIELD_EN: Record<ListedField, string> = {
   preset: 'preset',
   trust_framework: 'trust framework',
   claim: 'claim',
@@ -14,7 +18,7 @@ const LINK_FIELD_EN: Record<LinkField, string> = {
   evidence: 'kind of evidence',
   document_detail: 'document detail',
 };
-const LINK_FIELD_NB: Record<LinkField, string> = {
+const LINK_FIELD_NB: Record<ListedField, string> = {
   preset: 'et kjent ferdig valg',
   trust_framework: 'et kjent tillitsrammeverk',
   claim: 'en kjent opplysning',
@@ -23,7 +27,25 @@ const LINK_FIELD_NB: Record<LinkField, string> = {
   document_detail: 'en kjent dokumentdetalj',
 };
 
+/** A link's own value, which the reader keeps only when it may be repeated, as a value sent. */
+const sent = (value: string | undefined): SentValue | undefined => (value === undefined ? undefined : { text: value });
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A value a request sent, as a sentence repeats it: quoted when it was kept (a short plain
+ * token), else only by its length, and without either when nothing was kept. React escapes it.
+ */
+const valueEn = (value: SentValue | undefined) =>
+  value === undefined ? 'a value' : 'text' in value ? `“${value.text}”` : `a value of ${value.length} characters`;
+const valueNb = (value: SentValue | undefined) => (value === undefined ? 'en verdi' : 'text' in value ? `«${value.text}»` : `en verdi på ${value.length} tegn`);
+const notKnownEn = (field: ListedField, value: SentValue | undefined) => `${capitalised(valueEn(value))} is not a known ${LINK_FIELD_EN[field]}.`;
+const notKnownNb = (field: ListedField, value: SentValue | undefined) => `${capitalised(valueNb(value))} er ikke ${LINK_FIELD_NB[field]}.`;
+
 const en = {
+  /** a value a request sent, as a sentence repeats it */
+  value: valueEn,
+  /** a value a field does not take: a link's that could not be read, a start form's that was refused */
+  notKnown: notKnownEn,
   title: 'Identity verification — relying party',
   /** the title in customer mode (IDV_CUSTOMER_MODE): no word of the protocol's roles */
   customerTitle: 'Identity verification',
@@ -67,7 +89,7 @@ const en = {
     unreadPart: ({ reason, field, value }: UnreadPart) =>
       reason === 'not_offered'
         ? `${value === undefined ? 'Its trust framework' : `The trust framework “${value}”`} is not one the service offers.`
-        : `${value === undefined ? 'A value' : `“${value}”`} is not a known ${LINK_FIELD_EN[field]}.`,
+        : notKnownEn(field, sent(value)),
     moreUnread: (count: number) => `And ${count} more.`,
     discoveryError: (error: string) => `The service’s discovery document could not be loaded (${error}); the trust frameworks shown are the specification’s.`,
   },
@@ -95,6 +117,8 @@ const en = {
 export type PageMessages = typeof en;
 
 const nb: PageMessages = {
+  value: valueNb,
+  notKnown: notKnownNb,
   title: 'Identitetsverifisering — tjenesteyter',
   customerTitle: 'Identitetsverifisering',
   titleTemplate: '%s · Identitetsverifisering',
@@ -126,7 +150,7 @@ const nb: PageMessages = {
     unreadPart: ({ reason, field, value }) =>
       reason === 'not_offered'
         ? `${value === undefined ? 'Tillitsrammeverket i lenken' : `Tillitsrammeverket «${value}»`} tilbys ikke av tjenesten.`
-        : `${value === undefined ? 'En verdi' : `«${value}»`} er ikke ${LINK_FIELD_NB[field]}.`,
+        : notKnownNb(field, sent(value)),
     moreUnread: (count) => `Og ${count} til.`,
     discoveryError: (error) => `Tjenestens discovery-dokument kunne ikke lastes (${error}); tillitsrammeverkene som vises, er spesifikasjonens.`,
   },

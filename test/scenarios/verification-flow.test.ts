@@ -25,6 +25,9 @@ import { failureCodeOf, getFailure, recordFailure } from '@/lib/server/failures'
 import { createServices, type Services } from '@/lib/server/services';
 import { beginVerification, countStart, currentResult, finishVerification, signOut } from '@/lib/server/verification';
 import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
+import { parseStartForm } from '@/lib/verification/selection';
+import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
+import { describeFailureDetail } from '@/lib/view/failure-detail';
 import { emulatorAnswerView } from '@/lib/view/failure-explanations';
 import { approveInBrowser } from '@/test/support/emulator';
 
@@ -194,6 +197,8 @@ describe('a failure goes one way: thrown with its trace, recorded for its browse
       request: { selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY },
     });
     expect(record.emulatorAnswer).toBeUndefined();
+    // the service's words are shown as it sent them: the core's sentence, which only joins them, is not kept
+    expect(record.detail).toBeUndefined();
     const steps = record.trace.map((event) => `${event.type}:${event.step}`);
     expect(steps).toContain('note:callback');
     expect(steps).not.toContain('http:token');
@@ -206,6 +211,60 @@ describe('a failure goes one way: thrown with its trace, recorded for its browse
       (error: unknown) => error,
     );
     await expect(recordFailure(app, thrown, { browser: undefined, headers: HEADERS })).resolves.toEqual({ code: 'state_mismatch' });
+  });
+
+  it('a refused start form is recorded as a code with values, never as the value sent, and read in the reader’s language', async () => {
+    const browser = newBrowser();
+    const typed = `${'c'.repeat(60)} Call 555 0100`;
+    const thrown = (() => {
+      try {
+        parseStartForm(new URLSearchParams({ claim: typed }));
+      } catch (error) {
+        return error;
+      }
+    })();
+    const { link, record } = await failurePageOf(browser, thrown);
+    expect(link.code).toBe('invalid_selection');
+    expect(record.detail).toEqual({ kind: 'unknown_value', field: 'claim', value: { length: typed.length } });
+    expect(JSON.stringify(record)).not.toContain('Call 555');
+    expect(describeFailureDetail(record.detail!, 'nb')).toEqual({ label: 'Detaljer', text: 'En verdi på 74 tegn er ikke en kjent opplysning.' });
+  });
+
+  it('a failure of the core is recorded with its own sentence, shown as the technical detail in English', async () => {
+    const browser = newBrowser();
+    const thrown = await finishVerification(app, browser, new URLSearchParams({ code: 'x', state: 'y', iss: `${APP_URL}/emulator` })).catch(
+      (error: unknown) => error,
+    );
+    const { record } = await failurePageOf(browser, thrown);
+    expect(record.code).toBe('state_mismatch');
+    expect(record.detail).toEqual({ kind: 'core_message', message: 'The state does not match an authorization started in this browser' });
+    expect(describeFailureDetail(record.detail!, 'nb')).toMatchObject({ label: 'Teknisk detalj (på engelsk)', lang: 'en' });
+  });
+
+  it('an unexpected failure is recorded without a detail: the page says the details are in the server log', async () => {
+    const browser = newBrowser();
+    vi.spyOn(console, 'error').mockImplementationOnce(() => {});
+    const { record } = await failurePageOf(browser, new TypeError('secret internals'));
+    expect(record.code).toBe('internal_error');
+    expect(record.detail).toBeUndefined();
+    expect(JSON.stringify(record)).not.toContain('secret internals');
+  });
+
+  it('a record kept before details were codes (an English message) still reads for its browser, without a detail', async () => {
+    const browser = newBrowser();
+    const old = {
+      format: STORED_FORMAT,
+      id: randomToken(24),
+      browser,
+      code: 'invalid_selection',
+      message: '"x" is not a known claim',
+      createdAt: Date.now(),
+      trace: [],
+    };
+    expect(await app.failureRecorder.keep(old as unknown as FailureRecord, '192.0.2.7')).toBe(true);
+    const failure = await getFailure(app, old.id, browser);
+    expect(failure).toMatchObject({ own: true, record: { code: 'invalid_selection' } });
+    expect(failure?.own && failure.record.detail).toBeUndefined();
   });
 
   // token_timeout holds the token response longer than the core waits (15 s): the core's side of it is

@@ -8,7 +8,7 @@ import { signOut } from '@/lib/server/verification';
 /** POST /auth/signout: deletes the stored result and the session, then 303 home. */
 export async function POST(request: Request): Promise<Response> {
   try {
-    await requireSameOrigin(request, 'Sign-out can only be requested from this app’s own pages');
+    await requireSameOrigin(request, 'sign_out');
     await signOut(await services(), await currentBrowser());
     await forgetBrowser();
     return redirectToPage('/?signed_out=1');

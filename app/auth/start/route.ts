@@ -10,7 +10,7 @@ import { beginVerification, countStart } from '@/lib/server/verification';
 /** POST /auth/start: PAR, then 303 to the authorization endpoint (ARCHITECTURE.md "A selection"). */
 export async function POST(request: Request): Promise<Response> {
   try {
-    await requireSameOrigin(request, 'A verification can only be started from this app’s own pages');
+    await requireSameOrigin(request, 'start');
     const app = await services();
     // Counted before the form is read: an invalid start counts as much as a valid one.
     await countStart(app, request.headers);

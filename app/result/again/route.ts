@@ -16,7 +16,7 @@ import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
  */
 export async function POST(request: Request): Promise<Response> {
   try {
-    await requireSameOrigin(request, 'A verification can only be started from this app’s own pages');
+    await requireSameOrigin(request, 'start');
     const app = await services();
     await countStart(app, request.headers);
     const result = await currentResult(app, await currentBrowser());
