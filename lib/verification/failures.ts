@@ -73,7 +73,7 @@ export function readFailureLink(query: URLSearchParams | Record<string, string |
 export type AppErrorCode = Extract<FailureCode, 'invalid_selection' | 'invalid_preference' | 'forbidden_origin'>;
 
 /** A short plain token: what a message or a detail may repeat of a request's values. */
-const PLAIN_TOKEN = /^[A-Za-z0-9_.:-]{1,40}$/;
+export const PLAIN_TOKEN = /^[A-Za-z0-9_.:-]{1,40}$/;
 
 /**
  * A value a request sent, as a failure's detail keeps it: `text`, the value itself, only when it

@@ -25,7 +25,7 @@
  */
 import { DEFAULT_SELECTION, SELECTION_PROBLEM_TEXT, selectionProblemCodes, selectionProblems } from '@/lib/oidc/claims-request';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
-import { AppError, quoteInput, sentValue, type AppErrorDetail, type ListedField } from './failures';
+import { AppError, PLAIN_TOKEN, quoteInput, sentValue, type AppErrorDetail, type ListedField } from './failures';
 import { OWN_SELECTION_POLICY, type AssurancePolicy } from './policy';
 import { findPreset, PRESETS, type Preset } from './presets';
 
@@ -128,12 +128,6 @@ const LINK_FIELDS = [
 /** A field of a link to a request. */
 export type LinkField = (typeof LINK_FIELDS)[number];
 
-/**
- * A value of the link short and plain enough to repeat on the page (the rule error messages quote
- * a request's values by). Anyone can write a link, so "Your session expired. Call 555 0100" must
- * not appear on our page as if we had said it.
- */
-const REPEATABLE_VALUE = /^[A-Za-z0-9_.:-]{1,40}$/;
 /** At most this many parts that could not be read are named; the rest are counted. */
 export const MAX_UNREAD_NAMED = 5;
 
@@ -144,7 +138,11 @@ export const MAX_UNREAD_NAMED = 5;
 export interface UnreadPart {
   reason: 'unknown' | 'not_offered';
   field: LinkField;
-  /** the link's own value, only when it is short and plain enough to repeat (REPEATABLE_VALUE) */
+  /**
+   * the link's own value, only when it is short and plain enough to repeat (PLAIN_TOKEN, the rule
+   * error messages quote a request's values by): anyone can write a link, so "Your session
+   * expired. Call 555 0100" must not appear on our page as if we had said it
+   */
   value?: string;
 }
 
@@ -191,7 +189,7 @@ export function readSelectionQuery(
   const seen = new Set<string>();
   let moreUnread = 0;
   const leaveOut = (reason: UnreadPart['reason'], field: LinkField, value: string) => {
-    const part: UnreadPart = { reason, field, ...(REPEATABLE_VALUE.test(value) ? { value } : {}) };
+    const part: UnreadPart = { reason, field, ...(PLAIN_TOKEN.test(value) ? { value } : {}) };
     // counted as shown: two values that cannot be repeated are one "a value is not a known claim"
     const key = JSON.stringify(part);
     if (seen.has(key)) return;

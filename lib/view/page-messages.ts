@@ -85,7 +85,7 @@ const en = {
       'Choose what to ask for. The person scans their passport or ID card and passes a face check in the mobile identity app; we receive the verified identity as an encrypted, signed ID token, check every part of it, and show what came back. Only what you tick is requested.',
     linkPartlyRead: 'Only part of the link’s request could be read, so only that part is ticked (never more than the link asked for). Not understood:',
     linkUnread: 'The link’s request could not be read, so nothing is ticked: choose what to ask for. Not understood:',
-    // React escapes the value, and the reader repeats only a short, plain one (REPEATABLE_VALUE)
+    // React escapes the value, and the reader repeats only a short, plain one (PLAIN_TOKEN, lib/verification/failures.ts)
     unreadPart: ({ reason, field, value }: UnreadPart) =>
       reason === 'not_offered'
         ? `${value === undefined ? 'Its trust framework' : `The trust framework “${value}”`} is not one the service offers.`
