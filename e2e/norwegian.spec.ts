@@ -4,7 +4,7 @@
  * ages and country names are Norwegian; codes and claim names stay as the spec writes them.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { decideInEmulatedApp } from './flows';
+import { armFault, decideInEmulatedApp } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
@@ -128,6 +128,22 @@ test.describe('a browser that prefers English (Accept-Language en-US)', () => {
     await expect(page.getByTestId('error-code')).toHaveText('access_denied');
     await expect(page.locator('html')).toHaveAttribute('lang', 'nb');
     await expect(heading(page)).not.toHaveText(/cancelled/i);
+  });
+
+  test('a failed ID token check in Norwegian shows the core’s own sentence for it marked English, beside the checked values worded in Norwegian', async ({
+    page,
+    context,
+  }) => {
+    await armFault(page, APP, 'expired');
+    await context.addCookies([{ name: 'idv_lang', value: 'nb', url: APP }]);
+    await startDefaultVerificationInNorwegian(page);
+    await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+    await expect(page.getByTestId('error-code')).toHaveText('id_token_expired');
+    // On the failure panel (the trace below lists the check again).
+    const reason = page.getByTestId('check-reason').first();
+    await expect(reason).toHaveText('The ID token has expired');
+    await expect(reason).toHaveAttribute('lang', 'en');
+    await expect(page.getByTestId('check-expected').first()).toContainText('senere enn');
   });
 
   test('presenter mode and the theme switch speak Norwegian too', async ({ page, context }) => {

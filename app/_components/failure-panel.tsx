@@ -134,7 +134,7 @@ export function FailurePanel({
             </code>
           </dd>
         </div>
-        {!description && detail && !failedCheck?.notes.includes(detail.text) && (
+        {!description && detail && failedCheck?.reason !== detail.text && (
           <div>
             <dt className="text-slate-600">{detail.label}</dt>
             <dd lang={detail.lang} className="mt-1 break-words text-slate-900" data-testid="error-detail">

@@ -48,6 +48,12 @@ export function IdTokenChecks({ checks, locale }: { checks: CheckView[]; locale:
                 {note}
               </p>
             ))}
+            {check.reason && (
+              // The core's sentence, in English whatever the page's language.
+              <p lang="en" className="mt-1 text-sm text-slate-700" data-testid="check-reason">
+                {check.reason}
+              </p>
+            )}
             {check.dropped && (
               <ul aria-label={t.droppedMembers} className="mt-1 space-y-0.5 text-sm text-slate-700" data-testid="dropped-members">
                 {check.dropped.map(({ path, reason }) => (

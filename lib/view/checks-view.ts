@@ -24,6 +24,8 @@ export interface CheckView {
   received?: string;
   /** the facts behind the verdict, in sentences */
   notes: string[];
+  /** a failed check: the core's own sentence for it, in English as the core writes it */
+  reason?: string;
   /** `verified_claims`' dropped members: path and reason */
   dropped?: { path: string; reason: string }[];
 }
@@ -130,8 +132,6 @@ function notesOf(check: RecordedCheck, t: CheckMessages): string[] {
     const dropped = droppedOf(check, t);
     notes.push(dropped.length === 0 ? t.nothingDropped : t.dropped(dropped.length));
   }
-  // The core's own sentence for a failure (in English, as the core writes it).
-  if (!check.passed && text(detail.reason)) notes.push(text(detail.reason)!);
   return notes;
 }
 
@@ -157,6 +157,8 @@ export function presentCheck(check: RecordedCheck, locale: Locale): CheckView {
     ...(expected === undefined ? {} : { expected }),
     ...(received === undefined ? {} : { received }),
     notes: notesOf(check, t),
+    // The core's own sentence for a failure, in English as the core writes it (lang="en" on the page).
+    ...(!check.passed && text(check.detail?.reason) ? { reason: text(check.detail?.reason)! } : {}),
     ...(dropped.length > 0 ? { dropped } : {}),
   };
 }
