@@ -46,7 +46,7 @@ export function FailurePanel({
 }) {
   const t = FAILURE_MESSAGES[locale];
   const explanation = explainFailure(code, locale);
-  const answered = emulatorAnswer && (emulatorAnswer.faults.length > 0 || emulatorAnswer.error !== undefined);
+  const answered = emulatorAnswer && (emulatorAnswer.faults.length > 0 || emulatorAnswer.unreached.length > 0 || emulatorAnswer.error !== undefined);
   const causes = emulatorAnswer?.faults.filter((fault) => !fault.acceptance) ?? [];
   const variants = emulatorAnswer?.faults.filter((fault) => fault.acceptance) ?? [];
   // A fault of the emulator caused it: the code's own advice (check the clock, tell the provider)
@@ -97,7 +97,19 @@ export function FailurePanel({
               </ul>
             </>
           )}
-          {emulatorAnswer.faults.length > 0 && emulatorAnswer.chosen && (
+          {emulatorAnswer.unreached.length > 0 && (
+            <>
+              <p className="mt-2 text-sm font-semibold">{t.notReached}</p>
+              <ul className="mt-1 space-y-1">
+                {emulatorAnswer.unreached.map((fault) => (
+                  <li key={fault.id} data-unreached={fault.id}>
+                    <code className="font-mono text-sm font-semibold">{fault.id}</code> <span className="font-medium">{fault.label}</span>: {fault.effect}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {(emulatorAnswer.faults.length > 0 || emulatorAnswer.unreached.length > 0) && emulatorAnswer.chosen && (
             <p className="mt-1 text-sm">{emulatorAnswer.chosen === 'panel' ? t.armedOnPanel : t.chosenForFlow}</p>
           )}
         </div>

@@ -11,8 +11,12 @@ export function emulatorDiagnostics(emulator: Emulator): FlowDiagnostics {
     async answerTo(state) {
       const { faults, error } = await emulator.control.flowAnswers(state);
       if (faults.length === 0 && !error) return undefined;
+      // A JWKS outage taken with the flow's ID token that no JWKS request met: the flow is over
+      // (it failed, or the relying party used its cached key), so it never will.
+      const unreached = faults.filter((fault) => fault.reached === false).map((fault) => fault.id);
       return {
-        faults: faults.map((fault) => fault.id),
+        faults: faults.filter((fault) => fault.reached !== false).map((fault) => fault.id),
+        ...(unreached.length > 0 ? { unreached } : {}),
         ...(faults[0] ? { chosen: faults[0].chosen } : {}),
         ...(error ? { error: error.error } : {}),
       };

@@ -91,9 +91,10 @@ export interface FailureRecord {
   request?: { selection: Selection; policy?: AssurancePolicy };
   /**
    * In emulator mode: what the embedded emulator did on purpose to this flow (the faults it
-   * applied, the error chosen for it), by id, worded when read
+   * applied, the error chosen for it), by id, worded when read; `unreached`: faults taken for the
+   * flow that never met the request they spoil (a JWKS outage, while the key was cached)
    */
-  emulatorAnswer?: { faults: string[]; chosen?: 'panel' | 'flow'; error?: string };
+  emulatorAnswer?: { faults: string[]; unreached?: string[]; chosen?: 'panel' | 'flow'; error?: string };
   /** when the failed endpoint is asked again, after a failure the core backs off from (ms since the epoch) */
   retryAt?: number;
   createdAt: number;

@@ -233,6 +233,9 @@ const en = {
   noFault: 'No fault of the emulator was applied to this verification.',
   /** acceptance variants: valid answers a correct relying party accepts */
   variantsApplied: 'Also applied: answers a correct relying party accepts (if nothing above caused the failure, the relying party refused a valid answer)',
+  /** a JWKS outage taken with the flow's ID token that no JWKS request met */
+  notReached:
+    'Armed for this verification, but never reached: no JWKS request followed its ID token, since the relying party had the signing key cached. It did not cause the failure.',
   notFound: {
     title: 'Page not found',
     sentence: 'There is nothing at this address.',
@@ -470,6 +473,8 @@ const nb: FailureMessages = {
   },
   noFault: 'Ingen feil fra emulatoren ble brukt på denne verifiseringen.',
   variantsApplied: 'Også brukt: svar en korrekt tjenesteyter godtar (hvis ingenting ovenfor forårsaket feilen, avviste tjenesteyteren et gyldig svar)',
+  notReached:
+    'Aktivert for denne verifiseringen, men aldri nådd: ingen JWKS-forespørsel fulgte ID-tokenet, fordi tjenesteyteren hadde signeringsnøkkelen i hurtigbuffer. Den forårsaket ikke feilen.',
   notFound: {
     title: 'Fant ikke siden',
     sentence: 'Det finnes ingenting på denne adressen.',

@@ -34,10 +34,16 @@ export function subscribeFaults(events: EmulatorEvents, faults: FaultSwitchboard
     // no client and no flow.
     const jwks = [...(await faults.take('jwks', clientId, [], state))];
     for (const id of jwks) await faults.openWindow(id, JWKS_VARIANT_WINDOW_SECONDS);
-    jwksFaults.push(...jwks);
+    // A JWKS outage taken for this token spoils the one JWKS request that follows, if the relying
+    // party sends one (it does not while it has the key cached): it waits for it a few seconds.
+    const outage = [...(await faults.take('jwks_endpoint', clientId, [], state))];
+    for (const id of outage) await faults.awaitJwksRequest(id, state);
+    jwksFaults.push(...jwks, ...outage);
   });
-  // A JWKS request names no client and no flow: the variants whose window an ID token opened apply.
+  // A JWKS request names no client and no flow: the variants whose window an ID token opened
+  // apply, and an outage an ID token left waiting.
   events.on('jwks.answering', async ({ faults: chosen }) => {
     for (const id of await faults.openWindows('jwks')) chosen.add(id);
+    for (const id of await faults.takeAwaitedJwksFaults()) chosen.add(id);
   });
 }

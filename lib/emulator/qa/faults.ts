@@ -23,6 +23,7 @@ import {
   FAULTY_ISSUER,
   ID_TOKEN_ENCRYPTION_VARIANTS,
   ISSUED_SECONDS_AHEAD,
+  JWKS_TIMEOUT_DELAY_MS,
   NOT_AN_IMAGE_PICTURE,
   SKEWED_SECONDS_AHEAD,
   TOKEN_TIMEOUT_DELAY_MS,
@@ -50,6 +51,7 @@ export type ExpectedRpError =
   | 'id_token_subject_missing'
   | 'id_token_malformed'
   | 'id_token_missing'
+  | 'jwks_fetch_failed'
   | 'invalid_response'
   | 'invalid_grant'
   | 'invalid_client'
@@ -64,9 +66,10 @@ export type ExpectedRpError =
 /**
  * Which response a fault changes. `jwks` variants are taken when the flow's ID token is issued
  * (a JWKS request names no client and no flow) and change the JWKS responses of the next
- * JWKS_VARIANT_WINDOW_SECONDS.
+ * JWKS_VARIANT_WINDOW_SECONDS. `jwks_endpoint` faults (an outage) are taken there too, and spoil
+ * the first JWKS response within JWKS_OUTAGE_WINDOW_SECONDS, if the relying party asks for one.
  */
-export type FaultTarget = 'id_token' | 'jwks' | 'token_endpoint' | 'par_endpoint' | 'authorization_response';
+export type FaultTarget = 'id_token' | 'jwks' | 'jwks_endpoint' | 'token_endpoint' | 'par_endpoint' | 'authorization_response';
 
 /**
  * How a conformance kit judges an acceptance variant: the verification completes and its
@@ -114,6 +117,13 @@ export type FaultDefinition = RefusalDefinition | AcceptanceDefinition;
 
 /** `jwks` variants change the JWKS responses of this many seconds after the ID token is issued. */
 export const JWKS_VARIANT_WINDOW_SECONDS = 60;
+
+/**
+ * A `jwks_endpoint` fault waits this many seconds after its flow's ID token is issued for the
+ * JWKS request it spoils: a relying party asks right after it decrypts the token, unless it has
+ * the key cached, and then it never asks (DECISIONS.md "Faults").
+ */
+export const JWKS_OUTAGE_WINDOW_SECONDS = 10;
 
 /** A row of an encryption variant: the ID token encrypted with exactly its `alg` / `enc` (answer-faults.ts). */
 function encryptionVariant<const Id extends IdTokenEncryptionVariant>(id: Id) {
@@ -381,6 +391,24 @@ export const FAULTS = [
     expected: 'id_token_missing',
   },
   {
+    id: 'jwks_error',
+    kind: 'refusal',
+    target: 'jwks_endpoint',
+    group: 'jwks_response',
+    label: 'JWKS endpoint error',
+    effect: `The first JWKS request within ${JWKS_OUTAGE_WINDOW_SECONDS} s after this ID token is issued is answered 500 server_error instead of the keys. A relying party with the key cached makes none, and the fault is never reached.`,
+    expected: 'jwks_fetch_failed',
+  },
+  {
+    id: 'jwks_timeout',
+    kind: 'refusal',
+    target: 'jwks_endpoint',
+    group: 'jwks_response',
+    label: 'JWKS endpoint timeout',
+    effect: `The first JWKS request within ${JWKS_OUTAGE_WINDOW_SECONDS} s after this ID token is issued is held for ${JWKS_TIMEOUT_DELAY_MS / 1000} s, longer than the relying party waits. A relying party with the key cached makes none, and the fault is never reached.`,
+    expected: 'timeout',
+  },
+  {
     id: 'par_server_error',
     kind: 'refusal',
     target: 'par_endpoint',
@@ -588,6 +616,12 @@ export interface InjectedFault {
   state?: string;
   /** how it was chosen: armed on the panel (or the control API), or for this one flow */
   chosen: 'panel' | 'flow';
+  /**
+   * false while it waits for the response it spoils: a `jwks_endpoint` fault is taken when its
+   * flow's ID token is issued and made on the JWKS request that follows, which a relying party with
+   * the key cached never sends. Absent once made.
+   */
+  reached?: false;
 }
 
 /**
@@ -789,6 +823,54 @@ export class FaultSwitchboard {
     await this.store.set(windowKey(checkedId(id)), true, seconds);
   }
 
+  /**
+   * Has a `jwks_endpoint` fault taken for the flow of `state` wait JWKS_OUTAGE_WINDOW_SECONDS for
+   * the next JWKS request, which names no client and no flow. Of two flows awaiting one fault at
+   * once, the later one's waits; the earlier one's stays recorded as not reached.
+   */
+  async awaitJwksRequest(id: FaultOf<'jwks_endpoint'>, state: string | undefined): Promise<void> {
+    await this.store.set(awaitingKey(checkedId(id)), { state: state ?? null } satisfies AwaitingFault, JWKS_OUTAGE_WINDOW_SECONDS);
+  }
+
+  /**
+   * Takes the `jwks_endpoint` faults awaiting a JWKS request (at most one per group, the first in
+   * table order; of two requests racing, one gets each), and records them as reached for their
+   * flow and in the recently applied list.
+   */
+  async takeAwaitedJwksFaults(): Promise<FaultOf<'jwks_endpoint'>[]> {
+    const taken: FaultOf<'jwks_endpoint'>[] = [];
+    const groups = new Set<string>();
+    for (const fault of FAULTS) {
+      if (fault.target !== 'jwks_endpoint' || groups.has(fault.group)) continue;
+      const awaiting = await this.store.take<AwaitingFault>(awaitingKey(fault.id));
+      if (!awaiting) continue;
+      groups.add(fault.group);
+      taken.push(fault.id);
+      const isIt = (injected: InjectedFault) => injected.id === fault.id && injected.reached === false && (injected.state ?? null) === awaiting.state;
+      const reached = (injected: InjectedFault): InjectedFault => {
+        const copy = { ...injected };
+        delete copy.reached;
+        return copy;
+      };
+      // Display only, as in `take`: two instances recording at once may drop the mark, never the fault.
+      const injected = await this.injected();
+      const index = injected.findIndex(isIt);
+      if (index >= 0) await this.store.set(INJECTED_KEY, injected.with(index, reached(injected[index]!)), ARMED_TTL_SECONDS);
+      if (awaiting.state !== null) {
+        const record = await this.flowRecord(awaiting.state);
+        const inFlow = record.faults.findIndex(isIt);
+        if (inFlow >= 0) {
+          await this.store.set(
+            flowRecordKey(awaiting.state),
+            { ...record, faults: record.faults.with(inFlow, reached(record.faults[inFlow]!)) } satisfies FlowRecord,
+            FLOW_RECORD_TTL_SECONDS,
+          );
+        }
+      }
+    }
+    return taken;
+  }
+
   /** The faults of `target` whose window is open, in table order. */
   async openWindows<Target extends FaultTarget>(target: Target): Promise<FaultOf<Target>[]> {
     const open = await Promise.all(
@@ -846,7 +928,9 @@ export class FaultSwitchboard {
     }
     if (taken.size > 0) {
       const at = this.now();
-      const applied: InjectedFault[] = [...taken].map(([id, chosen]) => ({ id, clientId, at, chosen, ...(state === undefined ? {} : { state }) }));
+      // A JWKS outage is made later, on the JWKS request that follows, if one comes (awaitJwksRequest).
+      const reached = target === 'jwks_endpoint' ? { reached: false as const } : {};
+      const applied: InjectedFault[] = [...taken].map(([id, chosen]) => ({ id, clientId, at, chosen, ...(state === undefined ? {} : { state }), ...reached }));
       // Display only: two instances recording at once may drop one line, never a fault.
       await this.store.set(INJECTED_KEY, [...applied, ...(await this.injected())].slice(0, INJECTED_HISTORY), ARMED_TTL_SECONDS);
       if (state !== undefined) {
@@ -943,6 +1027,15 @@ function flowArmedKey(state: string): string {
 
 function flowRecordKey(state: string): string {
   return `flow-record:${flowKey(state)}`;
+}
+
+/** A `jwks_endpoint` fault taken for a flow's ID token, waiting for the JWKS request: the flow's `state` (null: none known). */
+interface AwaitingFault {
+  state: string | null;
+}
+
+function awaitingKey(id: FaultId): string {
+  return `fault-awaiting:${id}`;
 }
 
 function windowKey(id: FaultId): string {
