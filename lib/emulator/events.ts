@@ -62,6 +62,12 @@ export interface EmulatorEventMap {
       | { outcome: 'fault'; fault: ParFault; error: OAuthError }
       | { outcome: 'refused'; error: OAuthError };
   };
+  /**
+   * GET /auth used a request_uri up and is about to open the flow's interaction
+   * (endpoints/authorization.ts). Listeners may set how QA chose to answer it beforehand: an
+   * error kept for the flow's `state` before it had pages (qa/faults.ts `chooseErrorForFlow`).
+   */
+  'interaction.starting': { clientId: string; state: string; answer?: FlowAnswer };
   /** GET /auth used a request_uri up and opened the flow's interaction: its authorization page (endpoints/authorization.ts). */
   'interaction.started': { clientId: string; state: string; requestUri: string; uiLocales?: string };
   /**

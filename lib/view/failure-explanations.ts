@@ -21,8 +21,8 @@ export interface EmulatorAnswerView {
   faults: { id: string; label: string; effect: string; acceptance?: boolean }[];
   /** faults taken for the flow that never met the request they spoil: not what caused the failure */
   unreached: { id: string; label: string; effect: string }[];
-  /** where the faults were chosen: the QA panel, or the emulator's page for this one flow */
-  chosen?: 'panel' | 'flow';
+  /** where the faults were chosen: the QA panel, the emulator's page for this one flow, or again (the failed request asked for again) */
+  chosen?: 'panel' | 'flow' | 'again';
   /** a part 7 error chosen for this flow on the emulator's page */
   error?: string;
 }

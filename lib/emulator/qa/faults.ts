@@ -614,8 +614,11 @@ export interface InjectedFault {
   at: number;
   /** the `state` of the request object of the flow it spoiled (every fault target knows it) */
   state?: string;
-  /** how it was chosen: armed on the panel (or the control API), or for this one flow */
-  chosen: 'panel' | 'flow';
+  /**
+   * how it was chosen: armed on the panel (or the control API), for this one flow, or for this
+   * flow again because it answered a flow the relying party asks for again (`answerFlowAgain`)
+   */
+  chosen: 'panel' | 'flow' | 'again';
   /**
    * false while it waits for the response it spoils: a `jwks_endpoint` fault is taken when its
    * flow's ID token is issued and made on the JWKS request that follows, which a relying party with
@@ -706,12 +709,35 @@ export class FaultSwitchboard {
   /**
    * Arms faults for the flow of `clientId` whose request object carried `state` only, replacing
    * any chosen for it before (an empty list disarms them). They wait an hour at most.
+   * @param chosen how they are recorded once applied: chosen for this flow, or again (the answer
+   *   of a flow the relying party asks for again)
    * @throws Error for an id not in FAULTS
    */
-  async armForFlow(state: string, clientId: string, ids: readonly FaultId[]): Promise<void> {
+  async armForFlow(state: string, clientId: string, ids: readonly FaultId[], chosen: 'flow' | 'again' = 'flow'): Promise<void> {
     const faults = ids.map(checkedId);
     if (faults.length === 0) await this.store.delete(flowArmedKey(state));
-    else await this.store.set(flowArmedKey(state), { clientId, faults } satisfies FlowArmedFaults, FLOW_RECORD_TTL_SECONDS);
+    else
+      await this.store.set(
+        flowArmedKey(state),
+        { clientId, faults, ...(chosen === 'again' ? { chosen } : {}) } satisfies FlowArmedFaults,
+        FLOW_RECORD_TTL_SECONDS,
+      );
+  }
+
+  /**
+   * Keeps an error of the authorization response (a FLOW_ERRORS id, flow-answers.ts) for the flow
+   * of `clientId` whose request object carries `state`, before its interaction exists: the
+   * interaction takes it when GET /auth opens it (`takeErrorForFlow`). An hour at most.
+   */
+  async chooseErrorForFlow(state: string, clientId: string, errorId: string): Promise<void> {
+    await this.store.set(flowErrorKey(state), { clientId, errorId } satisfies FlowChosenError, FLOW_RECORD_TTL_SECONDS);
+  }
+
+  /** The error kept for the flow of `state` (chooseErrorForFlow), taken, if it was kept for `clientId`. */
+  async takeErrorForFlow(state: string, clientId: string): Promise<string | undefined> {
+    // Another client's flow under the same `state` leaves it where it is.
+    if ((await this.store.get<FlowChosenError>(flowErrorKey(state)))?.clientId !== clientId) return undefined;
+    return (await this.store.take<FlowChosenError>(flowErrorKey(state)))?.errorId;
   }
 
   /** The faults armed for the flow with this `state` and not applied yet, in table order. */
@@ -897,7 +923,7 @@ export class FaultSwitchboard {
     waiting: readonly FaultOf<Target>[] = [],
     state?: string,
   ): Promise<ReadonlySet<FaultOf<Target>>> {
-    const taken = new Map<FaultId, 'panel' | 'flow'>();
+    const taken = new Map<FaultId, InjectedFault['chosen']>();
     const groups = new Set<string>();
     const forFlow = state === undefined ? undefined : await this.store.get<FlowArmedFaults>(flowArmedKey(state));
     const flowFaults = forFlow && forFlow.clientId === clientId ? forFlow.faults : [];
@@ -906,7 +932,7 @@ export class FaultSwitchboard {
       if (fault.target !== target || groups.has(fault.group) || (waiting as readonly FaultId[]).includes(fault.id)) continue;
       if (flowFaults.includes(fault.id)) {
         groups.add(fault.group);
-        taken.set(fault.id, 'flow');
+        taken.set(fault.id, forFlow?.chosen ?? 'flow');
         takenForFlow.push(fault.id);
         continue;
       }
@@ -1007,10 +1033,17 @@ const CONTENDED_ROUNDS = 3;
 const ARMED_TTL_SECONDS = 7 * 24 * 3600;
 const INJECTED_KEY = 'faults-injected';
 
-/** Faults armed for one flow: the client of the flow, and the faults not applied yet. */
+/** Faults armed for one flow: the client of the flow, the faults not applied yet, and how they were chosen (absent: for the flow). */
 interface FlowArmedFaults {
   clientId: string;
   faults: FaultId[];
+  chosen?: 'again';
+}
+
+/** An error kept for a flow before its interaction exists: the flow's client, and the FLOW_ERRORS id. */
+interface FlowChosenError {
+  clientId: string;
+  errorId: string;
 }
 
 /**
@@ -1023,6 +1056,10 @@ function flowKey(state: string): string {
 
 function flowArmedKey(state: string): string {
   return `fault-flow:${flowKey(state)}`;
+}
+
+function flowErrorKey(state: string): string {
+  return `flow-error:${flowKey(state)}`;
 }
 
 function flowRecordKey(state: string): string {

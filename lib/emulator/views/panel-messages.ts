@@ -154,6 +154,8 @@ const en = {
   injectedFor: (clientId: SafeHtml) => html`for client ${clientId}`,
   noneInjected: 'No fault has been injected yet.',
   injectedForFlow: 'chosen for that verification',
+  /** armed for a verification whose relying party asked for a failed request again (control.answerFlowAgain) */
+  injectedAgain: 'applied again: its request was asked for again',
   /** a JWKS outage taken with its ID token, whose JWKS request has not come (the relying party had the key cached) */
   notReached: 'not reached: no JWKS request followed its ID token',
   startHeading: 'Arm and start a verification',
@@ -453,6 +455,7 @@ const nb: PanelMessages = {
   injectedFor: (clientId) => html`for klient ${clientId}`,
   noneInjected: 'Ingen feil er brukt ennå.',
   injectedForFlow: 'valgt for den verifiseringen',
+  injectedAgain: 'brukt igjen: forespørselen ble sendt på nytt',
   notReached: 'ikke nådd: ingen JWKS-forespørsel fulgte ID-tokenet',
   startHeading: 'Aktiver og start en verifisering',
   startLead: 'Aktiver feilene du krysser av (ingen: en feilfri verifisering), og gå rett til tjenesten for å starte en ny verifisering der.',

@@ -395,7 +395,11 @@ ${
     ? html`<ul data-testid="injected-faults">${view.injectedFaults.map(
         (injected) =>
           html`<li>${time(view, injected.at)}: ${label(injected.id)} <code>${injected.id}</code> ${t.injectedFor(html`<code>${injected.clientId}</code>`)}${
-            injected.chosen === 'flow' ? html` <span class="tag">${t.injectedForFlow}</span>` : ''
+            injected.chosen === 'flow'
+              ? html` <span class="tag">${t.injectedForFlow}</span>`
+              : injected.chosen === 'again'
+                ? html` <span class="tag">${t.injectedAgain}</span>`
+                : ''
           }${injected.reached === false ? html` <span class="tag" data-testid="not-reached">${t.notReached}</span>` : ''}</li>`,
       )}</ul>`
     : html`<p class="muted">${t.noneInjected}</p>`
