@@ -302,6 +302,25 @@ describe('“Try the same request again” (POST /failure/again): the same reque
     expect(await app.emulator!.control.armedFaults()).toEqual([]);
   });
 
+  it('without a diagnostics port (a real service: provider mode) the request asked again is the plain request', async () => {
+    const browser = newBrowser();
+    await app.emulator!.control.armFault('wrong_nonce');
+    const first = await failurePageOf(
+      browser,
+      await verify(browser)
+        .then(({ finish }) => finish())
+        .catch((error: unknown) => error),
+    );
+    expect(first.record.emulatorAnswer).toEqual({ faults: ['wrong_nonce'], chosen: 'panel' });
+    const url = await beginVerification(
+      { ...app, diagnostics: undefined },
+      { browser, locale: 'en' },
+      { selection: first.record.request!.selection, policy: OWN_SELECTION_POLICY },
+      first.record.emulatorAnswer,
+    );
+    await expect(finishVerification(app, browser, await approveInBrowser(app.emulator!, url))).resolves.toMatchObject({ selection: DEFAULT_SELECTION });
+  });
+
   it('a failure no fault caused is asked again plainly, and answered normally', async () => {
     const browser = newBrowser();
     const first = await failurePageOf(
