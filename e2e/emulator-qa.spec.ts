@@ -4,7 +4,7 @@
  * button after the result, and the panel's "arm and start".
  */
 import { expect, test, type Page } from '@playwright/test';
-import { openPanelSignedIn, startDefaultVerification } from './flows';
+import { chooseAnswer, openPanelSignedIn, startDefaultVerification } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
 /** Every error the browser logs on `page`, and every uncaught exception of its scripts. */
@@ -15,14 +15,6 @@ function collectErrors(page: Page): string[] {
   });
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
   return errors;
-}
-
-/** On a page of the flow: opens the QA disclosure and chooses how the service answers. */
-async function chooseAnswer(scope: Page, answer: string): Promise<void> {
-  await scope.getByText('QA: answer this verification with…').click();
-  await scope.getByLabel('How the service answers this verification').selectOption(answer);
-  await scope.getByRole('button', { name: 'Use this answer' }).click();
-  await expect(scope.getByTestId('qa-answer')).toHaveAttribute('data-answer', answer);
 }
 
 /** The identity app on this device, from its first step to Share. */

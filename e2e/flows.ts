@@ -41,6 +41,14 @@ export async function armFault(page: Page, appUrl: string, fault: string): Promi
   await expect(page.getByTestId(`fault-${fault}`)).toHaveAttribute('data-armed', 'true');
 }
 
+/** On a page of the flow (the QA panel open or signed in to): opens the QA disclosure and chooses how the service answers. */
+export async function chooseAnswer(scope: Page, answer: string): Promise<void> {
+  await scope.getByText('QA: answer this verification with…').click();
+  await scope.getByLabel('How the service answers this verification').selectOption(answer);
+  await scope.getByRole('button', { name: 'Use this answer' }).click();
+  await expect(scope.getByTestId('qa-answer')).toHaveAttribute('data-answer', answer);
+}
+
 /** Signs an API request context in to the QA panel at `appUrl` (its cookie jar keeps the sign-in). */
 export async function signInToPanel(request: APIRequestContext, appUrl: string): Promise<void> {
   const response = await request.post(`${appUrl}/emulator/panel`, { form: { action: 'sign_in', password: process.env.E2E_PANEL_PASSWORD! }, maxRedirects: 0 });

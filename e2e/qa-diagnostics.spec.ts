@@ -3,10 +3,10 @@
  * which values; what the service answered) and reproduced in one click.
  */
 import { expect, test } from '@playwright/test';
-import { armFault, decideInEmulatedApp, openPanelSignedIn, startVerification } from './flows';
+import { armFault, chooseAnswer, decideInEmulatedApp, openPanelSignedIn, startVerification } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
-test('a wrong nonce: the failure page names the nonce check with what was sent and received, the trace lists every check up to it, and one click asks again', async ({
+test('a wrong nonce: the failure page names the nonce check with what was sent and received, the trace lists every check up to it, and one click asks again and meets the same fault', async ({
   page,
 }) => {
   await armFault(page, APP, 'wrong_nonce');
@@ -22,7 +22,9 @@ test('a wrong nonce: the failure page names the nonce check with what was sent a
   );
   await expect(cause).toContainText('Armed on its QA panel.');
   // and what to do about it: the fault's advice, not the code's (which would look for a real cause)
-  await expect(page.getByTestId('what-to-try')).toHaveText(/^Nothing, if this is the refusal you were testing: .* disarm the fault on the emulator’s QA panel/);
+  await expect(page.getByTestId('what-to-try')).toHaveText(
+    /^Nothing, if this is the refusal you were testing: .* “Try the same request again” meets the same fault again\. .* disarm the fault on the emulator’s QA panel/,
+  );
 
   // near the top: the check, what we sent (masked: a secret), what the token carried
   const top = page.getByTestId('failure-check');
@@ -57,8 +59,20 @@ test('a wrong nonce: the failure page names the nonce check with what was sent a
   await expect(checks.locator('[data-check=exp] [data-testid=check-expected]')).toHaveText(/later than .* UTC \(now, .* UTC, minus 30 s of clock tolerance\)/);
   await expect(checks.locator('[data-check=signing_key]')).toContainText(/From the (cached key set|key set fetched for this token)/);
 
-  // one click: the same preset again (the fault was one-shot), judged by its own policy
-  await page.getByRole('button', { name: 'Try the same request again' }).click();
+  // one click: the same preset again, and the same answer (the one-shot fault applied again, to
+  // that verification alone), and again after that
+  for (let round = 0; round < 2; round++) {
+    await page.getByRole('button', { name: 'Try the same request again' }).click();
+    await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
+    await expect(page.getByTestId('error-code')).toHaveText('id_token_nonce_mismatch');
+    await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_nonce]')).toBeVisible();
+    await expect(page.getByTestId('fault-cause')).toContainText('Applied again by “Try the same request again”, as to the verification that failed before.');
+    await expect(page.getByTestId('what-to-try')).toHaveText(
+      /“Try the same request again” meets it each time; a verification started from the start page is answered normally\.$/,
+    );
+  }
+  // the same preset from the start page: the normal answer, judged by its own policy
+  await startVerification(page, APP, { preset: 'age-and-name' });
   await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
   await expect(page).toHaveURL(`${APP}/result`);
   await expect(page.getByRole('heading', { name: 'Policy: Age check: 18 or older' })).toBeVisible();
@@ -118,6 +132,11 @@ test('a failed face check: the service’s own error and words at the top, under
   // the answer comes before the explanation of the code
   const [answerTop, headingTop] = await Promise.all([answer.boundingBox(), page.getByTestId('error-code').boundingBox()]);
   expect(answerTop!.y).toBeLessThan(headingTop!.y);
+
+  // no fault to apply again: the same request is answered normally, here for another person
+  await page.getByRole('button', { name: 'Try the same request again' }).click();
+  await decideInEmulatedApp(page, 'lars-eriksson', 'approve');
+  await expect(page).toHaveURL(`${APP}/result`);
 });
 
 test('an error of the PAR endpoint: the service’s own error and description, verbatim', async ({ page }) => {
@@ -140,7 +159,9 @@ test('a fault chosen for one verification on the emulator’s page is named as c
   await expect(page.getByTestId('error-code')).toHaveText('id_token_audience_mismatch');
   await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_audience]')).toContainText('wrong_audience');
   await expect(page.getByTestId('fault-cause')).toContainText('Chosen for this verification on the emulator’s page.');
-  await expect(page.getByTestId('what-to-try')).toContainText('it was chosen for this verification only, and the next one is answered normally');
+  await expect(page.getByTestId('what-to-try')).toContainText(
+    'it was chosen for this verification only. “Try the same request again” meets it again; a verification started from the start page is answered normally.',
+  );
   await expect(page.getByTestId('failure-check').getByTestId('check-received')).toHaveText('"another-client"');
 
   await page.getByRole('button', { name: 'Norsk' }).click();
@@ -150,12 +171,57 @@ test('a fault chosen for one verification on the emulator’s page is named as c
   await page.getByRole('button', { name: 'English' }).click();
 });
 
-test('a redirect whose state a fault changed is still traced to that fault', async ({ page }) => {
+test('a redirect whose state a fault changed is still traced to that fault, and its request, known by that, asked again meets it again', async ({ page }) => {
   await armFault(page, APP, 'wrong_state');
-  await startVerification(page, APP, {});
+  await startVerification(page, APP, { preset: 'age-and-name' });
   await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
   await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
   await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_state]')).toBeVisible();
+  await expect(page.getByTestId('request-unknown')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Try the same request again' }).click();
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
+  await expect(page.getByTestId('fault-cause').locator('[data-fault=wrong_state]')).toBeVisible();
+  await expect(page.getByTestId('fault-cause')).toContainText('Applied again by “Try the same request again”');
+  // the same request: the preset, so the normal answer to it is judged by its policy
+  await startVerification(page, APP, { preset: 'age-and-name' });
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'approve');
+  await expect(page.getByRole('heading', { name: 'Policy: Age check: 18 or older' })).toBeVisible();
+});
+
+test('a redirect whose state matches none of this browser’s verifications, and no fault explains: the request is not known, so the page offers the picker and says why', async ({
+  page,
+}) => {
+  await page.goto(`${APP}/`);
+  await page.goto(`${APP}/auth/callback?code=forged&state=${'s'.repeat(43)}&iss=${encodeURIComponent(`${APP}/emulator`)}`);
+  await expect(page.getByTestId('error-code')).toHaveText('state_mismatch');
+  await expect(page.getByTestId('retry-form')).toHaveCount(0);
+  await expect(page.getByTestId('request-unknown')).toHaveText(
+    'The answer’s state matched none of this browser’s verifications, so the app cannot tell which request it answered, and cannot ask for it again. Choose the request again.',
+  );
+  await page.getByRole('link', { name: 'Choose the request again' }).click();
+  await expect(page).toHaveURL(`${APP}/`);
+});
+
+test('an error chosen for one verification on the emulator’s page is chosen again for the same request asked again, with its description', async ({ page }) => {
+  await openPanelSignedIn(page, APP);
+  await startVerification(page, APP, {});
+  await chooseAnswer(page, 'error:face_check_failed');
+  await page.locator('input[name="persona"][value="ingrid-haugen"]').check();
+  await page.locator('button[name="outcome"][value="approve"]').click();
+  await expect(page.getByTestId('error-code')).toHaveText('access_denied');
+  const description = 'the face check failed: the face did not match the portrait on the document';
+  await expect(page.getByTestId('error-description')).toHaveText(description);
+
+  await page.getByRole('button', { name: 'Try the same request again' }).click();
+  // the new verification's page shows the answer chosen for it
+  await expect(page.getByTestId('qa-answer')).toHaveAttribute('data-answer', 'error:face_check_failed');
+  await page.locator('input[name="persona"][value="ingrid-haugen"]').check();
+  await page.locator('button[name="outcome"][value="approve"]').click();
+  await expect(page.getByTestId('error-code')).toHaveText('access_denied');
+  await expect(page.getByTestId('error-description')).toHaveText(description);
+  await expect(page.getByTestId('fault-cause').locator('[data-fault-error=access_denied]')).toBeVisible();
 });
 
 test('a variant a correct relying party accepts is listed apart from the fault that caused the failure', async ({ page }) => {

@@ -8,8 +8,11 @@ import { IdTokenChecks } from './id-token-checks';
  * A failure: its stable code (`data-testid="error-code"`), a sentence, what to try next and, when
  * the failure was recorded, what explains it, near the top: the service's own `error` and
  * `error_description` as it sent them, the check that failed with what it expected and received,
- * and in emulator mode the fault that caused it. With the request that failed, a button sends it
- * again. In `locale` (codes, values and the service's words as they are).
+ * and in emulator mode the fault that caused it. With the request that failed, a button asks for
+ * it again (POST /failure/again: the same selection and policy, and in emulator mode the same
+ * answer); after a redirect whose `state` matched none of this browser's flows, the request is not
+ * known, and the page says so and offers the picker. In `locale` (codes, values and the service's
+ * words as they are).
  */
 export function FailurePanel({
   code,
@@ -19,7 +22,8 @@ export function FailurePanel({
   failedCheck,
   comparison,
   emulatorAnswer,
-  retryForm,
+  retryId,
+  requestUnknown,
   eyebrow,
   retryAfterSeconds,
   refusedForSeconds,
@@ -37,8 +41,10 @@ export function FailurePanel({
   /** for another failure: what was compared, worded */
   comparison?: { claim?: string; expected?: string; received?: string };
   emulatorAnswer?: EmulatorAnswerView;
-  /** the start form's fields that ask for the failed request again */
-  retryForm?: [string, string][];
+  /** the failure record whose request "Try the same request again" asks for again (POST /failure/again) */
+  retryId?: string;
+  /** the redirect's `state` matched none of this browser's flows: which request it answered is not known */
+  requestUnknown?: boolean;
   eyebrow?: string;
   /** after a failure the core backs off from: seconds from the failure until the endpoint is asked again */
   retryAfterSeconds?: number;
@@ -48,13 +54,13 @@ export function FailurePanel({
 }) {
   const t = FAILURE_MESSAGES[locale];
   const explanation = explainFailure(code, locale);
-  const answered = emulatorAnswer && (emulatorAnswer.faults.length > 0 || emulatorAnswer.error !== undefined);
+  const answered = emulatorAnswer && (emulatorAnswer.faults.length > 0 || emulatorAnswer.unreached.length > 0 || emulatorAnswer.error !== undefined);
   const causes = emulatorAnswer?.faults.filter((fault) => !fault.acceptance) ?? [];
   const variants = emulatorAnswer?.faults.filter((fault) => fault.acceptance) ?? [];
   // A fault of the emulator caused it: the code's own advice (check the clock, tell the provider)
   // would send the reader after a cause that is not there.
   const causedByFault = causes.length > 0 || emulatorAnswer?.error !== undefined;
-  const next = causedByFault ? (emulatorAnswer?.chosen === 'panel' ? t.faultNext.panel : t.faultNext.flow) : explanation.next;
+  const next = causedByFault ? t.faultNext[emulatorAnswer?.chosen ?? 'flow'] : explanation.next;
   return (
     <section aria-labelledby="failure-heading" className="rounded-2xl border border-red-200 bg-white p-6 shadow-sm sm:p-8">
       <p className="text-sm font-semibold uppercase tracking-wide text-red-700">{eyebrow ?? t.failed}</p>
@@ -99,8 +105,20 @@ export function FailurePanel({
               </ul>
             </>
           )}
-          {emulatorAnswer.faults.length > 0 && emulatorAnswer.chosen && (
-            <p className="mt-1 text-sm">{emulatorAnswer.chosen === 'panel' ? t.armedOnPanel : t.chosenForFlow}</p>
+          {emulatorAnswer.unreached.length > 0 && (
+            <>
+              <p className="mt-2 text-sm font-semibold">{t.notReached}</p>
+              <ul className="mt-1 space-y-1">
+                {emulatorAnswer.unreached.map((fault) => (
+                  <li key={fault.id} data-unreached={fault.id}>
+                    <code className="font-mono text-sm font-semibold">{fault.id}</code> <span className="font-medium">{fault.label}</span>: {fault.effect}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {(emulatorAnswer.faults.length > 0 || emulatorAnswer.unreached.length > 0) && emulatorAnswer.chosen && (
+            <p className="mt-1 text-sm">{{ panel: t.armedOnPanel, flow: t.chosenForFlow, again: t.appliedAgain }[emulatorAnswer.chosen]}</p>
           )}
         </div>
       )}
@@ -157,12 +175,15 @@ export function FailurePanel({
         <span className="font-semibold">{t.whatToTry} </span>
         <span data-testid="what-to-try">{next}</span>
       </p>
+      {requestUnknown && (
+        <p className="mt-4 text-slate-700" data-testid="request-unknown">
+          {t.requestUnknown}
+        </p>
+      )}
       <div className="mt-6 flex flex-wrap items-center gap-3">
-        {retryForm && (
-          <form method="post" action="/auth/start" data-testid="retry-form">
-            {retryForm.map(([name, value], index) => (
-              <input key={`${name}-${index}`} type="hidden" name={name} value={value} />
-            ))}
+        {retryId && (
+          <form method="post" action="/failure/again" data-testid="retry-form">
+            <input type="hidden" name="id" value={retryId} />
             <button type="submit" className="rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800">
               {t.tryAgain}
             </button>
@@ -171,12 +192,12 @@ export function FailurePanel({
         <a
           href="/"
           className={
-            retryForm
+            retryId
               ? 'inline-block rounded-lg border border-slate-300 bg-white px-5 py-2.5 font-semibold text-slate-800 hover:bg-slate-50'
               : 'inline-block rounded-lg bg-indigo-700 px-5 py-2.5 font-semibold text-on-accent hover:bg-indigo-800'
           }
         >
-          {t.backToStart}
+          {requestUnknown ? t.chooseAgain : t.backToStart}
         </a>
       </div>
     </section>

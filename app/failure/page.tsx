@@ -5,7 +5,6 @@ import { services } from '@/lib/server/services';
 import { currentBrowser } from '@/lib/server/session';
 import { isStoreError } from '@/lib/store/store';
 import { readFailureLink, refusalStatus, type FailureCode } from '@/lib/verification/failures';
-import { startFormOf } from '@/lib/verification/selection';
 import { presentCheck, presentComparison } from '@/lib/view/checks-view';
 import { disclosureFor, discloseTrace } from '@/lib/view/disclosure';
 import { describeFailureDetail } from '@/lib/view/failure-detail';
@@ -51,7 +50,8 @@ export default async function FailurePage({ searchParams }: { searchParams: Prom
         detail={own?.detail && describeFailureDetail(own.detail, locale)}
         failedCheck={own?.failedCheck && presentCheck(own.failedCheck, locale)}
         comparison={own?.comparison && presentComparison(own.comparison, locale)}
-        retryForm={own?.request && [...startFormOf(own.request.selection, own.request.policy)]}
+        retryId={own?.request && own.id}
+        requestUnknown={own !== undefined && !own.request && (code === 'state_mismatch' || code === 'state_missing')}
         emulatorAnswer={own?.emulatorAnswer && app.diagnostics && emulatorAnswerView(own.emulatorAnswer, app.diagnostics, locale)}
         retryAfterSeconds={own?.retryAt === undefined ? undefined : Math.max(1, Math.ceil((own.retryAt - own.createdAt) / 1000))}
         {...(refused ? { eyebrow: FAILURE_MESSAGES[locale].notStarted, refusedForSeconds: link.retryAfterSeconds } : {})}

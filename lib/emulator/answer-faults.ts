@@ -73,8 +73,16 @@ export type IdTokenFault =
 /** The JWKS responses: the order of the keys, or keys nobody can use added. */
 export type JwksFault = 'jwks_keys_shuffled' | 'jwks_unparseable_extra_keys';
 
+/**
+ * The JWKS endpoint's answer: an outage, an error instead of the keys or an answer held too long
+ * (the JWKS variants above change which keys a good answer lists).
+ */
+export type JwksEndpointFault = 'jwks_error' | 'jwks_timeout';
+
 /** How long `token_timeout` holds the token response: longer than the 10 s the relying-party core waits by default. */
 export const TOKEN_TIMEOUT_DELAY_MS = 15_000;
+/** How long `jwks_timeout` holds the JWKS response: longer than the 10 s the relying-party core waits by default. */
+export const JWKS_TIMEOUT_DELAY_MS = 15_000;
 
 /** `wrong_issuer`, `wrong_response_issuer`: a name that cannot be anyone's issuer (RFC 2606 reserves `.invalid`). */
 export const FAULTY_ISSUER = 'https://impostor.invalid';

@@ -58,6 +58,7 @@ describe('EmulatorEvents', () => {
 const EVERY_EVENT = Object.keys({
   'pushed_authorization_request.answering': true,
   'pushed_authorization_request.answered': true,
+  'interaction.starting': true,
   'interaction.started': true,
   'flow_answer.chosen': true,
   'authorization.answering': true,
@@ -100,6 +101,7 @@ describe("the emulator's events", () => {
     expect(heard).toEqual([
       { name: 'pushed_authorization_request.answering', state },
       { name: 'pushed_authorization_request.answered', state },
+      { name: 'interaction.starting', state },
       { name: 'interaction.started', state },
       { name: 'authorization.answering', state },
       { name: 'authorization.answered', state },
@@ -126,6 +128,7 @@ describe("the emulator's events", () => {
     expect(heard.map(({ name }) => name)).toEqual([
       'pushed_authorization_request.answering',
       'pushed_authorization_request.answered',
+      'interaction.starting',
       'interaction.started',
       'flow_answer.chosen',
     ]);

@@ -16,7 +16,7 @@
  * @see DECISIONS.md "Faults", "The QA API and the flow trace"
  */
 import type { JWTPayload } from 'jose';
-import type { AuthorizationResponseFault, IdTokenFault, JwksFault, ParFault, TokenResponseFault } from './answer-faults';
+import type { AuthorizationResponseFault, IdTokenFault, JwksEndpointFault, JwksFault, ParFault, TokenResponseFault } from './answer-faults';
 import type { OAuthError } from './errors';
 import type { FlowAnswer } from './qa/flow-answers';
 import type { AuthorizationCodeGrant, AuthorizationRequest, ErrorBody, Interaction, InteractionDecision } from './state';
@@ -37,8 +37,8 @@ export interface IssuedIdToken {
   payload: JWTPayload;
   /** the JWE protected header, absent when the token is not encrypted */
   encryptionHeader?: { alg: string; enc: string; kid?: string };
-  /** the faults it was made with, and the JWKS faults it started */
-  faults: (IdTokenFault | JwksFault)[];
+  /** the faults it was made with, and the JWKS faults it started (variants) or left waiting (an outage) */
+  faults: (IdTokenFault | JwksFault | JwksEndpointFault)[];
 }
 
 /** Every event, by name, with its payload. */
@@ -62,6 +62,12 @@ export interface EmulatorEventMap {
       | { outcome: 'fault'; fault: ParFault; error: OAuthError }
       | { outcome: 'refused'; error: OAuthError };
   };
+  /**
+   * GET /auth used a request_uri up and is about to open the flow's interaction
+   * (endpoints/authorization.ts). Listeners may set how QA chose to answer it beforehand: an
+   * error kept for the flow's `state` before it had pages (qa/faults.ts `chooseErrorForFlow`).
+   */
+  'interaction.starting': { clientId: string; state: string; answer?: FlowAnswer };
   /** GET /auth used a request_uri up and opened the flow's interaction: its authorization page (endpoints/authorization.ts). */
   'interaction.started': { clientId: string; state: string; requestUri: string; uiLocales?: string };
   /**
@@ -101,7 +107,7 @@ export interface EmulatorEventMap {
     state?: string;
     pictureRequested: boolean;
     faults: Set<IdTokenFault>;
-    jwksFaults: JwksFault[];
+    jwksFaults: (JwksFault | JwksEndpointFault)[];
     givenName?: string;
   };
   /**
@@ -117,10 +123,16 @@ export interface EmulatorEventMap {
     response: Response;
     error?: OAuthError;
   };
-  /** GET /jwks is about to list the keys (endpoints/jwks.ts). Listeners may add JWKS faults. */
-  'jwks.answering': { faults: Set<JwksFault> };
-  /** GET /jwks answered: the kids in the order served, and the faults it was made with. */
-  'jwks.answered': { kids: readonly string[]; faults: readonly JwksFault[] };
+  /**
+   * GET /jwks is about to list the keys (endpoints/jwks.ts). Listeners may add JWKS variants, and
+   * an outage (an error, a held answer).
+   */
+  'jwks.answering': { faults: Set<JwksFault | JwksEndpointFault> };
+  /**
+   * GET /jwks answered: the kids in the order served (none for an error), the faults it was made
+   * with, and how long it was held.
+   */
+  'jwks.answered': { kids: readonly string[]; faults: readonly (JwksFault | JwksEndpointFault)[]; heldMs?: number };
 }
 
 export type EmulatorEventName = keyof EmulatorEventMap;

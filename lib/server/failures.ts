@@ -105,27 +105,31 @@ function whatFailed(error: unknown, events: ProtocolTrace['events']): Pick<Failu
  * faults it applied, armed on its panel or chosen for this flow on its page, and the error chosen
  * for it), asked by the flow's `state` through the diagnostics port. A redirect whose `state` a
  * fault changed finds no flow of ours: the flows the emulator altered last are then searched for
- * one still pending in this browser. Attribution never costs the failure its record: any error
- * here gives no attribution.
+ * one still pending in this browser, and that flow's request is the one that failed (the service
+ * says it altered that very flow, and this browser started it), so it can be asked for again.
+ * Attribution never costs the failure its record: any error here gives no attribution.
  */
 async function deliberateAnswer(
   { diagnostics, flows }: Pick<FailureServices, 'diagnostics' | 'flows'>,
   failure: TracedFailure | undefined,
   browser: string,
-): Promise<Pick<FailureRecord, 'emulatorAnswer'>> {
+): Promise<Pick<FailureRecord, 'emulatorAnswer' | 'request'>> {
   try {
     if (!diagnostics || !failure) return {};
     let state = failure.request?.state;
+    let request: FailureRecord['request'];
     if (state === undefined) {
       for (const altered of await diagnostics.alteredFlows()) {
-        if ((await flows.get(altered))?.browser === browser) {
+        const flow = await flows.get(altered);
+        if (flow?.browser === browser) {
           state = altered;
+          request = { selection: flow.selection, ...(flow.policy ? { policy: flow.policy } : {}) };
           break;
         }
       }
     }
     const answer = state === undefined ? undefined : await diagnostics.answerTo(state);
-    return answer ? { emulatorAnswer: answer } : {};
+    return answer ? { emulatorAnswer: answer, ...(request ? { request } : {}) } : {};
   } catch (error) {
     console.error('[idv] cannot tell what the emulator did to a failed flow', error);
     return {};

@@ -153,7 +153,7 @@ export async function createServices(config: ServerConfig, options: { fetch?: Fe
     config,
     relyingParty,
     emulator,
-    diagnostics: emulator ? emulatorDiagnostics(emulator) : undefined,
+    diagnostics: emulator ? emulatorDiagnostics(emulator, config.client.clientId) : undefined,
     store,
     results: recordStore<VerificationResult>(store, 'result'),
     failures,

@@ -17,6 +17,7 @@ import {
 } from '@/lib/oidc';
 import { personas } from '@/lib/emulator';
 import type { AssurancePolicy } from '@/lib/verification/policy';
+import type { DeliberateAnswer } from '@/lib/verification/diagnostics';
 import type { Locale } from '@/lib/i18n/locale';
 import type { ServerConfig } from './env';
 import { clientAddress } from './client-address';
@@ -39,7 +40,7 @@ export function storedIdToken({ jweHeader, jwsHeader, claims }: ValidatedIdToken
 }
 
 /** What the flow needs of the process. */
-export type FlowServices = Pick<Services, 'config' | 'relyingParty' | 'flows' | 'results' | 'resultOfBrowser' | 'startLimiter' | 'ownedStores'>;
+export type FlowServices = Pick<Services, 'config' | 'relyingParty' | 'flows' | 'results' | 'resultOfBrowser' | 'startLimiter' | 'ownedStores' | 'diagnostics'>;
 
 /** Who starts a flow: the browser's session binding (session.ts) and the language of its pages. */
 export interface Visitor {
@@ -79,20 +80,28 @@ export function requestExtras(
 /**
  * Starts the flow and returns the authorization URL to redirect the browser to (counted by
  * `countStart` before).
+ * @param answerAgain what the service did on purpose to the flow whose request this asks for again
+ *   (a failure's record, emulator mode): the service is told to answer this flow the same way
+ *   (diagnostics.ts), so that the same request meets the same answer. Without a service that can
+ *   (a real one), the plain request.
  * @throws StoreError when the store refuses, the core's failure with its trace and its flow's
  *   `state` (failures.ts `traced`)
  */
 export async function beginVerification(
-  { relyingParty, flows, config }: FlowServices,
+  { relyingParty, flows, config, diagnostics }: FlowServices,
   { browser, locale }: Visitor,
   { selection, policy, persona }: { selection: Selection; policy: AssurancePolicy; persona?: string | undefined },
+  answerAgain?: DeliberateAnswer,
 ): Promise<string> {
   const trace = new ProtocolTrace();
   const extras = requestExtras({ locale, persona }, config);
+  const again = answerAgain && diagnostics;
+  if (again) await diagnostics.answerPushAgain(answerAgain);
   const started = await startAuthorization(relyingParty, selection, { trace, ...extras }).catch((error: unknown) => {
     throw traced(error, trace, { selection, policy, ...(trace.state ? { state: trace.state } : {}) });
   });
   const { state, nonce, codeVerifier, issuer, createdAt } = started.pending;
+  if (again) await diagnostics.answerFlowAgain(state, answerAgain);
   // Everything waits server-side, bound to this browser, as long as the flow may.
   await flows.setOwned(browser, state, { browser, issuer, selection, policy, nonce, codeVerifier, createdAt, trace: trace.events }, PENDING_TTL_MS / 1000);
   return started.authorizationUrl;

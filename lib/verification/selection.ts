@@ -23,11 +23,11 @@
  * Pure: the picker (in the browser) writes links, the home page (on the server) reads them, the
  * start route decodes the form.
  */
-import { DEFAULT_SELECTION, SELECTION_PROBLEM_TEXT, selectionProblemCodes, selectionProblems } from '@/lib/oidc/claims-request';
+import { DEFAULT_SELECTION, SELECTION_PROBLEM_TEXT, selectionProblemCodes } from '@/lib/oidc/claims-request';
 import { CLAIM_NAMES, DOCUMENT_DETAILS, type ClaimName, type DocumentDetail, type Selection } from '@/lib/oidc/types';
 import { AppError, PLAIN_TOKEN, quoteInput, sentValue, type AppErrorDetail, type ListedField } from './failures';
 import { OWN_SELECTION_POLICY, type AssurancePolicy } from './policy';
-import { findPreset, PRESETS, type Preset } from './presets';
+import { findPreset, type Preset } from './presets';
 
 /** The start form's field names (the picker's inputs are named by these). */
 export const FIELD = {
@@ -349,21 +349,4 @@ export function parseStartForm(form: URLSearchParams): StartForm {
   // A preset's policy goes only with its own selection: a changed one is judged as one's own
   // (a form sent without JavaScript keeps the server-rendered `policy` field whatever was ticked).
   return { selection, policy: sameSelection(selection, preset.selection) ? preset.policy : OWN_SELECTION_POLICY, ...(persona ? { persona } : {}) };
-}
-
-/**
- * The start form that asks again for exactly `selection`, judged by `policy`: what
- * `parseStartForm` reads back as the same request (the failure page's "Try the same request
- * again"). The personal number to look up is carried; a selection the service's rules refuse is
- * sent anyway, as it was; a preset's policy goes by the preset's id, any other is judged as a
- * selection of one's own.
- */
-export function startFormOf(selection: Selection, policy: AssurancePolicy = OWN_SELECTION_POLICY): URLSearchParams {
-  const form = fieldsOf(selection);
-  const personalNumber = selection.populationRegister?.personalNumber;
-  if (personalNumber) form.set(FIELD.personalNumber, personalNumber);
-  if (selectionProblems(selection).length > 0) form.set(FIELD.sendAnyway, SEND_ANYWAY_VALUE);
-  const preset = PRESETS.find((candidate) => sameSelection(candidate.selection, selection) && JSON.stringify(candidate.policy) === JSON.stringify(policy));
-  if (preset) form.set(FIELD.preset, preset.id);
-  return form;
 }

@@ -104,9 +104,12 @@ export interface FailureRecord {
   request?: { selection: Selection; policy?: AssurancePolicy };
   /**
    * In emulator mode: what the embedded emulator did on purpose to this flow (the faults it
-   * applied, the error chosen for it), by id, worded when read
+   * applied, the error chosen for it), by id, worded when read; `unreached`: faults taken for the
+   * flow that never met the request they spoil (a JWKS outage, while the key was cached);
+   * `chosen`: on the QA panel, for this flow on the emulator's page, or again (its request asked
+   * for again); `error` and `errorDescription`: the error chosen for it, as the redirect carried it
    */
-  emulatorAnswer?: { faults: string[]; chosen?: 'panel' | 'flow'; error?: string };
+  emulatorAnswer?: { faults: string[]; unreached?: string[]; chosen?: 'panel' | 'flow' | 'again'; error?: string; errorDescription?: string };
   /** when the failed endpoint is asked again, after a failure the core backs off from (ms since the epoch) */
   retryAt?: number;
   createdAt: number;

@@ -19,8 +19,10 @@ export function explainFailure(code: FailureCode, locale: Locale): Explanation {
 export interface EmulatorAnswerView {
   /** `acceptance`: a variant a correct relying party accepts (so not what caused the failure) */
   faults: { id: string; label: string; effect: string; acceptance?: boolean }[];
-  /** where the faults were chosen: the QA panel, or the emulator's page for this one flow */
-  chosen?: 'panel' | 'flow';
+  /** faults taken for the flow that never met the request they spoil: not what caused the failure */
+  unreached: { id: string; label: string; effect: string }[];
+  /** where the faults were chosen: the QA panel, the emulator's page for this one flow, or again (the failed request asked for again) */
+  chosen?: 'panel' | 'flow' | 'again';
   /** a part 7 error chosen for this flow on the emulator's page */
   error?: string;
 }
@@ -34,6 +36,10 @@ export function emulatorAnswerView(answer: DeliberateAnswer, diagnostics: Pick<F
     faults: answer.faults.flatMap((id) => {
       const words = diagnostics.describeFault(id, locale);
       return words ? [{ id, ...words }] : [];
+    }),
+    unreached: (answer.unreached ?? []).flatMap((id) => {
+      const words = diagnostics.describeFault(id, locale);
+      return words ? [{ id, label: words.label, effect: words.effect }] : [];
     }),
     ...(answer.chosen ? { chosen: answer.chosen } : {}),
     ...(answer.error ? { error: answer.error } : {}),

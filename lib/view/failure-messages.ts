@@ -210,8 +210,12 @@ const en = {
     `The app asks the service again ${seconds === 1 ? 'a second' : `${seconds} seconds`} after this failure; until then, verifications fail at once with this code, and stored keys or metadata are used where they still may be.`,
   whatToTry: 'What to try:',
   backToStart: 'Back to the start',
-  /** the button that sends the failed request again: the same selection and policy */
+  /** the button that sends the failed request again: the same selection and policy (and, against the emulator, the same answer) */
   tryAgain: 'Try the same request again',
+  /** after a redirect whose state matched none of this browser's verifications */
+  requestUnknown:
+    'The answer’s state matched none of this browser’s verifications, so the app cannot tell which request it answered, and cannot ask for it again. Choose the request again.',
+  chooseAgain: 'Choose the request again',
   /** an OAuth error the service sent: its own error and error_description, as it sent them */
   serviceAnswered: 'The service answered',
   /** what a failure other than an ID token check compared */
@@ -223,16 +227,22 @@ const en = {
   fromFault: (count: number): string => (count === 1 ? 'Caused by a fault of the emulator' : 'Caused by faults of the emulator'),
   armedOnPanel: 'Armed on its QA panel.',
   chosenForFlow: 'Chosen for this verification on the emulator’s page.',
+  appliedAgain: 'Applied again by “Try the same request again”, as to the verification that failed before.',
   chosenError: (error: string) => `The emulator answered this verification with ${error}, as chosen on its page.`,
   /** what to try when a fault of the emulator caused the failure, instead of the code's own advice */
   faultNext: {
     panel:
-      'Nothing, if this is the refusal you were testing: the relying party refused the spoiled answer, as it should. To verify normally again, disarm the fault on the emulator’s QA panel (a one-shot fault is disarmed already).',
-    flow: 'Nothing, if this is the refusal you were testing: it was chosen for this verification only, and the next one is answered normally.',
+      'Nothing, if this is the refusal you were testing: the relying party refused the spoiled answer, as it should. “Try the same request again” meets the same fault again. To verify normally again, start from the start page, and disarm the fault on the emulator’s QA panel (a one-shot fault is disarmed already).',
+    flow: 'Nothing, if this is the refusal you were testing: it was chosen for this verification only. “Try the same request again” meets it again; a verification started from the start page is answered normally.',
+    again:
+      'Nothing, if this is the refusal you were testing: “Try the same request again” meets it each time; a verification started from the start page is answered normally.',
   },
   noFault: 'No fault of the emulator was applied to this verification.',
   /** acceptance variants: valid answers a correct relying party accepts */
   variantsApplied: 'Also applied: answers a correct relying party accepts (if nothing above caused the failure, the relying party refused a valid answer)',
+  /** a JWKS outage taken with the flow's ID token that no JWKS request met */
+  notReached:
+    'Armed for this verification, but never reached: no JWKS request followed its ID token, since the relying party had the signing key cached. It did not cause the failure.',
   notFound: {
     title: 'Page not found',
     sentence: 'There is nothing at this address.',
@@ -454,6 +464,9 @@ const nb: FailureMessages = {
   whatToTry: 'Dette kan du prøve:',
   backToStart: 'Tilbake til start',
   tryAgain: 'Prøv den samme forespørselen igjen',
+  requestUnknown:
+    'State i svaret passet ikke med noen av denne nettleserens verifiseringer, så appen kan ikke vite hvilken forespørsel det svarte på, og kan ikke sende den igjen. Velg forespørselen på nytt.',
+  chooseAgain: 'Velg forespørselen på nytt',
   serviceAnswered: 'Tjenesten svarte',
   compared: (claim) => (claim ? `Det som ble sammenlignet: ${claim}` : 'Det som ble sammenlignet'),
   expected: 'Forventet',
@@ -462,14 +475,19 @@ const nb: FailureMessages = {
   fromFault: (count) => (count === 1 ? 'Skyldes en feil lagt inn i emulatoren' : 'Skyldes feil lagt inn i emulatoren'),
   armedOnPanel: 'Aktivert i QA-panelet.',
   chosenForFlow: 'Valgt for denne verifiseringen på emulatorens side.',
+  appliedAgain: 'Brukt igjen av «Prøv den samme forespørselen igjen», slik som på verifiseringen som mislyktes før.',
   chosenError: (error) => `Emulatoren svarte denne verifiseringen med ${error}, slik det ble valgt på siden.`,
   faultNext: {
     panel:
-      'Ingenting, hvis det er denne avvisningen du testet: tjenesteyteren avviste det ødelagte svaret, slik den skal. For å verifisere normalt igjen, deaktiver feilen i emulatorens QA-panel (en engangsfeil er allerede deaktivert).',
-    flow: 'Ingenting, hvis det er denne avvisningen du testet: den ble valgt bare for denne verifiseringen, og den neste besvares normalt.',
+      'Ingenting, hvis det er denne avvisningen du testet: tjenesteyteren avviste det ødelagte svaret, slik den skal. «Prøv den samme forespørselen igjen» møter den samme feilen igjen. For å verifisere normalt igjen, start fra startsiden, og deaktiver feilen i emulatorens QA-panel (en engangsfeil er allerede deaktivert).',
+    flow: 'Ingenting, hvis det er denne avvisningen du testet: den ble valgt bare for denne verifiseringen. «Prøv den samme forespørselen igjen» møter den igjen; en verifisering startet fra startsiden besvares normalt.',
+    again:
+      'Ingenting, hvis det er denne avvisningen du testet: «Prøv den samme forespørselen igjen» møter den hver gang; en verifisering startet fra startsiden besvares normalt.',
   },
   noFault: 'Ingen feil fra emulatoren ble brukt på denne verifiseringen.',
   variantsApplied: 'Også brukt: svar en korrekt tjenesteyter godtar (hvis ingenting ovenfor forårsaket feilen, avviste tjenesteyteren et gyldig svar)',
+  notReached:
+    'Aktivert for denne verifiseringen, men aldri nådd: ingen JWKS-forespørsel fulgte ID-tokenet, fordi tjenesteyteren hadde signeringsnøkkelen i hurtigbuffer. Den forårsaket ikke feilen.',
   notFound: {
     title: 'Fant ikke siden',
     sentence: 'Det finnes ingenting på denne adressen.',

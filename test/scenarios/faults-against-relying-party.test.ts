@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Emulator } from '@/lib/emulator';
-import { NOT_AN_IMAGE_PICTURE, TOKEN_TIMEOUT_DELAY_MS } from '@/lib/emulator/answer-faults';
+import { JWKS_TIMEOUT_DELAY_MS, NOT_AN_IMAGE_PICTURE, TOKEN_TIMEOUT_DELAY_MS } from '@/lib/emulator/answer-faults';
 import { FAULTS, type AcceptanceDefinition, type RefusalDefinition } from '@/lib/emulator/qa/faults';
 import {
   DEFAULT_SELECTION,
@@ -89,7 +89,9 @@ describe('the relying-party core refuses every fault with the code the fault tab
     for (const fault of REFUSALS) expect(isIdvErrorCode(fault.expected), fault.id).toBe(true);
   });
 
-  it.each(REFUSALS.filter((fault) => fault.id !== 'token_timeout').map((fault) => [fault.id, fault.expected] as const))(
+  // The timeouts and the JWKS outages have tests of their own below: a timeout is raced with a
+  // shortened wait, and after a JWKS outage the core backs off before it asks again.
+  it.each(REFUSALS.filter((fault) => fault.id !== 'token_timeout' && fault.target !== 'jwks_endpoint').map((fault) => [fault.id, fault.expected] as const))(
     '%s → %s, and the next flow succeeds',
     async (id, expected) => {
       const { emulator, rp } = setUp();
@@ -109,6 +111,41 @@ describe('the relying-party core refuses every fault with the code the fault tab
     await emulator.control.armFault('token_timeout');
     await expect(verify(emulator, rp)).rejects.toMatchObject({ name: 'IdvError', code: 'timeout' });
     expect(await emulator.control.armedFaults()).toEqual([]);
+  });
+
+  it('jwks_error → jwks_fetch_failed for a relying party that must fetch the JWKS (an empty cache), and the next flow succeeds once its back-off has passed', async () => {
+    let jwksClockOffset = 0;
+    const { emulator, rp } = setUp({}, () => Date.now() + jwksClockOffset);
+    await emulator.control.armFault('jwks_error');
+    await expect(verify(emulator, rp)).rejects.toMatchObject({ name: 'IdvError', code: 'jwks_fetch_failed', cause: { status: 500 } });
+    const [applied] = await emulator.control.injectedFaults();
+    expect(applied).toMatchObject({ id: 'jwks_error' });
+    expect(applied).not.toHaveProperty('reached');
+
+    // The core asks the endpoint again only after its back-off (1 s after a first failure).
+    jwksClockOffset += 1_000;
+    const clean = await verify(emulator, rp);
+    expect(clean.verifiedClaims[0]?.claims.given_name).toBe('Ingrid Solberg');
+  });
+
+  it('jwks_error is never reached by a relying party that has the key cached: the flow succeeds, and the emulator records it as not reached', async () => {
+    const { emulator, rp, jwksBodies } = setUp();
+    await verify(emulator, rp);
+    expect(jwksBodies).toHaveLength(1);
+    await emulator.control.armFault('jwks_error');
+    const cached = await verify(emulator, rp);
+    expect(cached.verifiedClaims[0]?.claims.given_name).toBe('Ingrid Solberg');
+    expect(jwksBodies).toHaveLength(1);
+    expect((await emulator.control.injectedFaults())[0]).toMatchObject({ id: 'jwks_error', reached: false });
+  });
+
+  it('jwks_timeout → timeout: the emulator holds the JWKS longer than the core waits', async () => {
+    expect(JWKS_TIMEOUT_DELAY_MS).toBeGreaterThan(DEFAULT_TIMEOUT_MS);
+    // The same race as in production (10 s against 15 s), shortened so the test runs in a second.
+    const { emulator, rp } = setUp({ timeoutMs: 1_000 });
+    await emulator.control.armFault('jwks_timeout');
+    await expect(verify(emulator, rp)).rejects.toMatchObject({ name: 'IdvError', code: 'timeout' });
+    expect((await emulator.control.injectedFaults())[0]).toMatchObject({ id: 'jwks_timeout' });
   });
 });
 

@@ -25,6 +25,7 @@ import { failureCodeOf, getFailure, recordFailure } from '@/lib/server/failures'
 import { createServices, type Services } from '@/lib/server/services';
 import { beginVerification, countStart, currentResult, finishVerification, signOut } from '@/lib/server/verification';
 import { OWN_SELECTION_POLICY } from '@/lib/verification/policy';
+import type { DeliberateAnswer } from '@/lib/verification/diagnostics';
 import { parseStartForm } from '@/lib/verification/selection';
 import { STORED_FORMAT, type FailureRecord } from '@/lib/verification/stored';
 import { describeFailureDetail } from '@/lib/view/failure-detail';
@@ -267,10 +268,12 @@ describe('a failure goes one way: thrown with its trace, recorded for its browse
     expect(failure?.own && failure.record.detail).toBeUndefined();
   });
 
-  // token_timeout holds the token response longer than the core waits (15 s): the core's side of it is
-  // proven with a shortened timeout in faults-against-relying-party.test.ts.
+  // token_timeout and jwks_timeout hold their answer longer than the core waits (15 s): the core's
+  // side of them is proven with a shortened timeout in faults-against-relying-party.test.ts. Each
+  // test's app is new, with an empty JWKS cache, so jwks_error is reached.
   const refusals = FAULTS.filter(
-    (fault): fault is Extract<(typeof FAULTS)[number], RefusalDefinition> => fault.kind === 'refusal' && fault.id !== 'token_timeout',
+    (fault): fault is Extract<(typeof FAULTS)[number], RefusalDefinition> =>
+      fault.kind === 'refusal' && fault.id !== 'token_timeout' && fault.id !== 'jwks_timeout',
   );
 
   it.each(refusals.map((fault) => [fault.id, fault.expected] as const))(
@@ -290,4 +293,124 @@ describe('a failure goes one way: thrown with its trace, recorded for its browse
       expect(view.faults).toEqual([{ id, label: expect.any(String), effect: expect.any(String), acceptance: false }]);
     },
   );
+});
+
+describe('“Try the same request again” (POST /failure/again): the same request, and against the emulator the same answer', () => {
+  /** What POST /failure/again does with a failure record of this browser's: its request, answered as before. */
+  async function again(
+    browser: string,
+    record: { request?: { selection: Selection; policy?: typeof OWN_SELECTION_POLICY }; emulatorAnswer?: DeliberateAnswer },
+  ) {
+    const url = await beginVerification(
+      app,
+      { browser, locale: 'en' },
+      { selection: record.request!.selection, policy: record.request!.policy ?? OWN_SELECTION_POLICY },
+      record.emulatorAnswer,
+    );
+    const callback = await approveInBrowser(app.emulator!, url);
+    return finishVerification(app, browser, callback);
+  }
+
+  it('a wrong_nonce armed once on the panel spoils the flow asked for again, for that flow alone, and again after that', async () => {
+    const browser = newBrowser();
+    await app.emulator!.control.armFault('wrong_nonce');
+    const first = await failurePageOf(
+      browser,
+      await verify(browser)
+        .then(({ finish }) => finish())
+        .catch((error: unknown) => error),
+    );
+    expect(first.record.emulatorAnswer).toEqual({ faults: ['wrong_nonce'], chosen: 'panel' });
+
+    const second = await failurePageOf(browser, await again(browser, first.record).catch((error: unknown) => error));
+    expect(second.record.code).toBe('id_token_nonce_mismatch');
+    expect(second.record.emulatorAnswer).toEqual({ faults: ['wrong_nonce'], chosen: 'again' });
+    // armed for the new flow only: nothing waits for the client's next flow
+    expect(await app.emulator!.control.armedFaults()).toEqual([]);
+    await expect(verify(newBrowser()).then(({ finish }) => finish())).resolves.toMatchObject({ selection: DEFAULT_SELECTION });
+
+    const third = await failurePageOf(browser, await again(browser, second.record).catch((error: unknown) => error));
+    expect(third.record.emulatorAnswer).toEqual({ faults: ['wrong_nonce'], chosen: 'again' });
+  });
+
+  it('an error chosen for the failed flow is chosen for the flow asked for again, with its description', async () => {
+    const browser = newBrowser();
+    const description = 'the face check failed: the face did not match the portrait on the document';
+    const first = { request: { selection: DEFAULT_SELECTION }, emulatorAnswer: { faults: [], error: 'access_denied', errorDescription: description } };
+    const thrown = await again(browser, first).catch((error: unknown) => error);
+    const { record } = await failurePageOf(browser, thrown);
+    expect(record).toMatchObject({ code: 'access_denied', serviceError: 'access_denied', description });
+    expect(record.emulatorAnswer).toEqual({ faults: [], error: 'access_denied', errorDescription: description });
+  });
+
+  it('a PAR fault is armed again for our client just before the push: no flow exists before it', async () => {
+    const browser = newBrowser();
+    await app.emulator!.control.armFault('par_server_error');
+    const thrown = await beginVerification(app, { browser, locale: 'en' }, { selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY }).catch(
+      (error: unknown) => error,
+    );
+    const first = await failurePageOf(browser, thrown);
+    expect(first.record).toMatchObject({ code: 'server_error', emulatorAnswer: { faults: ['par_server_error'], chosen: 'panel' } });
+    const retried = await beginVerification(
+      app,
+      { browser, locale: 'en' },
+      { selection: DEFAULT_SELECTION, policy: OWN_SELECTION_POLICY },
+      first.record.emulatorAnswer,
+    ).catch((error: unknown) => error);
+    expect(failureCodeOf(retried)).toBe('server_error');
+    expect(await app.emulator!.control.armedFaults()).toEqual([]);
+  });
+
+  it('without a diagnostics port (a real service: provider mode) the request asked again is the plain request', async () => {
+    const browser = newBrowser();
+    await app.emulator!.control.armFault('wrong_nonce');
+    const first = await failurePageOf(
+      browser,
+      await verify(browser)
+        .then(({ finish }) => finish())
+        .catch((error: unknown) => error),
+    );
+    expect(first.record.emulatorAnswer).toEqual({ faults: ['wrong_nonce'], chosen: 'panel' });
+    const url = await beginVerification(
+      { ...app, diagnostics: undefined },
+      { browser, locale: 'en' },
+      { selection: first.record.request!.selection, policy: OWN_SELECTION_POLICY },
+      first.record.emulatorAnswer,
+    );
+    await expect(finishVerification(app, browser, await approveInBrowser(app.emulator!, url))).resolves.toMatchObject({ selection: DEFAULT_SELECTION });
+  });
+
+  it('a failure no fault caused is asked again plainly, and answered normally', async () => {
+    const browser = newBrowser();
+    const first = await failurePageOf(
+      browser,
+      await verify(browser, { persona: 'tobias-hansen' })
+        .then(({ finish }) => finish())
+        .catch((error: unknown) => error),
+    );
+    expect(first.record).toMatchObject({ code: 'access_denied', request: { selection: DEFAULT_SELECTION } });
+    expect(first.record.emulatorAnswer).toBeUndefined();
+    await expect(again(browser, first.record)).resolves.toMatchObject({ selection: DEFAULT_SELECTION });
+  });
+
+  it('wrong_state: the record holds the request of the flow the emulator altered, this browser’s own, so it can be asked for again', async () => {
+    const browser = newBrowser();
+    const selection: Selection = { ...DEFAULT_SELECTION, claims: { given_name: { essential: true } } };
+    await app.emulator!.control.armFault('wrong_state');
+    await countStart(app, HEADERS);
+    const url = await beginVerification(app, { browser, locale: 'en' }, { selection, policy: OWN_SELECTION_POLICY });
+    const thrown = await finishVerification(app, browser, await approveInBrowser(app.emulator!, url)).catch((error: unknown) => error);
+    const { record } = await failurePageOf(browser, thrown);
+    expect(record.code).toBe('state_mismatch');
+    expect(record.request).toEqual({ selection, policy: OWN_SELECTION_POLICY });
+    expect(record.emulatorAnswer).toEqual({ faults: ['wrong_state'], chosen: 'panel' });
+    // another browser's failure finds no flow of its own among those altered: no request to repeat
+    const other = newBrowser();
+    await app.emulator!.control.armFault('wrong_state');
+    const url2 = await beginVerification(app, { browser: other, locale: 'en' }, { selection, policy: OWN_SELECTION_POLICY });
+    const callback = await approveInBrowser(app.emulator!, url2);
+    const stranger = newBrowser();
+    const strangers = await failurePageOf(stranger, await finishVerification(app, stranger, callback).catch((error: unknown) => error));
+    expect(strangers.record.request).toBeUndefined();
+  });
 });

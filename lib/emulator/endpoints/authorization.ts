@@ -20,6 +20,7 @@ import { onlyListedParameters, queryParameters, readFormBody, type RequestParame
 import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidRequest, InvalidRequestUri, describeValue } from '../errors';
+import type { EmulatorEventMap } from '../events';
 import { completeInteraction, decide } from '../identity-app/decision';
 import { findInteraction, interactionClient, requireStartingBrowser } from '../identity-app/interaction';
 import { authorizationPageLink } from '../identity-app/links';
@@ -83,12 +84,16 @@ export function authorizationEndpoint(request: Request, context: EmulatorContext
     await rememberUsedRequestUri(context, requestUri, clientId, pushed.request.redirectUri);
 
     const interactionId = randomToken();
+    // An answer QA chose for this flow before it had pages (an error a relying party's "again" kept).
+    const starting: EmulatorEventMap['interaction.starting'] = { clientId, state: pushed.request.state };
+    await context.events.emit('interaction.starting', starting);
     const interaction: Interaction = {
       clientId,
       request: pushed.request,
       browserSecret: randomToken(),
       expiresAt: context.now() + LIFETIMES.interaction * 1000,
       app: initialProgress(),
+      ...(starting.answer ? { answer: starting.answer } : {}),
     };
     await context.interactions.set(interactionId, interaction, LIFETIMES.interaction);
     await context.events.emit('interaction.started', {

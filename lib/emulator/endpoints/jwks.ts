@@ -4,8 +4,10 @@
  * @see spec 2.7, 4.4
  */
 import type { JWK } from 'jose';
-import type { JwksFault } from '../answer-faults';
+import { JWKS_TIMEOUT_DELAY_MS, type JwksEndpointFault, type JwksFault } from '../answer-faults';
 import type { EmulatorContext } from '../context';
+import { ServerError } from '../errors';
+import { holdResponse } from './hold-response';
 
 /**
  * Handles GET /jwks with `Content-Type: application/json` and `Cache-Control: public,
@@ -19,13 +21,32 @@ import type { EmulatorContext } from '../context';
  * current key listed last (`jwks_keys_shuffled`), or keys no client can verify an ES256 token with
  * added (`jwks_unparseable_extra_keys`).
  *
+ * It may also ask for an outage (an ID token's `jwks_endpoint` fault waiting for this request): 500
+ * `server_error` instead of the keys (`jwks_error`), or the keys held for JWKS_TIMEOUT_DELAY_MS,
+ * longer than a relying party waits (`jwks_timeout`).
+ *
  * Each response is told (`jwks.answered`: kids in order, faults made), for the QA API's log.
  * @see spec 2.7, 4.4; DECISIONS.md "Keys", "Faults"
  */
-export async function jwksEndpoint(_request: Request, context: EmulatorContext): Promise<Response> {
+export async function jwksEndpoint(request: Request, context: EmulatorContext): Promise<Response> {
   const ring = await context.signingKeys();
-  const faults = new Set<JwksFault>();
+  const faults = new Set<JwksFault | JwksEndpointFault>();
   await context.events.emit('jwks.answering', { faults });
+  if (faults.has('jwks_error')) {
+    await context.events.emit('jwks.answered', { kids: [], faults: [...faults] });
+    throw new ServerError("injected fault 'jwks_error' (emulator QA panel): the JWKS endpoint failed on purpose");
+  }
+  let heldMs: number | undefined;
+  if (faults.has('jwks_timeout')) {
+    const heldFrom = Date.now();
+    const held = await holdResponse(JWKS_TIMEOUT_DELAY_MS, request.signal);
+    heldMs = Date.now() - heldFrom;
+    if (!held) {
+      // The client gave up (as it should, after its own timeout): nobody reads this answer.
+      await context.events.emit('jwks.answered', { kids: [], faults: [...faults], heldMs });
+      throw new ServerError("injected fault 'jwks_timeout' (emulator QA panel): the client closed the request while it was held");
+    }
+  }
   let keys: JWK[] = shuffled(ring.published().map((key) => key.publicJwk));
   if (faults.has('jwks_keys_shuffled')) {
     const kid = ring.current().kid;
@@ -33,7 +54,11 @@ export async function jwksEndpoint(_request: Request, context: EmulatorContext):
   }
   if (faults.has('jwks_unparseable_extra_keys')) keys = shuffled([...keys, ...UNUSABLE_KEYS]);
   // Which keys were served in which order (a JWKS request names no client or flow).
-  await context.events.emit('jwks.answered', { kids: keys.map((key) => key.kid ?? '(no kid)'), faults: [...faults] });
+  await context.events.emit('jwks.answered', {
+    kids: keys.map((key) => key.kid ?? '(no kid)'),
+    faults: [...faults],
+    ...(heldMs === undefined ? {} : { heldMs }),
+  });
   return new Response(JSON.stringify({ keys }), {
     status: 200,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=86400' },

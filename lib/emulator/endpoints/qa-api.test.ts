@@ -659,6 +659,22 @@ describe('POST {base}/qa/flows: faults and a given name for one flow', () => {
     expect(answer.details).toEqual({ chosen_with: 'qa_api', faults: ['aud_array'], given_name: 'Canary Qxvt' });
   });
 
+  it('a JWKS outage chosen for the flow is listed with reached: false until a JWKS request meets it, then without; the JWKS log names it', async () => {
+    const emulator = newEmulator();
+    const { state, token } = await runFlow(emulator, {
+      before: async (requestUri) => {
+        expect((await emulator.handle(qa('POST', 'flows', { request_uri: requestUri, faults: ['jwks_error'] }))).status).toBe(200);
+      },
+    });
+    expect(token.status).toBe(200);
+    const faultsOf = async () => (await json(await emulator.handle(qa('GET', `flow?state=${encodeURIComponent(state)}`)))).faults;
+    expect(await faultsOf()).toEqual([expect.objectContaining({ id: 'jwks_error', chosen: 'flow', reached: false })]);
+    expect((await emulator.handle(new Request(`${TEST_BASE_URL}/jwks`))).status).toBe(500);
+    expect(await faultsOf()).toEqual([expect.not.objectContaining({ reached: false })]);
+    const [fetch] = (await json(await emulator.handle(qa('GET', 'jwks-fetches')))).fetches as { kids: string[]; variants: string[] }[];
+    expect(fetch).toMatchObject({ kids: [], variants: ['jwks_error'] });
+  });
+
   it('a choice of no fault and the persona’s name is traced as such', async () => {
     const emulator = newEmulator();
     const { state } = await runFlow(emulator, {

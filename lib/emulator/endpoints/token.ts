@@ -11,6 +11,7 @@ import { LIFETIMES } from '../config';
 import type { EmulatorContext } from '../context';
 import { InvalidClient, InvalidGrant, InvalidRequest, OAuthError, ServerError, UnsupportedGrantType, describeValue } from '../errors';
 import type { IssuedIdToken } from '../events';
+import { holdResponse } from './hold-response';
 import { findPersona } from '../personas/personas';
 import type { AuthorizationCodeGrant } from '../state';
 import { issueIdToken } from '../tokens/id-token';
@@ -146,24 +147,4 @@ async function redeem(
     { id_token: outcome.issued.idToken, ...(faults.has('no_expires_in') ? {} : { expires_in: LIFETIMES.idToken }) },
     { status: 200, headers },
   );
-}
-
-/**
- * Waits `ms`, or until `signal` aborts (the client gave up): the timer is cleared either way, so
- * an abandoned request holds nothing.
- * @returns true if the full time passed, false if the wait was cut short
- */
-function holdResponse(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   TEST_BASE_URL,
+  authorize,
   clientAuthentication,
   createPkce,
   createTestClient,
@@ -200,5 +201,48 @@ describe('faults armed as a run’s own, and the run lock, through the control A
     expect((await emulator.control.runLock())?.owner).toBe('run-1');
     await emulator.control.releaseRunLock('run-1');
     expect(await emulator.control.runLock()).toBeUndefined();
+  });
+});
+
+describe('answerFlowAgain: a new flow answered as another was, for a relying party that asks for the same request again', () => {
+  // The state of every flow requestObjectClaims makes.
+  const STATE = 'state-0123456789abcdef0123456789ab';
+
+  it('arms the faults for that flow alone, recorded as applied again', async () => {
+    const emulator = newEmulator();
+    await emulator.control.answerFlowAgain(STATE, entitled.clientId, { faults: ['wrong_state'] });
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    // Another client's flow under the same state is not spoiled.
+    expect((await authorize(emulator, notEntitled)).redirect.searchParams.get('state')).toBe(STATE);
+    const { redirect } = await authorize(emulator, entitled);
+    expect(redirect.searchParams.get('state')).not.toBe(STATE);
+    expect((await emulator.control.flowAnswers(STATE)).faults).toEqual([
+      expect.objectContaining({ id: 'wrong_state', chosen: 'again', clientId: entitled.clientId }),
+    ]);
+    // the panel's recently injected list says so
+    expect(await (await emulator.handle(new Request(TEST_BASE_URL))).text()).toContain('applied again: its request was asked for again');
+  });
+
+  it('keeps the error for the flow until its interaction opens, which then answers with it whatever the person decides', async () => {
+    const emulator = newEmulator();
+    const error = { error: 'access_denied', description: 'the face check failed: the face did not match the portrait on the document' };
+    await emulator.control.answerFlowAgain(STATE, entitled.clientId, { faults: [], error });
+    expect((await authorize(emulator, notEntitled)).redirect.searchParams.has('code')).toBe(true);
+    const { redirect } = await authorize(emulator, entitled, { persona: 'ingrid-haugen', outcome: 'approve' });
+    expect(Object.fromEntries(redirect.searchParams)).toMatchObject({ error: error.error, error_description: error.description, state: STATE });
+    expect((await emulator.control.flowAnswers(STATE)).error).toEqual(error);
+    // Taken: the next flow under that state is answered normally.
+    expect((await authorize(emulator, entitled)).redirect.searchParams.has('code')).toBe(true);
+  });
+
+  it('refuses a PAR fault (armed for the client before the push), an unknown fault or client, and an error the chooser does not offer', async () => {
+    const emulator = newEmulator();
+    await expect(emulator.control.answerFlowAgain(STATE, entitled.clientId, { faults: ['par_server_error'] })).rejects.toThrow(/arm it for the client/);
+    await expect(emulator.control.answerFlowAgain(STATE, entitled.clientId, { faults: ['no_such_fault' as never] })).rejects.toThrow(/unknown fault/);
+    await expect(emulator.control.answerFlowAgain(STATE, 'nobody', { faults: ['wrong_nonce'] })).rejects.toThrow(/unknown client/);
+    await expect(
+      emulator.control.answerFlowAgain(STATE, entitled.clientId, { faults: [], error: { error: 'access_denied', description: 'made up' } }),
+    ).rejects.toThrow(/not one the flow chooser offers/);
+    expect((await authorize(emulator, entitled)).redirect.searchParams.has('code')).toBe(true);
   });
 });

@@ -9,7 +9,8 @@ import { encryptionKeyOf } from '../clients';
 import type { IdTokenEncryption } from '../config';
 import type { DiscoveryShape, EmulatorContext } from '../context';
 import type { SigningKeyStatus } from '../tokens/signing-keys';
-import type { ChosenFlowError, FaultArming, FaultId, InjectedFault, RunLock } from './faults';
+import { faultById, isFaultId, type ChosenFlowError, type FaultArming, type FaultId, type InjectedFault, type RunLock } from './faults';
+import { FLOW_ERRORS } from './flow-answers';
 
 /** A registered client as the control API shows it: public information only. @see spec 5.3 */
 export interface ClientInfo {
@@ -79,6 +80,15 @@ export interface EmulatorControl {
   injectedFaults(): Promise<InjectedFault[]>;
   /** What the emulator did on purpose to the flow with this `state`: the faults it applied, and the part 7 error chosen for it, if any. */
   flowAnswers(state: string): Promise<{ faults: readonly InjectedFault[]; error?: { error: string; description: string } }>;
+  /**
+   * Answers a new flow as another flow was answered (`flowAnswers`), for a relying party that asks
+   * for the same request again: its faults, armed for the flow of `clientId` whose request object
+   * carries `state` only (recorded as chosen `again`), and its error, kept for that flow until its
+   * interaction opens. PAR faults are refused: they spoil the push that creates a flow, so they are
+   * armed for the client (`armFault`) before it.
+   * @throws Error for an unknown client or fault, a PAR fault, or an error the flow chooser does not offer
+   */
+  answerFlowAgain(state: string, clientId: string, answer: { faults: readonly FaultId[]; error?: { error: string; description: string } }): Promise<void>;
   /**
    * Grants or withdraws `electronic_record` evidence for a client (2.3: "enabled per client"),
    * on every instance sharing the store. @throws Error for a client that is not registered
@@ -154,6 +164,17 @@ export function createControl(context: EmulatorContext): EmulatorControl {
       const record = await context.faults.flowRecord(state);
       const error: ChosenFlowError | undefined = record.error;
       return { faults: record.faults, ...(error ? { error: { error: error.error, description: error.description } } : {}) };
+    },
+    async answerFlowAgain(state, clientId, { faults, error }) {
+      if (!context.clients.has(clientId)) throw new Error(`unknown client '${clientId}'`);
+      for (const id of faults) {
+        if (!isFaultId(id)) throw new Error(`unknown fault '${String(id)}'`);
+        if (faultById(id).target === 'par_endpoint') throw new Error(`fault '${id}' spoils the push that creates a flow: arm it for the client`);
+      }
+      const chosenError = error && FLOW_ERRORS.find((candidate) => candidate.error === error.error && candidate.description === error.description);
+      if (error && !chosenError) throw new Error(`the error '${error.error}' with that description is not one the flow chooser offers`);
+      if (faults.length > 0) await context.faults.armForFlow(state, clientId, faults, 'again');
+      if (chosenError) await context.faults.chooseErrorForFlow(state, clientId, chosenError.id);
     },
     setPopulationRegister: (clientId, enabled) => context.setPopulationRegister(clientId, enabled),
     clients: () =>

@@ -7,11 +7,19 @@
  */
 import type { EmulatorEvents } from '../events';
 import { JWKS_VARIANT_WINDOW_SECONDS, type FaultSwitchboard } from './faults';
+import { decodeFlowAnswer } from './flow-answers';
 
 /** Has `faults` choose the faults of every answer that `events` announces. */
 export function subscribeFaults(events: EmulatorEvents, faults: FaultSwitchboard): void {
   events.on('pushed_authorization_request.answering', async ({ clientId, state, faults: chosen }) => {
     for (const id of await faults.take('par_endpoint', clientId, [], state)) chosen.add(id);
+  });
+  // An error kept for the flow before it had pages (the answer of a flow its relying party asks
+  // for again) becomes the interaction's answer, as if chosen on its page.
+  events.on('interaction.starting', async (starting) => {
+    const errorId = await faults.takeErrorForFlow(starting.state, starting.clientId);
+    const answer = errorId === undefined ? undefined : decodeFlowAnswer(`error:${errorId}`);
+    if (answer) starting.answer = answer;
   });
   // A fault chosen on the flow's own pages waits for that flow only; the normal answer disarms it.
   events.on('flow_answer.chosen', ({ clientId, state, answer }) => faults.armForFlow(state, clientId, answer.kind === 'fault' ? [answer.fault] : []));
@@ -34,10 +42,16 @@ export function subscribeFaults(events: EmulatorEvents, faults: FaultSwitchboard
     // no client and no flow.
     const jwks = [...(await faults.take('jwks', clientId, [], state))];
     for (const id of jwks) await faults.openWindow(id, JWKS_VARIANT_WINDOW_SECONDS);
-    jwksFaults.push(...jwks);
+    // A JWKS outage taken for this token spoils the one JWKS request that follows, if the relying
+    // party sends one (it does not while it has the key cached): it waits for it a few seconds.
+    const outage = [...(await faults.take('jwks_endpoint', clientId, [], state))];
+    for (const id of outage) await faults.awaitJwksRequest(id, state);
+    jwksFaults.push(...jwks, ...outage);
   });
-  // A JWKS request names no client and no flow: the variants whose window an ID token opened apply.
+  // A JWKS request names no client and no flow: the variants whose window an ID token opened
+  // apply, and an outage an ID token left waiting.
   events.on('jwks.answering', async ({ faults: chosen }) => {
     for (const id of await faults.openWindows('jwks')) chosen.add(id);
+    for (const id of await faults.takeAwaitedJwksFaults()) chosen.add(id);
   });
 }

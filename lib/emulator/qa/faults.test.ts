@@ -16,8 +16,8 @@ import {
 } from '@/test/support/emulator';
 import type { Emulator } from '..';
 import { MemoryStore } from '@/lib/store/memory-store';
-import type { AuthorizationResponseFault, IdTokenFault, JwksFault, ParFault, TokenResponseFault } from '../answer-faults';
-import { FAULTS, FaultSwitchboard, RUN_LOCK_SECONDS, type FaultId, type FaultOf } from './faults';
+import type { AuthorizationResponseFault, IdTokenFault, JwksEndpointFault, JwksFault, ParFault, TokenResponseFault } from '../answer-faults';
+import { FAULTS, FaultSwitchboard, JWKS_OUTAGE_WINDOW_SECONDS, RUN_LOCK_SECONDS, type FaultId, type FaultOf } from './faults';
 
 let client: TestClient;
 let other: TestClient;
@@ -35,6 +35,7 @@ describe('the catalogue and the answers', () => {
   it('name the same faults: every row is one its answer can make, and every fault an answer can make has a row (checked by tsc)', () => {
     expectTypeOf<FaultOf<'id_token'>>().toEqualTypeOf<IdTokenFault>();
     expectTypeOf<FaultOf<'jwks'>>().toEqualTypeOf<JwksFault>();
+    expectTypeOf<FaultOf<'jwks_endpoint'>>().toEqualTypeOf<JwksEndpointFault>();
     expectTypeOf<FaultOf<'token_endpoint'>>().toEqualTypeOf<TokenResponseFault>();
     expectTypeOf<FaultOf<'par_endpoint'>>().toEqualTypeOf<ParFault>();
     expectTypeOf<FaultOf<'authorization_response'>>().toEqualTypeOf<AuthorizationResponseFault>();
@@ -671,6 +672,98 @@ describe('JWKS variants: taken with the ID token of their client, then served fo
     await runFlowWith(emulator, 'jwks_keys_shuffled');
     const [current] = await emulator.control.signingKeys();
     for (let request = 0; request < 5; request += 1) expect((await kidsOf(emulator)).at(-1)).toBe(current!.kid);
+  });
+});
+
+describe('JWKS outage faults: taken with the ID token of their client, made on the JWKS request that follows', () => {
+  const jwksRequest = (signal?: AbortSignal) => new Request(`${TEST_BASE_URL}/jwks`, signal ? { signal } : {});
+
+  it('jwks_error: the JWKS answers normally until the token is issued, then once 500 server_error, then normally again', async () => {
+    const emulator = newEmulator();
+    await emulator.control.armFault('jwks_error', client.clientId);
+    expect((await emulator.handle(jwksRequest())).status).toBe(200);
+    // Another client's token does not take it.
+    await runFlow(emulator, other);
+    expect((await emulator.handle(jwksRequest())).status).toBe(200);
+    expect(await emulator.control.armedFaults()).toEqual(['jwks_error']);
+
+    const { response } = await runFlow(emulator);
+    const state = (await emulator.control.injectedFaults())[0]!.state!;
+    // Taken with the token, which it leaves as it is; not reached until the JWKS is asked for.
+    expect(await emulator.control.armedFaults()).toEqual([]);
+    expect(response.status).toBe(200);
+    expect((await emulator.control.flowAnswers(state)).faults).toEqual([expect.objectContaining({ id: 'jwks_error', reached: false })]);
+
+    const failed = await emulator.handle(jwksRequest());
+    expect(failed.status).toBe(500);
+    const body = (await failed.json()) as { error: string; error_description: string };
+    expect(body).toEqual({ error: 'server_error', error_description: expect.stringMatching(/injected fault 'jwks_error'/) });
+    expect((await emulator.control.flowAnswers(state)).faults).toEqual([expect.not.objectContaining({ reached: false })]);
+    expect((await emulator.control.injectedFaults())[0]).toEqual(expect.not.objectContaining({ reached: false }));
+    // One-shot: the next JWKS request gets the keys.
+    expect((await emulator.handle(jwksRequest())).status).toBe(200);
+  });
+
+  it('a JWKS outage waits a few seconds for the JWKS request; none came (the key cached): it is spent, recorded as not reached', async () => {
+    const start = Date.UTC(2026, 0, 31, 12, 0, 0);
+    const clock = { now: start };
+    const store = new MemoryStore({ now: () => clock.now });
+    const board = new FaultSwitchboard(store, () => clock.now);
+    await board.armForFlow('state-1', client.clientId, ['jwks_timeout']);
+    const taken = [...(await board.take('jwks_endpoint', client.clientId, [], 'state-1'))];
+    expect(taken).toEqual(['jwks_timeout']);
+    for (const id of taken) await board.awaitJwksRequest(id, 'state-1');
+    clock.now += JWKS_OUTAGE_WINDOW_SECONDS * 1000;
+    expect(await board.takeAwaitedJwksFaults()).toEqual([]);
+    expect((await board.flowRecord('state-1')).faults).toEqual([expect.objectContaining({ id: 'jwks_timeout', chosen: 'flow', reached: false })]);
+    // Within the window it would have been made.
+    await board.armForFlow('state-2', client.clientId, ['jwks_timeout']);
+    for (const id of await board.take('jwks_endpoint', client.clientId, [], 'state-2')) await board.awaitJwksRequest(id, 'state-2');
+    clock.now += JWKS_OUTAGE_WINDOW_SECONDS * 1000 - 1;
+    expect(await board.takeAwaitedJwksFaults()).toEqual(['jwks_timeout']);
+    expect((await board.flowRecord('state-2')).faults).toEqual([
+      { id: 'jwks_timeout', clientId: client.clientId, at: expect.any(Number), chosen: 'flow', state: 'state-2' },
+    ]);
+  });
+
+  it('jwks_timeout: holds the keys for 15 s, longer than the relying party’s 10 s timeout, and logs the response with the fault', async () => {
+    const emulator = newEmulator({ rateLimits: false });
+    await emulator.control.armFault('jwks_timeout');
+    await runFlow(emulator);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+    let answered = false;
+    const pending = emulator.handle(jwksRequest()).then((response) => {
+      answered = true;
+      return response;
+    });
+    await untilTimerIsSet();
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(vi.getTimerCount()).toBe(1);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const response = await pending;
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { keys: unknown[] }).keys.length).toBeGreaterThan(0);
+    const [logged] = await emulator.control.injectedFaults();
+    expect(logged).toEqual(expect.objectContaining({ id: 'jwks_timeout' }));
+    expect(logged).not.toHaveProperty('reached');
+  });
+
+  it('jwks_timeout: stops waiting as soon as the client aborts and clears its timer', async () => {
+    const emulator = newEmulator({ rateLimits: false });
+    await emulator.control.armFault('jwks_timeout');
+    await runFlow(emulator);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+    const controller = new AbortController();
+    const pending = emulator.handle(jwksRequest(controller.signal));
+    await untilTimerIsSet();
+    controller.abort();
+    const response = await pending;
+    expect(vi.getTimerCount()).toBe(0);
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { error_description: string }).error_description).toMatch(/jwks_timeout.*closed the request/);
   });
 });
 

@@ -23,6 +23,7 @@ import {
   FAULTY_ISSUER,
   ID_TOKEN_ENCRYPTION_VARIANTS,
   ISSUED_SECONDS_AHEAD,
+  JWKS_TIMEOUT_DELAY_MS,
   NOT_AN_IMAGE_PICTURE,
   SKEWED_SECONDS_AHEAD,
   TOKEN_TIMEOUT_DELAY_MS,
@@ -50,6 +51,7 @@ export type ExpectedRpError =
   | 'id_token_subject_missing'
   | 'id_token_malformed'
   | 'id_token_missing'
+  | 'jwks_fetch_failed'
   | 'invalid_response'
   | 'invalid_grant'
   | 'invalid_client'
@@ -64,9 +66,10 @@ export type ExpectedRpError =
 /**
  * Which response a fault changes. `jwks` variants are taken when the flow's ID token is issued
  * (a JWKS request names no client and no flow) and change the JWKS responses of the next
- * JWKS_VARIANT_WINDOW_SECONDS.
+ * JWKS_VARIANT_WINDOW_SECONDS. `jwks_endpoint` faults (an outage) are taken there too, and spoil
+ * the first JWKS response within JWKS_OUTAGE_WINDOW_SECONDS, if the relying party asks for one.
  */
-export type FaultTarget = 'id_token' | 'jwks' | 'token_endpoint' | 'par_endpoint' | 'authorization_response';
+export type FaultTarget = 'id_token' | 'jwks' | 'jwks_endpoint' | 'token_endpoint' | 'par_endpoint' | 'authorization_response';
 
 /**
  * How a conformance kit judges an acceptance variant: the verification completes and its
@@ -114,6 +117,13 @@ export type FaultDefinition = RefusalDefinition | AcceptanceDefinition;
 
 /** `jwks` variants change the JWKS responses of this many seconds after the ID token is issued. */
 export const JWKS_VARIANT_WINDOW_SECONDS = 60;
+
+/**
+ * A `jwks_endpoint` fault waits this many seconds after its flow's ID token is issued for the
+ * JWKS request it spoils: a relying party asks right after it decrypts the token, unless it has
+ * the key cached, and then it never asks (DECISIONS.md "Faults").
+ */
+export const JWKS_OUTAGE_WINDOW_SECONDS = 10;
 
 /** A row of an encryption variant: the ID token encrypted with exactly its `alg` / `enc` (answer-faults.ts). */
 function encryptionVariant<const Id extends IdTokenEncryptionVariant>(id: Id) {
@@ -381,6 +391,24 @@ export const FAULTS = [
     expected: 'id_token_missing',
   },
   {
+    id: 'jwks_error',
+    kind: 'refusal',
+    target: 'jwks_endpoint',
+    group: 'jwks_response',
+    label: 'JWKS endpoint error',
+    effect: `The first JWKS request within ${JWKS_OUTAGE_WINDOW_SECONDS} s after this ID token is issued is answered 500 server_error instead of the keys. A relying party with the key cached makes none, and the fault is never reached.`,
+    expected: 'jwks_fetch_failed',
+  },
+  {
+    id: 'jwks_timeout',
+    kind: 'refusal',
+    target: 'jwks_endpoint',
+    group: 'jwks_response',
+    label: 'JWKS endpoint timeout',
+    effect: `The first JWKS request within ${JWKS_OUTAGE_WINDOW_SECONDS} s after this ID token is issued is held for ${JWKS_TIMEOUT_DELAY_MS / 1000} s, longer than the relying party waits. A relying party with the key cached makes none, and the fault is never reached.`,
+    expected: 'timeout',
+  },
+  {
     id: 'par_server_error',
     kind: 'refusal',
     target: 'par_endpoint',
@@ -586,8 +614,17 @@ export interface InjectedFault {
   at: number;
   /** the `state` of the request object of the flow it spoiled (every fault target knows it) */
   state?: string;
-  /** how it was chosen: armed on the panel (or the control API), or for this one flow */
-  chosen: 'panel' | 'flow';
+  /**
+   * how it was chosen: armed on the panel (or the control API), for this one flow, or for this
+   * flow again because it answered a flow the relying party asks for again (`answerFlowAgain`)
+   */
+  chosen: 'panel' | 'flow' | 'again';
+  /**
+   * false while it waits for the response it spoils: a `jwks_endpoint` fault is taken when its
+   * flow's ID token is issued and made on the JWKS request that follows, which a relying party with
+   * the key cached never sends. Absent once made.
+   */
+  reached?: false;
 }
 
 /**
@@ -672,12 +709,35 @@ export class FaultSwitchboard {
   /**
    * Arms faults for the flow of `clientId` whose request object carried `state` only, replacing
    * any chosen for it before (an empty list disarms them). They wait an hour at most.
+   * @param chosen how they are recorded once applied: chosen for this flow, or again (the answer
+   *   of a flow the relying party asks for again)
    * @throws Error for an id not in FAULTS
    */
-  async armForFlow(state: string, clientId: string, ids: readonly FaultId[]): Promise<void> {
+  async armForFlow(state: string, clientId: string, ids: readonly FaultId[], chosen: 'flow' | 'again' = 'flow'): Promise<void> {
     const faults = ids.map(checkedId);
     if (faults.length === 0) await this.store.delete(flowArmedKey(state));
-    else await this.store.set(flowArmedKey(state), { clientId, faults } satisfies FlowArmedFaults, FLOW_RECORD_TTL_SECONDS);
+    else
+      await this.store.set(
+        flowArmedKey(state),
+        { clientId, faults, ...(chosen === 'again' ? { chosen } : {}) } satisfies FlowArmedFaults,
+        FLOW_RECORD_TTL_SECONDS,
+      );
+  }
+
+  /**
+   * Keeps an error of the authorization response (a FLOW_ERRORS id, flow-answers.ts) for the flow
+   * of `clientId` whose request object carries `state`, before its interaction exists: the
+   * interaction takes it when GET /auth opens it (`takeErrorForFlow`). An hour at most.
+   */
+  async chooseErrorForFlow(state: string, clientId: string, errorId: string): Promise<void> {
+    await this.store.set(flowErrorKey(state), { clientId, errorId } satisfies FlowChosenError, FLOW_RECORD_TTL_SECONDS);
+  }
+
+  /** The error kept for the flow of `state` (chooseErrorForFlow), taken, if it was kept for `clientId`. */
+  async takeErrorForFlow(state: string, clientId: string): Promise<string | undefined> {
+    // Another client's flow under the same `state` leaves it where it is.
+    if ((await this.store.get<FlowChosenError>(flowErrorKey(state)))?.clientId !== clientId) return undefined;
+    return (await this.store.take<FlowChosenError>(flowErrorKey(state)))?.errorId;
   }
 
   /** The faults armed for the flow with this `state` and not applied yet, in table order. */
@@ -789,6 +849,54 @@ export class FaultSwitchboard {
     await this.store.set(windowKey(checkedId(id)), true, seconds);
   }
 
+  /**
+   * Has a `jwks_endpoint` fault taken for the flow of `state` wait JWKS_OUTAGE_WINDOW_SECONDS for
+   * the next JWKS request, which names no client and no flow. Of two flows awaiting one fault at
+   * once, the later one's waits; the earlier one's stays recorded as not reached.
+   */
+  async awaitJwksRequest(id: FaultOf<'jwks_endpoint'>, state: string | undefined): Promise<void> {
+    await this.store.set(awaitingKey(checkedId(id)), { state: state ?? null } satisfies AwaitingFault, JWKS_OUTAGE_WINDOW_SECONDS);
+  }
+
+  /**
+   * Takes the `jwks_endpoint` faults awaiting a JWKS request (at most one per group, the first in
+   * table order; of two requests racing, one gets each), and records them as reached for their
+   * flow and in the recently applied list.
+   */
+  async takeAwaitedJwksFaults(): Promise<FaultOf<'jwks_endpoint'>[]> {
+    const taken: FaultOf<'jwks_endpoint'>[] = [];
+    const groups = new Set<string>();
+    for (const fault of FAULTS) {
+      if (fault.target !== 'jwks_endpoint' || groups.has(fault.group)) continue;
+      const awaiting = await this.store.take<AwaitingFault>(awaitingKey(fault.id));
+      if (!awaiting) continue;
+      groups.add(fault.group);
+      taken.push(fault.id);
+      const isIt = (injected: InjectedFault) => injected.id === fault.id && injected.reached === false && (injected.state ?? null) === awaiting.state;
+      const reached = (injected: InjectedFault): InjectedFault => {
+        const copy = { ...injected };
+        delete copy.reached;
+        return copy;
+      };
+      // Display only, as in `take`: two instances recording at once may drop the mark, never the fault.
+      const injected = await this.injected();
+      const index = injected.findIndex(isIt);
+      if (index >= 0) await this.store.set(INJECTED_KEY, injected.with(index, reached(injected[index]!)), ARMED_TTL_SECONDS);
+      if (awaiting.state !== null) {
+        const record = await this.flowRecord(awaiting.state);
+        const inFlow = record.faults.findIndex(isIt);
+        if (inFlow >= 0) {
+          await this.store.set(
+            flowRecordKey(awaiting.state),
+            { ...record, faults: record.faults.with(inFlow, reached(record.faults[inFlow]!)) } satisfies FlowRecord,
+            FLOW_RECORD_TTL_SECONDS,
+          );
+        }
+      }
+    }
+    return taken;
+  }
+
   /** The faults of `target` whose window is open, in table order. */
   async openWindows<Target extends FaultTarget>(target: Target): Promise<FaultOf<Target>[]> {
     const open = await Promise.all(
@@ -815,7 +923,7 @@ export class FaultSwitchboard {
     waiting: readonly FaultOf<Target>[] = [],
     state?: string,
   ): Promise<ReadonlySet<FaultOf<Target>>> {
-    const taken = new Map<FaultId, 'panel' | 'flow'>();
+    const taken = new Map<FaultId, InjectedFault['chosen']>();
     const groups = new Set<string>();
     const forFlow = state === undefined ? undefined : await this.store.get<FlowArmedFaults>(flowArmedKey(state));
     const flowFaults = forFlow && forFlow.clientId === clientId ? forFlow.faults : [];
@@ -824,7 +932,7 @@ export class FaultSwitchboard {
       if (fault.target !== target || groups.has(fault.group) || (waiting as readonly FaultId[]).includes(fault.id)) continue;
       if (flowFaults.includes(fault.id)) {
         groups.add(fault.group);
-        taken.set(fault.id, 'flow');
+        taken.set(fault.id, forFlow?.chosen ?? 'flow');
         takenForFlow.push(fault.id);
         continue;
       }
@@ -846,7 +954,9 @@ export class FaultSwitchboard {
     }
     if (taken.size > 0) {
       const at = this.now();
-      const applied: InjectedFault[] = [...taken].map(([id, chosen]) => ({ id, clientId, at, chosen, ...(state === undefined ? {} : { state }) }));
+      // A JWKS outage is made later, on the JWKS request that follows, if one comes (awaitJwksRequest).
+      const reached = target === 'jwks_endpoint' ? { reached: false as const } : {};
+      const applied: InjectedFault[] = [...taken].map(([id, chosen]) => ({ id, clientId, at, chosen, ...(state === undefined ? {} : { state }), ...reached }));
       // Display only: two instances recording at once may drop one line, never a fault.
       await this.store.set(INJECTED_KEY, [...applied, ...(await this.injected())].slice(0, INJECTED_HISTORY), ARMED_TTL_SECONDS);
       if (state !== undefined) {
@@ -923,10 +1033,17 @@ const CONTENDED_ROUNDS = 3;
 const ARMED_TTL_SECONDS = 7 * 24 * 3600;
 const INJECTED_KEY = 'faults-injected';
 
-/** Faults armed for one flow: the client of the flow, and the faults not applied yet. */
+/** Faults armed for one flow: the client of the flow, the faults not applied yet, and how they were chosen (absent: for the flow). */
 interface FlowArmedFaults {
   clientId: string;
   faults: FaultId[];
+  chosen?: 'again';
+}
+
+/** An error kept for a flow before its interaction exists: the flow's client, and the FLOW_ERRORS id. */
+interface FlowChosenError {
+  clientId: string;
+  errorId: string;
 }
 
 /**
@@ -941,8 +1058,21 @@ function flowArmedKey(state: string): string {
   return `fault-flow:${flowKey(state)}`;
 }
 
+function flowErrorKey(state: string): string {
+  return `flow-error:${flowKey(state)}`;
+}
+
 function flowRecordKey(state: string): string {
   return `flow-record:${flowKey(state)}`;
+}
+
+/** A `jwks_endpoint` fault taken for a flow's ID token, waiting for the JWKS request: the flow's `state` (null: none known). */
+interface AwaitingFault {
+  state: string | null;
+}
+
+function awaitingKey(id: FaultId): string {
+  return `fault-awaiting:${id}`;
 }
 
 function windowKey(id: FaultId): string {

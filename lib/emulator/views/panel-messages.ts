@@ -11,11 +11,12 @@ import {
   FAULTY_AUDIENCE,
   FAULTY_ISSUER,
   ISSUED_SECONDS_AHEAD,
+  JWKS_TIMEOUT_DELAY_MS,
   NOT_AN_IMAGE_PICTURE,
   SKEWED_SECONDS_AHEAD,
   TOKEN_TIMEOUT_DELAY_MS,
 } from '../answer-faults';
-import { FAULTS, JWKS_VARIANT_WINDOW_SECONDS, type AcceptanceCheck, type FaultId, type FaultTarget } from '../qa/faults';
+import { FAULTS, JWKS_OUTAGE_WINDOW_SECONDS, JWKS_VARIANT_WINDOW_SECONDS, type AcceptanceCheck, type FaultId, type FaultTarget } from '../qa/faults';
 import { html, type SafeHtml } from './html';
 
 /** A fault as the panel names and explains it. */
@@ -125,6 +126,10 @@ const en = {
   targets: {
     id_token: { legend: 'ID token', when: 'the next ID token the token endpoint issues' },
     jwks: { legend: 'JWKS', when: `the JWKS responses of the ${JWKS_VARIANT_WINDOW_SECONDS} s after the next ID token is issued` },
+    jwks_endpoint: {
+      legend: 'JWKS endpoint',
+      when: `the first JWKS request within ${JWKS_OUTAGE_WINDOW_SECONDS} s after the next ID token is issued, if the relying party makes one (with the key cached it makes none)`,
+    },
     token_endpoint: { legend: 'Token endpoint', when: 'the next token request that would succeed' },
     par_endpoint: { legend: 'PAR endpoint', when: 'the next pushed authorization request that would succeed' },
     authorization_response: { legend: 'Redirect back to the client', when: 'the next redirect that carries a code' },
@@ -149,6 +154,10 @@ const en = {
   injectedFor: (clientId: SafeHtml) => html`for client ${clientId}`,
   noneInjected: 'No fault has been injected yet.',
   injectedForFlow: 'chosen for that verification',
+  /** armed for a verification whose relying party asked for a failed request again (control.answerFlowAgain) */
+  injectedAgain: 'applied again: its request was asked for again',
+  /** a JWKS outage taken with its ID token, whose JWKS request has not come (the relying party had the key cached) */
+  notReached: 'not reached: no JWKS request followed its ID token',
   startHeading: 'Arm and start a verification',
   startLead: 'Arm the faults you tick (none: a clean verification) and go straight to the relying party to start a new verification there.',
   startFaults: 'Faults to arm',
@@ -297,6 +306,10 @@ const nb: PanelMessages = {
   targets: {
     id_token: { legend: 'ID-token', when: 'neste ID-token som tokenendepunktet utsteder' },
     jwks: { legend: 'JWKS', when: `JWKS-svarene de første ${JWKS_VARIANT_WINDOW_SECONDS} s etter at neste ID-token er utstedt` },
+    jwks_endpoint: {
+      legend: 'JWKS-endepunktet',
+      when: `den første JWKS-forespørselen innen ${JWKS_OUTAGE_WINDOW_SECONDS} s etter at neste ID-token er utstedt, hvis tjenesteyteren sender en (med nøkkelen i hurtigbuffer sender den ingen)`,
+    },
     token_endpoint: { legend: 'Tokenendepunktet', when: 'neste tokenforespørsel som ellers ville lyktes' },
     par_endpoint: { legend: 'PAR-endepunktet', when: 'neste PAR-forespørsel som ellers ville lyktes' },
     authorization_response: { legend: 'Videresendingen tilbake til klienten', when: 'neste videresending som har med en kode' },
@@ -338,6 +351,14 @@ const nb: PanelMessages = {
     token_timeout: {
       label: 'Tidsavbrudd i tokenendepunktet',
       effect: `Tokenendepunktet holder tilbake svaret i ${TOKEN_TIMEOUT_DELAY_MS / 1000} s, lenger enn tjenesteyteren venter.`,
+    },
+    jwks_error: {
+      label: 'Feil i JWKS-endepunktet',
+      effect: `Den første JWKS-forespørselen innen ${JWKS_OUTAGE_WINDOW_SECONDS} s etter at dette ID-tokenet er utstedt, får svaret 500 server_error i stedet for nøklene. En tjenesteyter som har nøkkelen i hurtigbuffer, sender ingen, og feilen nås aldri.`,
+    },
+    jwks_timeout: {
+      label: 'Tidsavbrudd i JWKS-endepunktet',
+      effect: `Den første JWKS-forespørselen innen ${JWKS_OUTAGE_WINDOW_SECONDS} s etter at dette ID-tokenet er utstedt, holdes tilbake i ${JWKS_TIMEOUT_DELAY_MS / 1000} s, lenger enn tjenesteyteren venter. En tjenesteyter som har nøkkelen i hurtigbuffer, sender ingen, og feilen nås aldri.`,
     },
     par_server_error: { label: 'Serverfeil i PAR', effect: 'PAR-endepunktet svarer 500 server_error i stedet for en request_uri.' },
     par_temporarily_unavailable: {
@@ -434,6 +455,8 @@ const nb: PanelMessages = {
   injectedFor: (clientId) => html`for klient ${clientId}`,
   noneInjected: 'Ingen feil er brukt ennå.',
   injectedForFlow: 'valgt for den verifiseringen',
+  injectedAgain: 'brukt igjen: forespørselen ble sendt på nytt',
+  notReached: 'ikke nådd: ingen JWKS-forespørsel fulgte ID-tokenet',
   startHeading: 'Aktiver og start en verifisering',
   startLead: 'Aktiver feilene du krysser av (ingen: en feilfri verifisering), og gå rett til tjenesten for å starte en ny verifisering der.',
   startFaults: 'Feil som skal aktiveres',

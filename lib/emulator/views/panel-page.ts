@@ -71,7 +71,7 @@ export function clientHome(client: Pick<ClientInfo, 'redirectUris'>): string | u
 export const PANEL_ACTION_PATH = '/panel';
 
 /** The targets of FAULTS, in the order the panel lists them. */
-const TARGETS: readonly FaultTarget[] = ['id_token', 'jwks', 'token_endpoint', 'par_endpoint', 'authorization_response'];
+const TARGETS: readonly FaultTarget[] = ['id_token', 'jwks', 'jwks_endpoint', 'token_endpoint', 'par_endpoint', 'authorization_response'];
 
 /** The panel's words in the view's language. */
 function words(view: PanelView): PanelMessages {
@@ -395,8 +395,12 @@ ${
     ? html`<ul data-testid="injected-faults">${view.injectedFaults.map(
         (injected) =>
           html`<li>${time(view, injected.at)}: ${label(injected.id)} <code>${injected.id}</code> ${t.injectedFor(html`<code>${injected.clientId}</code>`)}${
-            injected.chosen === 'flow' ? html` <span class="tag">${t.injectedForFlow}</span>` : ''
-          }</li>`,
+            injected.chosen === 'flow'
+              ? html` <span class="tag">${t.injectedForFlow}</span>`
+              : injected.chosen === 'again'
+                ? html` <span class="tag">${t.injectedAgain}</span>`
+                : ''
+          }${injected.reached === false ? html` <span class="tag" data-testid="not-reached">${t.notReached}</span>` : ''}</li>`,
       )}</ul>`
     : html`<p class="muted">${t.noneInjected}</p>`
 }
