@@ -208,6 +208,15 @@ test('a PAR with login_hint pre-selects that persona on the authorization page a
   }
 });
 
+test('at 1440 px the QA panel’s clients table keeps each client_id and redirect URI on one line', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(issuer);
+  const codes = page.locator('#clients tbody').locator('td[data-label="client_id"] code, td:nth-child(3) code');
+  await expect(codes).toHaveCount(4); // two clients, one redirect URI each
+  const lines = await codes.evaluateAll((elements) => elements.map((element) => [element.textContent, element.getClientRects().length]));
+  expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
+});
+
 test('the authorization page names the client and shows its logo, which its Content-Security-Policy lets load', async ({ page }) => {
   const refused: string[] = [];
   page.on('console', (message) => {

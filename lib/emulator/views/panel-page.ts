@@ -243,9 +243,9 @@ function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
   );
   return html`
 <tr data-testid="client-${client.clientId}">
-<td data-label="client_id"><code>${client.clientId}</code></td>
+<td data-label="client_id"><code class="whole">${client.clientId}</code></td>
 <td data-label="${t.name}">${client.name ?? html`<span class="muted">${t.none}</span>`}</td>
-<td data-label="${t.redirectUris}"><ul>${client.redirectUris.map((uri) => html`<li><code>${uri}</code></li>`)}</ul></td>
+<td data-label="${t.redirectUris}"><ul>${client.redirectUris.map((uri) => html`<li><code class="whole">${uri}</code></li>`)}</ul></td>
 <td data-label="${t.keys}"><ul>${client.signingKeys.map((key) => html`<li>${key.alg} <code>${key.kid}</code></li>`)}
 <li>${client.encryptionKey.alg} <code>${client.encryptionKey.kid}</code> <span class="muted">${t.encryption}</span></li></ul></td>
 <td data-label="${t.idTokenEncryption}">${encryptionCell(view, client)}</td>
