@@ -208,6 +208,32 @@ test('a PAR with login_hint pre-selects that persona on the authorization page a
   }
 });
 
+test('at 390 px the tag saying who suggested the persona keeps to one line, on the authorization page and in the app, in both languages', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  /** One line: the tag is no taller than one line of its text and its border. */
+  const oneLine = async (where: string) => {
+    const tag = page.getByTestId('suggested-persona');
+    await expect(tag).toBeVisible();
+    const { height, lineHeight, text } = await tag.evaluate((element) => ({
+      height: element.getBoundingClientRect().height,
+      lineHeight: parseFloat(getComputedStyle(element).lineHeight),
+      text: element.textContent,
+    }));
+    expect(height, `${where}: "${text}" wraps`).toBeLessThanOrEqual(lineHeight + 2);
+  };
+  for (const locale of ['en', 'nb'] as const) {
+    await context.addCookies([{ name: 'idv_emulator_lang', value: locale, url: issuer }]);
+    await page.goto(await pushedAuthorization({ login_hint: 'lars-eriksson' }));
+    await expect(page.getByTestId('suggested-persona')).toHaveText(locale === 'en' ? `Suggested by ${CLIENT_NAME}` : `Foreslått av ${CLIENT_NAME}`);
+    await oneLine(`${locale}, authorization page`);
+    await page.getByTestId('use-app-on-this-device').click();
+    await oneLine(`${locale}, the app`);
+  }
+});
+
 test('at 1440 px the QA panel’s clients table keeps each client_id and redirect URI on one line', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(issuer);
