@@ -208,6 +208,10 @@ test('in Norwegian the values are Norwegian as the emulator words them, and so a
   const register = page.getByRole('region', { name: 'Registeroppslag' });
   await expect(register).toContainText('Folkeregisteret');
   expect((await register.innerText()).match(/folkeregister/gi)).toHaveLength(1);
+  // each value on a line of its own width, not broken inside a word beside a long label
+  const values = register.locator('dd > span:first-child');
+  await expect(values).toHaveCount(2);
+  for (const value of await values.all()) expect(await lines(value), await value.innerText()).toBe(1);
   const document = documentCard(page);
   await expect(document.locator('div', { has: page.getByText('Brikkeautentisering', { exact: true }) }).locator('dd')).toHaveText('bestått');
   await expect(document.locator('div', { has: page.getByText('Utstederkontroll', { exact: true }) }).locator('dd')).toHaveText('gyldig');

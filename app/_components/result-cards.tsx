@@ -135,7 +135,8 @@ export function PopulationRegisterCard({ register, numbersRevealed, locale }: { 
   return (
     <Card title={t.register} id="register-heading">
       {register.provided ? (
-        <dl className="fields mt-2 grid gap-x-8 sm:grid-cols-2">
+        // a row each, like the document's: two rows side by side left a long label's value a word's width
+        <dl className="fields mt-2 divide-y divide-slate-100">
           <FieldRow label={t.registerName} field={register.source} locale={locale} />
           <FieldRow label={t.matchedNumber} field={register.personalNumber} masked revealed={numbersRevealed} locale={locale} />
         </dl>
