@@ -208,7 +208,7 @@ test('a PAR with login_hint pre-selects that persona on the authorization page a
   }
 });
 
-test('at 390 px the tag saying who suggested the persona keeps to one line, on the authorization page and in the app, in both languages', async ({
+test('at 390 px the tag saying who suggested the persona keeps to one line, on the authorization page and in the app, in both languages; at 1440 px tags stay under their words', async ({
   page,
   context,
 }) => {
@@ -232,6 +232,18 @@ test('at 390 px the tag saying who suggested the persona keeps to one line, on t
     await page.getByTestId('use-app-on-this-device').click();
     await oneLine(`${locale}, the app`);
   }
+  // Two personas a row at 1440 px: a card as tall as its neighbour keeps its tags under its words.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(await pushedAuthorization({ login_hint: 'lars-eriksson' }));
+  const gaps = await page
+    .locator('label.persona:has(.tags)')
+    .evaluateAll((labels) =>
+      labels.map(
+        (label) => label.querySelector('.tags')!.getBoundingClientRect().top - label.querySelector(':scope > span:not(.tags)')!.getBoundingClientRect().bottom,
+      ),
+    );
+  expect(gaps.length).toBeGreaterThan(2);
+  for (const gap of gaps) expect(gap).toBeLessThanOrEqual(10);
 });
 
 test('at 1440 px the QA panel’s clients table keeps each client_id and redirect URI on one line', async ({ page }) => {
