@@ -246,13 +246,21 @@ test('at 390 px the tag saying who suggested the persona keeps to one line, on t
   for (const gap of gaps) expect(gap).toBeLessThanOrEqual(10);
 });
 
-test('at 1440 px the QA panel’s clients table keeps each client_id and redirect URI on one line', async ({ page }) => {
+test('at 1440 px the QA panel’s clients table keeps each client_id and redirect URI on one line; at 1024 px it fits, a URI broken only after a slash', async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(issuer);
   const codes = page.locator('#clients tbody').locator('td[data-label="client_id"] code, td:nth-child(3) code');
   await expect(codes).toHaveCount(4); // two clients, one redirect URI each
   const lines = await codes.evaluateAll((elements) => elements.map((element) => [element.textContent, element.getClientRects().length]));
   expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
+  // On a laptop the table fits without scrolling sideways: a redirect URI breaks after a slash.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const table = page.locator('#clients .table');
+  expect(await table.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  const parts = await page.locator('#clients td code.url > span').evaluateAll((spans) => spans.map((span) => span.getClientRects().length));
+  expect(parts.filter((count) => count !== 1)).toEqual([]);
 });
 
 test('the authorization page names the client and shows its logo, which its Content-Security-Policy lets load', async ({ page }) => {
