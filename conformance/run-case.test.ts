@@ -189,7 +189,7 @@ describe('runCase, against a relying party that never reaches the service', () =
     expect(pngSize(await readFile(join(outDir, 'normal.png')))).toEqual({ width: 1280, height: 900 });
   });
 
-  it('fails the case when the relying party drops the browser\'s request, and says where and with what error; the runner may run it again', async () => {
+  it("fails the case when the relying party drops the browser's request, and says where and with what error; the runner may run it again", async () => {
     const result = await runCase(browser, qa, settingsFor('/drops'), BASELINE_CASE, new Set());
     expect(result.finalUrl).toMatch(/^chrome-error:/);
     expect(result.browserFailed).toBe(true);

@@ -156,7 +156,9 @@ describe('runConformance', () => {
         return void response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Failed</title><main>Verification failed</main>');
       }
       // A fresh connection for the start: Chromium itself retries a request dropped on a reused one.
-      response.writeHead(200, { 'content-type': 'text/html', connection: 'close' }).end('<title>Start</title><form action="/go"><button>Start verification</button></form>');
+      response
+        .writeHead(200, { 'content-type': 'text/html', connection: 'close' })
+        .end('<title>Start</title><form action="/go"><button>Start verification</button></form>');
     });
     await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
     try {
@@ -165,7 +167,9 @@ describe('runConformance', () => {
       expect(starts).toBe(2);
       const [normal] = report.results;
       expect(normal!.verdict.status).toBe('fail');
-      expect(normal!.verdict.reason).toMatch(/^Refused a verification it must accept: .*\(The kit ran the case twice; the first time: The relying party did not answer the browser: loading http:\/\/127\.0\.0\.1:\d+\/go\? failed with net::ERR_EMPTY_RESPONSE\./);
+      expect(normal!.verdict.reason).toMatch(
+        /^Refused a verification it must accept: .*\(The kit ran the case twice; the first time: The relying party did not answer the browser: loading http:\/\/127\.0\.0\.1:\d+\/go\? failed with net::ERR_EMPTY_RESPONSE\./,
+      );
     } finally {
       await new Promise((resolve) => flaky.close(resolve));
     }
