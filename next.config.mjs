@@ -17,6 +17,10 @@ const nextConfig = {
   // A self-contained server in .next/standalone (the Dockerfile ships it; scripts/start.mjs runs it).
   output: 'standalone',
   poweredByHeader: false,
+  // `next dev` only: no indicator floating over the pages (it covers content on a phone); Next.js
+  // still shows build and runtime errors.
+  // https://nextjs.org/docs/app/api-reference/config/next-config-js/devIndicators
+  devIndicators: false,
   // lib/emulator reads its portraits, stylesheets and script at run time; make sure they ship with the server build.
   outputFileTracingIncludes: { '/emulator/**': ['./lib/emulator/personas/portraits/*.jpg', './lib/emulator/views/assets/*'] },
   serverExternalPackages: ['@peculiar/x509', 'reflect-metadata'],

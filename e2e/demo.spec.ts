@@ -3,7 +3,7 @@
  * and what it does not: data minimisation made visible), and the protocol trace.
  */
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { decideInEmulatedApp } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
@@ -18,6 +18,8 @@ async function runPreset(page: Page, preset: string, persona: string): Promise<v
 
 const person = (page: Page) => page.getByRole('region', { name: 'Person' });
 const documentCard = (page: Page) => page.getByRole('region', { name: 'Identity document' });
+/** A card's one line naming what was not requested. */
+const notRequested = (card: Locator) => card.getByTestId('not-requested');
 
 test('preset "Age and name" returns names and birthdate, and nothing else', async ({ page }) => {
   await runPreset(page, 'Age and name', 'lars-eriksson');
@@ -25,7 +27,7 @@ test('preset "Age and name" returns names and birthdate, and nothing else', asyn
   await expect(person(page)).toContainText('Eriksson');
   await expect(person(page)).toContainText('2 November 1979');
   await expect(person(page)).toContainText('Portrait not requested');
-  await expect(person(page).getByText('Not requested', { exact: true })).toHaveCount(3); // full name, gender, nationalities
+  await expect(notRequested(person(page))).toHaveText('Not requested: full name, gender and nationalities');
   await expect(documentCard(page)).toContainText('Document evidence was not requested.');
   await expect(page.getByRole('region', { name: 'Population register', exact: true })).toHaveCount(0);
 });
@@ -33,27 +35,39 @@ test('preset "Age and name" returns names and birthdate, and nothing else', asyn
 test('preset "Full KYC with document" returns the portrait and every document detail', async ({ page }) => {
   await runPreset(page, 'Full KYC with document', 'ingrid-haugen');
   await expect(page.getByTestId('portrait')).toBeVisible();
-  await expect(person(page).getByText('Not requested', { exact: true })).toHaveCount(0);
+  await expect(notRequested(person(page))).toHaveCount(0);
   await expect(documentCard(page)).toContainText('•••••0713'); // the document number, masked until revealed
   await expect(documentCard(page)).toContainText('Politiet');
   await expect(documentCard(page)).toContainText('passed');
-  await expect(documentCard(page).getByText('Not requested', { exact: true })).toHaveCount(0);
+  await expect(notRequested(documentCard(page))).toHaveCount(0);
 });
 
 test('preset "ETSI" verifies a Norwegian passport under standard_etsi', async ({ page }) => {
   await runPreset(page, 'ETSI', 'ingrid-haugen');
   await expect(page.getByRole('region', { name: 'Verification' })).toContainText('standard_etsi');
   await expect(documentCard(page)).toContainText('VALID');
-  await expect(person(page)).toContainText('Full name');
-  await expect(person(page).getByText('Not requested', { exact: true })).toHaveCount(2); // full name, gender
+  await expect(notRequested(person(page))).toHaveText('Not requested: full name and gender');
 });
 
 test('preset "Population register" shows the register match for a D-number holder', async ({ page }) => {
   await runPreset(page, 'Population register', 'amira-nilsen');
   await expect(page.getByRole('region', { name: 'Population register', exact: true })).toContainText('Folkeregisteret');
   await expect(documentCard(page)).toContainText('National ID card');
-  await expect(documentCard(page).getByText('Not requested', { exact: true }).first()).toBeVisible();
   await expect(person(page)).toContainText('Portrait not requested');
+  // What the preset did not ask for: one line in each card, not a row each, in both languages.
+  await expect(notRequested(person(page))).toHaveText('Not requested: given name, family name, gender and nationalities');
+  await expect(notRequested(documentCard(page))).toHaveText(
+    'Not requested: number, issuing country, issuing authority, date of issue, chip authentication and issuer check',
+  );
+  for (const card of [person(page), documentCard(page)]) await expect(card.getByText('Not requested', { exact: true })).toHaveCount(0);
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'Norsk' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'nb');
+  await expect(notRequested(page.getByRole('region', { name: 'Person' }))).toHaveText('Ikke bedt om: fornavn, etternavn, kjønn og statsborgerskap');
+  await expect(notRequested(page.getByRole('region', { name: 'Identitetsdokument' }))).toHaveText(
+    'Ikke bedt om: nummer, utstedende land, utstedende myndighet, utstedelsesdato, brikkeautentisering og utstederkontroll',
+  );
+  await page.getByRole('group', { name: 'Språk' }).getByRole('button', { name: 'English' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
 });
 
 test('the trace lists every step of the flow, with the signing certificate', async ({ page }) => {

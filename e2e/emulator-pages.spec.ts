@@ -208,6 +208,61 @@ test('a PAR with login_hint pre-selects that persona on the authorization page a
   }
 });
 
+test('at 390 px the tag saying who suggested the persona keeps to one line, on the authorization page and in the app, in both languages; at 1440 px tags stay under their words', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  /** One line: the tag is no taller than one line of its text and its border. */
+  const oneLine = async (where: string) => {
+    const tag = page.getByTestId('suggested-persona');
+    await expect(tag).toBeVisible();
+    const { height, lineHeight, text } = await tag.evaluate((element) => ({
+      height: element.getBoundingClientRect().height,
+      lineHeight: parseFloat(getComputedStyle(element).lineHeight),
+      text: element.textContent,
+    }));
+    expect(height, `${where}: "${text}" wraps`).toBeLessThanOrEqual(lineHeight + 2);
+  };
+  for (const locale of ['en', 'nb'] as const) {
+    await context.addCookies([{ name: 'idv_emulator_lang', value: locale, url: issuer }]);
+    await page.goto(await pushedAuthorization({ login_hint: 'lars-eriksson' }));
+    await expect(page.getByTestId('suggested-persona')).toHaveText(locale === 'en' ? `Suggested by ${CLIENT_NAME}` : `Foreslått av ${CLIENT_NAME}`);
+    await oneLine(`${locale}, authorization page`);
+    await page.getByTestId('use-app-on-this-device').click();
+    await oneLine(`${locale}, the app`);
+  }
+  // Two personas a row at 1440 px: a card as tall as its neighbour keeps its tags under its words.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(await pushedAuthorization({ login_hint: 'lars-eriksson' }));
+  const gaps = await page
+    .locator('label.persona:has(.tags)')
+    .evaluateAll((labels) =>
+      labels.map(
+        (label) => label.querySelector('.tags')!.getBoundingClientRect().top - label.querySelector(':scope > span:not(.tags)')!.getBoundingClientRect().bottom,
+      ),
+    );
+  expect(gaps.length).toBeGreaterThan(2);
+  for (const gap of gaps) expect(gap).toBeLessThanOrEqual(10);
+});
+
+test('at 1440 px the QA panel’s clients table keeps each client_id and redirect URI on one line; at 1024 px it fits, a URI broken only after a slash', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(issuer);
+  const codes = page.locator('#clients tbody').locator('td[data-label="client_id"] code, td:nth-child(3) code');
+  await expect(codes).toHaveCount(4); // two clients, one redirect URI each
+  const lines = await codes.evaluateAll((elements) => elements.map((element) => [element.textContent, element.getClientRects().length]));
+  expect(lines.filter(([, count]) => count !== 1)).toEqual([]);
+  // On a laptop the table fits without scrolling sideways: a redirect URI breaks after a slash.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const table = page.locator('#clients .table');
+  expect(await table.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  const parts = await page.locator('#clients td code.url > span').evaluateAll((spans) => spans.map((span) => span.getClientRects().length));
+  expect(parts.filter((count) => count !== 1)).toEqual([]);
+});
+
 test('the authorization page names the client and shows its logo, which its Content-Security-Policy lets load', async ({ page }) => {
   const refused: string[] = [];
   page.on('console', (message) => {

@@ -44,6 +44,16 @@ async function phoneOpens(browser: Browser, link: string): Promise<{ context: Br
   return { context, phone, code };
 }
 
+/**
+ * Once the QR code is gone, what replaced it (the confirmation or the lock) uses the hand-off's
+ * whole width, not the QR code's old column beside an empty one.
+ */
+async function expectWholeWidth(computer: Page, testId: string): Promise<void> {
+  const whole = (await computer.locator('.by-phone').boundingBox())!;
+  const note = (await computer.getByTestId(testId).boundingBox())!;
+  expect(note.width, `${testId}: ${note.width} px of the hand-off's ${whole.width} px`).toBeGreaterThanOrEqual(whole.width - 1);
+}
+
 /** A code that is not `code`. */
 function wrongCodeFor(code: string): string {
   return code === 'BBB-BBB' ? 'CCC-CCC' : 'BBB-BBB';
@@ -96,6 +106,7 @@ test('a phone from the QR code is confirmed by the code it shows, and the comput
   await typeCode(page, code.toLowerCase());
   await expect(page.getByTestId('phone-confirmed')).toHaveText('Your phone is confirmed: only it can continue this verification.');
   await expect(page.getByRole('img', { name: /QR code/ })).toHaveCount(0);
+  await expectWholeWidth(page, 'phone-confirmed');
 
   await phone.getByTestId('continue').click();
   await walkThroughApp(phone, 'ingrid-haugen');
@@ -152,6 +163,7 @@ test('five wrong codes lock the hand-off: the computer says so, the phone can no
   );
   await expect(page.getByRole('img', { name: /QR code/ })).toHaveCount(0);
   await expect(page.getByLabel('Code shown on your phone')).toHaveCount(0);
+  await expectWholeWidth(page, 'hand-off-locked');
   await scan(page, 'authorization page, hand-off locked');
 
   const response = await phone.reload();

@@ -4,7 +4,7 @@
  * Start for keyboard users, and presets that name the person they suggest and pass them on to the
  * embedded emulator (login_hint), never to a real service.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { decideInEmulatedApp } from './flows';
 import { EMULATOR_APP as APP } from './servers';
 
@@ -20,6 +20,31 @@ async function presetBoxes(page: Page) {
   const boxes = [];
   for (const card of await cards.all()) boxes.push({ card: (await card.boundingBox())!, title: (await card.getByTestId('preset-title').boundingBox())! });
   return boxes;
+}
+
+/**
+ * The visual lines of each JSON line of a preview that wraps, as the reader sees them (each
+ * character placed by its own box), for the JSON lines that wrap.
+ */
+function wrappedLines(preview: Locator): Promise<string[][]> {
+  return preview.evaluate((pre) =>
+    [...pre.querySelectorAll(':scope > span')].flatMap((line) => {
+      const visual = new Map<number, string>();
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+        for (let index = 0; index < node.length; index++) {
+          const range = document.createRange();
+          range.setStart(node, index);
+          range.setEnd(node, index + 1);
+          const box = range.getClientRects()[0];
+          if (!box || node.data[index] === '\n') continue;
+          const top = Math.round(box.top);
+          visual.set(top, (visual.get(top) ?? '') + node.data[index]);
+        }
+      }
+      return visual.size > 1 ? [[...visual.values()]] : [];
+    }),
+  );
 }
 
 for (const viewport of WIDTHS) {
@@ -58,6 +83,22 @@ for (const viewport of WIDTHS) {
     });
   });
 }
+
+test('on a phone, a preview line that wraps never leaves a line of only its indent or its punctuation (a lone ",")', async ({ page }) => {
+  // Where a line breaks depends on the width and the port in the URLs: every width of a phone.
+  for (const preset of ['', '?preset=population-register']) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${APP}/${preset}`);
+    await expect(page.getByTestId('request-object-preview')).toContainText('"claims"');
+    for (let width = 360; width <= 440; width += 2) {
+      await page.setViewportSize({ width, height: 844 });
+      for (const id of ['claims-preview', 'request-object-preview']) {
+        const bare = (await wrappedLines(page.getByTestId(id))).filter((visual) => visual.some((line) => !/[A-Za-z0-9]/.test(line)));
+        expect(bare, `${id} at ${width} px${preset}`).toEqual([]);
+      }
+    }
+  }
+});
 
 test('the previews keep a panel of their own on a dark card', async ({ page }) => {
   await page.goto(`${APP}/`);

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startAppServer } from '../test/support/app-server';
 import { decideInEmulatedApp, openPanelSignedIn, startDefaultVerification } from './flows';
@@ -18,8 +19,9 @@ const WIDTHS = { phone: { width: 390, height: 844 }, desktop: { width: 1440, hei
 
 /** A whole page, to look at. */
 async function shoot(page: Page, name: string, size: string): Promise<void> {
-  await mkdir('e2e/artifacts', { recursive: true });
-  await page.screenshot({ path: `e2e/artifacts/${name}-${size}.png`, fullPage: true });
+  const path = `e2e/artifacts/${name}-${size}.png`;
+  await mkdir(dirname(path), { recursive: true });
+  await page.screenshot({ path, fullPage: true });
 }
 
 /** One of the README's screenshots, by its name there: what the screen shows, or the whole page. */
@@ -148,6 +150,124 @@ for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
       await page.getByTestId('presenter-switch').click();
       await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
     });
+  });
+}
+
+/**
+ * Every page in every look, to review a change of layout by eye (e2e/artifacts/all/, with
+ * `npm run screenshots -- --every-page`): the picker,
+ * the authorization page with its QR code and once a phone is confirmed, the phone's own page, the
+ * result (and in presenter mode), a failure and the QA panel, at both widths, in both languages and
+ * both themes.
+ */
+async function everyPage(page: Page, app: string, look: string, { panel = true } = {}): Promise<void> {
+  const shot = (name: string) => shoot(page, `all/${name}`, look);
+  await page.goto(`${app}/`);
+  await shot('picker');
+  await page.getByTestId('start').click();
+  await expect(page).toHaveURL(/\/emulator\/auth\?/);
+  await shot('emulator-authorization');
+  // A phone opens the QR code's link and is confirmed by its code.
+  await page.getByTestId('show-device-link').click();
+  const link = (await page.getByTestId('device-url').textContent())!.trim();
+  const phone = await page.context().browser()!.newContext({ viewport: WIDTHS.phone, isMobile: true, hasTouch: true, colorScheme: 'no-preference' });
+  const phonePage = await phone.newPage();
+  await phonePage.goto(link);
+  const code = (await phonePage.getByTestId('phone-code').textContent())!.trim();
+  await shoot(phonePage, 'all/phone-code', look);
+  await phone.close();
+  await page.locator('#phone-code').fill(code);
+  await page.getByTestId('confirm-phone').click();
+  await expect(page.getByTestId('phone-confirmed')).toBeVisible();
+  await shot('emulator-phone-confirmed');
+  // The quick test on the computer decides it (the page is now GET /auth/page).
+  await page.locator('input[name="persona"][value="ingrid-haugen"]').check();
+  await page.locator('button[name="outcome"][value="approve"]').click();
+  await expect(page).toHaveURL(`${app}/result`);
+  await expect(page.getByTestId('portrait')).toHaveJSProperty('complete', true);
+  await shot('result');
+  await page.getByTestId('presenter-switch').click();
+  await expect(page.getByTestId('presenter-banner')).toBeVisible();
+  await shot('result-presenter');
+  await page.getByTestId('presenter-switch').click();
+  await expect(page.getByTestId('presenter-banner')).toHaveCount(0);
+  await page.goto(`${app}/?preset=population-register`);
+  await page.getByTestId('start').click();
+  await decideInEmulatedApp(page, 'amira-nilsen', 'approve');
+  await expect(page).toHaveURL(`${app}/result`);
+  await shot('result-population-register');
+  await page.goto(`${app}/`);
+  await page.getByTestId('start').click();
+  await decideInEmulatedApp(page, 'ingrid-haugen', 'cancel');
+  await expect(page.getByTestId('error-code')).toHaveText('access_denied');
+  await shot('failure');
+  if (panel) {
+    await openPanelSignedIn(page, app);
+    await shot('emulator-panel');
+  }
+}
+
+// Only when asked (`npm run screenshots -- --every-page`): some 120 pictures, two minutes of a CI run.
+if (process.env.E2E_EVERY_PAGE === '1') {
+  for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
+    for (const locale of ['en-GB', 'nb-NO'] as const) {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        test.describe(`every page at ${size} width, ${locale}, ${colorScheme}`, () => {
+          test.use({ viewport: WIDTHS[size], locale, colorScheme });
+
+          test('every page', async ({ page }) => {
+            await everyPage(page, APP, `${size}-${locale.slice(0, 2)}-${colorScheme}`);
+          });
+        });
+      }
+    }
+  }
+
+  test.describe('every page in customer mode', () => {
+    let server: ReturnType<typeof startAppServer>;
+    let app: string;
+    test.beforeAll(async ({ request }) => {
+      const port = await freePort();
+      app = `http://localhost:${port}`;
+      server = startAppServer(port, {
+        APP_URL: app,
+        IDV_DATA_DIR: '.data/e2e-screenshots-customer-all',
+        SESSION_SECRET: randomBytes(32).toString('base64url'),
+        IDV_DEMO_NAME: 'Acme Bank',
+        IDV_DEMO_LOGO: 'e2e/fixtures/acme-logo.png',
+        IDV_CUSTOMER_MODE: 'on',
+        EMULATOR_DEVICE_URL: app,
+      });
+      await expect
+        .poll(
+          () =>
+            server.running()
+              ? request.get(`${app}/readyz`).then(
+                  (response) => response.status(),
+                  () => 0,
+                )
+              : -1,
+          { timeout: 45_000 },
+        )
+        .toBe(200);
+    });
+    test.afterAll(() => server.kill('SIGKILL'));
+
+    for (const size of Object.keys(WIDTHS) as (keyof typeof WIDTHS)[]) {
+      for (const [locale, colorScheme] of [
+        ['en-GB', 'light'],
+        ['en-GB', 'dark'],
+        ['nb-NO', 'light'],
+      ] as const) {
+        test.describe(`at ${size} width, ${locale}, ${colorScheme}`, () => {
+          test.use({ viewport: WIDTHS[size], locale, colorScheme });
+
+          test('every page but the QA panel', async ({ page }) => {
+            await everyPage(page, app, `customer-${size}-${locale.slice(0, 2)}-${colorScheme}`, { panel: false });
+          });
+        });
+      }
+    }
   });
 }
 

@@ -1,4 +1,5 @@
-import type { Locale } from '@/lib/i18n/locale';
+import { formatList } from '@/lib/i18n/format';
+import { INTL_TAGS, type Locale } from '@/lib/i18n/locale';
 import { CARDS_MESSAGES } from '@/lib/view/cards-messages';
 import type { Field } from '@/lib/view/result-view';
 import { MaskedValue } from './masked-value';
@@ -59,5 +60,25 @@ export function FieldRow({
         )}
       </dd>
     </div>
+  );
+}
+
+/** Whether a row has something to show: a value, or that it was requested and not provided. */
+export function wasRequested({ field }: { field: Field }): boolean {
+  return field.state !== 'not_requested';
+}
+
+/**
+ * What a card's request did not ask for, folded into one line after its rows ("Not requested:
+ * gender and nationalities") rather than a row each: a preset that asks for little would
+ * otherwise fill the card with rows that say nothing. Nothing when everything was requested.
+ */
+export function NotRequested({ rows, className = '', locale }: { rows: { label: string; field: Field }[]; className?: string; locale: Locale }) {
+  const labels = rows.filter((row) => !wasRequested(row)).map(({ label }) => label.charAt(0).toLocaleLowerCase(INTL_TAGS[locale]) + label.slice(1));
+  if (labels.length === 0) return null;
+  return (
+    <p className={`text-sm text-slate-500 ${className}`} data-testid="not-requested">
+      {CARDS_MESSAGES[locale].notRequested}: {formatList(labels, locale)}
+    </p>
   );
 }

@@ -418,6 +418,23 @@ function policyNameOf(preset: Preset | undefined, locale: Locale): string | unde
 }
 
 /**
+ * A line of a preview with the places it may wrap that read well: after each single `/` of a URL
+ * and each `_` of a claim name (`<wbr>`, which adds no text), so that the browser breaks a word
+ * anywhere only when it has nothing better; and the punctuation that ends it kept with the
+ * character before it, never left alone on a line of its own (a lone ",").
+ */
+function wrappable(line: string): React.ReactNode[] {
+  const [, body = '', end = ''] = /^(.*?)(\w?[^\w\s]*)$/.exec(line) ?? [];
+  const parts = body.split(/(?<=[^/]\/)(?!\/)|(?<=_)/).flatMap((part, index) => (index === 0 ? [part] : [<wbr key={index} />, part]));
+  return [
+    ...parts,
+    <span key="end" className="whitespace-nowrap">
+      {end}
+    </span>,
+  ];
+}
+
+/**
  * `hide`: a value shown as dots, every character of it (presenter mode), in the preview and in
  * what Copy copies. Not its last four: the preview follows each keystroke, and a recording would
  * catch every digit as it is typed.
@@ -469,7 +486,7 @@ function Preview({
           const hang = `${line.length - line.trimStart().length + 2}ch`;
           return (
             <span key={index} className="block" style={{ paddingLeft: hang, textIndent: `-${hang}` }}>
-              {line}
+              {wrappable(line)}
               {index < lines.length - 1 ? '\n' : ''}
             </span>
           );

@@ -14,7 +14,7 @@ import type { Locale } from '@/lib/i18n/locale';
 import { CARDS_MESSAGES } from '@/lib/view/cards-messages';
 import type { Check, DocumentView, IdentityView, PopulationRegisterView, VerificationView } from '@/lib/view/result-view';
 import { Card } from './card';
-import { FieldRow } from './field-row';
+import { FieldRow, NotRequested, wasRequested } from './field-row';
 import { OutcomeList } from './outcome-list';
 
 /**
@@ -27,6 +27,14 @@ import { OutcomeList } from './outcome-list';
 export function PersonCard({ identity, blurPortrait = false, locale }: { identity: IdentityView; blurPortrait?: boolean; locale: Locale }) {
   const t = CARDS_MESSAGES[locale];
   const name = identity.name.state === 'value' ? identity.name.text : undefined;
+  const facts = [
+    ...(name === undefined ? [{ label: t.fullName, field: identity.name }] : []),
+    { label: t.givenName, field: identity.givenName },
+    { label: t.familyName, field: identity.familyName },
+    { label: t.birthdate, field: identity.birthdate },
+    { label: t.gender, field: identity.gender },
+    { label: t.nationalities, field: identity.nationalities },
+  ];
   return (
     <section aria-labelledby="person-heading" className="card person" data-testid="person">
       <p id="person-heading" className="person-eyebrow">
@@ -54,14 +62,14 @@ export function PersonCard({ identity, blurPortrait = false, locale }: { identit
           </div>
         )}
       </div>
-      <dl className="facts person-facts" data-testid="person-facts">
-        {name === undefined && <FieldRow label={t.fullName} field={identity.name} locale={locale} />}
-        <FieldRow label={t.givenName} field={identity.givenName} locale={locale} />
-        <FieldRow label={t.familyName} field={identity.familyName} locale={locale} />
-        <FieldRow label={t.birthdate} field={identity.birthdate} locale={locale} />
-        <FieldRow label={t.gender} field={identity.gender} locale={locale} />
-        <FieldRow label={t.nationalities} field={identity.nationalities} locale={locale} />
-      </dl>
+      <div className="person-facts">
+        <dl className="facts" data-testid="person-facts">
+          {facts.filter(wasRequested).map(({ label, field }) => (
+            <FieldRow key={label} label={label} field={field} locale={locale} />
+          ))}
+        </dl>
+        <NotRequested rows={facts} className="mt-3" locale={locale} />
+      </div>
     </section>
   );
 }
@@ -69,6 +77,17 @@ export function PersonCard({ identity, blurPortrait = false, locale }: { identit
 /** `numbersRevealed`: whether the view's numbers came unmasked (the page's one switch). */
 export function DocumentCard({ document, numbersRevealed, locale }: { document: DocumentView; numbersRevealed: boolean; locale: Locale }) {
   const t = CARDS_MESSAGES[locale];
+  const rows = [
+    { label: t.type, field: document.type },
+    { label: t.number, field: document.number, masked: true },
+    { label: t.issuingCountry, field: document.issuingCountry },
+    { label: t.issuingAuthority, field: document.issuingAuthority },
+    { label: t.dateOfIssue, field: document.dateOfIssuance },
+    { label: t.dateOfExpiry, field: document.dateOfExpiry, expiry: true },
+    { label: t.nationalNumber, field: document.personalNumber, masked: true },
+    { label: t.chipAuthentication, field: document.chipAuthentication },
+    { label: t.issuerCheck, field: document.issuerCheck },
+  ];
   return (
     <Card title={t.document} id="document-heading">
       {!document.requested ? (
@@ -76,33 +95,35 @@ export function DocumentCard({ document, numbersRevealed, locale }: { document: 
       ) : !document.provided ? (
         <p className="mt-3 text-sm italic text-amber-800">{t.documentNotProvided}</p>
       ) : (
-        <dl className="fields mt-2 divide-y divide-slate-100">
-          <FieldRow label={t.type} field={document.type} locale={locale} />
-          <FieldRow label={t.number} field={document.number} masked revealed={numbersRevealed} locale={locale} />
-          <FieldRow label={t.issuingCountry} field={document.issuingCountry} locale={locale} />
-          <FieldRow label={t.issuingAuthority} field={document.issuingAuthority} locale={locale} />
-          <FieldRow label={t.dateOfIssue} field={document.dateOfIssuance} locale={locale} />
-          <div>
-            <dt>{t.dateOfExpiry}</dt>
-            <dd className="flex flex-wrap items-center gap-2">
-              {document.dateOfExpiry.state === 'value' ? (
-                <span className="value">{document.dateOfExpiry.text}</span>
+        <>
+          <dl className="fields mt-2 divide-y divide-slate-100">
+            {rows.filter(wasRequested).map(({ label, field, masked, expiry }) =>
+              // the expiry date with its badge: valid or expired on the day of the verification
+              expiry ? (
+                <div key={label}>
+                  <dt>{label}</dt>
+                  <dd className="flex flex-wrap items-center gap-2">
+                    {field.state === 'value' ? (
+                      <span className="value">{field.text}</span>
+                    ) : (
+                      <span className="text-sm italic text-amber-800">{t.notProvided}</span>
+                    )}
+                    {document.expired !== undefined && (
+                      <span
+                        className={`rounded-full px-2 py-0.5 text-xs font-semibold ${document.expired ? 'bg-red-50 text-red-800' : 'bg-emerald-50 text-emerald-800'}`}
+                      >
+                        {document.expired ? t.expired : t.valid}
+                      </span>
+                    )}
+                  </dd>
+                </div>
               ) : (
-                <span className="text-sm text-slate-500">{document.dateOfExpiry.state === 'not_provided' ? t.notProvided : t.notRequested}</span>
-              )}
-              {document.expired !== undefined && (
-                <span
-                  className={`rounded-full px-2 py-0.5 text-xs font-semibold ${document.expired ? 'bg-red-50 text-red-800' : 'bg-emerald-50 text-emerald-800'}`}
-                >
-                  {document.expired ? t.expired : t.valid}
-                </span>
-              )}
-            </dd>
-          </div>
-          <FieldRow label={t.nationalNumber} field={document.personalNumber} masked revealed={numbersRevealed} locale={locale} />
-          <FieldRow label={t.chipAuthentication} field={document.chipAuthentication} locale={locale} />
-          <FieldRow label={t.issuerCheck} field={document.issuerCheck} locale={locale} />
-        </dl>
+                <FieldRow key={label} label={label} field={field} masked={masked} revealed={numbersRevealed} locale={locale} />
+              ),
+            )}
+          </dl>
+          <NotRequested rows={rows} className="border-t border-slate-100 pt-2.5" locale={locale} />
+        </>
       )}
       <EvidenceExtras lines={document.extras} testId="document-extras" />
     </Card>
@@ -114,7 +135,8 @@ export function PopulationRegisterCard({ register, numbersRevealed, locale }: { 
   return (
     <Card title={t.register} id="register-heading">
       {register.provided ? (
-        <dl className="fields mt-2 grid gap-x-8 sm:grid-cols-2">
+        // a row each, like the document's: two rows side by side left a long label's value a word's width
+        <dl className="fields mt-2 divide-y divide-slate-100">
           <FieldRow label={t.registerName} field={register.source} locale={locale} />
           <FieldRow label={t.matchedNumber} field={register.personalNumber} masked revealed={numbersRevealed} locale={locale} />
         </dl>

@@ -131,8 +131,8 @@ function personaOption(persona: Persona, checked: boolean, context: EmulatorCont
 <img src="${portrait}" alt="" width="48" height="60">
 <span><strong>${persona.label}</strong>
 <span class="muted">${documentSummary(persona, locale)}</span>
-<span class="muted">${personaDescription(persona, locale)}</span>
-${tags}</span>
+<span class="muted">${personaDescription(persona, locale)}</span></span>
+${tags.length > 0 ? html`<span class="tags">${tags}</span>` : ''}
 </label>`;
 }
 

@@ -232,6 +232,14 @@ ${button}
 </form>`;
 }
 
+/**
+ * A URL that may break after each single `/` and nowhere else: its parts, each kept whole
+ * (panel.css), with a `<wbr>` between them: "<span>http://localhost/</span><wbr><span>auth/</span>…".
+ */
+function breakableUrl(url: string): SafeHtml {
+  return html`${url.split(/(?<=[^/]\/)(?!\/)/).map((part, index) => html`${index === 0 ? '' : html`<wbr>`}<span>${part}</span>`)}`;
+}
+
 function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
   const t = words(view);
   const enabled = client.populationRegister;
@@ -243,9 +251,9 @@ function clientRow(view: PanelView, client: ClientInfo): SafeHtml {
   );
   return html`
 <tr data-testid="client-${client.clientId}">
-<td data-label="client_id"><code>${client.clientId}</code></td>
+<td data-label="client_id"><code class="whole">${client.clientId}</code></td>
 <td data-label="${t.name}">${client.name ?? html`<span class="muted">${t.none}</span>`}</td>
-<td data-label="${t.redirectUris}"><ul>${client.redirectUris.map((uri) => html`<li><code>${uri}</code></li>`)}</ul></td>
+<td data-label="${t.redirectUris}"><ul>${client.redirectUris.map((uri) => html`<li><code class="url">${breakableUrl(uri)}</code></li>`)}</ul></td>
 <td data-label="${t.keys}"><ul>${client.signingKeys.map((key) => html`<li>${key.alg} <code>${key.kid}</code></li>`)}
 <li>${client.encryptionKey.alg} <code>${client.encryptionKey.kid}</code> <span class="muted">${t.encryption}</span></li></ul></td>
 <td data-label="${t.idTokenEncryption}">${encryptionCell(view, client)}</td>
