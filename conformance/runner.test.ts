@@ -4,7 +4,8 @@
  * after them, and one run at a time per emulator. No build needed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
+import { subscribe } from 'node:diagnostics_channel';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -173,5 +174,16 @@ describe('runConformance', () => {
     } finally {
       await new Promise((resolve) => flaky.close(resolve));
     }
+  }, 60_000);
+
+  it('asks the emulator’s QA API on a connection of its own each time, so no idle connection the server closes can reset a request', async () => {
+    const asked: string[] = [];
+    subscribe('http.server.request.start', (message) => {
+      const { request } = message as { request: IncomingMessage };
+      if (request.url?.startsWith('/qa/')) asked.push(`${request.method} ${request.url.split('?')[0]} ${request.headers.connection}`);
+    });
+    await runConformance(options({ cases: ['wrong_nonce'] }));
+    expect(asked.length).toBeGreaterThan(5);
+    expect(asked.filter((line) => !line.endsWith(' close'))).toEqual([]);
   }, 60_000);
 });

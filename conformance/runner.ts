@@ -70,7 +70,10 @@ const LOCK_SECONDS = 60;
 export async function runConformance(options: RunOptions, listener: RunListener = {}, signal?: AbortSignal): Promise<RunReport> {
   const cases = selectCases(options.cases, { clientWide: options.clientWide ?? true });
   await mkdir(options.outDir, { recursive: true });
-  const api = await playwrightRequest.newContext({ timeout: 15_000 });
+  // Each QA request on a connection of its own: a kept-alive one that the server closes for being
+  // idle just as the next request goes out resets that request (ECONNRESET), and a case would be
+  // undecided for it. The kit sends a handful per case; new connections cost nothing that matters.
+  const api = await playwrightRequest.newContext({ timeout: 15_000, extraHTTPHeaders: { connection: 'close' } });
   const owner = `kit-${randomBytes(9).toString('base64url')}`;
   let browser: Browser | undefined;
   let renewal: NodeJS.Timeout | undefined;
