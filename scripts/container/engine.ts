@@ -63,6 +63,9 @@ export function exec(command: string[], options: { env?: NodeJS.ProcessEnv; log:
       clearTimeout(timer);
       resolve({ code: code ?? (signal === 'SIGKILL' && timer ? 124 : 128), stdout, stderr });
     });
+    // A command that exits without reading its input closes the pipe first: the write then fails
+    // with EPIPE, which is no failure of the command (its exit code says how it went).
+    child.stdin.on('error', () => {});
     child.stdin.end(options.input ?? '');
   });
 }
