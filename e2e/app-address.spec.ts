@@ -61,18 +61,7 @@ test('with APP_URL at 127.0.0.1, the server listening there, a link opened at lo
     SESSION_SECRET: randomBytes(32).toString('base64url'),
   });
   try {
-    await expect
-      .poll(
-        () =>
-          server.running()
-            ? request.get(`${app}/readyz`).then(
-                (response) => response.status(),
-                () => 0,
-              )
-            : -1,
-        { timeout: 30_000 },
-      )
-      .toBe(200);
+    await server.ready();
     await linksGoToAppUrl(request, app, `http://localhost:${port}`);
   } finally {
     server.kill('SIGKILL');
@@ -81,7 +70,6 @@ test('with APP_URL at 127.0.0.1, the server listening there, a link opened at lo
 
 test('behind a trusted proxy the page stays where it was opened and says which address to open, in the page’s language; start-up prints it', async ({
   page,
-  request,
 }) => {
   const port = await freePort();
   const app = `http://localhost:${port}`;
@@ -92,18 +80,7 @@ test('behind a trusted proxy the page stays where it was opened and says which a
     SESSION_SECRET: randomBytes(32).toString('base64url'),
   });
   try {
-    await expect
-      .poll(
-        () =>
-          server.running()
-            ? request.get(`${app}/readyz`).then(
-                (response) => response.status(),
-                () => 0,
-              )
-            : -1,
-        { timeout: 30_000 },
-      )
-      .toBe(200);
+    await server.ready();
     expect(server.output()).toContain(`[idv] open ${app}/ : the app’s address (APP_URL)`);
 
     const other = `http://127.0.0.1:${port}`;

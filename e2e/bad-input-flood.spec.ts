@@ -7,24 +7,9 @@
  * the in-memory store with a small budget).
  */
 import { randomBytes } from 'node:crypto';
-import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test';
+import { expect, request as playwrightRequest, test } from '@playwright/test';
 import { freePort, startAppServer, type AppServer } from '../test/support/app-server';
 import { decideInEmulatedApp, startDefaultVerification } from './flows';
-
-async function ready(request: APIRequestContext, app: string, server: AppServer): Promise<void> {
-  await expect
-    .poll(
-      () =>
-        server.running()
-          ? request.get(`${app}/readyz`).then(
-              (response) => response.status(),
-              () => 0,
-            )
-          : -1,
-      { timeout: 30_000 },
-    )
-    .toBe(200);
-}
 
 function appServer(port: number, name: string, env: Record<string, string> = {}): AppServer {
   return startAppServer(port, {
@@ -58,7 +43,7 @@ test('a flood of bad input (16,000-character claims, forged callbacks, unknown s
   const anonymous = await playwrightRequest.newContext();
   const bound = await playwrightRequest.newContext();
   try {
-    await ready(request, app, server);
+    await server.ready();
     // The binding the home page hands out, as a browser would have it.
     await bound.get(`${app}/`);
     expect((await bound.storageState()).cookies.map((cookie) => cookie.name)).toContain('idv_rp_session');
@@ -101,7 +86,7 @@ test('a recorded failure keeps no request input: the failure page of a 16,000-ch
   const app = `http://localhost:${port}`;
   const server = appServer(port, 'flood-record');
   try {
-    await ready(page.request, app, server);
+    await server.ready();
     await page.goto(`${app}/`);
     const marker = `leak${'q'.repeat(15_996)}`;
     await page.evaluate((claim) => {
@@ -133,7 +118,7 @@ test('starts over the per-address limit reach the failure page, served with 429 
   const app = `http://localhost:${port}`;
   const server = appServer(port, 'forwarded-for', { IDV_START_LIMIT_PER_ADDRESS: '3' });
   try {
-    await ready(request, app, server);
+    await server.ready();
     const responses = [];
     for (let attempt = 0; attempt < 5; attempt++) {
       responses.push(

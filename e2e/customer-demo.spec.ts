@@ -16,7 +16,7 @@ const PANEL_PASSWORD = randomBytes(18).toString('base64url');
 let server: AppServer;
 let app: string;
 
-test.beforeAll(async ({ request }) => {
+test.beforeAll(async () => {
   const port = await freePort();
   app = `http://localhost:${port}`;
   server = startAppServer(port, {
@@ -29,16 +29,7 @@ test.beforeAll(async ({ request }) => {
     IDV_DEMO_LOGO: LOGO,
     IDV_CUSTOMER_MODE: 'on',
   });
-  await expect
-    .poll(
-      () =>
-        request.get(`${app}/readyz`).then(
-          (response) => response.status(),
-          () => 0,
-        ),
-      { timeout: 45_000 },
-    )
-    .toBe(200);
+  await server.ready(45_000);
 });
 
 test.afterAll(() => server?.kill('SIGTERM'));

@@ -5,23 +5,8 @@
  * one started as `npm run demo` starts it (a random panel password, printed).
  */
 import { randomBytes } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { freePort, startAppServer, type AppServer } from '../test/support/app-server';
-
-async function ready(request: APIRequestContext, app: string, server: AppServer): Promise<void> {
-  await expect
-    .poll(
-      () =>
-        server.running()
-          ? request.get(`${app}/readyz`).then(
-              (response) => response.status(),
-              () => 0,
-            )
-          : -1,
-      { timeout: 30_000 },
-    )
-    .toBe(200);
-}
+import { expect, test } from '@playwright/test';
+import { freePort, startAppServer } from '../test/support/app-server';
 
 test('without EMULATOR_PANEL_PASSWORD the production panel is read-only: start-up says so, every button is disabled, a forged post changes nothing', async ({
   page,
@@ -31,7 +16,7 @@ test('without EMULATOR_PANEL_PASSWORD the production panel is read-only: start-u
   const app = `http://localhost:${port}`;
   const server = startAppServer(port, { APP_URL: app, IDV_DATA_DIR: '.data/e2e-read-only-panel', SESSION_SECRET: randomBytes(32).toString('base64url') });
   try {
-    await ready(request, app, server);
+    await server.ready();
     expect(server.output()).toContain('[idv] the embedded emulator is running under NODE_ENV=production');
     expect(server.output()).toContain('its QA panel is read-only (set EMULATOR_PANEL_PASSWORD to use its actions)');
 
@@ -55,7 +40,7 @@ test('`npm run demo` prints a panel password for the run: a wrong one is refused
   const app = `http://localhost:${port}`;
   const server = startAppServer(port, { APP_URL: app, IDV_DATA_DIR: '.data/e2e-demo-run' }, ['--demo']);
   try {
-    await ready(request, app, server);
+    await server.ready();
     const password = /the QA panel's password for this run is (\S+)/.exec(server.output())?.[1];
     expect(password).toMatch(/^[A-Za-z0-9_-]{16}$/);
     expect(server.output()).toContain('its QA panel’s actions ask for EMULATOR_PANEL_PASSWORD');

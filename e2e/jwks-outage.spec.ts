@@ -11,7 +11,7 @@ import { expect, test } from '@playwright/test';
 import { freePort, startAppServer } from '../test/support/app-server';
 import { armFault, chooseAnswer, decideInEmulatedApp, openPanelSignedIn, startDefaultVerification } from './flows';
 
-test('a JWKS outage: timeout and jwks_fetch_failed while the app must fetch the keys; never reached once it has them cached', async ({ page, request }) => {
+test('a JWKS outage: timeout and jwks_fetch_failed while the app must fetch the keys; never reached once it has them cached', async ({ page }) => {
   test.setTimeout(90_000);
   const port = await freePort();
   const app = `http://localhost:${port}`;
@@ -22,16 +22,7 @@ test('a JWKS outage: timeout and jwks_fetch_failed while the app must fetch the 
     EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD!,
   });
   try {
-    await expect
-      .poll(
-        () =>
-          request.get(`${app}/readyz`).then(
-            (response) => response.status(),
-            () => 0,
-          ),
-        { timeout: 30_000 },
-      )
-      .toBe(200);
+    await server.ready();
 
     // Chosen for this one verification on its own page: the JWKS is held 15 s, the app gives up at
     // its 10 s and says so.

@@ -226,7 +226,7 @@ if (process.env.E2E_EVERY_PAGE === '1') {
   test.describe('every page in customer mode', () => {
     let server: ReturnType<typeof startAppServer>;
     let app: string;
-    test.beforeAll(async ({ request }) => {
+    test.beforeAll(async () => {
       const port = await freePort();
       app = `http://localhost:${port}`;
       server = startAppServer(port, {
@@ -238,18 +238,7 @@ if (process.env.E2E_EVERY_PAGE === '1') {
         IDV_CUSTOMER_MODE: 'on',
         EMULATOR_DEVICE_URL: app,
       });
-      await expect
-        .poll(
-          () =>
-            server.running()
-              ? request.get(`${app}/readyz`).then(
-                  (response) => response.status(),
-                  () => 0,
-                )
-              : -1,
-          { timeout: 45_000 },
-        )
-        .toBe(200);
+      await server.ready(45_000);
     });
     test.afterAll(() => server.kill('SIGKILL'));
 
@@ -287,7 +276,7 @@ test.describe('the verdict, at desktop width', () => {
 test.describe('a demo in the customer’s name, at desktop width', () => {
   test.use({ viewport: WIDTHS.desktop });
 
-  test('the header with the customer’s name and logo, and the emulator’s page saying who asks, the suggested person chosen', async ({ page, request }) => {
+  test('the header with the customer’s name and logo, and the emulator’s page saying who asks, the suggested person chosen', async ({ page }) => {
     const port = await freePort();
     const app = `http://localhost:${port}`;
     const server = startAppServer(port, {
@@ -299,18 +288,7 @@ test.describe('a demo in the customer’s name, at desktop width', () => {
       IDV_CUSTOMER_MODE: 'on',
     });
     try {
-      await expect
-        .poll(
-          () =>
-            server.running()
-              ? request.get(`${app}/readyz`).then(
-                  (response) => response.status(),
-                  () => 0,
-                )
-              : -1,
-          { timeout: 45_000 },
-        )
-        .toBe(200);
+      await server.ready(45_000);
       await page.goto(`${app}/`);
       await expect(page.getByTestId('demo-logo')).toHaveJSProperty('complete', true);
       await readme('customer-demo-desktop', page);

@@ -64,18 +64,7 @@ test('after two callbacks racing in one browser and a pending lookup with a type
   };
   const personalIn = (values: string[]) => values.filter((value) => PERSONAL.some((personal) => value.includes(personal)));
   try {
-    await expect
-      .poll(
-        () =>
-          server.running()
-            ? context.request.get(`${app}/readyz`).then(
-                (r) => r.status(),
-                () => 0,
-              )
-            : -1,
-        { timeout: 30_000 },
-      )
-      .toBe(200);
+    await server.ready();
 
     // A lookup in the population register with a typed number, left pending.
     const pending = await context.newPage();

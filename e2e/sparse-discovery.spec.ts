@@ -28,16 +28,7 @@ test('with the minimal discovery document the verification completes on part 4â€
     EMULATOR_PANEL_PASSWORD: process.env.E2E_PANEL_PASSWORD!,
   });
   try {
-    await expect
-      .poll(
-        () =>
-          request.get(`${app}/readyz`).then(
-            (response) => response.status(),
-            () => 0,
-          ),
-        { timeout: 30_000 },
-      )
-      .toBe(200);
+    await server.ready();
     await openPanelSignedIn(page, app);
     await page.getByRole('button', { name: 'Serve the minimal document' }).click();
     await expect(page.getByTestId('discovery-shape')).toHaveAttribute('data-shape', 'minimal');

@@ -29,6 +29,11 @@ export interface AppServer {
   readonly exited: Promise<number | null>;
   /** sends a signal (SIGTERM: a graceful shutdown) */
   kill(signal: NodeJS.Signals): void;
+  /**
+   * Resolves once its /readyz answers 200; throws, with what it printed, when it exits first or
+   * `timeoutMs` passes.
+   */
+  ready(timeoutMs?: number): Promise<void>;
 }
 
 /**
@@ -45,7 +50,20 @@ export function startAppServer(port: number, env: Record<string, string>, args: 
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   killOnExit(child);
-  return { port, output: () => output, running: () => child.exitCode === null && child.signalCode === null, exited, kill: (signal) => child.kill(signal) };
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const readyz = `http://${env.HOST ?? '127.0.0.1'}:${port}/readyz`;
+  const ready = async (timeoutMs = 30_000) => {
+    for (const deadline = Date.now() + timeoutMs; running(); await new Promise((resolve) => setTimeout(resolve, 200))) {
+      const status = await fetch(readyz, { signal: AbortSignal.timeout(5_000) }).then(
+        (response) => response.status,
+        () => 0,
+      );
+      if (status === 200) return;
+      if (Date.now() > deadline) throw new Error(`${readyz} did not answer 200 within ${timeoutMs / 1000} s (last: ${status || 'no answer'}):\n${output}`);
+    }
+    throw new Error(`the app on port ${port} exited before it was ready:\n${output}`);
+  };
+  return { port, output: () => output, running, exited, kill: (signal) => child.kill(signal), ready };
 }
 
 /** Starts the test balancer (test/support/balancer.mjs) on `host:port` in front of two backends. */
