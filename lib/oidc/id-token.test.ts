@@ -140,6 +140,17 @@ describe('processIdToken', () => {
     await expect(processIdToken(token, expectations())).resolves.toBeDefined();
   });
 
+  it('fetches the JWKS with the expectations’ own fetch (a tracing one) over the cache’s', async () => {
+    const token = await encrypt(await sign(claims()));
+    const unreachable = new JwksCache({ fetch: () => Promise.reject(new TypeError('the cache’s own fetch')), now: () => NOW });
+    let traced = 0;
+    const tracing = jwksFetch(() => [servicePublicJwk]);
+    await expect(
+      processIdToken(token, { ...expectations(unreachable), fetch: (...args: Parameters<typeof tracing>) => (traced++, tracing(...args)) }),
+    ).resolves.toBeDefined();
+    expect(traced).toBe(1);
+  });
+
   it('accepts clock skew up to the tolerance’s edge: exp 29 s ago, iat 30 s ahead', async () => {
     const token = await encrypt(await sign(claims({ iat: nowSeconds + 30, exp: nowSeconds - 29 })));
     await expect(processIdToken(token, expectations())).resolves.toBeDefined();
